@@ -1,0 +1,192 @@
+// The SPIR-V module model: the frontend's output and the input of lowering and of the interpreter.
+//
+// Two layers:
+//  * Module: the raw instruction stream (opcode, result type/id, remaining operand words), identical
+//    whether it came from a binary (.spv) or from text (.spvasm). Every instruction remembers where it
+//    came from so that later stages can point at it in diagnostics.
+//  * ModuleView: the validated, indexed view (types, constants, functions, blocks, decorations, names,
+//    entry points, decoded loop controls). Built once by buildModuleView(), which validates what lowering
+//    and the interpreter rely on and throws a Diagnostic error otherwise.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/diagnostics.h"
+#include "frontend/opcodes.h" // generated: enum spvhls::spirv::Op and operand-kind enums
+
+namespace spvhls::spirv {
+
+using Id = uint32_t;
+
+struct Instruction {
+  uint16_t opcode = 0;
+  Id resultType = 0;             // 0 when the instruction has none
+  Id resultId = 0;               // 0 when the instruction has none
+  std::vector<uint32_t> operands; // the words after result type and result id
+  uint32_t wordOffset = 0;        // binary: word offset of the instruction's first word
+  uint32_t line = 0, column = 0;  // text: 1-based position of the instruction; 0 for binary input
+
+  Op op() const { return static_cast<Op>(opcode); }
+};
+
+struct Module {
+  std::string fileName;
+  uint32_t version = 0x00010400, generator = 0, bound = 0, schema = 0;
+  std::vector<Instruction> insts;
+  // Names from the text form (%name) by id, so that `dis` can print them back; may be empty.
+  std::unordered_map<Id, std::string> textNames;
+
+  // A location string for diagnostics: "file:line:col" (text) or "file: word N" (binary).
+  SourceLoc locOf(const Instruction& inst) const;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Indexed view.
+
+struct Type {
+  enum class Kind { Void, Bool, Int, Float, Vector, Array, RuntimeArray, Struct, Pointer, Function,
+                    Opaque, TaskSequence, Other };
+  Kind kind = Kind::Other;
+  uint32_t width = 0;        // Int/Float bit width
+  bool isSigned = false;     // Int signedness word (informational in Kernel SPIR-V)
+  Id elem = 0;               // Vector/Array/RuntimeArray element, Pointer pointee, Function return
+  uint32_t count = 0;        // Vector component count, Array length (constant value)
+  uint32_t storageClass = 0; // Pointer storage class
+  std::vector<Id> members;   // Struct members, Function parameter types
+};
+
+// A scalar, composite or null constant (OpConstant, OpConstantTrue/False, OpConstantNull,
+// OpConstantComposite, OpSpecConstant* with their default values, OpUndef as an undefined scalar).
+struct Constant {
+  Id type = 0;
+  bool isUndef = false;
+  bool isNull = false;
+  uint64_t bits = 0;               // scalar value, zero-extended to 64 bits (bool: 0/1)
+  std::vector<Id> constituents;    // composite constants
+};
+
+// Decoded FPGA and core loop controls (from OpLoopMerge or OpLoopControlINTEL), operands decoded by
+// SPV_INTEL_fpga_loop_controls: LoopCount is three 64-bit literals, DependencyArray is a count followed
+// by (variable id, distance) pairs.
+struct LoopControls {
+  uint32_t mask = 0;
+  std::optional<uint32_t> dependencyLength;     // core DependencyLength
+  bool dependencyInfinite = false, unroll = false, dontUnroll = false;
+  std::optional<uint32_t> minIterations, maxIterations, iterationMultiple, peelCount, partialCount;
+  std::optional<uint32_t> initiationInterval;   // InitiationIntervalINTEL
+  std::optional<uint32_t> maxConcurrency;       // MaxConcurrencyINTEL
+  std::vector<std::pair<Id, uint32_t>> dependencyArray; // DependencyArrayINTEL (variable, distance)
+  bool hasDependencyArray = false;
+  std::optional<uint32_t> pipelineEnable;       // PipelineEnableINTEL
+  std::optional<uint32_t> loopCoalesce;         // LoopCoalesceINTEL (0 = all levels)
+  std::optional<uint32_t> maxInterleaving;      // MaxInterleavingINTEL
+  std::optional<uint32_t> speculatedIterations; // SpeculatedIterationsINTEL
+  bool noFusion = false;                        // NoFusionINTEL
+  std::optional<int64_t> loopCountMin, loopCountMax, loopCountAvg; // LoopCountINTEL (-1 = unknown)
+  std::optional<uint32_t> maxReinvocationDelay; // MaxReinvocationDelayINTEL
+};
+
+struct Block {
+  Id label = 0;
+  uint32_t firstInst = 0; // index into Module::insts of the OpLabel
+  uint32_t endInst = 0;   // one past the terminator
+  uint32_t terminator = 0; // index of the terminator instruction
+  // Loop controls attached to this block (it is then a loop header): from an OpLoopMerge or an
+  // OpLoopControlINTEL in this block.
+  std::optional<LoopControls> loopControls;
+  uint32_t loopControlInst = 0; // index of the instruction that carried them (for diagnostics)
+};
+
+struct Function {
+  Id id = 0;
+  Id resultType = 0;
+  Id functionType = 0;
+  uint32_t control = 0;          // FunctionControl mask
+  uint32_t defInst = 0;          // index of OpFunction
+  std::vector<Id> params;        // OpFunctionParameter ids
+  std::vector<Block> blocks;     // in module order; blocks[0] is the entry
+  bool isDeclaration() const { return blocks.empty(); }
+};
+
+struct EntryPoint {
+  uint32_t executionModel = 0;   // 6 = Kernel
+  Id function = 0;
+  std::string name;
+  std::vector<Id> interface;
+  uint32_t inst = 0;
+};
+
+struct ExecutionMode {
+  Id entryPoint = 0;
+  uint32_t mode = 0;
+  std::vector<uint32_t> literals; // OpExecutionMode literals / OpExecutionModeId ids
+  bool isId = false;
+  uint32_t inst = 0;
+};
+
+struct Decoration {
+  uint32_t kind = 0;               // Decoration enum value
+  std::vector<uint32_t> literals;  // the words after the decoration (strings stay packed)
+  std::optional<uint32_t> member;  // OpMemberDecorate
+};
+
+class ModuleView {
+public:
+  const Module& module;
+  explicit ModuleView(const Module& m) : module(m) {}
+
+  std::vector<uint32_t> capabilities;
+  std::vector<std::string> extensions;
+  std::unordered_map<Id, std::string> extInstImports; // id -> "OpenCL.std"
+  uint32_t addressingModel = 0, memoryModel = 0;
+  std::vector<EntryPoint> entryPoints;
+  std::vector<ExecutionMode> executionModes;
+  std::unordered_map<Id, std::string> names;        // OpName
+  std::unordered_map<Id, std::vector<Decoration>> decorations;
+  std::unordered_map<Id, Type> types;
+  std::unordered_map<Id, Constant> constants;
+  std::vector<Id> globals;                           // module-scope OpVariable ids, in order
+  std::vector<Function> functions;
+  std::unordered_map<Id, uint32_t> functionIndex;    // function id -> index in functions
+  std::unordered_map<Id, uint32_t> def;              // id -> instruction index that defines it
+  std::unordered_map<Id, std::pair<uint32_t, uint32_t>> blockOf; // label -> (function, block index)
+
+  const Instruction& inst(uint32_t index) const { return module.insts[index]; }
+  const Instruction* defInst(Id id) const;
+  const Type& type(Id id) const;                     // throws a Diagnostic if id is not a type
+  const Type* findType(Id id) const;
+  const Constant* findConstant(Id id) const;
+  const Function* findFunction(Id id) const;
+  const EntryPoint* findEntryPoint(const std::string& name) const;
+  bool hasDecoration(Id id, uint32_t kind) const;
+  // A readable name for an id: its OpName, else its text name, else "%<id>".
+  std::string nameOf(Id id) const;
+  SourceLoc locOf(uint32_t instIndex) const { return module.locOf(module.insts[instIndex]); }
+  // Size in bytes of a type as OpenCL lays it out (Physical64: pointers are 8 bytes).
+  uint64_t sizeOf(Id type) const;
+  uint64_t alignOf(Id type) const;
+};
+
+// Validates and indexes the module. Throws DiagnosticError listing every problem found.
+ModuleView buildModuleView(const Module& m);
+
+// Decodes LoopControl words (mask followed by its parameters) by the extension spec. `words` starts
+// at the mask. Throws DiagnosticError (at `where`) on a missing or malformed operand.
+LoopControls decodeLoopControls(const uint32_t* words, size_t count, const SourceLoc& where);
+
+// Readers. Both throw DiagnosticError with the file and location of the first problems found.
+Module readBinary(const std::vector<uint8_t>& bytes, const std::string& fileName);
+Module readText(const std::string& text, const std::string& fileName);
+// Reads a file, choosing binary or text by content (SPIR-V magic in either endianness => binary).
+Module readModuleFile(const std::string& path);
+
+// Writers.
+std::vector<uint32_t> writeBinary(const Module& m);
+std::string writeText(const Module& m); // spirv-dis syntax
+
+} // namespace spvhls::spirv

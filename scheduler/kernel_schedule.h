@@ -1,0 +1,64 @@
+// Scheduling a whole kernel: every pipelined loop gets a modulo schedule, every CFG block a sequential
+// schedule. The result is verified before it is returned.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/hls_ir.h"
+#include "scheduler/schedule.h"
+
+namespace spvhls::sched {
+
+struct ScheduleOptions {
+  Target target;
+  // Extra IIs to try above the MII before giving up on a loop without a requested II.
+  uint32_t maxIISearch = 64;
+};
+
+// Problem for one loop. Operation i is Loop::ops[i] (1:1). Dependences:
+//  * Data: operand -> user, latency of the operand.
+//  * LoopCarried: phi.next -> LoopPhi op, latency of next, distance 1.
+//  * PhiOrder: LoopPhi op -> producer of phi.next with latency -latency(next): a phi is read no later
+//    than its next value is produced, so one carry register per phi suffices in hardware.
+//  * Memory: between two accesses to the same memory, at least one a store: program order within the
+//    iteration (latency 1), and later -> earlier with distance d (latency 1) unless the loop controls
+//    say the memory has no loop-carried dependence (distance 0) or a larger distance.
+//  * Control: continueCond -> every memory operation (latency of continueCond): no memory request is
+//    ever issued speculatively, so iterations launched past the exit can be squashed without effect.
+// Resources: one per memory, limit Target::requestsPerPortPerCycle.
+Problem buildLoopProblem(const ir::Loop& loop, const OperatorLibrary& lib);
+
+// Problem for one CFG block: operations are the block's ops in order, plus one final node for the
+// terminator (index ops.size()), which depends on the branch condition, on every value that a
+// successor's phis read from this block, and on every store (latency 1).
+Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib);
+
+struct LoopSchedule {
+  uint32_t loop = 0;            // index into Kernel::loops
+  Problem problem;
+  Schedule schedule;
+  MIIResult mii;
+  uint32_t requestedII = 0;     // 0 = none requested
+  bool pipelined = true;        // false for PipelineEnableINTEL 0: iterations do not overlap
+  uint32_t maxConcurrency = 0;  // 0 = unlimited; 1 when not pipelined
+  // Why II is not lower, for the report: the critical recurrence or resource with its operations.
+  std::string limitingReason;
+};
+
+struct BlockSchedule {
+  uint32_t block = 0;
+  Problem problem;
+  Schedule schedule;            // length = cycles the FSM spends in the block (>= 1)
+};
+
+struct KernelSchedule {
+  std::vector<LoopSchedule> loops;   // one per Kernel::loops, same order
+  std::vector<BlockSchedule> blocks; // one per Kernel::blocks, same order
+};
+
+// Schedules and verifies. An II requested by InitiationIntervalINTEL that cannot be met throws a
+// DiagnosticError at the loop naming the critical recurrence or resource and the smallest II that works.
+KernelSchedule scheduleKernel(const ir::Kernel& k, const ScheduleOptions& opts);
+
+} // namespace spvhls::sched

@@ -1,0 +1,27 @@
+// The golden interpreter: executes the SPIR-V module itself (not the compiler's IR), so that it stays
+// an independent reference for the generated hardware.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "frontend/module.h"
+#include "sim/runspec.h"
+
+namespace spvhls::sim {
+
+struct InterpOptions {
+  uint64_t maxInstructions = 2'000'000'000; // guard against non-terminating kernels
+};
+
+struct InterpResult {
+  BufferSet buffers;             // final buffer contents, argument order
+  uint64_t instructions = 0;     // SPIR-V instructions executed
+};
+
+// Runs spec.kernel with spec.args. Throws DiagnosticError for undefined behaviour (out-of-bounds
+// buffer access, division by zero, reading uninitialised memory), unsupported instructions (named),
+// or exceeding maxInstructions, each naming the instruction and its location.
+InterpResult interpret(const spirv::ModuleView& mv, const RunSpec& spec, const InterpOptions& opts = {});
+
+} // namespace spvhls::sim

@@ -1,0 +1,60 @@
+// The run spec: which kernel to run and with which arguments. Shared by `spvhls run` (interpreter)
+// and `spvhls sim` (RTL simulation) so that both see exactly the same inputs.
+//
+// JSON form (docs/cli.md has the full description):
+// {
+//   "kernel": "vadd",
+//   "args": [                                  // in kernel parameter order
+//     {"name": "a", "buffer": {"type": "i32", "length": 64, "init": {"random": {"seed": 1, "min": -100, "max": 100}}}},
+//     {"name": "b", "buffer": {"type": "i32", "length": 64, "init": [1, 2, 3]}},   // rest zero
+//     {"name": "c", "buffer": {"type": "u8",  "length": 64, "init": "zeros"}},
+//     {"name": "d", "buffer": {"type": "f32", "length": 4,  "init": {"file": "d.bin"}}}, // raw little-endian
+//     {"name": "n", "value": 64}
+//   ]
+// }
+// Element types: i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spvhls::sim {
+
+struct ElemType {
+  std::string name = "i32"; // as written in the spec
+  uint32_t bytes = 4;
+  bool isFloat = false, isSigned = true;
+};
+
+struct ArgSpec {
+  std::string name;
+  bool isBuffer = false;
+  uint64_t scalar = 0;         // scalar value (two's complement / IEEE bits), zero-extended
+  ElemType elem;               // buffer element type
+  uint64_t length = 0;         // buffer length in elements
+  std::vector<uint8_t> init;   // buffer initial bytes (length * elem.bytes)
+};
+
+struct RunSpec {
+  std::string path;            // file it came from (for diagnostics and relative "file" inits)
+  std::string kernel;
+  std::vector<ArgSpec> args;
+};
+
+// Throws DiagnosticError (file, JSON path such as args[2].buffer.type, what was expected).
+RunSpec parseRunSpec(const std::string& jsonText, const std::string& path);
+RunSpec loadRunSpec(const std::string& path);
+
+// Final contents of every buffer argument (empty vector for scalars), in argument order.
+using BufferSet = std::vector<std::vector<uint8_t>>;
+BufferSet initialBuffers(const RunSpec& spec);
+
+// Bit-for-bit comparison. Returns "" when equal, else a readable report of the first mismatches
+// (argument name, element index, expected and actual values formatted by element type).
+std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual,
+                           size_t maxReported = 10);
+// Prints buffers in a readable form (used by `spvhls run`).
+std::string formatBuffers(const RunSpec& spec, const BufferSet& buffers, size_t maxElems = 64);
+
+} // namespace spvhls::sim
