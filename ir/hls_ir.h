@@ -118,6 +118,8 @@ struct LoopPhi {
 // evaluating the header (every body predicate false).
 struct Loop {
   std::string name;                // header block name, e.g. "for.cond"
+  uint32_t headerLabel = 0;        // SPIR-V label id of the header (0 if synthesized): iterations of
+                                   // the loop = executions of this block (cycle prediction)
   SourceLoc loc;                   // header location
   std::vector<Op> ops;             // body, in a topological order (operands before users)
   std::vector<ValueId> liveIns;    // outer values (Kernel::ops) used by the body, by LiveIn index
@@ -140,6 +142,11 @@ struct Terminator {
 
 struct BasicBlock {
   std::string name;
+  // SPIR-V label this block came from (0 if synthesized, e.g. a LoopCall block). The cycle predictor
+  // multiplies block lengths by the interpreter's execution counts of these labels.
+  uint32_t spirvLabel = 0;
+  // LoopCall blocks: the loop number it runs (its invocation count = entries into the loop header).
+  std::optional<uint32_t> loopCall;
   std::vector<ValueId> ops; // in execution order; Phis first
   Terminator term;
   // Loops that are not pipelined stay in the CFG; their controls are reported from here.
@@ -155,6 +162,9 @@ struct Kernel {
   std::vector<Op> ops;            // all CFG values
   std::vector<BasicBlock> blocks; // blocks[0] is the entry
   std::vector<Loop> loops;        // pipelined innermost loops, called by LoopCall ops
+  // Warnings and notes from lowering (never errors: those are thrown), e.g. loop controls that could
+  // not be attached to a loop.
+  std::vector<Diagnostic> diagnostics;
 };
 
 // Checks the IR's own invariants (operands defined before use, widths consistent, memory indices

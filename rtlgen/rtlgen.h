@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,10 @@ const char* clusterModeName(ClusterMode m);
 
 struct RtlOptions {
   ClusterMode clusterMode = ClusterMode::Auto;
+  sched::Target target; // must be the one the kernel was scheduled for
+  // Per loop: the cluster kind chosen before scheduling (chooseClusterKind); empty = choose here.
+  std::vector<ClusterMode> loopKinds;
+  std::vector<std::string> loopKindReasons;
 };
 
 // What was built for one pipelined loop (for the report).
@@ -32,18 +38,26 @@ struct LoopHardware {
   // Cycles from the loop's start to its done with fixed memory latency (the target's) and no
   // back-pressure: cyclesBase + cyclesPerIteration * iterations, where iterations counts the final
   // (exiting) iteration too.
-  uint64_t cyclesBase = 0, cyclesPerIteration = 0;
+  int64_t cyclesBase = 0, cyclesPerIteration = 0;
+  bool predictable = true;
 };
 
 struct RtlResult {
   std::string moduleName;
-  std::string verilog;
+  // One file per module: (file name, text); files[0] is the kernel's top module.
+  std::vector<std::pair<std::string, std::string>> files;
   std::vector<LoopHardware> loops;
-  // Kernel cycle prediction (start to done) with fixed memory latency and no back-pressure, when the
-  // FSM's path is determined by the loop trip counts alone: base + sum over loops of their cycles.
-  bool cyclesPredictable = false;
-  uint64_t fsmCycles = 0; // FSM cycles outside loops on that path
+  std::vector<uint32_t> blockCycles; // per Kernel block: FSM cycles per execution (LoopCall waits excluded)
 };
+
+// Predicted kernel cycles (start to done, docs/hardware-interface.md) with fixed memory latency equal
+// to the target's and no back-pressure, from the interpreter's profile of the same run: executions of
+// each block and traversals of each edge (key from << 32 | to), by SPIR-V label. nullopt when the
+// kernel's blocks cannot be mapped to the profile one to one (say why in `why`).
+std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
+                                      const std::unordered_map<uint32_t, uint64_t>& blockCounts,
+                                      const std::unordered_map<uint64_t, uint64_t>& edgeCounts,
+                                      std::string& why);
 
 RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const RtlOptions& o);
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 
 #include "frontend/module.h"
 #include "sim/runspec.h"
@@ -17,6 +18,11 @@ struct InterpOptions {
 struct InterpResult {
   BufferSet buffers;             // final buffer contents, argument order
   uint64_t instructions = 0;     // SPIR-V instructions executed
+  // Profile of the (single) work-item's control flow, for cycle predictions: executions of each block
+  // (by label id) and traversals of each CFG edge (key: from label << 32 | to label). Calls count the
+  // callee's blocks too.
+  std::unordered_map<uint32_t, uint64_t> blockCounts;
+  std::unordered_map<uint64_t, uint64_t> edgeCounts;
 };
 
 // Runs spec.kernel with spec.args. Throws DiagnosticError for undefined behaviour (out-of-bounds

@@ -1,0 +1,267 @@
+// spvhls command line: compile | run | sim | as | dis. docs/cli.md documents every option.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "driver/pipeline.h"
+#include "driver/report.h"
+#include "sim/interp.h"
+#include "sim/runspec.h"
+#include "sim/testbench.h"
+
+namespace fs = std::filesystem;
+using namespace spvhls;
+
+namespace {
+
+const char* kUsage = R"(usage:
+  spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
+                 [--mem-latency N]
+  spvhls run     <in> --run SPEC.json [--kernel K]
+  spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
+                 [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
+                 [--max-cycles N] [--trace FILE.vcd]
+  spvhls as      <in.spvasm> -o <out.spv>
+  spvhls dis     <in.spv> [-o out.spvasm]
+Run 'spvhls <command> --help' or see docs/cli.md.
+)";
+
+struct Args {
+  std::string command, input;
+  std::map<std::string, std::string> opts;
+  bool has(const std::string& k) const { return opts.count(k) > 0; }
+  std::string get(const std::string& k, const std::string& def = "") const {
+    auto it = opts.find(k);
+    return it == opts.end() ? def : it->second;
+  }
+};
+
+[[noreturn]] void usageError(const std::string& msg) {
+  std::cerr << "spvhls: " << msg << "\n" << kUsage;
+  std::exit(2);
+}
+
+Args parseArgs(int argc, char** argv) {
+  static const std::map<std::string, bool> known = {
+      {"-o", true},        {"--kernel", true},    {"--cluster", true},    {"--mem-latency", true},
+      {"--run", true},     {"--seeds", true},     {"--latency", true},    {"--ready-prob", true},
+      {"--check-cycles", false}, {"--max-cycles", true}, {"--trace", true}, {"--help", false}};
+  Args a;
+  if (argc < 2) usageError("no command");
+  a.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s.size() > 1 && s[0] == '-') {
+      auto it = known.find(s);
+      if (it == known.end()) usageError("unknown option " + s);
+      if (it->second) {
+        if (i + 1 >= argc) usageError("option " + s + " needs a value");
+        a.opts[s] = argv[++i];
+      } else {
+        a.opts[s] = "1";
+      }
+    } else if (a.input.empty()) {
+      a.input = s;
+    } else {
+      usageError("unexpected argument " + s);
+    }
+  }
+  if (a.has("--help")) {
+    std::cout << kUsage;
+    std::exit(0);
+  }
+  if (a.input.empty()) usageError("no input file");
+  return a;
+}
+
+uint64_t parseNumber(const std::string& opt, const std::string& v) {
+  try {
+    size_t pos = 0;
+    unsigned long long n = std::stoull(v, &pos, 0);
+    if (pos != v.size()) throw std::invalid_argument(v);
+    return n;
+  } catch (const std::exception&) {
+    usageError(fmt::format("{} expects a number, got '{}'", opt, v));
+  }
+}
+
+driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) {
+  driver::CompileOptions o;
+  o.kernel = kernel;
+  std::string c = a.get("--cluster", "auto");
+  if (c == "auto") o.cluster = rtl::ClusterMode::Auto;
+  else if (c == "stall-free") o.cluster = rtl::ClusterMode::StallFree;
+  else if (c == "stall-enable") o.cluster = rtl::ClusterMode::StallEnable;
+  else usageError("--cluster expects auto, stall-free or stall-enable, got '" + c + "'");
+  if (a.has("--mem-latency")) {
+    uint64_t l = parseNumber("--mem-latency", a.get("--mem-latency"));
+    if (l < 1 || l > 1000) usageError("--mem-latency must be in 1..1000");
+    o.target.memLatency = uint32_t(l);
+  }
+  return o;
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+  if (auto dir = fs::path(path).parent_path(); !dir.empty()) fs::create_directories(dir);
+  std::ofstream f(path, std::ios::binary);
+  if (!f) throw DiagnosticError(SourceLoc{path}, "", "cannot write the file");
+  f << text;
+}
+
+std::string defaultOutDir(const std::string& input) {
+  return (fs::path("out") / fs::path(input).stem()).string();
+}
+
+int cmdCompile(const Args& a) {
+  driver::LoadedModule m = driver::loadModule(a.input);
+  driver::Compiled c = driver::compile(m, a.input, compileOptions(a, a.get("--kernel")));
+  std::string dir = a.get("-o", defaultOutDir(a.input));
+  auto files = driver::writeVerilog(c, dir);
+  std::string text = driver::reportText(c);
+  writeFile(dir + "/report.txt", text);
+  writeFile(dir + "/report.json", driver::reportJson(c).dump(2) + "\n");
+  std::cout << text;
+  std::cout << fmt::format("\nwrote {} Verilog file(s), report.txt and report.json to {}\n", files.size(), dir);
+  return 0;
+}
+
+int cmdRun(const Args& a) {
+  if (!a.has("--run")) usageError("run needs --run SPEC.json");
+  sim::RunSpec spec = sim::loadRunSpec(a.get("--run"));
+  driver::LoadedModule m = driver::loadModule(a.input);
+  if (a.has("--kernel")) spec.kernel = a.get("--kernel");
+  spec.kernel = driver::pickKernel(*m.view, spec.kernel, a.input);
+  sim::InterpResult r = sim::interpret(*m.view, spec);
+  std::cout << sim::formatBuffers(spec, r.buffers);
+  std::cout << fmt::format("executed {} SPIR-V instructions\n", r.instructions);
+  return 0;
+}
+
+sim::SimInterface simInterface(const driver::Compiled& c) {
+  sim::SimInterface iface;
+  iface.module = c.rtl.moduleName;
+  std::set<std::string> used;
+  for (size_t i = 0; i < c.kernel.args.size(); ++i) {
+    const ir::KernelArg& arg = c.kernel.args[i];
+    std::string n = rtl::sanitize(arg.name.empty() ? fmt::format("arg{}", i) : arg.name);
+    while (used.count(n)) n += fmt::format("_{}", i);
+    used.insert(n);
+    iface.ports.push_back(sim::SimPort{n, arg.isPointer, arg.width, uint32_t(i)});
+  }
+  return iface;
+}
+
+int cmdSim(const Args& a) {
+  if (!a.has("--run")) usageError("sim needs --run SPEC.json");
+  sim::RunSpec spec = sim::loadRunSpec(a.get("--run"));
+  driver::LoadedModule m = driver::loadModule(a.input);
+  std::string kernel = driver::pickKernel(*m.view, a.get("--kernel", spec.kernel), a.input);
+  spec.kernel = kernel;
+  driver::Compiled c = driver::compile(m, a.input, compileOptions(a, kernel));
+  std::string dir = a.get("-o", defaultOutDir(a.input));
+  auto files = driver::writeVerilog(c, dir);
+  std::string text = driver::reportText(c);
+  writeFile(dir + "/report.txt", text);
+  writeFile(dir + "/report.json", driver::reportJson(c).dump(2) + "\n");
+  std::cout << text << "\n";
+
+  sim::InterpResult golden = sim::interpret(*m.view, spec);
+  sim::BufferSet init = sim::initialBuffers(spec);
+  sim::SimInterface iface = simInterface(c);
+  bool trace = a.has("--trace");
+  std::string exe = sim::buildSimulator(files, iface, dir + "/sim", trace);
+
+  int passed = 0, failed = 0;
+  auto check = [&](const std::string& label, const sim::SimOptions& so, std::optional<uint64_t> expectCycles) {
+    sim::SimResult r = sim::runSimulator(exe, iface, spec, init, so);
+    std::string problem = r.finished ? sim::compareBuffers(spec, golden.buffers, r.buffers) : r.error;
+    if (problem.empty() && expectCycles && r.cycles != *expectCycles)
+      problem = fmt::format("cycle count {} differs from the report's prediction {}", r.cycles, *expectCycles);
+    if (problem.empty()) {
+      ++passed;
+      std::cout << fmt::format("PASS {} cycles={}{}\n", label, r.cycles,
+                               expectCycles ? fmt::format(" (predicted {})", *expectCycles) : "");
+    } else {
+      ++failed;
+      std::cout << fmt::format("FAIL {} cycles={}: {}\n", label, r.cycles, problem);
+      if (!r.log.empty()) std::cout << r.log << "\n";
+    }
+  };
+  sim::SimOptions base;
+  if (a.has("--max-cycles")) base.maxCycles = parseNumber("--max-cycles", a.get("--max-cycles"));
+  if (a.has("--check-cycles")) {
+    std::string why;
+    auto predicted = rtl::predictCycles(c.kernel, c.rtl, golden.blockCounts, golden.edgeCounts, why);
+    if (!predicted) {
+      std::cout << fmt::format("FAIL cycle check: the report cannot predict this kernel's cycles: {}\n", why);
+      ++failed;
+    } else {
+      sim::SimOptions so = base;
+      so.minLatency = so.maxLatency = c.target.memLatency;
+      so.readyProb = 1.0;
+      check(fmt::format("fixed-latency={} no-backpressure", c.target.memLatency), so, predicted);
+    }
+  }
+  std::string seeds = a.get("--seeds", "1");
+  std::string lat = a.get("--latency", "1:8");
+  auto colon = lat.find(':');
+  if (colon == std::string::npos) usageError("--latency expects MIN:MAX");
+  uint64_t minLat = parseNumber("--latency", lat.substr(0, colon)), maxLat = parseNumber("--latency", lat.substr(colon + 1));
+  if (minLat < 1 || maxLat < minLat) usageError("--latency needs 1 <= MIN <= MAX");
+  double readyProb = std::stod(a.get("--ready-prob", "0.8"));
+  if (!(readyProb > 0.0 && readyProb <= 1.0)) usageError("--ready-prob must be in (0, 1]");
+  std::stringstream ss(seeds);
+  for (std::string item; std::getline(ss, item, ',');) {
+    sim::SimOptions so = base;
+    so.seed = parseNumber("--seeds", item);
+    so.minLatency = uint32_t(minLat);
+    so.maxLatency = uint32_t(maxLat);
+    so.readyProb = readyProb;
+    if (trace) so.traceFile = a.get("--trace");
+    check(fmt::format("seed={} latency={}:{} ready-prob={}", so.seed, minLat, maxLat, readyProb), so, std::nullopt);
+  }
+  std::cout << fmt::format("sim: {} passed, {} failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
+
+int cmdAs(const Args& a) {
+  if (!a.has("-o")) usageError("as needs -o OUT.spv");
+  spirv::Module m = spirv::readModuleFile(a.input);
+  std::vector<uint32_t> words = spirv::writeBinary(m);
+  writeFile(a.get("-o"), std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4));
+  return 0;
+}
+
+int cmdDis(const Args& a) {
+  spirv::Module m = spirv::readModuleFile(a.input);
+  std::string text = spirv::writeText(m);
+  if (a.has("-o")) writeFile(a.get("-o"), text);
+  else std::cout << text;
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  Args a = parseArgs(argc, argv);
+  try {
+    if (a.command == "compile") return cmdCompile(a);
+    if (a.command == "run") return cmdRun(a);
+    if (a.command == "sim") return cmdSim(a);
+    if (a.command == "as") return cmdAs(a);
+    if (a.command == "dis") return cmdDis(a);
+    usageError("unknown command '" + a.command + "'");
+  } catch (const DiagnosticError& e) {
+    for (const Diagnostic& d : e.diagnostics()) std::cerr << d.str() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "spvhls: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

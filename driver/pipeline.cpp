@@ -1,0 +1,76 @@
+#include "driver/pipeline.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ir/lower.h"
+#include "rtlgen/loop_plan.h"
+
+namespace spvhls::driver {
+
+LoadedModule loadModule(const std::string& path) {
+  LoadedModule m;
+  m.module = std::make_unique<spirv::Module>(spirv::readModuleFile(path));
+  m.view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*m.module));
+  return m;
+}
+
+std::string pickKernel(const spirv::ModuleView& mv, const std::string& requested, const std::string& path) {
+  std::vector<std::string> names = ir::kernelNames(mv);
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  if (!requested.empty()) {
+    for (const auto& n : names)
+      if (n == requested) return n;
+    throw DiagnosticError(SourceLoc{path}, "OpEntryPoint",
+                          fmt::format("no kernel named '{}'; the module has: {}", requested, list.empty() ? "none" : list));
+  }
+  if (names.size() == 1) return names[0];
+  if (names.empty()) throw DiagnosticError(SourceLoc{path}, "OpEntryPoint", "the module has no Kernel entry point");
+  throw DiagnosticError(SourceLoc{path}, "OpEntryPoint",
+                        fmt::format("the module has several kernels ({}); choose one with --kernel", list));
+}
+
+Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o) {
+  Compiled c;
+  c.inputPath = inputPath;
+  c.target = o.target;
+  std::string name = pickKernel(*m.view, o.kernel, inputPath);
+  c.kernel = ir::lowerKernel(*m.view, name);
+  ir::verifyKernel(c.kernel);
+
+  // The cluster kind decides how the exit condition constrains memory operations, so it is chosen
+  // before scheduling.
+  rtl::RtlOptions ro;
+  ro.clusterMode = o.cluster;
+  ro.target = o.target;
+  sched::ScheduleOptions so;
+  so.target = o.target;
+  for (const ir::Loop& loop : c.kernel.loops) {
+    std::string reason;
+    rtl::ClusterMode kind = rtl::chooseClusterKind(loop, o.cluster, reason);
+    if (o.cluster == rtl::ClusterMode::StallFree && kind != rtl::ClusterMode::StallFree)
+      c.warnings.push_back(fmt::format("{}: warning: loop {}: {}", loop.loc.str(), loop.name, reason));
+    ro.loopKinds.push_back(kind);
+    ro.loopKindReasons.push_back(reason);
+    so.exitBeforeMemory.push_back(kind == rtl::ClusterMode::StallFree);
+  }
+  c.schedule = sched::scheduleKernel(c.kernel, so);
+  c.rtl = rtl::generateVerilog(c.kernel, c.schedule, ro);
+  return c;
+}
+
+std::vector<std::string> writeVerilog(const Compiled& c, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  std::vector<std::string> paths;
+  for (const auto& [file, text] : c.rtl.files) {
+    std::string p = (std::filesystem::path(dir) / file).string();
+    std::ofstream(p) << text;
+    paths.push_back(p);
+  }
+  return paths;
+}
+
+} // namespace spvhls::driver

@@ -1,0 +1,44 @@
+// The compile pipeline shared by the CLI subcommands: read -> validate -> lower -> schedule (verified)
+// -> Verilog. Each stage consumes the previous stage's result only.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/module.h"
+#include "ir/hls_ir.h"
+#include "rtlgen/rtlgen.h"
+#include "scheduler/kernel_schedule.h"
+
+namespace spvhls::driver {
+
+struct CompileOptions {
+  std::string kernel;                 // empty: the only kernel, or the run spec's
+  rtl::ClusterMode cluster = rtl::ClusterMode::Auto;
+  sched::Target target;
+};
+
+struct LoadedModule {
+  std::unique_ptr<spirv::Module> module;
+  std::unique_ptr<spirv::ModuleView> view;
+};
+
+struct Compiled {
+  std::string inputPath;
+  ir::Kernel kernel;
+  sched::KernelSchedule schedule;
+  rtl::RtlResult rtl;
+  sched::Target target;
+  std::vector<std::string> warnings;
+};
+
+LoadedModule loadModule(const std::string& path);
+// Picks the kernel: `requested` if given, else the module's only kernel; otherwise an error that
+// lists the kernels.
+std::string pickKernel(const spirv::ModuleView& mv, const std::string& requested, const std::string& path);
+Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o);
+// Writes the Verilog files into dir (created) and returns their paths (top module first).
+std::vector<std::string> writeVerilog(const Compiled& c, const std::string& dir);
+
+} // namespace spvhls::driver

@@ -1,0 +1,134 @@
+#include "driver/report.h"
+
+#include <fmt/format.h>
+
+namespace spvhls::driver {
+
+using nlohmann::json;
+
+static const char* statusName(ir::LoopControlRequest::Status s) {
+  switch (s) {
+  case ir::LoopControlRequest::Status::Honoured: return "honoured";
+  case ir::LoopControlRequest::Status::NotHonouredYet: return "not honoured yet";
+  case ir::LoopControlRequest::Status::Ignored: return "ignored";
+  }
+  return "?";
+}
+
+static std::string opsList(const sched::Problem& p, const std::vector<uint32_t>& ops) {
+  std::string s;
+  for (uint32_t o : ops) s += (s.empty() ? "" : " -> ") + p.ops[o].name;
+  return s;
+}
+
+json reportJson(const Compiled& c) {
+  const ir::Kernel& k = c.kernel;
+  json j;
+  j["kernel"] = k.name;
+  j["input"] = c.inputPath;
+  j["module"] = c.rtl.moduleName;
+  j["target"] = {{"name", c.target.name}, {"clock_mhz", c.target.clockMHz}, {"mem_latency", c.target.memLatency}};
+  json args = json::array();
+  for (const ir::KernelArg& a : k.args)
+    args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width}});
+  j["arguments"] = args;
+  json loops = json::array();
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const ir::Loop& loop = k.loops[l];
+    const sched::LoopSchedule& ls = c.schedule.loops[l];
+    const rtl::LoopHardware& hw = c.rtl.loops[l];
+    json jl;
+    jl["name"] = loop.name;
+    jl["location"] = loop.loc.str();
+    jl["depth"] = loop.depth;
+    jl["pipelined"] = ls.pipelined;
+    jl["ii"] = {{"achieved", ls.schedule.ii},
+                {"requested", ls.requestedII ? json(ls.requestedII) : json(nullptr)},
+                {"mii", ls.mii.mii()},
+                {"res_mii", ls.mii.resMII},
+                {"rec_mii", ls.mii.recMII}};
+    jl["limited_by"] = ls.limitingReason;
+    jl["critical_recurrence"] = opsList(ls.problem, ls.mii.criticalCycle);
+    jl["critical_resource_ops"] = opsList(ls.problem, ls.mii.criticalResourceOps);
+    jl["max_concurrency"] = ls.maxConcurrency ? json(ls.maxConcurrency) : json(nullptr);
+    jl["iteration_latency"] = ls.schedule.length;
+    jl["stages"] = ls.schedule.stages();
+    jl["cluster_kind"] = rtl::clusterModeName(hw.kind);
+    jl["cluster_reason"] = hw.kindReason;
+    json cl = json::array();
+    for (const auto& cc : hw.clusters)
+      cl.push_back({{"first_position", cc.firstStage}, {"last_position", cc.lastStage}, {"exit_fifo_depth", cc.exitFifoDepth}});
+    jl["clusters"] = cl;
+    json rf = json::array();
+    for (const auto& [name, depth] : hw.responseFifos) rf.push_back({{"load", name}, {"depth", depth}});
+    jl["response_fifos"] = rf;
+    json ctl = json::array();
+    for (const auto& r : loop.controls.requests)
+      ctl.push_back({{"control", r.name}, {"value", r.value}, {"status", statusName(r.status)}, {"note", r.note}});
+    jl["loop_controls"] = ctl;
+    jl["predicted_cycles"] = hw.predictable ? json{{"base", hw.cyclesBase}, {"per_iteration", hw.cyclesPerIteration}}
+                                            : json(nullptr);
+    loops.push_back(jl);
+  }
+  j["loops"] = loops;
+  json blocks = json::array();
+  for (size_t b = 0; b < k.blocks.size(); ++b) {
+    json jb = {{"name", k.blocks[b].name}, {"cycles", c.rtl.blockCycles[b]}};
+    if (!k.blocks[b].notPipelinedReason.empty()) jb["loop_not_pipelined"] = k.blocks[b].notPipelinedReason;
+    if (k.blocks[b].loopControls) {
+      json ctl = json::array();
+      for (const auto& r : k.blocks[b].loopControls->requests)
+        ctl.push_back({{"control", r.name}, {"value", r.value}, {"status", statusName(r.status)}, {"note", r.note}});
+      jb["loop_controls"] = ctl;
+    }
+    blocks.push_back(jb);
+  }
+  j["fsm_blocks"] = blocks;
+  return j;
+}
+
+std::string reportText(const Compiled& c) {
+  const ir::Kernel& k = c.kernel;
+  std::string s = fmt::format("spvhls report: kernel '{}' from {} -> module {}\n", k.name, c.inputPath, c.rtl.moduleName);
+  s += fmt::format("target: {} at {} MHz, assumed memory latency {} cycles\n", c.target.name, c.target.clockMHz,
+                   c.target.memLatency);
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const ir::Loop& loop = k.loops[l];
+    const sched::LoopSchedule& ls = c.schedule.loops[l];
+    const rtl::LoopHardware& hw = c.rtl.loops[l];
+    s += fmt::format("\nloop '{}' ({}), depth {}\n", loop.name, loop.loc.str(), loop.depth);
+    s += fmt::format("  pipelined:        {}\n",
+                     ls.pipelined ? "yes" : "no (PipelineEnableINTEL 0: one iteration at a time)");
+    s += fmt::format("  II:               achieved {}, requested {}, MII {} (ResMII {}, RecMII {})\n", ls.schedule.ii,
+                     ls.requestedII ? std::to_string(ls.requestedII) : "-", ls.mii.mii(), ls.mii.resMII, ls.mii.recMII);
+    s += fmt::format("  limited by:       {}\n", ls.limitingReason);
+    if (ls.maxConcurrency) s += fmt::format("  max concurrency:  {}\n", ls.maxConcurrency);
+    s += fmt::format("  latency:          {} cycles per iteration, {} stages\n", ls.schedule.length, ls.schedule.stages());
+    s += fmt::format("  clusters:         {} ({})\n", rtl::clusterModeName(hw.kind), hw.kindReason);
+    for (const auto& cc : hw.clusters)
+      s += fmt::format("    positions {}..{}{}\n", cc.firstStage, cc.lastStage,
+                       cc.exitFifoDepth ? fmt::format(", exit FIFO depth {}", cc.exitFifoDepth) : "");
+    for (const auto& [name, depth] : hw.responseFifos) s += fmt::format("    load {}: response FIFO depth {}\n", name, depth);
+    if (loop.controls.requests.empty()) s += "  loop controls:    none\n";
+    for (const auto& r : loop.controls.requests)
+      s += fmt::format("  loop control:     {} {}: {}{}\n", r.name, r.value, statusName(r.status),
+                       r.note.empty() ? "" : " (" + r.note + ")");
+    if (hw.predictable)
+      s += fmt::format("  predicted cycles: {} + {} x iterations (a top-tested loop runs trip count + 1 iterations; "
+                       "fixed memory latency {}, no back-pressure)\n",
+                       hw.cyclesBase, hw.cyclesPerIteration, c.target.memLatency);
+    else
+      s += "  predicted cycles: not predicted (max concurrency limit)\n";
+  }
+  s += fmt::format("\nFSM: {} blocks\n", k.blocks.size());
+  for (size_t b = 0; b < k.blocks.size(); ++b) {
+    s += fmt::format("  {:<24} {} cycle(s){}\n", k.blocks[b].name, c.rtl.blockCycles[b],
+                     k.blocks[b].loopCall ? fmt::format(" + loop '{}'", k.loops[*k.blocks[b].loopCall].name) : "");
+    if (!k.blocks[b].notPipelinedReason.empty())
+      s += fmt::format("    loop not pipelined: {}\n", k.blocks[b].notPipelinedReason);
+  }
+  for (const auto& w : c.warnings) s += w + "\n";
+  return s;
+}
+
+} // namespace spvhls::driver

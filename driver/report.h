@@ -1,0 +1,16 @@
+// The schedule report: per kernel and loop, II achieved vs requested vs MII (ResMII, RecMII), what
+// limits II, latency, stages, cluster kinds, FIFO depths, loop controls and their status, and the
+// cycle prediction. Text for people, JSON for tools; docs/cli.md describes every field.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "driver/pipeline.h"
+
+namespace spvhls::driver {
+
+nlohmann::json reportJson(const Compiled& c);
+std::string reportText(const Compiled& c);
+
+} // namespace spvhls::driver

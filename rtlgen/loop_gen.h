@@ -1,0 +1,24 @@
+// Renders one pipelined loop (a LoopPlan) as a Verilog module.
+//
+// Ports: clk, rst, start (latches live-ins, initialises carries), done (one-cycle pulse after the
+// last iteration left the pipeline; live-outs valid from then on), li_<k> / lo_<k>, and per memory the
+// port of docs/hardware-interface.md prefixed m<index>_.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/hls_ir.h"
+#include "rtlgen/loop_plan.h"
+
+namespace spvhls::rtl {
+
+struct LoopModule {
+  std::string name;
+  std::string verilog;
+  std::vector<uint32_t> memories; // memory indices it has ports for
+};
+
+LoopModule generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName);
+
+} // namespace spvhls::rtl

@@ -1,0 +1,176 @@
+#include "rtlgen/loop_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "rtlgen/verilog_util.h"
+
+namespace spvhls::rtl {
+
+using ir::OpKind;
+
+uint32_t LoopPlan::clusterOf(uint32_t pos) const {
+  auto it = std::upper_bound(cuts.begin(), cuts.end(), pos);
+  return uint32_t(it - cuts.begin()) - 1;
+}
+
+bool LoopPlan::isCut(uint32_t pos) const { return std::binary_search(cuts.begin(), cuts.end(), pos); }
+
+// Does `v` depend (transitively, within the iteration) on a Load?
+static bool dependsOnLoad(const ir::Loop& loop, ir::ValueId v, std::vector<int8_t>& memo) {
+  if (v == ir::kNone) return false;
+  if (memo[v] >= 0) return memo[v];
+  const ir::Op& op = loop.ops[v];
+  bool r = op.kind == OpKind::Load;
+  for (ir::ValueId o : op.operands)
+    if (!r && dependsOnLoad(loop, o, memo)) r = true;
+  memo[v] = r;
+  return r;
+}
+
+ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason) {
+  std::vector<int8_t> memo(loop.ops.size(), -1);
+  if (dependsOnLoad(loop, loop.continueCond, memo)) {
+    reason = "the exit condition depends on a load, so iterations are launched before it is known "
+             "whether they exist; that needs one stall-enable cluster";
+    if (requested == ClusterMode::StallFree) reason = "stall-free requested but not possible: " + reason;
+    return ClusterMode::StallEnable;
+  }
+  if (requested != ClusterMode::Auto) {
+    reason = fmt::format("{} requested (--cluster)", clusterModeName(requested));
+    return requested;
+  }
+  // A store and another access to the same memory make a memory recurrence (unless the loop controls
+  // rule it out); a carried value computed from a load makes a recurrence through memory latency.
+  std::vector<int> stores(64, 0), accesses(64, 0);
+  for (const ir::Op& op : loop.ops) {
+    if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
+    if (op.memory >= stores.size()) stores.resize(op.memory + 1), accesses.resize(op.memory + 1);
+    accesses[op.memory]++;
+    if (op.kind == OpKind::Store) stores[op.memory]++;
+  }
+  for (size_t m = 0; m < stores.size(); ++m) {
+    if (stores[m] == 0 || accesses[m] < 2) continue;
+    bool independent = false;
+    for (auto [mem, dist] : loop.controls.memoryDependenceDistance)
+      if (mem == m && dist == 0) independent = true;
+    if (loop.controls.dependencyLengthAll && *loop.controls.dependencyLengthAll == 0) independent = true;
+    if (!independent) {
+      reason = "auto: memory recurrence (load and store on one memory) spans clusters; stall-enable";
+      return ClusterMode::StallEnable;
+    }
+  }
+  for (const ir::LoopPhi& phi : loop.phis)
+    if (dependsOnLoad(loop, phi.next, memo)) {
+      reason = fmt::format("auto: carried value {} is computed from a load; stall-enable", phi.name);
+      return ClusterMode::StallEnable;
+    }
+  reason = "auto: feed-forward loop, no recurrence through memory; stall-free";
+  return ClusterMode::StallFree;
+}
+
+static uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
+                  ClusterMode kind, std::string kindReason) {
+  LoopPlan p;
+  p.kind = kind;
+  p.kindReason = std::move(kindReason);
+  p.ii = ls.schedule.ii;
+  p.memLatency = lib.target().memLatency;
+  p.maxConcurrency = ls.maxConcurrency;
+  const size_t n = loop.ops.size();
+  const uint32_t L = p.memLatency;
+  p.start.resize(n);
+  p.compPos.resize(n);
+  p.readyPos.resize(n);
+  p.lastUse.assign(n, -1);
+  p.respFifoDepth.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    int s = ls.schedule.start[i];
+    if (s < 0) throw std::logic_error("planLoop: negative start");
+    p.start[i] = uint32_t(s);
+    p.readyPos[i] = p.start[i] + lib.latency(loop.ops[i]);
+    p.compPos[i] = loop.ops[i].kind == OpKind::Load ? p.start[i] + L : p.start[i];
+  }
+  auto use = [&](ir::ValueId v, uint32_t pos) {
+    if (v != ir::kNone) p.lastUse[v] = std::max(p.lastUse[v], int(pos));
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const ir::Op& op = loop.ops[i];
+    for (ir::ValueId o : op.operands) use(o, p.start[i]);
+    if (op.kind == OpKind::Load && op.operands.size() > 1) use(op.operands[1], p.compPos[i]);
+  }
+  for (const ir::LoopPhi& phi : loop.phis) use(phi.next, p.readyPos[phi.next]);
+  p.exitPos = p.readyPos[loop.continueCond];
+  use(loop.continueCond, p.exitPos);
+
+  uint32_t F = std::max<uint32_t>(uint32_t(std::max(ls.schedule.length, 1)), p.exitPos + 1);
+  for (size_t i = 0; i < n; ++i) {
+    F = std::max(F, p.compPos[i] + 1);
+    if (p.lastUse[i] >= 0) F = std::max(F, uint32_t(p.lastUse[i]) + 1);
+  }
+  p.F = F;
+  for (ir::ValueId v : loop.liveOuts) use(v, F - 1);
+
+  // Clusters: stall-enable is one cluster; stall-free cuts at every memory request and response.
+  p.cuts = {0};
+  if (kind == ClusterMode::StallFree) {
+    for (size_t i = 0; i < n; ++i) {
+      const ir::Op& op = loop.ops[i];
+      if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
+      if (p.start[i] <= p.exitPos)
+        throw std::logic_error(fmt::format("planLoop: memory op at {} before the exit is known at {} in a "
+                                           "stall-free loop (scheduler constraint missing)",
+                                           p.start[i], p.exitPos));
+      p.cuts.push_back(p.start[i]);
+      if (op.kind == OpKind::Load) p.cuts.push_back(p.compPos[i]);
+    }
+    std::sort(p.cuts.begin(), p.cuts.end());
+    p.cuts.erase(std::unique(p.cuts.begin(), p.cuts.end()), p.cuts.end());
+    for (size_t j = 0; j + 1 < p.cuts.size(); ++j) {
+      uint64_t len = p.cuts[j + 1] - p.cuts[j];
+      // Credit round trip is len + 1 cycles; one spare entry absorbs a late pop.
+      p.exitFifoDepth.push_back(roundUpPow2(ceilDiv(len + 1, p.ii) + 1));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (loop.ops[i].kind != OpKind::Load) continue;
+    uint64_t depth;
+    if (kind == ClusterMode::StallFree) {
+      // Outstanding reads are bounded by the tokens in the clusters between request and capture.
+      depth = 1;
+      for (uint32_t j = p.clusterOf(p.start[i]); j < p.clusterOf(p.compPos[i]); ++j) depth += p.exitFifoDepth[j];
+    } else {
+      // Iterations are at least II apart: at most L/II + 1 have issued and not captured.
+      depth = L / p.ii + 2;
+    }
+    p.respFifoDepth[i] = roundUpPow2(depth);
+  }
+  if (kind == ClusterMode::StallFree) {
+    for (const sched::Dependence& d : ls.problem.deps) {
+      if (d.distance == 0) continue;
+      if (d.kind != sched::Dependence::Kind::LoopCarried && d.kind != sched::Dependence::Kind::Memory) continue;
+      uint32_t fromPos = d.kind == sched::Dependence::Kind::LoopCarried ? p.readyPos[d.from] : p.start[d.from];
+      uint32_t toPos = p.start[d.to];
+      if (p.clusterOf(fromPos) > p.clusterOf(toPos))
+        p.gates.push_back(CarryGate{d.from, d.to, fromPos, p.clusterOf(toPos), d.distance});
+    }
+  }
+
+  // Prediction: the loop is started in FSM cycle x; iteration k is issued at x + 1 + k * period; the
+  // last leaves position F-1 at x + (iterations-1) * period + F and done is seen one cycle later.
+  uint64_t period = p.ii;
+  if (p.maxConcurrency == 1) {
+    period = kind == ClusterMode::StallFree ? std::max<uint64_t>(F, p.ii) : ceilDiv(F, p.ii) * p.ii;
+  } else if (p.maxConcurrency > 1 && ceilDiv(F, p.ii) > p.maxConcurrency) {
+    p.predictable = false;
+  }
+  p.predictPeriod = int64_t(period);
+  p.predictBase = int64_t(F) + 1 - int64_t(period);
+  return p;
+}
+
+} // namespace spvhls::rtl

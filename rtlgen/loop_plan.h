@@ -1,0 +1,65 @@
+// The hardware plan of one pipelined loop, derived from its verified modulo schedule: at which
+// pipeline position every value is computed and until where it is needed, where the clusters begin,
+// which loop-carried dependences cross a cluster boundary (and so need a counter gate), FIFO depths,
+// and the cycle prediction. The Verilog writer (loop_gen.cpp) only renders this plan.
+//
+// Positions: an iteration is at position p in its p-th pipeline cycle. An operation scheduled at
+// start t reads its operands at position t; its result is readable from position t + latency. Loads
+// issue their request at t and take their response at t + memLatency ("capture" position).
+// The iteration leaves the pipeline after position F-1.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/hls_ir.h"
+#include "rtlgen/rtlgen.h"
+#include "scheduler/kernel_schedule.h"
+
+namespace spvhls::rtl {
+
+struct CarryGate {
+  uint32_t from = 0, to = 0;   // ops: producer (later cluster) and consumer
+  uint32_t fromPos = 0;        // position where the producer's effect is complete
+  uint32_t toCluster = 0;      // cluster whose admission waits
+  uint32_t distance = 1;
+};
+
+struct LoopPlan {
+  ClusterMode kind = ClusterMode::StallEnable;
+  std::string kindReason;
+  uint32_t ii = 1, memLatency = 1;
+  uint32_t maxConcurrency = 0;       // 0 = unlimited
+  uint32_t F = 1;                    // positions 0..F-1
+  uint32_t exitPos = 0;              // q: position where continueCond is read
+  std::vector<uint32_t> start;       // per op: schedule start
+  std::vector<uint32_t> compPos;     // per op: position where its combinational value is formed
+  std::vector<uint32_t> readyPos;    // per op: start + latency
+  std::vector<int> lastUse;          // per op: last position it is read at (-1 = never)
+  std::vector<uint32_t> cuts;        // cluster entry positions, cuts[0] = 0
+  std::vector<uint64_t> exitFifoDepth; // per cluster except the last (stall-free only)
+  std::vector<uint64_t> respFifoDepth; // per op (loads only, else 0)
+  std::vector<CarryGate> gates;      // stall-free only
+
+  uint32_t clusterOf(uint32_t pos) const;
+  bool isCut(uint32_t pos) const;
+  bool stallFree() const { return kind == ClusterMode::StallFree; }
+  // Cycles of the loop as the FSM sees them: from the cycle the loop is started to the cycle its done
+  // is seen, minus one (the FSM's own cycle), = base + period * iterations.
+  int64_t predictBase = 0, predictPeriod = 0;
+  bool predictable = true;
+};
+
+// Chooses the cluster kind for a loop before scheduling. Auto picks stall-free unless a loop-carried
+// dependence runs through a memory access (a memory recurrence, a carried value or exit condition
+// computed from a load): those serialise across clusters and are cheaper in one stall-enable cluster.
+// A forced stall-free request for a loop whose exit condition depends on a load cannot be built
+// (iterations would be launched before it is known whether they exist): it becomes stall-enable, and
+// `reason` says so.
+ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason);
+
+LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
+                  ClusterMode kind, std::string kindReason);
+
+} // namespace spvhls::rtl

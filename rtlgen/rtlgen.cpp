@@ -1,0 +1,131 @@
+#include "rtlgen/rtlgen.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "rtlgen/loop_gen.h"
+#include "rtlgen/loop_plan.h"
+#include "rtlgen/top_gen.h"
+
+namespace spvhls::rtl {
+
+const char* clusterModeName(ClusterMode m) {
+  switch (m) {
+  case ClusterMode::Auto: return "auto";
+  case ClusterMode::StallFree: return "stall-free";
+  case ClusterMode::StallEnable: return "stall-enable";
+  }
+  return "?";
+}
+
+std::string sanitize(const std::string& name) {
+  static const std::set<std::string> reserved = {
+      "always", "and", "assign", "begin", "buf", "case", "default", "else", "end", "endcase", "endmodule",
+      "for", "function", "if", "initial", "inout", "input", "integer", "module", "nand", "nor", "not", "or",
+      "output", "parameter", "reg", "signed", "task", "wire", "xor", "logic", "bit", "byte", "int", "do"};
+  std::string s;
+  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k_" + s;
+  if (reserved.count(s)) s += "_";
+  return s;
+}
+
+RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const RtlOptions& o) {
+  RtlResult r;
+  r.moduleName = sanitize(k.name);
+  sched::OperatorLibrary lib(o.target);
+  TopInputs in;
+  in.moduleName = r.moduleName;
+  in.target = o.target;
+  std::set<std::string> used;
+  for (size_t i = 0; i < k.args.size(); ++i) {
+    std::string n = sanitize(k.args[i].name.empty() ? fmt::format("arg{}", i) : k.args[i].name);
+    while (used.count(n)) n += fmt::format("_{}", i);
+    used.insert(n);
+    in.argNames.push_back(n);
+  }
+  std::vector<std::pair<std::string, std::string>> loopFiles;
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const ir::Loop& loop = k.loops[l];
+    std::string reason;
+    ClusterMode kind = l < o.loopKinds.size() ? o.loopKinds[l] : chooseClusterKind(loop, o.clusterMode, reason);
+    if (l < o.loopKindReasons.size()) reason = o.loopKindReasons[l];
+    LoopPlan plan = planLoop(loop, s.loops[l], lib, kind, reason);
+    std::string modName = fmt::format("{}_loop{}", r.moduleName, l);
+    LoopModule lm = generateLoopModule(loop, plan, modName);
+    in.loopMemories.push_back(lm.memories);
+    in.loopModuleNames.push_back(modName);
+    loopFiles.emplace_back(modName + ".v", lm.verilog);
+
+    LoopHardware hw;
+    hw.loop = uint32_t(l);
+    hw.kind = plan.kind;
+    hw.kindReason = plan.kindReason;
+    for (size_t j = 0; j < plan.cuts.size(); ++j) {
+      LoopHardware::Cluster c;
+      c.firstStage = plan.cuts[j];
+      c.lastStage = j + 1 < plan.cuts.size() ? plan.cuts[j + 1] - 1 : plan.F - 1;
+      c.exitFifoDepth = j < plan.exitFifoDepth.size() ? uint32_t(plan.exitFifoDepth[j]) : 0;
+      hw.clusters.push_back(c);
+    }
+    for (size_t i = 0; i < loop.ops.size(); ++i)
+      if (plan.respFifoDepth[i])
+        hw.responseFifos.emplace_back(loop.ops[i].name.empty() ? fmt::format("load{}", i) : loop.ops[i].name,
+                                      uint32_t(plan.respFifoDepth[i]));
+    hw.cyclesBase = plan.predictBase;
+    hw.cyclesPerIteration = plan.predictPeriod;
+    hw.predictable = plan.predictable;
+    r.loops.push_back(hw);
+  }
+  r.files.emplace_back(r.moduleName + ".v", generateTopModule(k, s, in, r.blockCycles));
+  for (auto& f : loopFiles) r.files.push_back(std::move(f));
+  return r;
+}
+
+std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
+                                      const std::unordered_map<uint32_t, uint64_t>& blockCounts,
+                                      const std::unordered_map<uint64_t, uint64_t>& edgeCounts, std::string& why) {
+  auto count = [](const auto& map, auto key) -> uint64_t {
+    auto it = map.find(key);
+    return it == map.end() ? 0 : it->second;
+  };
+  std::set<uint32_t> labels;
+  uint64_t total = 1; // the start cycle
+  for (size_t b = 0; b < k.blocks.size(); ++b) {
+    const ir::BasicBlock& bb = k.blocks[b];
+    uint64_t execs = 0;
+    if (bb.loopCall) {
+      const ir::Loop& loop = k.loops[*bb.loopCall];
+      const LoopHardware& hw = r.loops[*bb.loopCall];
+      if (!hw.predictable) {
+        why = fmt::format("loop {} has a max-concurrency limit the predictor does not model", loop.name);
+        return std::nullopt;
+      }
+      // Invocations: entries into the header from the blocks that branch to this LoopCall block.
+      for (size_t p = 0; p < k.blocks.size(); ++p) {
+        const ir::Terminator& t = k.blocks[p].term;
+        for (uint32_t target : t.targets)
+          if (target == b) {
+            if (!k.blocks[p].spirvLabel) {
+              why = "a loop's predecessor block has no SPIR-V label";
+              return std::nullopt;
+            }
+            execs += count(edgeCounts, (uint64_t(k.blocks[p].spirvLabel) << 32) | loop.headerLabel);
+          }
+      }
+      uint64_t iterations = count(blockCounts, loop.headerLabel);
+      total += uint64_t(int64_t(execs) * hw.cyclesBase + hw.cyclesPerIteration * int64_t(iterations));
+    } else {
+      if (!bb.spirvLabel || !labels.insert(bb.spirvLabel).second) {
+        why = fmt::format("block {} does not map to one SPIR-V block (synthesized or duplicated by inlining)", bb.name);
+        return std::nullopt;
+      }
+      execs = count(blockCounts, bb.spirvLabel);
+    }
+    total += execs * r.blockCycles[b];
+  }
+  return total;
+}
+
+} // namespace spvhls::rtl

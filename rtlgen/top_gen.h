@@ -1,0 +1,24 @@
+// Renders a kernel's top module: FSM over the CFG blocks, loop instances, shared memory ports.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/hls_ir.h"
+#include "scheduler/kernel_schedule.h"
+
+namespace spvhls::rtl {
+
+struct TopInputs {
+  std::string moduleName;
+  std::vector<std::string> argNames;             // sanitised, unique, per kernel argument
+  sched::Target target;
+  std::vector<std::vector<uint32_t>> loopMemories; // per loop: memories its module has ports for
+  std::vector<std::string> loopModuleNames;
+};
+
+// Returns the Verilog text; blockCycles receives the FSM cycles of every block.
+std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
+                              std::vector<uint32_t>& blockCycles);
+
+} // namespace spvhls::rtl

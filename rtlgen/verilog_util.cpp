@@ -1,0 +1,131 @@
+#include "rtlgen/verilog_util.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace spvhls::rtl {
+
+std::string lit(uint64_t value, unsigned width) {
+  if (width < 64) value &= (uint64_t(1) << width) - 1;
+  return fmt::format("{}'h{:x}", width, value);
+}
+
+std::string decl(const char* kind, unsigned width, const std::string& name) {
+  if (width <= 1) return fmt::format("{} {}", kind, name);
+  return fmt::format("{} [{}:0] {}", kind, width - 1, name);
+}
+
+std::string resize(const std::string& expr, unsigned from, unsigned to) {
+  if (from == to) return expr;
+  if (from > to) return fmt::format("{}[{}:0]", expr, to - 1);
+  return fmt::format("{{{}'h0, {}}}", to - from, expr);
+}
+
+unsigned log2Ceil(uint64_t v) {
+  unsigned n = 0;
+  while ((uint64_t(1) << n) < v) ++n;
+  return n;
+}
+
+uint64_t roundUpPow2(uint64_t v) { return uint64_t(1) << log2Ceil(v < 2 ? 2 : v); }
+
+// Shift amount taken modulo the width (the IR's definition), as an expression.
+static std::string shiftAmount(const std::string& b, unsigned wb, unsigned width) {
+  if (width == 1) return "1'b0";
+  unsigned k = log2Ceil(width);
+  if ((1u << k) == width) return wb <= k ? b : fmt::format("{}[{}:0]", b, k - 1);
+  return fmt::format("({} % {})", b, lit(width, wb));
+}
+
+std::string opExpr(const ir::Op& op, const std::vector<std::string>& a, const std::vector<unsigned>& w) {
+  using K = ir::OpKind;
+  const unsigned W = op.width;
+  auto sa = [&](int i) { return fmt::format("$signed({})", a[i]); };
+  auto zero = [&](int i) { return lit(0, w[i]); };
+  switch (op.kind) {
+  case K::Add: return fmt::format("{} + {}", a[0], a[1]);
+  case K::Sub: return fmt::format("{} - {}", a[0], a[1]);
+  case K::Mul: return fmt::format("{} * {}", a[0], a[1]);
+  // Division by zero has no defined result in SPIR-V; hardware gives 0 (the interpreter reports it).
+  case K::UDiv: return fmt::format("({} == {}) ? {} : {} / {}", a[1], zero(1), lit(0, W), a[0], a[1]);
+  case K::URem: return fmt::format("({} == {}) ? {} : {} % {}", a[1], zero(1), lit(0, W), a[0], a[1]);
+  case K::SDiv:
+    return fmt::format("({} == {}) ? {} : $unsigned({} / {})", a[1], zero(1), lit(0, W), sa(0), sa(1));
+  case K::SRem:
+    return fmt::format("({} == {}) ? {} : $unsigned({} % {})", a[1], zero(1), lit(0, W), sa(0), sa(1));
+  case K::Neg: return fmt::format("{} - {}", lit(0, W), a[0]);
+  case K::Not: return fmt::format("~{}", a[0]);
+  case K::And: return fmt::format("{} & {}", a[0], a[1]);
+  case K::Or: return fmt::format("{} | {}", a[0], a[1]);
+  case K::Xor: return fmt::format("{} ^ {}", a[0], a[1]);
+  case K::Shl: return fmt::format("{} << {}", a[0], shiftAmount(a[1], w[1], W));
+  case K::LShr: return fmt::format("{} >> {}", a[0], shiftAmount(a[1], w[1], W));
+  case K::AShr: return fmt::format("$unsigned({} >>> {})", sa(0), shiftAmount(a[1], w[1], W));
+  case K::Eq: return fmt::format("{} == {}", a[0], a[1]);
+  case K::Ne: return fmt::format("{} != {}", a[0], a[1]);
+  case K::ULt: return fmt::format("{} < {}", a[0], a[1]);
+  case K::ULe: return fmt::format("{} <= {}", a[0], a[1]);
+  case K::UGt: return fmt::format("{} > {}", a[0], a[1]);
+  case K::UGe: return fmt::format("{} >= {}", a[0], a[1]);
+  case K::SLt: return fmt::format("{} < {}", sa(0), sa(1));
+  case K::SLe: return fmt::format("{} <= {}", sa(0), sa(1));
+  case K::SGt: return fmt::format("{} > {}", sa(0), sa(1));
+  case K::SGe: return fmt::format("{} >= {}", sa(0), sa(1));
+  case K::Select: return fmt::format("{} ? {} : {}", a[0], a[1], a[2]);
+  case K::ZExt: return resize(a[0], w[0], W);
+  case K::Trunc: return w[0] == W ? a[0] : fmt::format("{}[{}:0]", a[0], W - 1);
+  case K::SExt:
+    if (w[0] == W) return a[0];
+    return fmt::format("{{{{{}{{{}[{}]}}}}, {}}}", W - w[0], a[0], w[0] - 1, a[0]);
+  case K::SMod: {
+    // Remainder whose sign follows the divisor: r = a srem b; r + b when r != 0 and signs differ.
+    std::string r = fmt::format("$unsigned({} % {})", sa(0), sa(1));
+    std::string rs = fmt::format("$signed({})", r);
+    return fmt::format("({} == {}) ? {} : ((({} != {}) && (({} < 0) != ({} < 0))) ? {} + {} : {})", a[1],
+                       zero(1), lit(0, W), r, lit(0, W), rs, sa(1), r, a[1], r);
+  }
+  default: break;
+  }
+  throw std::logic_error(fmt::format("opExpr: {} is not a pure operation", ir::opKindName(op.kind)));
+}
+
+std::string InlineFifo::decls() const {
+  unsigned aw = log2Ceil(depth);
+  const std::string& p = prefix;
+  std::string s;
+  s += fmt::format("  reg [{}:0] {}_mem [0:{}];\n", width - 1, p, depth - 1);
+  s += fmt::format("  {};\n  {};\n", decl("reg", aw, p + "_rd"), decl("reg", aw, p + "_wr"));
+  s += fmt::format("  {};\n", decl("reg", aw + 1, p + "_count"));
+  s += fmt::format("  {};\n  wire {}_nonempty;\n", decl("wire", width, p + "_dout"), p);
+  return s;
+}
+
+std::string InlineFifo::logic(const std::string& push, const std::string& din, const std::string& pop,
+                              const std::string& clear) const {
+  unsigned aw = log2Ceil(depth), cw = aw + 1;
+  const std::string& p = prefix;
+  std::string s;
+  s += fmt::format("  assign {0}_dout = {0}_mem[{0}_rd];\n", p);
+  s += fmt::format("  assign {0}_nonempty = {0}_count != {1};\n", p, lit(0, cw));
+  s += "  always @(posedge clk) begin\n";
+  s += fmt::format("    if (rst || {}) begin\n      {}_rd <= {};\n      {}_wr <= {};\n      {}_count <= {};\n",
+                   clear, p, lit(0, aw), p, lit(0, aw), p, lit(0, cw));
+  s += "    end else begin\n";
+  s += fmt::format("      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {}_wr + {};\n      end\n",
+                   push, p, p, din, p, p, lit(1, aw));
+  s += fmt::format("      if ({}) {}_rd <= {}_rd + {};\n", pop, p, p, lit(1, aw));
+  s += fmt::format("      if (({}) && !({})) {}_count <= {}_count + {};\n", push, pop, p, p, lit(1, cw));
+  s += fmt::format("      if (!({}) && ({})) {}_count <= {}_count - {};\n", push, pop, p, p, lit(1, cw));
+  s += "    end\n";
+  s += "  end\n";
+  s += "`ifndef SYNTHESIS\n  always @(posedge clk) begin\n";
+  s += fmt::format("    if (!rst && ({}) && !({}) && {}_count == {}) begin\n", push, pop, p, lit(depth, cw));
+  s += fmt::format("      $error(\"FIFO {} overflow\");\n      $stop;\n    end\n", p);
+  s += fmt::format("    if (!rst && ({}) && !{}_nonempty) begin\n", pop, p);
+  s += fmt::format("      $error(\"FIFO {} underflow\");\n      $stop;\n    end\n", p);
+  s += "  end\n`endif\n";
+  return s;
+}
+
+} // namespace spvhls::rtl

@@ -1,0 +1,40 @@
+// Small helpers for emitting lint-clean Verilog-2005: sized literals, operation expressions and an
+// inline FIFO. Every literal is sized so that `verilator -Wall` sees no width mismatch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/hls_ir.h"
+
+namespace spvhls::rtl {
+
+// "W'hX" (W >= 1).
+std::string lit(uint64_t value, unsigned width);
+// "wire [W-1:0]" / "wire" for width 1; likewise for reg.
+std::string decl(const char* kind, unsigned width, const std::string& name);
+// Zero-extends or truncates an expression of width `from` to width `to`.
+std::string resize(const std::string& expr, unsigned from, unsigned to);
+// Address width for a power-of-two depth >= 2.
+unsigned log2Ceil(uint64_t v);
+uint64_t roundUpPow2(uint64_t v);
+
+// The combinational Verilog expression computing `op` from its operand expressions (already at the
+// operands' widths). Only for pure operations (not Load/Store/Phi/LoopCall/LoopOut/leaves).
+std::string opExpr(const ir::Op& op, const std::vector<std::string>& a, const std::vector<unsigned>& w);
+
+// A synchronous FIFO written inline into a module (registers named <p>_*). `push`, `pop` and `din`
+// are expressions; exposes <p>_dout, <p>_nonempty and <p>_count. Depth is rounded up to a power of two
+// (>= 2). `clear` empties it (loop start). In simulation, overflow and underflow stop with $error.
+struct InlineFifo {
+  std::string prefix;
+  unsigned width = 1;
+  uint64_t depth = 2;
+  std::string decls() const;
+  std::string logic(const std::string& push, const std::string& din, const std::string& pop,
+                    const std::string& clear) const;
+  unsigned countWidth() const { return log2Ceil(depth) + 1; }
+};
+
+} // namespace spvhls::rtl
