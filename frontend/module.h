@@ -187,6 +187,14 @@ Module readModuleFile(const std::string& path);
 
 // Writers.
 std::vector<uint32_t> writeBinary(const Module& m);
-std::string writeText(const Module& m); // spirv-dis syntax
+std::string writeText(const Module& m); // spirv-dis syntax, friendly names, with header comments
+
+struct TextOptions {
+  // %names from Module::textNames or OpName where unambiguous; false prints numeric ids only, like
+  // `spirv-dis --raw-id` (then binary -> text -> binary is the identity).
+  bool friendlyNames = true;
+  bool header = true; // "; SPIR-V", "; Version: 1.4", ... (readText restores version, generator, bound)
+};
+std::string writeText(const Module& m, const TextOptions& opts);
 
 } // namespace spvhls::spirv

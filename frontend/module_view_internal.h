@@ -1,0 +1,44 @@
+// Internal to the frontend: the builder behind buildModuleView, split over module_view.cpp (indexing,
+// id checks) and module_cfg.cpp (control flow, loop controls, capabilities).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/grammar.h"
+#include "frontend/module.h"
+
+namespace spvhls::spirv::detail {
+
+bool isTerminator(Op op);
+
+class ViewBuilder {
+public:
+  ViewBuilder(const Module& m, ModuleView& v) : m_(m), v_(v) {}
+
+  void collectDefinitions(); // def map, duplicate definitions
+  void checkUses();          // every used id is defined; result types are types
+  void indexLayout();        // module scope, functions, blocks, types, constants, decorations
+  void checkReferences();    // entry points, execution modes, callees
+  void checkControlFlow();   // branch targets, OpPhi parents, loop controls
+  void checkCapabilities();  // capabilities/extensions that FPGA constructs need
+
+  bool hasErrors() const { return !diags_.empty(); }
+  [[noreturn]] void throwErrors() { throw DiagnosticError(std::move(diags_)); }
+
+private:
+  void error(uint32_t instIndex, std::string message);
+  void indexModuleScope(uint32_t i);
+  void indexType(uint32_t i);
+  void indexConstant(uint32_t i);
+  void closeBlock(Function& fn, uint32_t index, bool terminated);
+  void checkBlock(const Function& fn, Block& block, const std::vector<std::vector<Id>>& preds);
+
+  const Module& m_;
+  ModuleView& v_;
+  std::vector<Diagnostic> diags_;
+  bool usesFpgaLoopControls_ = false, usesUnstructuredLoopControls_ = false;
+  uint32_t firstFpgaLoopControl_ = 0, firstUnstructured_ = 0;
+};
+
+} // namespace spvhls::spirv::detail

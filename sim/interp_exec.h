@@ -1,0 +1,79 @@
+// Private to the golden interpreter: execution state and the executor.
+//
+// All per-work-item state (call frames, value slots, its own memory objects, ids) lives in WorkItem,
+// so that ND-range execution can interleave work-items: Executor::run() returns at OpControlBarrier
+// and can be resumed. Today interpret() runs a single work-item (global size 1, all ids 0).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/interp.h"
+#include "sim/interp_program.h"
+
+namespace spvhls::sim::interp {
+
+struct NDRange {
+  uint32_t dims = 1;
+  std::array<uint64_t, 3> globalSize{1, 1, 1}, localSize{1, 1, 1}, globalOffset{0, 0, 0};
+};
+
+struct Frame {
+  uint32_t fn = 0;      // index into Program::functions
+  uint32_t pc = 0;      // next instruction, saved while a callee runs
+  size_t base = 0;      // first value slot in WorkItem::values
+  uint32_t retDst = 0;  // caller slot that receives the return value
+  uint32_t objMark = 0; // WorkItem::objTop at entry: Function variables above it die on return
+};
+
+struct WorkItem {
+  std::array<uint64_t, 3> globalId{}, localId{}, groupId{};
+  std::vector<Frame> frames;
+  std::vector<uint64_t> values;
+  std::vector<MemObject> objects; // object index Program::sharedObjects + i
+  uint32_t objTop = 0;            // objects[0, objTop) are live
+  std::vector<uint64_t> phiTemp;
+  bool finished = false;
+};
+
+// Whether Executor can provide the value of a BuiltIn decoration.
+bool isSupportedBuiltIn(uint32_t builtIn);
+
+class Executor {
+public:
+  Executor(Program& p, const RunSpec& spec, const InterpOptions& opts, const NDRange& nd);
+
+  // Shared memory objects: index 0 null, then what Program::globals and the buffers say.
+  std::vector<MemObject> shared;
+
+  // Prepares a work-item with the given ids to call `fn` with `args` (slot values per parameter).
+  void start(WorkItem& wi, uint32_t fn, const std::vector<std::vector<uint64_t>>& args);
+
+  enum class Status { Finished, Barrier };
+  Status run(WorkItem& wi);
+
+  uint64_t instructions = 0;
+  std::vector<uint64_t> blockCounts, edgeCounts; // by global block / edge number
+
+private:
+  Program& p_;
+  const RunSpec& spec_;
+  InterpOptions opts_;
+  NDRange nd_;
+
+  uint64_t builtInValue(const WorkItem& wi, uint32_t builtIn, uint32_t component, uint32_t where) const;
+  MemObject* objectAt(WorkItem& wi, uint64_t addr);
+  // The object `addr` points into, checking that [offset, offset + size) is inside it.
+  MemObject& access(WorkItem& wi, uint64_t addr, uint64_t size, const DInst& in, const char* what, bool write);
+  void checkDefined(const MemObject& o, uint64_t off, uint64_t size, const DInst& in) const;
+  void markDefined(MemObject& o, uint64_t off, uint64_t size) const;
+  uint32_t allocate(WorkItem& wi, const DInst& in, uint64_t size, ObjectInfo info);
+  std::string describe(const MemObject& o) const;
+  [[noreturn]] void fail(const DInst& in, const std::string& msg) const;
+  void atomic(WorkItem& wi, const DInst& in, uint64_t* r);
+  void copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r);
+  bool extInst(const DInst& in, uint64_t* r) const;
+};
+
+} // namespace spvhls::sim::interp

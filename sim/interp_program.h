@@ -1,0 +1,204 @@
+// Private to the golden interpreter: the pre-decoded program and the memory model.
+//
+// Every function reachable from the entry point is decoded once into a flat array of DInst with
+// resolved operand *slots*: each SSA value owns a fixed range of 64-bit slots in its function's frame
+// (scalars, bools and pointers one slot, composites their flattened scalars in order). Constants and
+// global-variable addresses used by a function live in the frame too, right after the locals, and
+// are copied in when the frame is created, so the hot loop only ever indexes one array.
+//
+// Pointers are single 64-bit values: (memory object index << 40) | byte offset. Object 0 is the null
+// object; objects below Program::sharedObjects are shared by all work-items (buffers, module-scope
+// CrossWorkgroup/UniformConstant/Workgroup variables); higher ones are the work-item's own
+// (built-in inputs, Function-storage variables, allocated and released like a stack).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/module.h"
+
+namespace spvhls::sim::interp {
+
+using spirv::Id;
+
+constexpr unsigned kOffsetBits = 40;
+constexpr uint64_t kOffsetMask = (uint64_t(1) << kOffsetBits) - 1;
+constexpr uint32_t kMaxObjects = 1u << (64 - kOffsetBits);
+
+inline uint64_t makeAddress(uint32_t object, uint64_t offset) { return (uint64_t(object) << kOffsetBits) | offset; }
+inline uint64_t widthMask(unsigned w) { return ~uint64_t(0) >> (64 - w); } // w in [1, 64]
+inline int64_t sext(uint64_t v, unsigned w) { return static_cast<int64_t>(v << (64 - w)) >> (64 - w); }
+
+// Decoded operations. Unless noted: dst/a/b/c are slots, n the component count, w the scalar width
+// of the result (and of the operands for same-width operations), w2 the operands' width.
+enum class X : uint16_t {
+  // integer arithmetic, component-wise
+  IAdd, ISub, IMul, UDiv, SDiv, UMod, SRem, SMod, SNegate, Not, And, Or, Xor, Shl, ShrL, ShrA,
+  BitCount, BitReverse,
+  IEq, INe, ULt, ULe, UGt, UGe, SLt, SLe, SGt, SGe,      // w = operand width, result bool
+  LAnd, LOr, LNot, LEq, LNe,
+  UConvert, SConvert,                                    // w = result width, w2 = operand width
+  SelectScalar,  // a = condition, b / c = values of n slots each
+  SelectVector,  // component-wise; a = bool vector
+  Any, All,      // a = bool vector of n
+  // data movement
+  Move,          // copy n slots from a
+  Reshape,       // bitcast between int vectors of different shapes: n/w from a, c components of w2
+  Insert,        // copy n slots of composite a, then extra[b] slots of object c at offset extra[b+1]
+  Construct,     // n (slot, count) pairs in extra[b...]
+  Gather,        // dst[i] = slot extra[b + i], n components (OpVectorShuffle)
+  ExtractDyn,    // dst = a[b], n = vector length, w2 = index width
+  InsertDyn,     // dst = a with component [c] = b, n = vector length, w2 = index width
+  // OpenCL.std integer built-ins, component-wise (operands a, b, c)
+  SAbs, SAbsDiff, UAbsDiff, SAddSat, UAddSat, SSubSat, USubSat, SHadd, UHadd, SRhadd, URhadd,
+  SMin, SMax, UMin, UMax, SClamp, UClamp, Clz, Ctz, Rotate, SMulHi, UMulHi, SMadHi, UMadHi,
+  SMadSat, UMadSat, SUpsample, UUpsample,                // upsample: w = result width, w2 = operand width
+  // memory
+  Variable,      // new Function-storage object of n bytes; b = initializer image + 1 (0: none)
+  LoadScalar,    // dst = *a, n bytes, w bits
+  StoreScalar,   // *a = b, n bytes
+  Load,          // dst = *a by layout b
+  Store,         // *a = b by layout c
+  CopyMemory,    // copy n bytes from *b to *a; c = size slot + 1 when sized (0: use n)
+  AccessChain,   // dst = a + extra[b..b+1] (constant, lo/hi) + sum(index * stride); n dynamic indices
+                 // as (slot, stride, index width) triples following the constant
+  GenericToPtr,  // dst = a, checking the object's storage class is c; b = 1: null instead of an error
+  AtomicLoad, AtomicStore, AtomicExchange, AtomicCmpXchg, AtomicIInc, AtomicIDec, AtomicIAdd, AtomicISub,
+  AtomicSMin, AtomicUMin, AtomicSMax, AtomicUMax, AtomicAnd, AtomicOr, AtomicXor, // n bytes, w bits; c = comparator
+  // control
+  Branch,        // a = edge
+  BranchCond,    // a = condition, b = true edge, c = false edge
+  Switch,        // a = selector, w = its width, n cases (lo, hi, edge) in extra[b...], c = default edge
+  Return,
+  ReturnValue,   // a = value of n slots
+  Call,          // dst = result, a = callee, n argument slots in extra[b...]
+  Barrier,       // OpControlBarrier: a scheduling point for ND-range execution
+  Unreachable,
+};
+
+struct DInst {
+  X op;
+  uint8_t w = 0, w2 = 0;
+  uint32_t n = 1;
+  uint32_t dst = 0, a = 0, b = 0, c = 0;
+  uint32_t src = 0; // index into Module::insts of the SPIR-V instruction (diagnostics)
+};
+
+// A CFG edge: where to continue, and the OpPhi copies of the target block for this predecessor
+// (performed as a parallel copy).
+struct Edge {
+  uint32_t pc = 0;
+  uint32_t moveBegin = 0, moveCount = 0;
+  uint32_t phiCount = 0; // OpPhi instructions executed when taking the edge
+  uint32_t block = 0;    // global block number of the target (block counts)
+  uint32_t id = 0;       // global edge number (edge counts)
+};
+
+// A scalar of a type in memory: byte offset from the start of the type, size, and value width.
+struct Leaf {
+  uint64_t offset = 0;
+  uint32_t bytes = 0;
+  uint8_t width = 0;
+  bool isBool = false;
+};
+
+struct Layout {
+  std::vector<Leaf> leaves; // in slot order
+  uint64_t size = 0;
+};
+
+struct DFunction {
+  Id id = 0;
+  uint32_t defInst = 0;
+  std::vector<DInst> code;
+  std::vector<uint32_t> extra;
+  std::vector<Edge> edges;
+  std::vector<std::pair<uint32_t, uint32_t>> moves; // phi copies (dst slot, src slot)
+  uint32_t nLocals = 0, nSlots = 0;
+  std::vector<uint64_t> constInit;                   // values of slots [nLocals, nSlots)
+  std::vector<std::pair<uint32_t, uint32_t>> params; // (first slot, slot count)
+  uint32_t entryBlock = 0;                            // global block number
+  bool decoded = false;
+};
+
+enum class ObjectKind : uint8_t { Null, Buffer, Global, BuiltIn, Variable };
+
+// What a memory object is, for diagnostics and access rules.
+struct ObjectInfo {
+  ObjectKind kind = ObjectKind::Null;
+  uint32_t storageClass = 0;
+  bool readOnly = false;
+  bool tracksInit = false; // reads of never-written bytes are errors
+  uint32_t arg = 0;        // Buffer: kernel argument index
+  Id var = 0;              // Global/BuiltIn/Variable: the OpVariable
+};
+
+struct MemObject {
+  ObjectInfo info;
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> defined; // per byte, only when info.tracksInit
+};
+
+// A module-scope variable: where it lives and its initial contents.
+struct GlobalVar {
+  Id var = 0;
+  uint32_t object = 0;        // object index
+  bool perWorkItem = false;   // built-in inputs and Private variables
+  uint32_t builtIn = ~0u;     // BuiltIn decoration value, if any
+  Id pointee = 0;
+  ObjectInfo info;
+  std::vector<uint8_t> init;  // initial bytes (size of the pointee)
+};
+
+// A buffer argument and its memory object.
+struct BufferBinding {
+  uint32_t arg = 0, object = 0;
+  ObjectInfo info;
+};
+
+struct Program {
+  const spirv::ModuleView& mv;
+  explicit Program(const spirv::ModuleView& m) : mv(m) {}
+
+  std::vector<DFunction> functions;
+  std::unordered_map<Id, uint32_t> functionIndex;
+  std::vector<Layout> layouts;
+  std::unordered_map<Id, uint32_t> layoutIndex;         // type id -> layouts index
+  std::vector<std::vector<uint8_t>> images;             // initializer bytes of Function variables
+  std::vector<Id> blockLabels;                          // global block number -> label
+  std::vector<std::pair<Id, Id>> edgeLabels;            // global edge number -> (from, to)
+  std::vector<GlobalVar> globals;
+  std::vector<BufferBinding> buffers;
+  std::unordered_map<Id, uint64_t> globalAddress;       // module-scope variable -> address
+  std::unordered_map<Id, std::string> unsupportedGlobals; // reported where such a variable is used
+  uint32_t sharedObjects = 1;                           // object 0 is null
+  uint32_t perWorkItemObjects = 0;
+};
+
+// ---- decoding (interp_decode.cpp, interp_types.cpp) ----
+
+// Slot count of a value of this type; throws DiagnosticError (at `where`) for unsupported types.
+uint32_t slotCount(Program& p, Id type, uint32_t where);
+// Memory layout of a type (cached).
+const Layout& layoutOf(Program& p, Id type, uint32_t where);
+uint32_t layoutIndexOf(Program& p, Id type, uint32_t where);
+// Slot values of a constant (or OpUndef = 0, or module-scope variable = its address).
+void materialize(Program& p, Id id, std::vector<uint64_t>& out, uint32_t where);
+// Memory image (little-endian bytes) of a constant of type `type`.
+std::vector<uint8_t> imageOf(Program& p, Id constant, Id type, uint32_t where);
+// Byte offset of member `index` of a struct type.
+uint64_t memberOffset(Program& p, Id structType, uint32_t index, uint32_t where);
+// Element stride of an array/runtime array/vector type, or of the pointee of a pointer type for
+// OpPtrAccessChain's Element operand.
+uint64_t strideOf(Program& p, Id type, uint32_t where);
+
+// Decodes function `fn` (and, transitively, its callees) into p.functions; returns its index.
+uint32_t decodeFunction(Program& p, Id fn);
+
+// A readable name of a SPIR-V instruction for diagnostics: "OpIAdd %sum".
+std::string constructName(const Program& p, uint32_t instIndex);
+[[noreturn]] void failAt(const Program& p, uint32_t instIndex, const std::string& message);
+
+} // namespace spvhls::sim::interp
