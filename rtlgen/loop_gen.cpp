@@ -35,6 +35,7 @@ public:
     LoopModule m;
     m.name = name;
     m.memories = mems_;
+    for (auto& [mem, loads] : memLoads_) m.loadMemories.push_back(mem);
     m.verilog = header(name) + body + "endmodule\n";
     return m;
   }
@@ -111,6 +112,7 @@ private:
       ports.push_back(fmt::format("output wire [63:0] m{}_req_addr", m));
       ports.push_back(fmt::format("output wire [3:0] m{}_req_size", m));
       ports.push_back(fmt::format("output wire [63:0] m{}_req_wdata", m));
+      if (!memLoads_.count(m)) continue; // a store-only port has no response channel here
       ports.push_back(fmt::format("input wire m{}_resp_valid", m));
       // Only the low bytes of a response are used by narrower loads.
       ports.push_back(fmt::format("/* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] m{}_resp_data "
@@ -362,7 +364,7 @@ private:
       uint32_t t = p_.start[v];
       std::string expr;
       switch (op.kind) {
-      case OpKind::Load: expr = resize(fmt::format("rf{}_dout", v), 64, op.width); break;
+      case OpKind::Load: expr = fmt::format("rf{}_dout", v); break;
       case OpKind::LoopPhi: expr = phiRead(v); break;
       default: {
         std::vector<std::string> a;
@@ -476,9 +478,10 @@ private:
   }
 
   void emitRespFifo(std::string& s, ValueId i, const std::string& push, uint32_t m) {
-    InlineFifo f{fmt::format("rf{}", i), 64, p_.respFifoDepth[i]};
+    unsigned w = loop_.ops[i].width;
+    InlineFifo f{fmt::format("rf{}", i), w, p_.respFifoDepth[i], true};
     s += f.decls();
-    logic_ += f.logic(push, fmt::format("m{}_resp_data", m), capture(i), "start");
+    logic_ += f.logic(push, resize(fmt::format("m{}_resp_data", m), 64, w), capture(i), "start");
   }
 
   // ---- sink ----------------------------------------------------------------------------------

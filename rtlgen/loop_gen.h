@@ -16,7 +16,8 @@ namespace spvhls::rtl {
 struct LoopModule {
   std::string name;
   std::string verilog;
-  std::vector<uint32_t> memories; // memory indices it has ports for
+  std::vector<uint32_t> memories;     // memory indices it has ports for
+  std::vector<uint32_t> loadMemories; // the subset it reads (only these have response ports)
 };
 
 LoopModule generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName);

@@ -30,6 +30,25 @@ static bool dependsOnLoad(const ir::Loop& loop, ir::ValueId v, std::vector<int8_
   return r;
 }
 
+// Does the recurrence of LoopPhi op `phi` (phi -> ... -> next) pass through a Load? Only then is the
+// carried value produced in a later cluster than it is read. Ops are in topological order.
+static bool recurrenceThroughLoad(const ir::Loop& loop, ir::ValueId phi) {
+  const size_t n = loop.ops.size();
+  std::vector<bool> fromPhi(n, false), viaLoad(n, false);
+  for (ir::ValueId v = 0; v < n; ++v) {
+    const ir::Op& op = loop.ops[v];
+    fromPhi[v] = v == phi;
+    for (ir::ValueId o : op.operands)
+      if (o != ir::kNone && o < v) {
+        fromPhi[v] = fromPhi[v] || fromPhi[o];
+        viaLoad[v] = viaLoad[v] || viaLoad[o];
+      }
+    viaLoad[v] = fromPhi[v] && (viaLoad[v] || op.kind == OpKind::Load);
+  }
+  ir::ValueId next = loop.phis[loop.ops[phi].index].next;
+  return next != ir::kNone && viaLoad[next];
+}
+
 ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason) {
   std::vector<int8_t> memo(loop.ops.size(), -1);
   if (dependsOnLoad(loop, loop.continueCond, memo)) {
@@ -62,9 +81,10 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
       return ClusterMode::StallEnable;
     }
   }
-  for (const ir::LoopPhi& phi : loop.phis)
-    if (dependsOnLoad(loop, phi.next, memo)) {
-      reason = fmt::format("auto: carried value {} is computed from a load; stall-enable", phi.name);
+  for (ir::ValueId v = 0; v < loop.ops.size(); ++v)
+    if (loop.ops[v].kind == OpKind::LoopPhi && recurrenceThroughLoad(loop, v)) {
+      reason = fmt::format("auto: the recurrence of {} runs through a load; stall-enable",
+                           loop.phis[loop.ops[v].index].name);
       return ClusterMode::StallEnable;
     }
   reason = "auto: feed-forward loop, no recurrence through memory; stall-free";

@@ -55,6 +55,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     std::string modName = fmt::format("{}_loop{}", r.moduleName, l);
     LoopModule lm = generateLoopModule(loop, plan, modName);
     in.loopMemories.push_back(lm.memories);
+    in.loopLoadMemories.push_back(lm.loadMemories);
     in.loopModuleNames.push_back(modName);
     loopFiles.emplace_back(modName + ".v", lm.verilog);
 
@@ -71,8 +72,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     }
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (plan.respFifoDepth[i])
-        hw.responseFifos.emplace_back(loop.ops[i].name.empty() ? fmt::format("load{}", i) : loop.ops[i].name,
-                                      uint32_t(plan.respFifoDepth[i]));
+        hw.responseFifos.emplace_back(s.loops[l].problem.ops[i].name, uint32_t(plan.respFifoDepth[i]));
     hw.cyclesBase = plan.predictBase;
     hw.cyclesPerIteration = plan.predictPeriod;
     hw.predictable = plan.predictable;

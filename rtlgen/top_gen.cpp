@@ -114,10 +114,9 @@ private:
         ports.push_back(fmt::format("output wire [63:0] {}_req_addr", m));
         ports.push_back(fmt::format("output wire [3:0] {}_req_size", m));
         ports.push_back(fmt::format("output wire [63:0] {}_req_wdata", m));
-        ports.push_back(fmt::format("input wire {}_resp_valid", m));
-        ports.push_back(fmt::format("/* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] {}_resp_data "
-                                    "/* verilator lint_on UNUSEDSIGNAL */",
-                                    m));
+        // The interface is fixed; a port that is only written leaves its response channel unused.
+        ports.push_back(fmt::format("/* verilator lint_off UNUSEDSIGNAL */ input wire {}_resp_valid", m));
+        ports.push_back(fmt::format("input wire [63:0] {}_resp_data /* verilator lint_on UNUSEDSIGNAL */", m));
       } else {
         ports.push_back(decl("input wire", a.width, "arg_" + argName(uint32_t(i))));
       }
@@ -317,7 +316,7 @@ private:
         if (op.kind == OpKind::Load && op.memory == m) fsmLoads = true;
       if (fsmLoads) {
         s += fmt::format("  wire mem{}_loop_active = {};\n", m, active.empty() ? "1'b0" : joinOr(active));
-        InlineFifo f{fmt::format("frf{}", m), 64, roundUpPow2(loadsPerBlock + 1)};
+        InlineFifo f{fmt::format("frf{}", m), 64, roundUpPow2(loadsPerBlock + 1), true};
         s += f.decls();
         std::string pop = "1'b0";
         for (uint32_t b = 0; b < k_.blocks.size(); ++b)
@@ -369,6 +368,8 @@ private:
         for (const char* f : {"req_addr", "req_size", "req_wdata"})
           conns.push_back(fmt::format(".m{0}_{1}(lp{2}_m{0}_{1})", m, f, l));
         conns.push_back(fmt::format(".m{}_req_ready({}_req_ready)", m, pm));
+        const auto& lms = in_.loopLoadMemories[l];
+        if (std::find(lms.begin(), lms.end(), m) == lms.end()) continue;
         conns.push_back(fmt::format(".m{}_resp_valid({}_resp_valid & lp{}_active)", m, pm, l));
         conns.push_back(fmt::format(".m{}_resp_data({}_resp_data)", m, pm));
       }

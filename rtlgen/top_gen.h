@@ -14,6 +14,7 @@ struct TopInputs {
   std::vector<std::string> argNames;             // sanitised, unique, per kernel argument
   sched::Target target;
   std::vector<std::vector<uint32_t>> loopMemories; // per loop: memories its module has ports for
+  std::vector<std::vector<uint32_t>> loopLoadMemories; // per loop: memories it reads
   std::vector<std::string> loopModuleNames;
 };
 

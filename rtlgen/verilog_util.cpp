@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace spvhls::rtl {
@@ -34,6 +35,9 @@ uint64_t roundUpPow2(uint64_t v) { return uint64_t(1) << log2Ceil(v < 2 ? 2 : v)
 static std::string shiftAmount(const std::string& b, unsigned wb, unsigned width) {
   if (width == 1) return "1'b0";
   unsigned k = log2Ceil(width);
+  // A sized literal ("W'hX") cannot be part-selected: reduce it here.
+  if (auto pos = b.find("'h"); pos != std::string::npos && b.find_first_not_of("0123456789") == pos)
+    return lit(std::stoull(b.substr(pos + 2), nullptr, 16) % width, std::max(1u, k));
   if ((1u << k) == width) return wb <= k ? b : fmt::format("{}[{}:0]", b, k - 1);
   return fmt::format("({} % {})", b, lit(width, wb));
 }
@@ -106,21 +110,30 @@ std::string InlineFifo::logic(const std::string& push, const std::string& din, c
   unsigned aw = log2Ceil(depth), cw = aw + 1;
   const std::string& p = prefix;
   std::string s;
-  s += fmt::format("  assign {0}_dout = {0}_mem[{0}_rd];\n", p);
-  s += fmt::format("  assign {0}_nonempty = {0}_count != {1};\n", p, lit(0, cw));
+  // With bypass, an entry pushed into an empty FIFO is visible (and can be popped) in the same cycle.
+  std::string stored = fmt::format("({}_count != {})", p, lit(0, cw));
+  std::string popMem = bypass ? fmt::format("(({}) && {})", pop, stored) : fmt::format("({})", pop);
+  std::string write = bypass ? fmt::format("(({}) && !(({}) && !{}))", push, pop, stored) : fmt::format("({})", push);
+  if (bypass) {
+    s += fmt::format("  assign {0}_dout = {1} ? {0}_mem[{0}_rd] : {2};\n", p, stored, din);
+    s += fmt::format("  assign {}_nonempty = {} || ({});\n", p, stored, push);
+  } else {
+    s += fmt::format("  assign {0}_dout = {0}_mem[{0}_rd];\n", p);
+    s += fmt::format("  assign {}_nonempty = {};\n", p, stored);
+  }
   s += "  always @(posedge clk) begin\n";
   s += fmt::format("    if (rst || {}) begin\n      {}_rd <= {};\n      {}_wr <= {};\n      {}_count <= {};\n",
                    clear, p, lit(0, aw), p, lit(0, aw), p, lit(0, cw));
   s += "    end else begin\n";
   s += fmt::format("      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {}_wr + {};\n      end\n",
-                   push, p, p, din, p, p, lit(1, aw));
-  s += fmt::format("      if ({}) {}_rd <= {}_rd + {};\n", pop, p, p, lit(1, aw));
-  s += fmt::format("      if (({}) && !({})) {}_count <= {}_count + {};\n", push, pop, p, p, lit(1, cw));
-  s += fmt::format("      if (!({}) && ({})) {}_count <= {}_count - {};\n", push, pop, p, p, lit(1, cw));
+                   write, p, p, din, p, p, lit(1, aw));
+  s += fmt::format("      if ({}) {}_rd <= {}_rd + {};\n", popMem, p, p, lit(1, aw));
+  s += fmt::format("      if ({} && !{}) {}_count <= {}_count + {};\n", write, popMem, p, p, lit(1, cw));
+  s += fmt::format("      if (!{} && {}) {}_count <= {}_count - {};\n", write, popMem, p, p, lit(1, cw));
   s += "    end\n";
   s += "  end\n";
   s += "`ifndef SYNTHESIS\n  always @(posedge clk) begin\n";
-  s += fmt::format("    if (!rst && ({}) && !({}) && {}_count == {}) begin\n", push, pop, p, lit(depth, cw));
+  s += fmt::format("    if (!rst && {} && !{} && {}_count == {}) begin\n", write, popMem, p, lit(depth, cw));
   s += fmt::format("      $error(\"FIFO {} overflow\");\n      $stop;\n    end\n", p);
   s += fmt::format("    if (!rst && ({}) && !{}_nonempty) begin\n", pop, p);
   s += fmt::format("      $error(\"FIFO {} underflow\");\n      $stop;\n    end\n", p);

@@ -26,11 +26,13 @@ std::string opExpr(const ir::Op& op, const std::vector<std::string>& a, const st
 
 // A synchronous FIFO written inline into a module (registers named <p>_*). `push`, `pop` and `din`
 // are expressions; exposes <p>_dout, <p>_nonempty and <p>_count. Depth is rounded up to a power of two
-// (>= 2). `clear` empties it (loop start). In simulation, overflow and underflow stop with $error.
+// (>= 2). `clear` empties it (loop start). Response FIFOs use bypass so that a response
+// arriving exactly when it is needed costs no cycle. In simulation, overflow and underflow stop with $error.
 struct InlineFifo {
   std::string prefix;
   unsigned width = 1;
   uint64_t depth = 2;
+  bool bypass = false; // first-word fall-through: a push into an empty FIFO is readable in that cycle
   std::string decls() const;
   std::string logic(const std::string& push, const std::string& din, const std::string& pop,
                     const std::string& clear) const;
