@@ -1,0 +1,5 @@
+// Vector add: one pipelined loop with no loop-carried dependence (expected II 1).
+kernel void vadd(global const int* a, global const int* b, global int* c, int n) {
+  for (int i = 0; i < n; ++i)
+    c[i] = a[i] + b[i];
+}

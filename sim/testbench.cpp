@@ -1,0 +1,332 @@
+// The Verilator simulation harness: test-bench generation, building (verilator --build) and running.
+#include "sim/testbench.h"
+
+#include <atomic>
+#include <cctype>
+#include <cstdio>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "frontend/diagnostics.h"
+
+extern char** environ;
+
+namespace spvhls::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+#ifndef SPVHLS_SIM_DIR
+#error "SPVHLS_SIM_DIR must point at the directory holding tb_template.cpp.in"
+#endif
+constexpr const char* kTemplatePath = SPVHLS_SIM_DIR "/tb_template.cpp.in";
+
+[[noreturn]] void fail(const std::string& file, const std::string& construct, const std::string& message) {
+  SourceLoc loc;
+  loc.file = file;
+  throw DiagnosticError(loc, construct, message);
+}
+
+bool readFile(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+void writeFile(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+  if (!out) fail(path, "simulation", fmt::format("cannot write file: {}", std::strerror(errno)));
+}
+
+// Writes only when the contents differ, so that make does not rebuild an unchanged bench.
+void writeFileIfChanged(const std::string& path, const std::string& data) {
+  std::string old;
+  if (readFile(path, old) && old == data) return;
+  writeFile(path, data);
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum((unsigned char)c) || c == '_')) return false;
+  return true;
+}
+
+std::string lastLines(const std::string& text, size_t n) {
+  size_t pos = text.size();
+  if (pos && text[pos - 1] == '\n') --pos;
+  for (size_t i = 0; i < n && pos != std::string::npos && pos > 0; ++i) pos = text.rfind('\n', pos - 1);
+  return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
+}
+
+// The lines of a build log that say what went wrong (compiler and Verilator errors), else its end.
+std::string errorSummary(const std::string& log) {
+  std::string errors;
+  size_t count = 0;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line) && count < 20;)
+    if (line.find("%Error") != std::string::npos || line.find("error:") != std::string::npos)
+      errors += line + "\n", ++count;
+  return errors.empty() ? lastLines(log, 40) : errors;
+}
+
+// Runs argv[0] (looked up in PATH) with stdout and stderr written to logPath; returns the exit
+// status, or 128 + signal when it was killed.
+int runProcess(const std::vector<std::string>& argv, const std::string& logPath) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  // The C locale keeps compiler messages plain ASCII and stable for diagnostics and tests.
+  std::vector<std::string> envStrings = {"LC_ALL=C"};
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "LC_ALL=", 7) != 0) envStrings.push_back(*e);
+  std::vector<char*> env;
+  for (auto& e : envStrings) env.push_back(e.data());
+  env.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), env.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) fail(argv[0], "simulation", fmt::format("cannot start {}: {}", argv[0], std::strerror(rc)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) fail(argv[0], "simulation", fmt::format("waitpid failed: {}", std::strerror(errno)));
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+void validateInterface(const SimInterface& iface, const std::string& file) {
+  if (!isIdentifier(iface.module))
+    fail(file, "simulation interface", fmt::format("module name '{}' is not a Verilog identifier", iface.module));
+  std::set<std::string> seen;
+  for (const auto& p : iface.ports) {
+    if (!seen.insert(p.name).second)
+      fail(file, "simulation interface", fmt::format("port name '{}' appears twice", p.name));
+    if (!isIdentifier(p.name))
+      fail(file, "simulation interface", fmt::format("port name '{}' is not a Verilog identifier", p.name));
+    if (!p.isPointer && (p.width < 1 || p.width > 64))
+      fail(file, "simulation interface",
+           fmt::format("scalar argument '{}' is {} bits wide; the test bench supports 1 to 64", p.name, p.width));
+  }
+}
+
+// C++ statements that bind the Verilated model's ports to the bench's port tables.
+std::string bindPortsCode(const SimInterface& iface) {
+  std::string code;
+  for (const auto& p : iface.ports) {
+    if (!p.isPointer) {
+      uint32_t bytes = p.width <= 8 ? 1 : p.width <= 16 ? 2 : p.width <= 32 ? 4 : 8; // Verilator's C type
+      code += fmt::format("  static_assert(sizeof(top->arg_{0}) == {1}, \"arg_{0} must be {2} bits wide\");\n",
+                          p.name, bytes, p.width);
+      code += fmt::format("  scalars.push_back(ScalarArg{{\"{0}\", {1}, [top](uint64_t v) {{ top->arg_{0} = v & "
+                          "widthMask({1}); }}}});\n",
+                          p.name, p.width);
+      continue;
+    }
+    // Readable compile errors for ports whose width does not match docs/hardware-interface.md.
+    for (const char* sig : {"req_addr", "req_wdata", "resp_data"})
+      code += fmt::format("  static_assert(sizeof(top->mem_{0}_{1}) == 8, \"mem_{0}_{1} must be 64 bits wide\");\n",
+                          p.name, sig);
+    for (const char* sig : {"req_valid", "req_ready", "req_write", "req_size", "resp_valid"})
+      code += fmt::format("  static_assert(sizeof(top->mem_{0}_{1}) == 1, \"mem_{0}_{1} must be at most 8 bits wide\");\n",
+                          p.name, sig);
+    code += fmt::format("  mems.push_back(MemPort{{\"{0}\", &top->mem_{0}_req_valid, &top->mem_{0}_req_ready, "
+                        "&top->mem_{0}_req_write, &top->mem_{0}_req_addr, &top->mem_{0}_req_size, "
+                        "&top->mem_{0}_req_wdata, &top->mem_{0}_resp_valid, &top->mem_{0}_resp_data, {{}}}});\n",
+                        p.name);
+  }
+  return code;
+}
+
+void replaceAll(std::string& s, const std::string& from, const std::string& to) {
+  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+    s.replace(pos, from.size(), to);
+}
+
+void putU64(std::string& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(char(uint8_t(v >> (8 * i))));
+}
+
+bool getU64(const std::string& in, size_t& pos, uint64_t& v) {
+  if (in.size() - pos < 8) return false;
+  v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | uint8_t(in[pos + i]);
+  pos += 8;
+  return true;
+}
+
+} // namespace
+
+std::string generateTestbench(const SimInterface& iface) {
+  std::string tmpl;
+  if (!readFile(kTemplatePath, tmpl))
+    fail(kTemplatePath, "simulation", "cannot read the test-bench template (is the source tree present?)");
+  validateInterface(iface, kTemplatePath);
+  replaceAll(tmpl, "@MODULE@", iface.module);
+  replaceAll(tmpl, "@BIND_PORTS@", bindPortsCode(iface));
+  return tmpl;
+}
+
+std::string buildSimulator(const std::string& verilogFile, const SimInterface& iface, const std::string& workDir,
+                           bool trace) {
+  return buildSimulator(std::vector<std::string>{verilogFile}, iface, workDir, trace);
+}
+
+std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
+                           const std::string& workDir, bool trace) {
+  if (verilogFiles.empty()) fail(workDir, "simulation", "no Verilog files to simulate");
+  const std::string& verilogFile = verilogFiles.front(); // named in diagnostics
+  std::string verilog; // every file's name and contents: part of the rebuild key
+  for (const auto& f : verilogFiles) {
+    std::string text;
+    if (!readFile(f, text)) fail(f, "simulation", "cannot read the Verilog file");
+    verilog += f + '\0' + text + '\0';
+  }
+  validateInterface(iface, verilogFile);
+  std::string bench = generateTestbench(iface);
+
+  std::error_code ec;
+  fs::create_directories(workDir, ec);
+  if (ec) fail(workDir, "simulation", fmt::format("cannot create the work directory: {}", ec.message()));
+  std::string dir = fs::absolute(workDir).lexically_normal().string();
+  std::string benchPath = dir + "/tb_" + iface.module + ".cpp";
+  std::string objDir = dir + "/obj";
+  std::string exe = objDir + "/sim";
+  writeFileIfChanged(benchPath, bench);
+
+  std::vector<std::string> cmd = {"verilator", "--cc", "--exe", "--build", "-j", "2", "--assert", "-Wno-fatal",
+                                  // random values for X assignments and uninitialised state (seeded at run time)
+                                  "--x-assign", "unique", "--x-initial", "unique",
+                                  "--top-module", iface.module, "--prefix", "Vtop", "-Mdir", objDir, "-o", "sim",
+                                  // the model is small: low optimisation keeps the build short
+                                  "-CFLAGS", "-O1 -DVL_USER_FATAL", "-MAKEFLAGS",
+                                  "OPT_FAST=-O1 OPT_SLOW=-O1 OPT_GLOBAL=-O1"};
+  if (trace) cmd.push_back("--trace");
+  cmd.push_back(benchPath);
+  for (const auto& f : verilogFiles) cmd.push_back(fs::absolute(f).lexically_normal().string());
+
+  std::string cmdLine;
+  for (const auto& a : cmd) cmdLine += a + "\x1f";
+  std::string key = fmt::format("{:016x} {:016x} {:016x}\n", fnv1a(verilog), fnv1a(bench), fnv1a(cmdLine));
+  std::string keyPath = dir + "/build.key", oldKey;
+  if (readFile(keyPath, oldKey) && oldKey == key && fs::exists(exe)) return exe;
+
+  fs::remove(keyPath, ec);
+  std::string logPath = dir + "/build.log";
+  int rc = runProcess(cmd, logPath);
+  std::string log;
+  readFile(logPath, log);
+  if (rc != 0 || !fs::exists(exe))
+    fail(verilogFile, "verilator",
+         fmt::format("building the simulator failed (exit status {}; full log in {}):\n{}", rc, logPath,
+                     errorSummary(log)));
+  writeFile(keyPath, key);
+  return exe;
+}
+
+SimResult runSimulator(const std::string& exe, const SimInterface& iface, const RunSpec& spec,
+                       const BufferSet& init, const SimOptions& o) {
+  auto specError = [&](const std::string& msg) { fail(spec.path, "run spec", msg); };
+  if (o.minLatency < 1 || o.maxLatency < o.minLatency)
+    fail(exe, "simulation options",
+         fmt::format("read latency range [{}, {}] is invalid: need 1 <= min <= max", o.minLatency, o.maxLatency));
+  if (!(o.readyProb > 0.0 && o.readyProb <= 1.0))
+    fail(exe, "simulation options", fmt::format("ready probability {} is invalid: need 0 < p <= 1", o.readyProb));
+  if (init.size() != spec.args.size())
+    specError(fmt::format("{} initial buffers given for {} arguments", init.size(), spec.args.size()));
+
+  // Input file: scalar values, then buffers, each group in interface order (see tb_template.cpp.in).
+  std::string in, buffers;
+  std::vector<uint32_t> pointerArgs;
+  for (const auto& p : iface.ports) {
+    if (p.argIndex >= spec.args.size())
+      specError(fmt::format("the kernel's port '{}' is argument {}, but the run spec has only {} arguments", p.name,
+                            p.argIndex, spec.args.size()));
+    const ArgSpec& a = spec.args[p.argIndex];
+    if (a.isBuffer != p.isPointer)
+      specError(fmt::format("argument {} ('{}'): the kernel expects a {}, the run spec gives a {}", p.argIndex, a.name,
+                            p.isPointer ? "buffer" : "scalar value", a.isBuffer ? "buffer" : "scalar value"));
+    if (p.isPointer) {
+      pointerArgs.push_back(p.argIndex);
+      putU64(buffers, init[p.argIndex].size());
+      buffers.append(init[p.argIndex].begin(), init[p.argIndex].end());
+    } else {
+      putU64(in, a.scalar);
+    }
+  }
+  in += buffers;
+
+  static std::atomic<uint64_t> counter{0};
+  std::string base = fmt::format("{}/run-{}-{}", fs::path(exe).parent_path().string(), getpid(), counter++);
+  std::string inPath = base + ".in", outPath = base + ".out", statusPath = base + ".status", logPath = base + ".log";
+  writeFile(inPath, in);
+  std::vector<std::string> cmd = {exe, "--in", inPath, "--out", outPath, "--status", statusPath,
+                                  "--seed", std::to_string(o.seed), "--min-lat", std::to_string(o.minLatency),
+                                  "--max-lat", std::to_string(o.maxLatency), "--ready-prob",
+                                  fmt::format("{:.17g}", o.readyProb), "--max-cycles", std::to_string(o.maxCycles),
+                                  "--watchdog", std::to_string(o.watchdogCycles)};
+  if (!o.traceFile.empty()) cmd.insert(cmd.end(), {"--trace", o.traceFile});
+  int rc = runProcess(cmd, logPath);
+
+  SimResult r;
+  std::string status, out;
+  readFile(logPath, r.log);
+  bool haveStatus = readFile(statusPath, status);
+  bool haveOut = readFile(outPath, out);
+  for (const auto& p : {inPath, outPath, statusPath, logPath}) std::remove(p.c_str());
+  if (!haveStatus)
+    fail(exe, "simulation",
+         fmt::format("the simulator exited with status {} without a result:\n{}", rc, lastLines(r.log, 20)));
+
+  // status file: "status ok|error\ncycles N\nmessage\n<message>"
+  std::istringstream ss(status);
+  std::string word, state;
+  ss >> word >> state >> word >> r.cycles >> word;
+  if (!ss || (state != "ok" && state != "error")) fail(statusPath, "simulation", "malformed simulator status file");
+  std::getline(ss, word);
+  r.error.assign(std::istreambuf_iterator<char>(ss), {});
+  r.finished = state == "ok";
+  if (!r.finished && r.error.empty()) r.error = "simulation failed without a message";
+  if (!r.finished && !r.log.empty()) r.error += "\nsimulator output:\n" + lastLines(r.log, 20);
+
+  r.buffers = init;
+  if (haveOut) {
+    size_t pos = 0;
+    for (uint32_t idx : pointerArgs) {
+      uint64_t len = 0;
+      if (!getU64(out, pos, len) || out.size() - pos < len || len != init[idx].size())
+        fail(outPath, "simulation", "malformed simulator output file");
+      r.buffers[idx].assign(out.begin() + pos, out.begin() + pos + len);
+      pos += len;
+    }
+  } else if (r.finished) {
+    fail(outPath, "simulation", "the simulator finished without writing its buffers");
+  }
+  return r;
+}
+
+} // namespace spvhls::sim

@@ -1,0 +1,84 @@
+// The Verilator simulation harness: verilates a generated kernel module together with a generated C++
+// test bench, then runs it against models of the argument buffers. Independent of the HLS IR: all it
+// needs is the module's port list (docs/hardware-interface.md) and a run spec.
+//
+// Cycle convention. After a few reset cycles, cycle 0 is the cycle in which `start` is high (the
+// scalar arguments are valid only in that cycle; afterwards they are driven with seeded garbage, so a
+// kernel that forgets to latch them fails). SimResult::cycles is the index of the cycle in which
+// `done` is high. Every cycle: set the inputs (start, args, req_ready, resp_valid/resp_data) with clk
+// low and evaluate; read the outputs and perform the handshakes; raise clk and evaluate.
+//
+// Memory model, per pointer argument (memory port):
+//  * req_ready is drawn at random with probability readyProb every cycle (seeded, one generator per
+//    port), before and independently of req_valid;
+//  * a request is accepted in a cycle where req_valid and req_ready are both high; it must have size
+//    1, 2, 4 or 8, be naturally aligned and lie inside the buffer, else the simulation stops with an
+//    error naming the port, the address, the size and the cycle;
+//  * a write takes effect at acceptance; a read samples the buffer at acceptance and its response is
+//    delivered after a random latency in [minLatency, maxLatency], in order and at most one per cycle
+//    (due = max(accept + latency, previous due + 1));
+//  * resp_data carries seeded garbage when resp_valid is low and above the access size, so a kernel
+//    that uses stale or unextended data fails.
+// The run stops with an error when: no request is accepted, no response delivered and done is not
+// raised for watchdogCycles ("deadlock: ..."), maxCycles is reached, the RTL executes $stop / $error /
+// $fatal / $finish, or done is raised while read responses are still outstanding or while a request
+// is offered but not accepted (every store must have been accepted by done).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/runspec.h"
+
+namespace spvhls::sim {
+
+struct SimPort {
+  std::string name;       // sanitised argument name as used in the Verilog ports (arg_<name> / mem_<name>_*)
+  bool isPointer = false; // true: memory port mem_<name>_*; false: scalar input arg_<name>
+  uint32_t width = 0;     // scalar width in bits (1..64); ignored for pointers
+  uint32_t argIndex = 0;  // index of the argument in the run spec (kernel parameter order)
+};
+
+struct SimInterface {
+  std::string module;     // Verilog module name (the top)
+  std::vector<SimPort> ports;
+};
+
+struct SimOptions {
+  uint64_t seed = 1;
+  uint32_t minLatency = 1, maxLatency = 1; // read latency range in cycles, 1 <= min <= max
+  double readyProb = 1.0;                  // probability that req_ready is high in a cycle, (0, 1]
+  uint64_t maxCycles = 10'000'000;
+  uint64_t watchdogCycles = 100'000;
+  std::string traceFile;                   // VCD output; requires a simulator built with trace
+};
+
+struct SimResult {
+  bool finished = false;  // done was raised and every check passed
+  std::string error;      // why the simulation failed (empty when finished)
+  BufferSet buffers;      // final buffer contents in argument order (scalars: empty)
+  uint64_t cycles = 0;    // cycle of done (or of the failure)
+  std::string log;        // the simulator's console output ($display, Verilator messages)
+};
+
+// Verilates `verilogFile` with a generated C++ test bench into workDir (rebuilds only if the Verilog,
+// the interface, the bench template or the options changed) and returns the simulator executable's
+// path. Throws DiagnosticError with verilator's output on failure.
+std::string buildSimulator(const std::string& verilogFile, const SimInterface& iface,
+                           const std::string& workDir, bool trace);
+// The same for a design split over several files (e.g. the top module and its library modules).
+std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
+                           const std::string& workDir, bool trace);
+
+// Runs a simulator built by buildSimulator for `iface` with the arguments of `spec` and the initial
+// buffer contents `init` (argument order, as from initialBuffers). Simulation failures are reported in
+// SimResult::error; a mismatch between spec and interface or a simulator that cannot be run throws
+// DiagnosticError.
+SimResult runSimulator(const std::string& exe, const SimInterface& iface, const RunSpec& spec,
+                       const BufferSet& init, const SimOptions& o);
+
+// The C++ test bench generated for `iface` (exposed for inspection and tests).
+std::string generateTestbench(const SimInterface& iface);
+
+} // namespace spvhls::sim

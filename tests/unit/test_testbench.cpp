@@ -1,0 +1,346 @@
+// Tests of the Verilator harness (sim/testbench.h) with hand-written Verilog fixtures in
+// tests/unit/data/testbench/: a correct vector-add kernel and a kernel with selectable faults.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "frontend/diagnostics.h"
+#include "sim/testbench.h"
+
+using namespace spvhls;
+using namespace spvhls::sim;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kData = std::string(SPVHLS_SOURCE_DIR) + "/tests/unit/data/testbench";
+const std::string kWork = std::string(SPVHLS_BINARY_DIR) + "/testbench_work";
+
+ArgSpec bufferArg(const std::string& name, const std::vector<int32_t>& values) {
+  ArgSpec a;
+  a.name = name;
+  a.isBuffer = true;
+  a.length = values.size();
+  a.init.resize(values.size() * 4);
+  std::memcpy(a.init.data(), values.data(), a.init.size());
+  return a;
+}
+
+ArgSpec scalarArg(const std::string& name, uint64_t v) {
+  ArgSpec a;
+  a.name = name;
+  a.scalar = v;
+  return a;
+}
+
+BufferSet buffersOf(const RunSpec& spec) {
+  BufferSet b;
+  for (const auto& a : spec.args) b.push_back(a.isBuffer ? a.init : std::vector<uint8_t>{});
+  return b;
+}
+
+std::vector<int32_t> ints(const std::vector<uint8_t>& bytes) {
+  std::vector<int32_t> v(bytes.size() / 4);
+  std::memcpy(v.data(), bytes.data(), v.size() * 4);
+  return v;
+}
+
+std::vector<int32_t> randomInts(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<int32_t> v(n);
+  for (auto& x : v) x = int32_t(rng()); // full range: the sum wraps like the hardware's
+  return v;
+}
+
+// The vadd fixture is split over two files (top module first).
+std::vector<std::string> vaddFiles() { return {kData + "/vadd.v", kData + "/vadd_reader.v"}; }
+
+// vadd(a, b, c, n): ports in kernel parameter order.
+SimInterface vaddInterface() {
+  return {"vadd", {{"a", true, 64, 0}, {"b", true, 64, 1}, {"c", true, 64, 2}, {"n", false, 32, 3}}};
+}
+
+struct Vadd {
+  RunSpec spec;
+  std::vector<int32_t> a, b, c0;
+  uint32_t n;
+};
+
+// c has 3 extra elements holding a sentinel that the kernel must not touch.
+Vadd makeVadd(uint32_t n, uint32_t seed) {
+  Vadd v;
+  v.n = n;
+  v.a = randomInts(n, seed);
+  v.b = randomInts(n, seed + 1000);
+  v.c0.assign(n + 3, 0x77777777);
+  v.spec.path = "vadd.run.json";
+  v.spec.kernel = "vadd";
+  v.spec.args = {bufferArg("a", v.a), bufferArg("b", v.b), bufferArg("c", v.c0), scalarArg("n", n)};
+  return v;
+}
+
+void checkVaddResult(const Vadd& v, const SimResult& r) {
+  REQUIRE_MESSAGE(r.finished, r.error);
+  CHECK(r.error.empty());
+  REQUIRE(r.buffers.size() == 4);
+  CHECK(ints(r.buffers[0]) == v.a);
+  CHECK(ints(r.buffers[1]) == v.b);
+  CHECK(r.buffers[3].empty());
+  std::vector<int32_t> expected = v.c0;
+  for (uint32_t i = 0; i < v.n; ++i) expected[i] = int32_t(uint32_t(v.a[i]) + uint32_t(v.b[i]));
+  CHECK(ints(r.buffers[2]) == expected);
+}
+
+const std::string& vaddSim() {
+  static const std::string exe = buildSimulator(vaddFiles(), vaddInterface(), kWork + "/vadd", true);
+  return exe;
+}
+
+// faulty(a, out, n, mode)
+SimInterface faultyInterface() {
+  return {"faulty", {{"a", true, 64, 0}, {"out", true, 64, 1}, {"n", false, 32, 2}, {"mode", false, 8, 3}}};
+}
+
+const std::string& faultySim() {
+  static const std::string exe = buildSimulator(kData + "/faulty.v", faultyInterface(), kWork + "/faulty", false);
+  return exe;
+}
+
+RunSpec faultySpec(uint32_t n, uint32_t mode) {
+  RunSpec s;
+  s.path = "faulty.run.json";
+  s.kernel = "faulty";
+  std::vector<int32_t> a(n);
+  for (uint32_t i = 0; i < n; ++i) a[i] = int32_t(i * 7 + 1);
+  s.args = {bufferArg("a", a), bufferArg("out", {0}), scalarArg("n", n), scalarArg("mode", mode)};
+  return s;
+}
+
+SimResult runFaulty(uint32_t n, uint32_t mode, SimOptions o = {}) {
+  RunSpec s = faultySpec(n, mode);
+  return runSimulator(faultySim(), faultyInterface(), s, buffersOf(s), o);
+}
+
+} // namespace
+
+TEST_CASE("vadd fixture: random latency and back-pressure give the exact sums for several seeds") {
+  Vadd v = makeVadd(100, 7);
+  std::set<uint64_t> cycleCounts;
+  for (uint64_t seed : {1, 2, 3, 4, 5}) {
+    CAPTURE(seed);
+    SimOptions o;
+    o.seed = seed;
+    o.minLatency = 1;
+    o.maxLatency = 10;
+    o.readyProb = 0.5;
+    SimResult r = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), o);
+    checkVaddResult(v, r);
+    // 100 writes at a 50% ready rate cannot complete in fewer than 100 cycles.
+    CHECK(r.cycles > 100);
+    cycleCounts.insert(r.cycles);
+  }
+  CHECK(cycleCounts.size() > 1); // the seed changes the memory's timing
+}
+
+TEST_CASE("vadd fixture: a seed reproduces its run; an ideal memory gives full throughput") {
+  Vadd v = makeVadd(150, 11);
+  SimOptions slow;
+  slow.seed = 42;
+  slow.minLatency = 2;
+  slow.maxLatency = 9;
+  slow.readyProb = 0.6;
+  SimResult r1 = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), slow);
+  SimResult r2 = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), slow);
+  checkVaddResult(v, r1);
+  checkVaddResult(v, r2);
+  CHECK(r1.cycles == r2.cycles);
+
+  SimResult fast = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), SimOptions{});
+  checkVaddResult(v, fast);
+  // Always ready, latency 1: one element per cycle plus a few cycles of pipeline fill and done.
+  CHECK(fast.cycles >= 150);
+  CHECK(fast.cycles <= 160);
+  CHECK(fast.cycles < r1.cycles);
+}
+
+TEST_CASE("vadd fixture: n = 0 finishes without touching memory") {
+  Vadd v = makeVadd(0, 3);
+  SimResult r = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), SimOptions{});
+  checkVaddResult(v, r);
+  CHECK(r.cycles < 5);
+}
+
+TEST_CASE("vadd fixture: VCD trace and build cache") {
+  Vadd v = makeVadd(8, 5);
+  SimOptions o;
+  o.traceFile = kWork + "/vadd_trace.vcd";
+  fs::remove(o.traceFile);
+  SimResult r = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), o);
+  checkVaddResult(v, r);
+  std::ifstream in(o.traceFile);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  CHECK(ss.str().find("$enddefinitions") != std::string::npos);
+  CHECK(ss.str().find("mem_a_req_valid") != std::string::npos);
+
+  // Unchanged inputs: no rebuild.
+  auto stamp = fs::last_write_time(vaddSim());
+  std::string again = buildSimulator(vaddFiles(), vaddInterface(), kWork + "/vadd", true);
+  CHECK(again == vaddSim());
+  CHECK(fs::last_write_time(again) == stamp);
+}
+
+TEST_CASE("faulty fixture: the correct mode works under back-pressure") {
+  SimOptions o;
+  o.seed = 9;
+  o.maxLatency = 6;
+  o.readyProb = 0.5;
+  SimResult r = runFaulty(20, 0, o);
+  REQUIRE_MESSAGE(r.finished, r.error);
+  int32_t sum = 0;
+  for (int32_t i = 0; i < 20; ++i) sum += i * 7 + 1;
+  CHECK(ints(r.buffers[1]) == std::vector<int32_t>{sum});
+}
+
+TEST_CASE("faulty fixture: a kernel that never raises done is reported as a deadlock") {
+  SimOptions o;
+  o.watchdogCycles = 2000;
+  SimResult r = runFaulty(10, 1, o);
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("deadlock: no progress for 2000 cycles at cycle") != std::string::npos);
+  CHECK(r.error.find("memory port 'a': no request pending") != std::string::npos);
+  CHECK(r.error.find("memory port 'out'") != std::string::npos);
+  CHECK(r.cycles > 2000);
+  // The store before the hang did take effect.
+  CHECK(ints(r.buffers[1]) != std::vector<int32_t>{0});
+
+  o.watchdogCycles = 100'000;
+  o.maxCycles = 500;
+  r = runFaulty(10, 1, o);
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("no done after 500 cycles") != std::string::npos);
+}
+
+TEST_CASE("faulty fixture: bad requests name the port, address, size and cycle") {
+  SimResult r = runFaulty(16, 2, SimOptions{});
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("memory port 'a': read of 4 bytes at address 0x40: out of bounds (buffer is 64 bytes) at cycle") !=
+        std::string::npos);
+
+  r = runFaulty(4, 3, SimOptions{});
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("memory port 'a': read of 4 bytes at address 0x2: not naturally aligned at cycle 1") !=
+        std::string::npos);
+
+  r = runFaulty(4, 7, SimOptions{});
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("memory port 'a': read of 3 bytes at address 0x0: size must be 1, 2, 4 or 8") !=
+        std::string::npos);
+}
+
+TEST_CASE("faulty fixture: $error, $finish and done with reads outstanding stop the simulation") {
+  SimResult r = runFaulty(4, 4, SimOptions{});
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("the RTL stopped with an error") != std::string::npos);
+  CHECK(r.error.find("faulty: mode 4 assertion fired") != std::string::npos);
+
+  r = runFaulty(4, 6, SimOptions{});
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("the RTL executed $finish") != std::string::npos);
+
+  SimOptions o;
+  o.minLatency = o.maxLatency = 10;
+  r = runFaulty(4, 5, o);
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("1 read responses still outstanding on memory port 'a'") != std::string::npos);
+
+  // A store offered in the done cycle is fine if accepted there, an error if refused.
+  int refused = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    CAPTURE(seed);
+    o = {};
+    o.seed = seed;
+    o.readyProb = 0.5;
+    r = runFaulty(4, 8, o);
+    if (r.finished) continue;
+    ++refused;
+    CHECK(r.error.find("while memory port 'out' still offers a request that was not accepted") != std::string::npos);
+  }
+  CHECK(refused > 0);
+  CHECK(refused < 12);
+}
+
+TEST_CASE("harness: invalid options and mismatched run specs are diagnostics") {
+  RunSpec s = faultySpec(4, 0);
+  SimOptions o;
+  o.readyProb = 0;
+  CHECK_THROWS_AS(runSimulator(faultySim(), faultyInterface(), s, buffersOf(s), o), DiagnosticError);
+  o = {};
+  o.minLatency = 0;
+  CHECK_THROWS_AS(runSimulator(faultySim(), faultyInterface(), s, buffersOf(s), o), DiagnosticError);
+
+  // The run spec gives a scalar where the kernel has a buffer.
+  RunSpec swapped = s;
+  std::swap(swapped.args[0], swapped.args[2]);
+  CHECK_THROWS_WITH_AS(runSimulator(faultySim(), faultyInterface(), swapped, buffersOf(swapped), SimOptions{}),
+                       doctest::Contains("the kernel expects a buffer, the run spec gives a scalar value"),
+                       DiagnosticError);
+  RunSpec shortSpec = s;
+  shortSpec.args.pop_back();
+  CHECK_THROWS_WITH_AS(runSimulator(faultySim(), faultyInterface(), shortSpec, buffersOf(shortSpec), SimOptions{}),
+                       doctest::Contains("the run spec has only 3 arguments"), DiagnosticError);
+
+  o = {};
+  o.traceFile = kWork + "/never.vcd";
+  SimResult r = runSimulator(faultySim(), faultyInterface(), s, buffersOf(s), o);
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("built without trace support") != std::string::npos);
+}
+
+TEST_CASE("harness: a changed Verilog file is rebuilt, an unchanged one is not") {
+  fs::create_directories(kWork);
+  std::string copy = kWork + "/faulty_copy.v";
+  fs::copy_file(kData + "/faulty.v", copy, fs::copy_options::overwrite_existing);
+  std::string exe = buildSimulator(copy, faultyInterface(), kWork + "/faulty_copy", false);
+  auto first = fs::last_write_time(exe);
+  CHECK(buildSimulator(copy, faultyInterface(), kWork + "/faulty_copy", false) == exe);
+  CHECK(fs::last_write_time(exe) == first);
+  std::ofstream(copy, std::ios::app) << "// changed\n";
+  CHECK(buildSimulator(copy, faultyInterface(), kWork + "/faulty_copy", false) == exe);
+  CHECK(fs::last_write_time(exe) > first);
+}
+
+TEST_CASE("harness: Verilog errors and interface mismatches are reported from the build") {
+  fs::create_directories(kWork);
+  std::string bad = kWork + "/syntax_error.v";
+  std::ofstream(bad) << "module broken(input clk);\n  wire x = ;\nendmodule\n";
+  CHECK_THROWS_WITH_AS(buildSimulator(bad, {"broken", {}}, kWork + "/broken", false),
+                       doctest::Contains("syntax error"), DiagnosticError);
+
+  // The interface names a memory port that the module does not have, and a scalar of the wrong width.
+  SimInterface wrong = vaddInterface();
+  wrong.ports.push_back({"d", true, 64, 4});
+  wrong.ports[3].width = 16;
+  std::string message;
+  try {
+    buildSimulator(vaddFiles(), wrong, kWork + "/vadd_wrong", false);
+  } catch (const DiagnosticError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("verilator: building the simulator failed") != std::string::npos);
+  CHECK(message.find("no member named 'mem_d_req_valid'") != std::string::npos);
+  CHECK(message.find("arg_n must be 16 bits wide") != std::string::npos);
+
+  CHECK_THROWS_AS(buildSimulator(kData + "/vadd.v", {"vadd", {{"bad name", false, 32, 0}}}, kWork + "/x", false),
+                  DiagnosticError);
+  CHECK_THROWS_AS(buildSimulator(kData + "/vadd.v", {"vadd", {{"n", false, 65, 0}}}, kWork + "/x", false),
+                  DiagnosticError);
+  CHECK_THROWS_WITH_AS(
+      buildSimulator(kData + "/vadd.v", {"vadd", {{"n", false, 32, 0}, {"n", false, 32, 1}}}, kWork + "/x", false),
+      doctest::Contains("port name 'n' appears twice"), DiagnosticError);
+}
