@@ -157,11 +157,12 @@ private:
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
       if (isGlobal(op.kind) || op.width == 0) continue;
-      s += fmt::format("  {}; // {} {}\n", decl("wire", op.width, fmt::format("c{}", v)), ir::opKindName(op.kind),
-                       op.name);
+      std::string d = fmt::format("  {}; // {} {}\n", decl("wire", op.width, fmt::format("c{}", v)),
+                                  ir::opKindName(op.kind), op.name);
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
         if (!(sf() && p_.isCut(uint32_t(pos))))
-          s += fmt::format("  {};\n", decl("reg", op.width, fmt::format("v{}_p{}", v, pos)));
+          d += fmt::format("  {};\n", decl("reg", op.width, fmt::format("v{}_p{}", v, pos)));
+      s += maybeUnusedBits(d, partiallyUsed(loop_.ops, v));
     }
     for (uint32_t pos = p_.exitPos + 1; pos < p_.F; ++pos)
       if (!(sf() && p_.isCut(pos))) s += fmt::format("  reg lst_p{};\n", pos);
@@ -281,8 +282,9 @@ private:
       unsigned lo = 1;
       s += fmt::format("  wire f{0}_lst = f{0}_dout[0];\n", j);
       for (ValueId v : xs) {
-        s += fmt::format("  {} = f{}_dout[{}:{}];\n", decl("wire", width(v), fmt::format("f{}_v{}", j, v)), j,
-                         lo + width(v) - 1, lo);
+        s += maybeUnusedBits(fmt::format("  {} = f{}_dout[{}:{}];\n", decl("wire", width(v), fmt::format("f{}_v{}", j, v)),
+                                         j, lo + width(v) - 1, lo),
+                             partiallyUsed(loop_.ops, v));
         lo += width(v);
       }
       // Credits: tokens in cluster j plus its FIFO never exceed the FIFO depth.

@@ -137,10 +137,11 @@ private:
     for (ValueId v = 0; v < k_.ops.size(); ++v) {
       const ir::Op& op = k_.ops[v];
       if (op.width == 0 || op.kind == OpKind::Const || op.kind == OpKind::Undef || op.kind == OpKind::Arg) continue;
-      s += fmt::format("  {}; // {} {}\n", decl("reg", op.width, fmt::format("r{}", v)), ir::opKindName(op.kind),
-                       op.name);
+      std::string d = fmt::format("  {}; // {} {}\n", decl("reg", op.width, fmt::format("r{}", v)),
+                                  ir::opKindName(op.kind), op.name);
       if (op.kind != OpKind::Phi && op.kind != OpKind::LoopOut && op.kind != OpKind::Load)
-        s += fmt::format("  {};\n", decl("wire", op.width, fmt::format("w{}", v)));
+        d += fmt::format("  {};\n", decl("wire", op.width, fmt::format("w{}", v)));
+      s += maybeUnusedBits(d, partiallyUsed(k_.ops, v));
     }
     s += "  always @(posedge clk) if (start && !busy) begin\n";
     for (size_t i = 0; i < k_.args.size(); ++i)

@@ -7,6 +7,22 @@
 
 namespace spvhls::rtl {
 
+bool partiallyUsed(const std::vector<ir::Op>& ops, ir::ValueId v) {
+  for (const ir::Op& op : ops) {
+    if (op.operands.empty()) continue;
+    if (op.kind == ir::OpKind::Trunc && op.operands[0] == v && op.width < ops[v].width) return true;
+    bool shift = op.kind == ir::OpKind::Shl || op.kind == ir::OpKind::LShr || op.kind == ir::OpKind::AShr;
+    if (shift && op.operands.size() > 1 && op.operands[1] == v && ops[v].width > log2Ceil(op.width)) return true;
+  }
+  return false;
+}
+
+std::string maybeUnusedBits(const std::string& declLine, bool partial) {
+  if (!partial) return declLine;
+  return "  /* verilator lint_off UNUSEDSIGNAL */ // only the low bits are read\n" + declLine +
+         "  /* verilator lint_on UNUSEDSIGNAL */\n";
+}
+
 std::string lit(uint64_t value, unsigned width) {
   if (width < 64) value &= (uint64_t(1) << width) - 1;
   return fmt::format("{}'h{:x}", width, value);

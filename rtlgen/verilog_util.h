@@ -10,6 +10,12 @@
 
 namespace spvhls::rtl {
 
+// True when some user of `v` reads only its low bits (a truncation, or a shift amount taken modulo the
+// width): its signals are then declared inside a lint_off UNUSEDSIGNAL region, on purpose.
+bool partiallyUsed(const std::vector<ir::Op>& ops, ir::ValueId v);
+// Wraps a declaration line in that region when `partial`.
+std::string maybeUnusedBits(const std::string& declLine, bool partial);
+
 // "W'hX" (W >= 1).
 std::string lit(uint64_t value, unsigned width);
 // "wire [W-1:0]" / "wire" for width 1; likewise for reg.

@@ -14,6 +14,11 @@ struct ScheduleOptions {
   Target target;
   // Extra IIs to try above the MII before giving up on a loop without a requested II.
   uint32_t maxIISearch = 64;
+  // Per loop (empty = all false): true for loops built as stall-free clusters. Their Control
+  // dependences become continueCond -> memory operation with latency(continueCond) + 1 and distance
+  // 0: an iteration's exit is known before any of its memory requests, so squashing stays inside the
+  // first cluster.
+  std::vector<bool> exitBeforeMemory;
 };
 
 // Problem for one loop. Operation i is Loop::ops[i] (1:1). Dependences:
@@ -24,14 +29,24 @@ struct ScheduleOptions {
 //  * Memory: between two accesses to the same memory, at least one a store: program order within the
 //    iteration (latency 1), and later -> earlier with distance d (latency 1) unless the loop controls
 //    say the memory has no loop-carried dependence (distance 0) or a larger distance.
-//  * Control: continueCond -> every memory operation (latency of continueCond): no memory request is
-//    ever issued speculatively, so iterations launched past the exit can be squashed without effect.
+//  * Control: continueCond -> every memory operation (latency of continueCond, distance 1): iteration
+//    i+1 issues no memory request before iteration i's continueCond is known, so no memory request is
+//    ever issued speculatively and iterations launched past the exit can be squashed without effect.
+//    (Distance 1, not 0: a loop whose condition reads memory, `while (p[i]) ...`, must stay schedulable.)
+//    With exitBeforeMemory (stall-free clusters, see ScheduleOptions) instead latency(continueCond) + 1
+//    and distance 0; a DiagnosticError if continueCond itself depends on a memory access.
 // Resources: one per memory, limit Target::requestsPerPortPerCycle.
-Problem buildLoopProblem(const ir::Loop& loop, const OperatorLibrary& lib);
+// Resources are named "mem<i>" here; the overload below names them after Kernel::memories.
+Problem buildLoopProblem(const ir::Loop& loop, const OperatorLibrary& lib, bool exitBeforeMemory = false);
+Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibrary& lib,
+                         bool exitBeforeMemory = false);
 
 // Problem for one CFG block: operations are the block's ops in order, plus one final node for the
 // terminator (index ops.size()), which depends on the branch condition, on every value that a
-// successor's phis read from this block, and on every store (latency 1).
+// successor's phis read from this block, and on every store (latency 1). The terminator node has
+// latency 1 (the FSM leaves the block at the end of its cycle), so a block lasts at least one cycle.
+// Memory operations on one memory (at least one a store) and LoopCalls keep their program order
+// (latency 1), as in loops.
 Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib);
 
 struct LoopSchedule {

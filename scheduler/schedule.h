@@ -91,6 +91,9 @@ struct MIIResult {
   uint32_t resMII = 1, recMII = 1;
   uint32_t mii() const { return resMII > recMII ? resMII : recMII; }
   std::vector<uint32_t> criticalCycle; // ops of the recurrence that sets recMII (empty if acyclic)
+  // The dependences along criticalCycle: deps[criticalCycleDeps[k]] goes from criticalCycle[k] to
+  // criticalCycle[(k + 1) % size]. The cycle starts after its first loop-carried (distance > 0) edge.
+  std::vector<uint32_t> criticalCycleDeps;
   int criticalResource = -1;           // resource that sets resMII, -1 if none limits
   std::vector<uint32_t> criticalResourceOps;
 };
@@ -100,5 +103,17 @@ MIIResult computeMII(const Problem& p);
 std::optional<Schedule> moduloSchedule(const Problem& p, uint32_t ii);
 // Sequential (list) schedule of an acyclic problem (all distances 0).
 Schedule listSchedule(const Problem& p);
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared by the problem builders and the algorithms (verify() deliberately uses none).
+
+// Readable name of IR value `index`: "%sum", "%17" (SPIR-V id) or "#3" (index) when it has neither.
+std::string valueName(const ir::Op& op, uint32_t index);
+// "Add %sum", for reports.
+std::string opLabel(const ir::Op& op, uint32_t index);
+// Dependences (indices into p.deps) forming a cycle whose total latency - ii * distance is positive,
+// in order along the cycle; empty if there is none. With zeroDistanceOnly, only distance-0 dependences
+// are considered (ii is then irrelevant). Requires valid indices.
+std::vector<uint32_t> findPositiveCycle(const Problem& p, uint32_t ii, bool zeroDistanceOnly = false);
 
 } // namespace spvhls::sched

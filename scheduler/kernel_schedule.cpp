@@ -1,0 +1,157 @@
+// Scheduling a whole kernel: the II of every pipelined loop (with the user's InitiationIntervalINTEL
+// request checked against the MII), its modulo schedule, and a list schedule for every CFG block.
+#include <fmt/format.h>
+
+#include "scheduler/kernel_schedule.h"
+
+namespace spvhls::sched {
+namespace {
+
+// "LoopPhi %sum -> Add %add (lat 1) -> %sum": the critical recurrence, with its totals.
+struct Recurrence {
+  std::string path;
+  int64_t latency = 0;
+  uint64_t distance = 0;
+};
+
+Recurrence describeRecurrence(const ir::Loop& loop, const Problem& p, const MIIResult& m) {
+  Recurrence r;
+  const auto& cyc = m.criticalCycle;
+  for (size_t k = 0; k < cyc.size(); ++k) {
+    const Dependence& d = p.deps[m.criticalCycleDeps[k]];
+    r.path += opLabel(loop.ops[cyc[k]], cyc[k]);
+    if (d.latency != 0) r.path += fmt::format(" (lat {})", d.latency);
+    r.path += " -> ";
+    r.latency += d.latency;
+    r.distance += d.distance;
+  }
+  if (!cyc.empty()) r.path += valueName(loop.ops[cyc[0]], cyc[0]);
+  return r;
+}
+
+std::string resourceUsers(const ir::Loop& loop, const MIIResult& m) {
+  std::string s;
+  for (uint32_t op : m.criticalResourceOps) s += (s.empty() ? "" : ", ") + opLabel(loop.ops[op], op);
+  return s;
+}
+
+// What sets the MII, for LoopSchedule::limitingReason.
+std::string miiReason(const ir::Loop& loop, const Problem& p, const MIIResult& m) {
+  std::vector<std::string> parts;
+  if (!m.criticalCycle.empty() && m.recMII >= m.resMII) {
+    Recurrence r = describeRecurrence(loop, p, m);
+    parts.push_back(fmt::format("recurrence: {}, distance {}: RecMII {}", r.path, r.distance, m.recMII));
+  }
+  if (m.criticalResource >= 0 && m.resMII >= m.recMII) {
+    const Resource& res = p.resources[m.criticalResource];
+    size_t uses = m.criticalResourceOps.size();
+    parts.push_back(fmt::format("resource: memory port '{}': {} access{} ({}) at {} per cycle: ResMII {}", res.name,
+                                uses, uses == 1 ? "" : "es", resourceUsers(loop, m), res.limit, m.resMII));
+  }
+  if (parts.empty()) return "none: no recurrence and no shared resource; II 1 is the minimum";
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// Why II `ii` is impossible, naming the recurrence or resource behind the MII.
+std::string whyNot(const ir::Loop& loop, const Problem& p, const MIIResult& m, uint32_t ii) {
+  if (m.recMII > ii && !m.criticalCycle.empty()) {
+    Recurrence r = describeRecurrence(loop, p, m);
+    return fmt::format("recurrence {} needs II >= {} (latency {} over distance {})", r.path, m.recMII, r.latency,
+                       r.distance);
+  }
+  if (m.resMII > ii && m.criticalResource >= 0) {
+    const Resource& res = p.resources[m.criticalResource];
+    return fmt::format("memory port '{}' has {} accesses per iteration ({}) at {} per cycle, which needs II >= {}",
+                       res.name, m.criticalResourceOps.size(), resourceUsers(loop, m), res.limit, m.resMII);
+  }
+  return fmt::format("the modulo scheduler found no schedule at II {} (MII {})", ii, m.mii());
+}
+
+// First II in [from, from + search] with a modulo schedule.
+std::optional<Schedule> searchUpward(const Problem& p, uint32_t from, uint32_t search) {
+  for (uint64_t ii = from; ii <= uint64_t(from) + search; ++ii)
+    if (auto s = moduloSchedule(p, uint32_t(ii))) return s;
+  return std::nullopt;
+}
+
+LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLibrary& lib,
+                          const ScheduleOptions& opts) {
+  const ir::Loop& loop = k.loops[index];
+  const std::string construct = "loop " + loop.name;
+  LoopSchedule ls;
+  ls.loop = index;
+  const bool exitBeforeMemory = index < opts.exitBeforeMemory.size() && opts.exitBeforeMemory[index];
+  ls.problem = buildLoopProblem(k, index, lib, exitBeforeMemory);
+  try {
+    ls.mii = computeMII(ls.problem);
+  } catch (const DiagnosticError& e) {
+    // The builders only create schedulable dependence graphs from valid IR: this is a compiler bug.
+    throw DiagnosticError(loop.loc, construct, fmt::format("internal error: {}", e.what()));
+  }
+  const ir::LoopControls& c = loop.controls;
+  const uint32_t mii = ls.mii.mii();
+  const std::string reason = miiReason(loop, ls.problem, ls.mii);
+  ls.pipelined = c.pipelineEnable.value_or(true);
+  ls.maxConcurrency = ls.pipelined ? c.maxConcurrency.value_or(0) : 1;
+  ls.requestedII = c.ii.value_or(0);
+  if (c.ii && *c.ii == 0)
+    throw DiagnosticError(loop.loc, construct, "InitiationIntervalINTEL 0 is not a valid II, expected >= 1");
+
+  std::optional<Schedule> s;
+  if (ls.pipelined && ls.requestedII) {
+    const uint32_t req = ls.requestedII;
+    if (req >= mii) s = moduloSchedule(ls.problem, req);
+    if (!s) {
+      std::optional<Schedule> best = searchUpward(ls.problem, mii, opts.maxIISearch);
+      std::string smallest = best ? fmt::format("the smallest II that works is {}. Remove the request or use II {}",
+                                                best->ii, best->ii)
+                                  : fmt::format("no II up to {} works", uint64_t(mii) + opts.maxIISearch);
+      throw DiagnosticError(loop.loc, construct,
+                            fmt::format("InitiationIntervalINTEL {} cannot be met: {}; {}", req,
+                                        whyNot(loop, ls.problem, ls.mii, req), smallest));
+    }
+    ls.limitingReason = req == mii ? fmt::format("requested II {} (InitiationIntervalINTEL) equals the MII: {}", req, reason)
+                                   : fmt::format("requested II {} (InitiationIntervalINTEL); MII {}: {}", req, mii, reason);
+  } else {
+    s = searchUpward(ls.problem, mii, opts.maxIISearch);
+    if (!s)
+      throw DiagnosticError(loop.loc, construct,
+                            fmt::format("no modulo schedule found for II {}..{} (MII {}: {})", mii,
+                                        uint64_t(mii) + opts.maxIISearch, mii, reason));
+    ls.limitingReason = s->ii == mii ? reason
+                                     : fmt::format("scheduler: no modulo schedule at II {}..{}; II {} is the smallest "
+                                                   "found (MII {}: {})",
+                                                   mii, s->ii - 1, s->ii, mii, reason);
+    if (!ls.pipelined)
+      ls.limitingReason = fmt::format("not pipelined (PipelineEnableINTEL 0): an iteration starts when the "
+                                      "previous one has finished{}; schedule II {}: {}",
+                                      ls.requestedII ? ", InitiationIntervalINTEL ignored" : "", s->ii,
+                                      ls.limitingReason);
+  }
+  verify(ls.problem, *s);
+  ls.schedule = std::move(*s);
+  return ls;
+}
+
+} // namespace
+
+KernelSchedule scheduleKernel(const ir::Kernel& k, const ScheduleOptions& opts) {
+  OperatorLibrary lib(opts.target);
+  KernelSchedule ks;
+  for (uint32_t l = 0; l < k.loops.size(); ++l) ks.loops.push_back(scheduleLoop(k, l, lib, opts));
+  for (uint32_t b = 0; b < k.blocks.size(); ++b) {
+    BlockSchedule bs;
+    bs.block = b;
+    bs.problem = buildBlockProblem(k, b, lib);
+    try {
+      bs.schedule = listSchedule(bs.problem);
+      verify(bs.problem, bs.schedule);
+    } catch (const DiagnosticError& e) {
+      throw DiagnosticError(k.blocks[b].term.loc, "block " + k.blocks[b].name, fmt::format("internal error: {}", e.what()));
+    }
+    ks.blocks.push_back(std::move(bs));
+  }
+  return ks;
+}
+
+} // namespace spvhls::sched

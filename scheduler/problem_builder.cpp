@@ -1,0 +1,239 @@
+// Scheduling problems from the HLS IR: one per pipelined loop body, one per CFG block. The dependences
+// are exactly those documented in kernel_schedule.h.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "scheduler/kernel_schedule.h"
+
+namespace spvhls::sched {
+namespace {
+
+using ir::OpKind;
+
+bool isMemoryAccess(const ir::Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store; }
+
+// "%add = Add" for values, "Store #7" for operations without a result.
+std::string operationName(const ir::Op& op, uint32_t index) {
+  if (op.width == 0) return opLabel(op, index);
+  return fmt::format("{} = {}", valueName(op, index), ir::opKindName(op.kind));
+}
+
+DiagnosticError internalIrError(const SourceLoc& loc, const std::string& construct, const std::string& what) {
+  return DiagnosticError(loc, construct, "internal error: malformed HLS IR: " + what);
+}
+
+void addDep(Problem& p, uint32_t from, uint32_t to, int latency, uint32_t distance, Dependence::Kind kind) {
+  p.deps.push_back(Dependence{from, to, latency, distance, kind});
+}
+
+// Loop-carried distance through `memory`: 0 means no loop-carried dependence (see LoopControls).
+uint32_t carriedDistance(const ir::LoopControls& c, uint32_t memory) {
+  for (const auto& [mem, dist] : c.memoryDependenceDistance)
+    if (mem == memory) return dist;
+  if (c.dependencyLengthAll) return *c.dependencyLengthAll;
+  return 1;
+}
+
+// The first memory access `v` depends on through data operands, or kNone.
+ir::ValueId memoryAccessBehind(const ir::Loop& loop, ir::ValueId v) {
+  std::vector<bool> seen(loop.ops.size(), false);
+  std::vector<ir::ValueId> work{v};
+  while (!work.empty()) {
+    ir::ValueId u = work.back();
+    work.pop_back();
+    if (u >= loop.ops.size() || seen[u]) continue;
+    seen[u] = true;
+    if (isMemoryAccess(loop.ops[u])) return u;
+    for (ir::ValueId o : loop.ops[u].operands) work.push_back(o);
+  }
+  return ir::kNone;
+}
+
+// resourceNames: one per memory; with !namesFromKernel derived as "mem<i>" from the highest index used.
+Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<std::string> resourceNames,
+                  bool namesFromKernel, bool exitBeforeMemory) {
+  const std::string construct = "loop " + loop.name;
+  const auto& ops = loop.ops;
+  const uint32_t n = uint32_t(ops.size());
+  Problem p;
+
+  if (!namesFromKernel) {
+    uint32_t count = 0;
+    for (const ir::Op& op : ops)
+      if (isMemoryAccess(op)) count = std::max(count, op.memory + 1);
+    for (uint32_t m = 0; m < count; ++m) resourceNames.push_back(fmt::format("mem{}", m));
+  }
+  for (const std::string& name : resourceNames) p.resources.push_back(Resource{name, lib.target().requestsPerPortPerCycle});
+
+  for (uint32_t i = 0; i < n; ++i) {
+    const ir::Op& op = ops[i];
+    if (isMemoryAccess(op) && op.memory >= p.resources.size())
+      throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
+                                                           opLabel(op, i), op.memory, p.resources.size()));
+    p.ops.push_back(Operation{operationName(op, i), lib.latency(op), lib.resource(op)});
+  }
+  auto lat = [&](uint32_t v) { return int(p.ops[v].latency); };
+
+  // Data: operand -> user (each operand once, even if used twice).
+  for (uint32_t i = 0; i < n; ++i) {
+    std::vector<ir::ValueId> seen;
+    for (ir::ValueId v : ops[i].operands) {
+      if (v == ir::kNone || std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
+      if (v >= n)
+        throw internalIrError(ops[i].loc, construct,
+                              fmt::format("{} has operand {}, but the body has {} operations", opLabel(ops[i], i), v, n));
+      seen.push_back(v);
+      addDep(p, v, i, lat(v), 0, Dependence::Kind::Data);
+    }
+  }
+
+  // LoopCarried and PhiOrder, for every LoopPhi operation reading a phi.
+  for (uint32_t i = 0; i < n; ++i) {
+    if (ops[i].kind != OpKind::LoopPhi) continue;
+    if (ops[i].index >= loop.phis.size())
+      throw internalIrError(ops[i].loc, construct, fmt::format("{} reads phi {}, but the loop has {} phis",
+                                                               opLabel(ops[i], i), ops[i].index, loop.phis.size()));
+    ir::ValueId next = loop.phis[ops[i].index].next;
+    if (next >= n)
+      throw internalIrError(loop.loc, construct, fmt::format("phi {} has next value {}, expected an operation "
+                                                             "below {}", loop.phis[ops[i].index].name, next, n));
+    addDep(p, next, i, lat(next), 1, Dependence::Kind::LoopCarried);
+    if (next != i) addDep(p, i, next, -lat(next), 0, Dependence::Kind::PhiOrder);
+  }
+
+  // Memory: program order within an iteration, and the reverse order across iterations.
+  std::vector<uint32_t> accesses;
+  for (uint32_t i = 0; i < n; ++i)
+    if (isMemoryAccess(ops[i])) accesses.push_back(i);
+  for (size_t a = 0; a < accesses.size(); ++a) {
+    for (size_t b = a + 1; b < accesses.size(); ++b) {
+      const ir::Op &first = ops[accesses[a]], &second = ops[accesses[b]];
+      if (first.memory != second.memory) continue;
+      if (first.kind != OpKind::Store && second.kind != OpKind::Store) continue;
+      addDep(p, accesses[a], accesses[b], 1, 0, Dependence::Kind::Memory);
+      if (uint32_t d = carriedDistance(loop.controls, first.memory); d > 0)
+        addDep(p, accesses[b], accesses[a], 1, d, Dependence::Kind::Memory);
+    }
+  }
+
+  // Control: the next iteration's memory requests wait for this iteration's continue condition, or
+  // with exitBeforeMemory the iteration's own requests wait until the cycle after it is known.
+  const ir::ValueId cond = loop.continueCond;
+  if (cond != ir::kNone) {
+    if (cond >= n)
+      throw internalIrError(loop.loc, construct,
+                            fmt::format("continue condition {} is not one of the {} operations", cond, n));
+    if (exitBeforeMemory && !accesses.empty()) {
+      if (ir::ValueId m = memoryAccessBehind(loop, cond); m != ir::kNone)
+        throw DiagnosticError(loop.loc, construct,
+                              fmt::format("the exit condition {} depends on {}, so it cannot be known before the "
+                                          "iteration's memory requests; a stall-free loop needs that, use "
+                                          "stall-enable",
+                                          opLabel(ops[cond], cond), opLabel(ops[m], m)));
+    }
+    for (uint32_t m : accesses) {
+      if (exitBeforeMemory) addDep(p, cond, m, lat(cond) + 1, 0, Dependence::Kind::Control);
+      else addDep(p, cond, m, lat(cond), 1, Dependence::Kind::Control);
+    }
+  }
+  return p;
+}
+
+} // namespace
+
+Problem buildLoopProblem(const ir::Loop& loop, const OperatorLibrary& lib, bool exitBeforeMemory) {
+  return buildLoop(loop, lib, {}, false, exitBeforeMemory);
+}
+
+Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibrary& lib, bool exitBeforeMemory) {
+  if (loop >= k.loops.size())
+    throw internalIrError(k.loc, "kernel " + k.name, fmt::format("loop {} of {}", loop, k.loops.size()));
+  std::vector<std::string> names;
+  for (const ir::Memory& m : k.memories) names.push_back(m.name);
+  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory);
+}
+
+Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib) {
+  if (block >= k.blocks.size())
+    throw internalIrError(k.loc, "kernel " + k.name, fmt::format("block {} of {}", block, k.blocks.size()));
+  const ir::BasicBlock& bb = k.blocks[block];
+  const std::string construct = "block " + bb.name;
+  Problem p;
+  for (const ir::Memory& m : k.memories) p.resources.push_back(Resource{m.name, lib.target().requestsPerPortPerCycle});
+
+  std::unordered_map<ir::ValueId, uint32_t> local; // Kernel value -> operation index in this block
+  for (ir::ValueId v : bb.ops) {
+    if (v >= k.ops.size())
+      throw internalIrError(bb.term.loc, construct, fmt::format("block lists value {}, but the kernel has {} "
+                                                                "operations", v, k.ops.size()));
+    const ir::Op& op = k.ops[v];
+    if (isMemoryAccess(op) && op.memory >= k.memories.size())
+      throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
+                                                           opLabel(op, v), op.memory, k.memories.size()));
+    local[v] = uint32_t(p.ops.size());
+    p.ops.push_back(Operation{operationName(op, v), lib.latency(op), lib.resource(op)});
+  }
+  auto lat = [&](uint32_t i) { return int(p.ops[i].latency); };
+
+  // Data: operands defined in this block. Phis read values at block entry (from the predecessor's
+  // execution, possibly an earlier execution of this very block), so they have no incoming edges.
+  for (uint32_t i = 0; i < bb.ops.size(); ++i) {
+    const ir::Op& op = k.ops[bb.ops[i]];
+    if (op.kind == OpKind::Phi) continue;
+    std::vector<uint32_t> seen;
+    for (ir::ValueId v : op.operands) {
+      auto it = local.find(v);
+      if (it == local.end() || std::find(seen.begin(), seen.end(), it->second) != seen.end()) continue;
+      seen.push_back(it->second);
+      addDep(p, it->second, i, lat(it->second), 0, Dependence::Kind::Data);
+    }
+  }
+
+  // Memory order: accesses to one memory (at least one a store) and LoopCalls (which access any
+  // memory) keep program order.
+  std::vector<uint32_t> ordered;
+  for (uint32_t i = 0; i < bb.ops.size(); ++i) {
+    const ir::Op& op = k.ops[bb.ops[i]];
+    if (isMemoryAccess(op) || op.kind == OpKind::LoopCall) ordered.push_back(i);
+  }
+  for (size_t a = 0; a < ordered.size(); ++a) {
+    for (size_t b = a + 1; b < ordered.size(); ++b) {
+      const ir::Op &first = k.ops[bb.ops[ordered[a]]], &second = k.ops[bb.ops[ordered[b]]];
+      bool call = first.kind == OpKind::LoopCall || second.kind == OpKind::LoopCall;
+      bool conflict = first.memory == second.memory && (first.kind == OpKind::Store || second.kind == OpKind::Store);
+      if (call || conflict) addDep(p, ordered[a], ordered[b], 1, 0, Dependence::Kind::Memory);
+    }
+  }
+
+  // The terminator: after its condition, the values successors' phis take from here, and side effects.
+  const uint32_t term = uint32_t(p.ops.size());
+  static const char* const kTermNames[] = {"Branch", "CondBranch", "Switch", "Return", "Unreachable"};
+  p.ops.push_back(Operation{fmt::format("terminator {}", kTermNames[int(bb.term.kind)]), 1, -1});
+  std::vector<uint32_t> termPreds;
+  auto dependOn = [&](ir::ValueId v, Dependence::Kind kind) {
+    auto it = local.find(v);
+    if (it == local.end() || std::find(termPreds.begin(), termPreds.end(), it->second) != termPreds.end()) return;
+    termPreds.push_back(it->second);
+    addDep(p, it->second, term, kind == Dependence::Kind::Control ? 1 : lat(it->second), 0, kind);
+  };
+  if (bb.term.cond != ir::kNone) dependOn(bb.term.cond, Dependence::Kind::Data);
+  for (uint32_t succ : bb.term.targets) {
+    if (succ >= k.blocks.size())
+      throw internalIrError(bb.term.loc, construct, fmt::format("branch to block {} of {}", succ, k.blocks.size()));
+    for (ir::ValueId v : k.blocks[succ].ops) {
+      if (v >= k.ops.size() || k.ops[v].kind != OpKind::Phi) continue;
+      const ir::Op& phi = k.ops[v];
+      for (size_t e = 0; e < phi.operands.size() && e < phi.phiBlocks.size(); ++e)
+        if (phi.phiBlocks[e] == block) dependOn(phi.operands[e], Dependence::Kind::Data);
+    }
+  }
+  for (uint32_t i = 0; i < bb.ops.size(); ++i) {
+    OpKind kind = k.ops[bb.ops[i]].kind;
+    if (kind == OpKind::Store || kind == OpKind::LoopCall) dependOn(bb.ops[i], Dependence::Kind::Control);
+  }
+  return p;
+}
+
+} // namespace spvhls::sched
