@@ -58,6 +58,24 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
     so.exitBeforeMemory.push_back(kind == rtl::ClusterMode::StallFree);
   }
   c.schedule = sched::scheduleKernel(c.kernel, so);
+  // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that
+  // serialise iterations behind the memory latency; one stall-enable cluster is faster there.
+  if (o.cluster == rtl::ClusterMode::Auto) {
+    bool changed = false;
+    sched::OperatorLibrary lib(o.target);
+    for (size_t l = 0; l < c.kernel.loops.size(); ++l) {
+      if (ro.loopKinds[l] != rtl::ClusterMode::StallFree) continue;
+      rtl::LoopPlan plan = rtl::planLoop(c.kernel.loops[l], c.schedule.loops[l], lib, ro.loopKinds[l], "");
+      if (plan.gates.empty()) continue;
+      ro.loopKinds[l] = rtl::ClusterMode::StallEnable;
+      ro.loopKindReasons[l] = fmt::format("auto: in stall-free clusters {} recurrence(s) would cross a cluster "
+                                          "boundary and wait for memory; stall-enable",
+                                          plan.gates.size());
+      so.exitBeforeMemory[l] = false;
+      changed = true;
+    }
+    if (changed) c.schedule = sched::scheduleKernel(c.kernel, so);
+  }
   c.rtl = rtl::generateVerilog(c.kernel, c.schedule, ro);
   return c;
 }

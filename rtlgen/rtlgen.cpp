@@ -63,6 +63,10 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.loop = uint32_t(l);
     hw.kind = plan.kind;
     hw.kindReason = plan.kindReason;
+    if (!plan.gates.empty())
+      hw.kindReason += fmt::format("; {} recurrence gate(s): a later cluster produces a value an earlier one "
+                                   "reads, so admission waits for it",
+                                   plan.gates.size());
     for (size_t j = 0; j < plan.cuts.size(); ++j) {
       LoopHardware::Cluster c;
       c.firstStage = plan.cuts[j];
