@@ -23,7 +23,7 @@ namespace {
 
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
-                 [--mem-latency N]
+                 [--mem-latency N] [--dump-ir]
   spvhls run     <in> --run SPEC.json [--kernel K]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
@@ -52,7 +52,8 @@ Args parseArgs(int argc, char** argv) {
   static const std::map<std::string, bool> known = {
       {"-o", true},        {"--kernel", true},    {"--cluster", true},    {"--mem-latency", true},
       {"--run", true},     {"--seeds", true},     {"--latency", true},    {"--ready-prob", true},
-      {"--check-cycles", false}, {"--max-cycles", true}, {"--trace", true}, {"--help", false}};
+      {"--check-cycles", false}, {"--max-cycles", true}, {"--trace", true}, {"--help", false},
+      {"--dump-ir", false}};
   Args a;
   if (argc < 2) usageError("no command");
   a.command = argv[1];
@@ -122,6 +123,7 @@ std::string defaultOutDir(const std::string& input) {
 int cmdCompile(const Args& a) {
   driver::LoadedModule m = driver::loadModule(a.input);
   driver::Compiled c = driver::compile(m, a.input, compileOptions(a, a.get("--kernel")));
+  if (a.has("--dump-ir")) std::cout << ir::printKernel(c.kernel) << "\n";
   std::string dir = a.get("-o", defaultOutDir(a.input));
   auto files = driver::writeVerilog(c, dir);
   std::string text = driver::reportText(c);

@@ -171,7 +171,8 @@ private:
         case OpKind::Load:
           stalls.push_back(fmt::format("({} & ~{}_req_ready)", at(b, t), memPort(op.memory)));
           stalls.push_back(fmt::format("({} & ~frf{}_nonempty)", at(b, f), op.memory));
-          upd += fmt::format("    if {} r{} <= {};\n", at(b, f), v, resize(fmt::format("frf{}_dout", op.memory), 64, op.width));
+          upd += fmt::format("    if {} r{} <= {};\n", at(b, f), v,
+                             resize(fmt::format("frf{}_dout", op.memory), fsmLoadWidth(op.memory), op.width));
           break;
         case OpKind::Store:
           stalls.push_back(fmt::format("({} & ~{}_req_ready)", at(b, t), memPort(op.memory)));
@@ -312,19 +313,17 @@ private:
       s += fmt::format("  assign {}_req_addr = {};\n", pm, orAll(fmt::format("({})", addr), la));
       s += fmt::format("  assign {}_req_size = {};\n", pm, orAll(fmt::format("({})", size), ls));
       s += fmt::format("  assign {}_req_wdata = {};\n", pm, orAll(fmt::format("({})", wdata), ld));
-      bool fsmLoads = false;
-      for (const ir::Op& op : k_.ops)
-        if (op.kind == OpKind::Load && op.memory == m) fsmLoads = true;
-      if (fsmLoads) {
+      if (unsigned w = fsmLoadWidth(m)) {
         s += fmt::format("  wire mem{}_loop_active = {};\n", m, active.empty() ? "1'b0" : joinOr(active));
-        InlineFifo f{fmt::format("frf{}", m), 64, roundUpPow2(loadsPerBlock + 1), true};
+        InlineFifo f{fmt::format("frf{}", m), w, roundUpPow2(loadsPerBlock + 1), true};
         s += f.decls();
         std::string pop = "1'b0";
         for (uint32_t b = 0; b < k_.blocks.size(); ++b)
           for (ValueId v : k_.blocks[b].ops)
             if (k_.ops[v].kind == OpKind::Load && k_.ops[v].memory == m)
               pop = fmt::format("(busy & fsm_en & {}) | {}", at(b, formCycle(v)), pop);
-        logic_ += f.logic(fmt::format("{}_resp_valid & ~mem{}_loop_active", pm, m), pm + "_resp_data", pop, "1'b0");
+        logic_ += f.logic(fmt::format("{}_resp_valid & ~mem{}_loop_active", pm, m), resize(pm + "_resp_data", 64, w),
+                          pop, "1'b0");
       }
     }
     return s;
@@ -379,6 +378,14 @@ private:
       s += "  );\n";
     }
     return s;
+  }
+
+  // Widest load the FSM itself does on memory m (0: none): its response FIFO's width.
+  unsigned fsmLoadWidth(uint32_t m) const {
+    unsigned w = 0;
+    for (const ir::Op& op : k_.ops)
+      if (op.kind == OpKind::Load && op.memory == m) w = std::max<unsigned>(w, op.width);
+    return w;
   }
 
   std::string memPort(uint32_t m) const { return "mem_" + memArgName(m); }
