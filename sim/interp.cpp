@@ -1,8 +1,7 @@
 // Golden interpreter entry: finds the kernel, lays out buffers and module-scope variables, binds the
-// run spec's arguments to the kernel's parameters, and runs it as a single work-item.
+// run spec's arguments to the kernel's parameters, and runs the run spec's ND-range.
 //
-// Known limits: integer (and bit-moving) operations only, no floating-point arithmetic yet; a single
-// work-item (global size 1); pointers converted to integers (OpConvertPtrToU) give the interpreter's
+// Known limits (docs/interpreter.md lists what is supported): pointers converted to integers (OpConvertPtrToU) give the interpreter's
 // own encoding (memory object << 40 | offset), meaningful only for differences within one object and
 // round trips; a pointer to a Function variable that outlives its function is detected only until the
 // object slot is reused.
@@ -174,12 +173,18 @@ InterpResult interpret(const spirv::ModuleView& mv, const RunSpec& spec, const I
   setupGlobals(p);
   uint32_t entry = decodeFunction(p, ep->function);
 
-  Executor ex(p, spec, opts, NDRange{});
-  WorkItem wi;
-  ex.start(wi, entry, args);
-  while (ex.run(wi) == Executor::Status::Barrier) {
-    // A single work-item passes every barrier at once.
-  }
+  NDRange nd;
+  nd.dims = spec.workDim;
+  nd.globalSize = spec.globalSize;
+  nd.localSize = spec.localSize;
+  nd.subgroupSize = spec.subgroupSize;
+  for (int d = 0; d < 3; ++d)
+    if (nd.localSize[d] == 0 || nd.globalSize[d] % nd.localSize[d] != 0)
+      specError(spec, "local_size", fmt::format("local_size[{}] = {} does not divide global_size[{}] = {}", d, nd.localSize[d], d,
+                                                nd.globalSize[d]));
+  if (nd.subgroupSize == 0) specError(spec, "subgroup_size", "must be at least 1");
+  Executor ex(p, spec, opts, nd);
+  runNDRange(p, ex, nd, entry, args);
 
   InterpResult result;
   result.instructions = ex.instructions;

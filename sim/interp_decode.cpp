@@ -1,9 +1,5 @@
-// Golden interpreter: decoding SPIR-V functions into DInst arrays with resolved slots.
-//
-// OpenCL.std extended instructions supported (integer only, scalar or vector): s_abs u_abs
-// s_abs_diff u_abs_diff s_add_sat u_add_sat s_sub_sat u_sub_sat s_hadd u_hadd s_rhadd u_rhadd
-// s_min s_max u_min u_max s_clamp u_clamp clz ctz rotate s_mul_hi u_mul_hi s_mad_hi u_mad_hi
-// s_mad_sat u_mad_sat s_upsample u_upsample popcount. Floating-point arithmetic is not supported yet.
+// Golden interpreter: decoding SPIR-V functions into DInst arrays with resolved slots. The OpenCL.std
+// instructions supported are listed in interp_decode_ext.cpp (and docs/interpreter.md).
 #include <fmt/format.h>
 
 #include "frontend/grammar.h"
@@ -319,6 +315,67 @@ private:
     emit(d);
   }
 
+  bool hasDecoration(Id id, uint32_t kind) const {
+    if (auto it = mv_.decorations.find(id); it != mv_.decorations.end())
+      for (const auto& dec : it->second)
+        if (dec.kind == kind) return true;
+    return false;
+  }
+  // Float conversions: OpenCL's _sat conversions carry SaturatedConversion (honoured for float ->
+  // integer); explicit rounding modes (FPRoundingMode, e.g. convert_float_rtz) are not modelled.
+  void decodeFloatConvert(X op) {
+    Id result = inst().resultId;
+    bool saturate = false;
+    if (auto it = mv_.decorations.find(result); it != mv_.decorations.end())
+      for (const auto& dec : it->second) {
+        if (dec.kind == spv::Decoration::SaturatedConversion) saturate = true;
+        if (dec.kind == spv::Decoration::FPRoundingMode)
+          fail(fmt::format("FPRoundingMode {} on a conversion is not supported by the interpreter (only the default "
+                           "rounding: to nearest even, toward zero for float to integer)",
+                           dec.literals.empty() ? 0u : dec.literals[0]));
+      }
+    if (saturate && op != X::ConvertFToS && op != X::ConvertFToU)
+      fail("SaturatedConversion is only supported on float-to-integer conversions");
+    convert(op, operand(0), inst().resultType);
+    out_.code.back().b = saturate;
+  }
+  // Shuffles: data operands of the result type, then a 32-bit integer index/delta/value.
+  void decodeSubgroup(X op, size_t operands) {
+    Id rt = inst().resultType;
+    if (inst().operands.size() != operands) fail(fmt::format("expected {} operands", operands));
+    Id idx = operand(operands - 1);
+    const Type& it = type(typeOfValue(idx));
+    if (it.kind != Type::Kind::Int || it.width != 32) fail("the index/delta/value operand must be a 32-bit integer scalar");
+    for (size_t k = 0; k + 1 < operands; ++k)
+      if (typeOfValue(operand(k)) != rt) fail(fmt::format("data operand {} must have the result type", k + 1));
+    DInst d{op};
+    d.dst = dst();
+    d.a = val(operand(0));
+    d.b = val(operand(1));
+    if (operands == 3) d.c = val(operand(2));
+    d.n = slotCount(p_, rt, cur_);
+    emit(d);
+  }
+  // Block reads/writes: a pointer to a scalar, and a scalar or vector of that scalar type.
+  void decodeBlockIO(bool write) {
+    Id ptr = operand(0);
+    Id pt = typeOfValue(ptr);
+    if (!isPointer(pt)) fail("the Ptr operand is not a pointer");
+    Id elem = type(pt).elem;
+    Id data = write ? typeOfValue(operand(1)) : inst().resultType;
+    Id comp = componentsOf(data) > 1 ? type(data).elem : data;
+    const Type& e = type(elem);
+    if (e.kind != Type::Kind::Int && e.kind != Type::Kind::Float) fail("Ptr must point to an integer or float scalar");
+    if (comp != elem) fail(fmt::format("the data's component type {} differs from the pointee type {}", mv_.nameOf(comp), mv_.nameOf(elem)));
+    DInst d{write ? X::SgBlockWrite : X::SgBlockRead};
+    if (!write) d.dst = dst();
+    d.a = val(ptr);
+    if (write) d.b = val(operand(1));
+    d.n = componentsOf(data);
+    d.w = widthOf(elem);
+    d.w2 = static_cast<uint8_t>(layoutOf(p_, elem, cur_).size);
+    emit(d);
+  }
   void move(uint32_t dstSlot, uint32_t srcSlot, uint32_t n) {
     DInst d{X::Move};
     d.dst = dstSlot;
@@ -374,27 +431,16 @@ private:
     if (it == mv_.extInstImports.end() || it->second != "OpenCL.std")
       fail(fmt::format("extended instruction set {} is not supported", it == mv_.extInstImports.end() ? mv_.nameOf(set) : it->second));
     uint32_t number = operand(1);
-    namespace cl = spv::OpenCLStd;
-    static const std::pair<uint32_t, X> table[] = {
-        {cl::S_abs, X::SAbs},         {cl::S_abs_diff, X::SAbsDiff}, {cl::U_abs_diff, X::UAbsDiff},
-        {cl::S_add_sat, X::SAddSat},  {cl::U_add_sat, X::UAddSat},   {cl::S_sub_sat, X::SSubSat},
-        {cl::U_sub_sat, X::USubSat},  {cl::S_hadd, X::SHadd},        {cl::U_hadd, X::UHadd},
-        {cl::S_rhadd, X::SRhadd},     {cl::U_rhadd, X::URhadd},      {cl::S_min, X::SMin},
-        {cl::S_max, X::SMax},         {cl::U_min, X::UMin},          {cl::U_max, X::UMax},
-        {cl::S_clamp, X::SClamp},     {cl::U_clamp, X::UClamp},      {cl::Clz, X::Clz},
-        {cl::Ctz, X::Ctz},            {cl::Rotate, X::Rotate},       {cl::S_mul_hi, X::SMulHi},
-        {cl::U_mul_hi, X::UMulHi},    {cl::S_mad_hi, X::SMadHi},     {cl::U_mad_hi, X::UMadHi},
-        {cl::S_mad_sat, X::SMadSat},  {cl::U_mad_sat, X::UMadSat},   {cl::S_upsample, X::SUpsample},
-        {cl::U_upsample, X::UUpsample}, {cl::Popcount, X::BitCount},
-    };
     const auto* info = spirv::grammar::findOpenCLStd(number);
     std::string name = info ? info->name : fmt::format("#{}", number);
     Id rt = inst().resultType;
-    if (number == cl::U_abs) return move(dst(), val(operand(2)), componentsOf(rt)); // |x| of unsigned x is x
-    for (auto [num, op] : table) {
-      if (num != number) continue;
-      if (type(componentsOf(rt) > 1 ? type(rt).elem : rt).kind != Type::Kind::Int)
-        fail(fmt::format("OpenCL.std {} is only supported on integers", name));
+    if (number == spv::OpenCLStd::U_abs) return move(dst(), val(operand(2)), componentsOf(rt)); // |x| of unsigned x is x
+    X op;
+    bool isFloat = false;
+    if (openclStdOp(number, op, isFloat)) {
+      Type::Kind want = isFloat ? Type::Kind::Float : Type::Kind::Int;
+      if (type(componentsOf(rt) > 1 ? type(rt).elem : rt).kind != want)
+        fail(fmt::format("OpenCL.std {} is only supported on {}", name, isFloat ? "floating-point values" : "integers"));
       DInst d{op};
       d.dst = dst();
       size_t nargs = inst().operands.size() - 2;
@@ -496,8 +542,11 @@ void FunctionDecoder::decodeInst() {
   case Op::OpLogicalNotEqual: return componentWise(X::LNe, rt);
   case Op::OpAny: return componentWise(X::Any, typeOfValue(operand(0)));
   case Op::OpAll: return componentWise(X::All, typeOfValue(operand(0)));
-  case Op::OpUConvert: return convert(X::UConvert, operand(0), rt);
-  case Op::OpSConvert: return convert(X::SConvert, operand(0), rt);
+  case Op::OpUConvert:
+  case Op::OpSConvert:
+    if (hasDecoration(in.resultId, spv::Decoration::SaturatedConversion))
+      fail("SaturatedConversion on integer conversions (OpenCL convert_<int type>_sat) is not supported by the interpreter");
+    return convert(in.op() == Op::OpUConvert ? X::UConvert : X::SConvert, operand(0), rt);
   case Op::OpConvertPtrToU: return convert(X::UConvert, operand(0), rt);
   case Op::OpConvertUToPtr: return convert(X::UConvert, operand(0), rt);
   case Op::OpBitcast: return decodeBitcast();
@@ -583,6 +632,37 @@ void FunctionDecoder::decodeInst() {
     emit(d);
     return;
   }
+  case Op::OpFAdd: return componentWise(X::FAdd, rt);
+  case Op::OpFSub: return componentWise(X::FSub, rt);
+  case Op::OpFMul: return componentWise(X::FMul, rt);
+  case Op::OpFDiv: return componentWise(X::FDiv, rt);
+  case Op::OpFRem: return componentWise(X::FRem, rt);
+  case Op::OpFMod: return componentWise(X::FMod, rt);
+  case Op::OpFNegate: return componentWise(X::FNegate, rt);
+  case Op::OpFOrdEqual: return componentWise(X::FOrdEq, typeOfValue(operand(0)));
+  case Op::OpFOrdNotEqual: return componentWise(X::FOrdNe, typeOfValue(operand(0)));
+  case Op::OpFOrdLessThan: return componentWise(X::FOrdLt, typeOfValue(operand(0)));
+  case Op::OpFOrdGreaterThan: return componentWise(X::FOrdGt, typeOfValue(operand(0)));
+  case Op::OpFOrdLessThanEqual: return componentWise(X::FOrdLe, typeOfValue(operand(0)));
+  case Op::OpFOrdGreaterThanEqual: return componentWise(X::FOrdGe, typeOfValue(operand(0)));
+  case Op::OpFUnordEqual: return componentWise(X::FUnordEq, typeOfValue(operand(0)));
+  case Op::OpFUnordNotEqual: return componentWise(X::FUnordNe, typeOfValue(operand(0)));
+  case Op::OpFUnordLessThan: return componentWise(X::FUnordLt, typeOfValue(operand(0)));
+  case Op::OpFUnordGreaterThan: return componentWise(X::FUnordGt, typeOfValue(operand(0)));
+  case Op::OpFUnordLessThanEqual: return componentWise(X::FUnordLe, typeOfValue(operand(0)));
+  case Op::OpFUnordGreaterThanEqual: return componentWise(X::FUnordGe, typeOfValue(operand(0)));
+  case Op::OpOrdered: return componentWise(X::Ordered, typeOfValue(operand(0)));
+  case Op::OpUnordered: return componentWise(X::Unordered, typeOfValue(operand(0)));
+  case Op::OpIsNan: return componentWise(X::IsNan, typeOfValue(operand(0)));
+  case Op::OpIsInf: return componentWise(X::IsInf, typeOfValue(operand(0)));
+  case Op::OpIsFinite: return componentWise(X::IsFinite, typeOfValue(operand(0)));
+  case Op::OpIsNormal: return componentWise(X::IsNormal, typeOfValue(operand(0)));
+  case Op::OpSignBitSet: return componentWise(X::SignBitSet, typeOfValue(operand(0)));
+  case Op::OpConvertFToS: return decodeFloatConvert(X::ConvertFToS);
+  case Op::OpConvertFToU: return decodeFloatConvert(X::ConvertFToU);
+  case Op::OpConvertSToF: return decodeFloatConvert(X::ConvertSToF);
+  case Op::OpConvertUToF: return decodeFloatConvert(X::ConvertUToF);
+  case Op::OpFConvert: return decodeFloatConvert(X::FConvert);
   case Op::OpExtInst: return decodeExtInst();
 
   case Op::OpVariable: return decodeVariable();
@@ -650,6 +730,12 @@ void FunctionDecoder::decodeInst() {
   }
   case Op::OpFunctionCall: return decodeCall();
   case Op::OpControlBarrier: emit(DInst{X::Barrier}); return;
+  case Op::OpSubgroupShuffleINTEL: return decodeSubgroup(X::SgShuffle, 2);
+  case Op::OpSubgroupShuffleDownINTEL: return decodeSubgroup(X::SgShuffleDown, 3);
+  case Op::OpSubgroupShuffleUpINTEL: return decodeSubgroup(X::SgShuffleUp, 3);
+  case Op::OpSubgroupShuffleXorINTEL: return decodeSubgroup(X::SgShuffleXor, 2);
+  case Op::OpSubgroupBlockReadINTEL: return decodeBlockIO(false);
+  case Op::OpSubgroupBlockWriteINTEL: return decodeBlockIO(true);
   case Op::OpUnreachable: emit(DInst{X::Unreachable}); return;
   default: break;
   }

@@ -53,6 +53,10 @@ bool isSupportedBuiltIn(uint32_t builtIn) {
   return false;
 }
 
+static uint64_t localLinear(const WorkItem& wi, const NDRange& nd) {
+  return (wi.localId[2] * nd.localSize[1] + wi.localId[1]) * nd.localSize[0] + wi.localId[0];
+}
+
 uint64_t Executor::builtInValue(const WorkItem& wi, uint32_t builtIn, uint32_t c, uint32_t where) const {
   namespace bi = spv::BuiltIn;
   if (c >= 3) failAt(p_, where, fmt::format("built-in variable has more than 3 components"));
@@ -73,18 +77,34 @@ uint64_t Executor::builtInValue(const WorkItem& wi, uint32_t builtIn, uint32_t c
     for (int k = 0; k < 3; ++k) id[k] = wi.globalId[k] - nd_.globalOffset[k];
     return (id[2] * gs[1] + id[1]) * gs[0] + id[0];
   }
-  case bi::LocalInvocationIndex:
-  case bi::SubgroupId: // subgroups of one work-item until subgroups are modelled
-    return (wi.localId[2] * ls[1] + wi.localId[1]) * ls[0] + wi.localId[0];
-  case bi::SubgroupSize:
-  case bi::SubgroupMaxSize: return 1;
+  case bi::LocalInvocationIndex: return localLinear(wi, nd_);
+  case bi::SubgroupId: return localLinear(wi, nd_) / nd_.subgroupMaxSize();
+  case bi::SubgroupSize: { // the last subgroup of a work-group may be partial
+    uint64_t m = nd_.subgroupMaxSize(), first = localLinear(wi, nd_) / m * m;
+    return std::min(m, nd_.localLinearSize() - first);
+  }
+  case bi::SubgroupMaxSize: return nd_.subgroupMaxSize();
   case bi::NumSubgroups:
-  case bi::NumEnqueuedSubgroups: return ls[0] * ls[1] * ls[2];
-  case bi::SubgroupLocalInvocationId: return 0;
+  case bi::NumEnqueuedSubgroups: return (nd_.localLinearSize() + nd_.subgroupMaxSize() - 1) / nd_.subgroupMaxSize();
+  case bi::SubgroupLocalInvocationId: return localLinear(wi, nd_) % nd_.subgroupMaxSize();
   default: break;
   }
   failAt(p_, where, fmt::format("built-in {} is not supported by the interpreter",
                                 spirv::grammar::enumName(spirv::OperandKind::BuiltIn, builtIn)));
+}
+
+const DInst& Executor::stoppedAt(const WorkItem& wi) const {
+  const Frame& f = wi.frames.back();
+  return p_.functions[f.fn].code[f.pc - 1];
+}
+
+void Executor::resetWorkgroupMemory() {
+  for (const GlobalVar& g : p_.globals) {
+    if (g.perWorkItem || g.info.storageClass != spv::StorageClass::Workgroup) continue;
+    MemObject& o = shared[g.object];
+    o.bytes = g.init;
+    if (g.info.tracksInit) o.defined.assign(o.bytes.size(), 0);
+  }
 }
 
 void Executor::start(WorkItem& wi, uint32_t fn, const std::vector<std::vector<uint64_t>>& args) {
@@ -557,6 +577,11 @@ Executor::Status Executor::run(WorkItem& wi) {
       f->pc = pc;
       instructions = count;
       return Status::Barrier;
+    case X::SgShuffle: case X::SgShuffleDown: case X::SgShuffleUp: case X::SgShuffleXor: case X::SgBlockRead:
+    case X::SgBlockWrite:
+      f->pc = pc;
+      instructions = count;
+      return Status::Subgroup;
     case X::Unreachable: fail(in, "OpUnreachable was executed");
     case X::AtomicLoad: case X::AtomicStore: case X::AtomicExchange: case X::AtomicCmpXchg: case X::AtomicIInc:
     case X::AtomicIDec: case X::AtomicIAdd: case X::AtomicISub: case X::AtomicSMin: case X::AtomicUMin:
@@ -564,7 +589,7 @@ Executor::Status Executor::run(WorkItem& wi) {
       atomic(wi, in, r);
       break;
     default:
-      if (!extInst(in, r)) fail(in, "internal error: no implementation for a decoded operation");
+      if (!extInst(in, r) && !floatInst(in, r)) fail(in, "internal error: no implementation for a decoded operation");
       break;
     }
   }

@@ -2,9 +2,10 @@
 //
 // All per-work-item state (call frames, value slots, its own memory objects, ids) lives in WorkItem,
 // so that ND-range execution can interleave work-items: Executor::run() returns at OpControlBarrier
-// and can be resumed. Today interpret() runs a single work-item (global size 1, all ids 0).
+// and before subgroup instructions, and can be resumed (interp_ndrange.cpp schedules work-items).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -17,6 +18,11 @@ namespace spvhls::sim::interp {
 struct NDRange {
   uint32_t dims = 1;
   std::array<uint64_t, 3> globalSize{1, 1, 1}, localSize{1, 1, 1}, globalOffset{0, 0, 0};
+  uint32_t subgroupSize = 8; // requested maximum; see Executor::subgroupMaxSize()
+
+  uint64_t localLinearSize() const { return localSize[0] * localSize[1] * localSize[2]; }
+  // Subgroups split the work-group in linear local id order.
+  uint64_t subgroupMaxSize() const { return std::min<uint64_t>(subgroupSize, localLinearSize()); }
 };
 
 struct Frame {
@@ -50,8 +56,18 @@ public:
   // Prepares a work-item with the given ids to call `fn` with `args` (slot values per parameter).
   void start(WorkItem& wi, uint32_t fn, const std::vector<std::vector<uint64_t>>& args);
 
-  enum class Status { Finished, Barrier };
+  // Barrier: stopped after an OpControlBarrier. Subgroup: stopped after a subgroup instruction whose
+  // result is still to be computed by subgroup() together with the rest of the subgroup.
+  enum class Status { Finished, Barrier, Subgroup };
   Status run(WorkItem& wi);
+
+  // The instruction a stopped work-item stopped at (the barrier or the subgroup instruction).
+  const DInst& stoppedAt(const WorkItem& wi) const;
+  // Executes the subgroup instruction all of `items` (in SubgroupLocalInvocationId order) stopped
+  // at (interp_subgroup.cpp).
+  void subgroup(const std::vector<WorkItem*>& items);
+  // Re-initialises the Workgroup-storage variables for the next work-group.
+  void resetWorkgroupMemory();
 
   uint64_t instructions = 0;
   std::vector<uint64_t> blockCounts, edgeCounts; // by global block / edge number
@@ -74,6 +90,15 @@ private:
   void atomic(WorkItem& wi, const DInst& in, uint64_t* r);
   void copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r);
   bool extInst(const DInst& in, uint64_t* r) const;
+  bool floatInst(const DInst& in, uint64_t* r) const; // interp_float.cpp
 };
+
+} // namespace spvhls::sim::interp
+
+namespace spvhls::sim::interp {
+
+// Runs every work-group of the ND-range, one after another, calling `fn` with `args` in each
+// work-item (interp_ndrange.cpp).
+void runNDRange(Program& p, Executor& ex, const NDRange& nd, uint32_t fn, const std::vector<std::vector<uint64_t>>& args);
 
 } // namespace spvhls::sim::interp

@@ -55,6 +55,16 @@ enum class X : uint16_t {
   SAbs, SAbsDiff, UAbsDiff, SAddSat, UAddSat, SSubSat, USubSat, SHadd, UHadd, SRhadd, URhadd,
   SMin, SMax, UMin, UMax, SClamp, UClamp, Clz, Ctz, Rotate, SMulHi, UMulHi, SMadHi, UMadHi,
   SMadSat, UMadSat, SUpsample, UUpsample,                // upsample: w = result width, w2 = operand width
+  // floating point (interp_float.cpp), component-wise on IEEE bits; w = operand width (16, 32, 64)
+  FAdd, FSub, FMul, FDiv, FRem, FMod, FNegate,
+  FOrdEq, FOrdNe, FOrdLt, FOrdGt, FOrdLe, FOrdGe,        // result bool
+  FUnordEq, FUnordNe, FUnordLt, FUnordGt, FUnordLe, FUnordGe,
+  IsNan, IsInf, IsFinite, IsNormal, SignBitSet, Ordered, Unordered,
+  ConvertFToS, ConvertFToU,                              // w = result width, w2 = operand width; b = 1: saturating
+  ConvertSToF, ConvertUToF, FConvert,                    // w = result width, w2 = operand width
+  // OpenCL.std floating-point built-ins (operands a, b, c)
+  Fma, Mad, Fabs, Sqrt, Fmin, Fmax, Fdim, Floor, Ceil, Trunc, Round, Rint, Copysign, FmodStd,
+  Exp, Exp2, Exp10, Log, Log2, Log10, Pow, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Cbrt, Hypot,
   // memory
   Variable,      // new Function-storage object of n bytes; b = initializer image + 1 (0: none)
   LoadScalar,    // dst = *a, n bytes, w bits
@@ -75,6 +85,13 @@ enum class X : uint16_t {
   ReturnValue,   // a = value of n slots
   Call,          // dst = result, a = callee, n argument slots in extra[b...]
   Barrier,       // OpControlBarrier: a scheduling point for ND-range execution
+  // SPV_INTEL_subgroups: executed for a whole subgroup at once (interp_subgroup.cpp); n slots, w bits
+  SgShuffle,     // a = data, b = invocation id
+  SgShuffleDown, // a = current, b = next, c = delta
+  SgShuffleUp,   // a = previous, b = current, c = delta
+  SgShuffleXor,  // a = data, b = value
+  SgBlockRead,   // dst = n components of w bits read from pointer a, w2 = element bytes
+  SgBlockWrite,  // writes n components from b through pointer a, w2 = element bytes
   Unreachable,
 };
 
@@ -193,6 +210,10 @@ uint64_t memberOffset(Program& p, Id structType, uint32_t index, uint32_t where)
 // Element stride of an array/runtime array/vector type, or of the pointee of a pointer type for
 // OpPtrAccessChain's Element operand.
 uint64_t strideOf(Program& p, Id type, uint32_t where);
+
+// The decoded operation of an OpenCL.std extended instruction (u_abs aside, which is a move), and
+// whether it takes floating-point operands; false if the interpreter does not implement it.
+bool openclStdOp(uint32_t number, X& op, bool& isFloat);
 
 // Decodes function `fn` (and, transitively, its callees) into p.functions; returns its index.
 uint32_t decodeFunction(Program& p, Id fn);

@@ -348,7 +348,7 @@ public:
       throw DiagnosticError(loc, "JSON", msg);
     }
     if (!root.is_object()) fail("(top level)", fmt::format("expected an object {{\"kernel\", \"args\"}}, found {}", kindOf(root)));
-    checkKeys(root, "(top level)", {"kernel", "args"});
+    checkKeys(root, "(top level)", {"kernel", "args", "global_size", "local_size", "subgroup_size"});
     RunSpec spec;
     spec.path = path_;
     if (!root.contains("kernel") || !root["kernel"].is_string() || root["kernel"].get<std::string>().empty())
@@ -358,11 +358,46 @@ public:
     const json& args = root["args"];
     if (!args.is_array()) fail("args", fmt::format("expected a list of arguments, found {}", kindOf(args)));
     for (size_t i = 0; i < args.size(); ++i) spec.args.push_back(arg(args[i], i));
+    ndRange(root, spec);
     return spec;
   }
 
 private:
   std::string path_;
+
+  // A positive integer no larger than `max`.
+  uint64_t positive(const json& j, const std::string& where, uint64_t max) const {
+    if (!j.is_number_integer() || j.get<int64_t>() < 1 || static_cast<uint64_t>(j.get<int64_t>()) > max)
+      fail(where, fmt::format("expected an integer from 1 to {}, found {}", max, j.dump()));
+    return static_cast<uint64_t>(j.get<int64_t>());
+  }
+
+  void ndRange(const json& root, RunSpec& spec) const {
+    constexpr uint64_t kMaxItems = uint64_t(1) << 32; // total work-items the interpreter accepts
+    auto sizes = [&](const char* key, std::array<uint64_t, 3>& out) -> uint32_t {
+      if (!root.contains(key)) return 0;
+      const json& j = root[key];
+      if (!j.is_array() || j.empty() || j.size() > 3)
+        fail(key, fmt::format("expected a list of 1 to 3 sizes [x, y, z], found {}", j.dump()));
+      for (size_t d = 0; d < j.size(); ++d) out[d] = positive(j[d], fmt::format("{}[{}]", key, d), kMaxItems);
+      return static_cast<uint32_t>(j.size());
+    };
+    uint32_t gd = sizes("global_size", spec.globalSize);
+    uint32_t ld = sizes("local_size", spec.localSize);
+    spec.workDim = gd ? gd : 1;
+    if (ld && ld != spec.workDim)
+      fail("local_size", fmt::format("has {} entries but global_size has {} (one per dimension)", ld, spec.workDim));
+    uint64_t total = 1;
+    for (int d = 0; d < 3; ++d) {
+      if (spec.globalSize[d] % spec.localSize[d] != 0)
+        fail(ld ? fmt::format("local_size[{}]", d) : "local_size",
+             fmt::format("{} does not divide global_size[{}] = {} (non-uniform work-groups are not supported)",
+                         spec.localSize[d], d, spec.globalSize[d]));
+      total *= spec.globalSize[d];
+      if (total > kMaxItems) fail("global_size", fmt::format("more than {} work-items in total", kMaxItems));
+    }
+    if (root.contains("subgroup_size")) spec.subgroupSize = static_cast<uint32_t>(positive(root["subgroup_size"], "subgroup_size", 1024));
+  }
 };
 
 std::string describeArg(const ArgSpec& a) {

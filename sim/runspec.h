@@ -13,8 +13,18 @@
 //   ]
 // }
 // Element types: i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64.
+//
+// Optional ND-range keys (the interpreter runs this ND-range; defaults give a single work-item):
+//   "global_size": [x] | [x, y] | [x, y, z]   work-items per dimension (default [1]); the number of
+//                                             entries is the work dimension (get_work_dim())
+//   "local_size":  [...]                      work-group size, same number of entries as global_size
+//                                             (default all 1); must divide global_size
+//   "subgroup_size": n                        maximum subgroup size (default 8): a work-group's
+//                                             work-items, in linear local id order, form subgroups
+//                                             of n (the last one may be smaller)
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,6 +50,10 @@ struct RunSpec {
   std::string path;            // file it came from (for diagnostics and relative "file" inits)
   std::string kernel;
   std::vector<ArgSpec> args;
+  uint32_t workDim = 1;                     // entries given in "global_size"
+  std::array<uint64_t, 3> globalSize{1, 1, 1};
+  std::array<uint64_t, 3> localSize{1, 1, 1};
+  uint32_t subgroupSize = 8;
 };
 
 // Throws DiagnosticError (file, JSON path such as args[2].buffer.type, what was expected).

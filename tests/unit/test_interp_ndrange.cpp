@@ -1,0 +1,295 @@
+// Golden interpreter, ND-range execution and SPV_INTEL_subgroups: OpenCL C kernels
+// (data/interp/ndrange.cl, sgshuffle.cl) and hand-written SPIR-V (sgspec.spvasm); expected values are
+// computed here from the OpenCL / extension definitions.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "frontend/module.h"
+#include "sim/interp.h"
+#include "sim/runspec.h"
+
+using namespace spvhls;
+using namespace spvhls::sim;
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kData = fs::path(SPVHLS_SOURCE_DIR) / "tests/unit/data/interp";
+
+struct Kernel {
+  std::unique_ptr<spirv::Module> module;
+  std::unique_ptr<spirv::ModuleView> view;
+  explicit Kernel(const std::string& file)
+      : module(std::make_unique<spirv::Module>(spirv::readModuleFile((kData / file).string()))),
+        view(std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*module))) {}
+  InterpResult run(const RunSpec& s) const { return interpret(*view, s); }
+  std::string error(const RunSpec& s) const {
+    try {
+      interpret(*view, s);
+    } catch (const DiagnosticError& e) {
+      return e.what();
+    }
+    FAIL("expected a DiagnosticError");
+    return "";
+  }
+};
+
+RunSpec spec(const std::string& json) { return parseRunSpec(json, (kData / "nd.json").string()); }
+
+template <typename T>
+std::vector<T> elems(const std::vector<uint8_t>& bytes) {
+  std::vector<T> v(bytes.size() / sizeof(T));
+  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+  return v;
+}
+template <typename T>
+std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+void checkContains(const std::string& text, const std::string& part) {
+  CHECK_MESSAGE(text.find(part) != std::string::npos, "expected \"" << part << "\" in:\n" << text);
+}
+
+} // namespace
+
+TEST_CASE("interp ndrange: run spec keys") {
+  RunSpec s = spec(R"({"kernel": "k", "args": [], "global_size": [8, 4], "local_size": [4, 2], "subgroup_size": 16})");
+  CHECK(s.workDim == 2);
+  CHECK(s.globalSize == std::array<uint64_t, 3>{8, 4, 1});
+  CHECK(s.localSize == std::array<uint64_t, 3>{4, 2, 1});
+  CHECK(s.subgroupSize == 16);
+  RunSpec d = spec(R"({"kernel": "k", "args": []})");
+  CHECK(d.workDim == 1);
+  CHECK(d.globalSize == std::array<uint64_t, 3>{1, 1, 1});
+  CHECK(d.subgroupSize == 8);
+  auto err = [](const char* json) {
+    try {
+      spec(json);
+    } catch (const DiagnosticError& e) {
+      return std::string(e.what());
+    }
+    FAIL("expected an error for " << json);
+    return std::string();
+  };
+  checkContains(err(R"({"kernel": "k", "args": [], "global_size": [10], "local_size": [4]})"), "4 does not divide global_size[0] = 10");
+  checkContains(err(R"({"kernel": "k", "args": [], "global_size": [8, 8], "local_size": [4]})"), "has 1 entries but global_size has 2");
+  checkContains(err(R"({"kernel": "k", "args": [], "global_size": [0]})"), "global_size[0]");
+  checkContains(err(R"({"kernel": "k", "args": [], "global_size": [1, 1, 1, 1]})"), "1 to 3 sizes");
+  checkContains(err(R"({"kernel": "k", "args": [], "subgroup_size": -2})"), "subgroup_size");
+}
+
+TEST_CASE("interp ndrange: built-in ids over a 3-D range with partial subgroups") {
+  Kernel k("ndrange.spv");
+  const uint64_t gs[3] = {6, 4, 2}, ls[3] = {3, 2, 1};
+  const uint32_t n = 6 * 4 * 2, K = 18, sgs = 4;
+  RunSpec s = spec(fmt::format(R"({{"kernel": "ids", "args": [{{"name": "out", "buffer": {{"type": "u32", "length": {}}}}}],
+                                   "global_size": [6, 4, 2], "local_size": [3, 2, 1], "subgroup_size": 4}})", n * K));
+  auto out = elems<uint32_t>(k.run(s).buffers[0]);
+  for (uint32_t z = 0; z < gs[2]; ++z)
+    for (uint32_t y = 0; y < gs[1]; ++y)
+      for (uint32_t x = 0; x < gs[0]; ++x) {
+        CAPTURE(x);
+        CAPTURE(y);
+        CAPTURE(z);
+        const uint32_t* o = out.data() + ((z * gs[1] + y) * gs[0] + x) * K;
+        uint32_t g[3] = {x, y, z};
+        for (int d = 0; d < 3; ++d) {
+          CHECK(o[d] == g[d]);
+          CHECK(o[3 + d] == g[d] % ls[d]);
+          CHECK(o[6 + d] == g[d] / ls[d]);
+        }
+        CHECK(o[9] == 60402);
+        CHECK(o[10] == 30201);
+        CHECK(o[11] == 20202);
+        CHECK(o[12] == 3);
+        uint32_t lin = (g[2] % ls[2] * ls[1] + g[1] % ls[1]) * ls[0] + g[0] % ls[0]; // 0..5
+        CHECK(o[13] == lin / sgs);
+        CHECK(o[14] == (lin < 4 ? 4u : 2u)); // the second subgroup has work-items 4 and 5 only
+        CHECK(o[15] == lin % sgs);
+        CHECK(o[16] == sgs);
+        CHECK(o[17] == 2000 + lin);
+      }
+}
+
+TEST_CASE("interp ndrange: barriers and local memory per work-group") {
+  Kernel k("ndrange.spv");
+  std::vector<int32_t> in(64);
+  for (int i = 0; i < 64; ++i) in[i] = i * i - 17 * i;
+  for (uint32_t local : {1u, 2u, 8u, 32u}) {
+    CAPTURE(local);
+    RunSpec s = spec(fmt::format(R"({{"kernel": "reduce", "args": [{{"name": "in", "buffer": {{"type": "i32", "length": 64}}}},
+        {{"name": "out", "buffer": {{"type": "i32", "length": 64}}}}], "global_size": [64], "local_size": [{}]}})", local));
+    s.args[0].init = bytesOf(in);
+    auto out = elems<int32_t>(k.run(s).buffers[1]);
+    for (uint32_t g = 0; g < 64 / local; ++g) {
+      int32_t sum = 0;
+      for (uint32_t i = 0; i < local; ++i) sum += in[g * local + i];
+      CHECK(out[g] == sum);
+    }
+    s.kernel = "reverse";
+    out = elems<int32_t>(k.run(s).buffers[1]);
+    for (uint32_t i = 0; i < 64; ++i) CHECK(out[i] == in[i / local * local + (local - 1 - i % local)]);
+  }
+}
+
+TEST_CASE("interp ndrange: divergent barrier and stale local memory are errors") {
+  Kernel k("ndrange.spv");
+  RunSpec s = spec(R"({"kernel": "divergent", "args": [{"name": "out", "buffer": {"type": "i32", "length": 8}}],
+                      "global_size": [8], "local_size": [4]})");
+  std::string e = k.error(s);
+  checkContains(e, "OpControlBarrier");
+  checkContains(e, "deadlock: barrier reached by work-item 0");
+  checkContains(e, "not by work-item 1 (local id 1), which has finished");
+  s.localSize = {1, 1, 1}; // one work-item per group: every barrier is reached by the whole group
+  CHECK_NOTHROW(k.run(s));
+
+  RunSpec st = spec(R"({"kernel": "stale", "args": [{"name": "out", "buffer": {"type": "i32", "length": 4}}],
+                       "global_size": [4], "local_size": [2]})");
+  e = k.error(st);
+  checkContains(e, "uninitialised");
+  checkContains(e, "Workgroup"); // group 0 writes before its barrier; group 1 gets fresh, unwritten memory
+}
+
+TEST_CASE("interp subgroups: INTEL shuffles from OpenCL C") {
+  Kernel k("sgshuffle.spv");
+  const uint32_t n = 16, sgs = 8;
+  std::vector<int32_t> in(n);
+  std::vector<uint32_t> sel(n);
+  for (uint32_t g = 0; g < n; ++g) {
+    in[g] = static_cast<int32_t>(g * 3 + 1);
+    sel[g] = (g * 5 + 3) % sgs;
+  }
+  std::string json = fmt::format(R"({{"kernel": "shuffles", "args": [{{"name": "in", "buffer": {{"type": "i32", "length": {0}}}}},
+      {{"name": "out", "buffer": {{"type": "i32", "length": {1}}}}}, {{"name": "sel", "buffer": {{"type": "u32", "length": {0}}}}}],
+      "global_size": [{0}], "local_size": [{0}], "subgroup_size": {2}}})", n, n * 4, sgs);
+  RunSpec s = spec(json);
+  s.args[0].init = bytesOf(in);
+  s.args[2].init = bytesOf(sel);
+  auto out = elems<int32_t>(k.run(s).buffers[1]);
+  for (uint32_t g = 0; g < n; ++g) {
+    CAPTURE(g);
+    uint32_t base = g / sgs * sgs, lid = g % sgs, d = sel[g];
+    CHECK(out[g * 4 + 0] == in[base + d]);
+    uint32_t down = lid + d; // Current below SubgroupMaxSize, else Next (= x + 1000)
+    CHECK(out[g * 4 + 1] == (down < sgs ? in[base + down] : in[base + down - sgs] + 1000));
+    int up = static_cast<int>(lid) - static_cast<int>(d); // Current at or above 0, else Previous (= x - 1000)
+    CHECK(out[g * 4 + 2] == (up >= 0 ? in[base + up] : in[base + up + sgs] - 1000));
+    CHECK(out[g * 4 + 3] == in[base + (lid ^ d)]);
+  }
+
+  sel[5] = 8; // InvocationId 8 with SubgroupMaxSize 8: out of range
+  s.args[2].init = bytesOf(sel);
+  std::string e = k.error(s);
+  checkContains(e, "OpSubgroupShuffleINTEL");
+  checkContains(e, "invocation 5: InvocationId 8 is out of range for SubgroupMaxSize 8");
+
+  // Work-groups of 12: the second subgroup has 4 invocations; shuffling from its invocation 5 fails.
+  sel.assign(n, 0);
+  sel[9] = 5;
+  RunSpec p = spec(fmt::format(R"({{"kernel": "shuffles", "args": [{{"name": "in", "buffer": {{"type": "i32", "length": 24}}}},
+      {{"name": "out", "buffer": {{"type": "i32", "length": 96}}}}, {{"name": "sel", "buffer": {{"type": "u32", "length": 24}}}}],
+      "global_size": [24], "local_size": [12], "subgroup_size": 8}})"));
+  sel.resize(24, 0);
+  p.args[2].init = bytesOf(sel);
+  e = k.error(p);
+  checkContains(e, "invocation 1: InvocationId 5 names an invocation this subgroup of 4 does not have");
+}
+
+TEST_CASE("interp subgroups: INTEL block reads and writes from OpenCL C") {
+  Kernel k("sgshuffle.spv");
+  const uint32_t n = 16, sgs = 8;
+  std::vector<uint32_t> in(2 * n);
+  for (uint32_t i = 0; i < 2 * n; ++i) in[i] = 100 + i * 7;
+  RunSpec s = spec(fmt::format(R"({{"kernel": "blocks", "args": [{{"name": "in", "buffer": {{"type": "u32", "length": {0}}}}},
+      {{"name": "out", "buffer": {{"type": "u32", "length": {0}}}}}], "global_size": [{1}], "local_size": [{1}], "subgroup_size": {2}}})",
+                               2 * n, n, sgs));
+  s.args[0].init = bytesOf(in);
+  auto out = elems<uint32_t>(k.run(s).buffers[1]);
+  for (uint32_t sg = 0; sg < n / sgs; ++sg)
+    for (uint32_t lid = 0; lid < sgs; ++lid)
+      for (uint32_t c = 0; c < 2; ++c) { // component c of invocation lid lives at ptr[lid + c * SubgroupMaxSize]
+        uint32_t at = sg * 2 * sgs + lid + c * sgs;
+        CHECK(out[at] == in[at] * 10 + lid);
+      }
+}
+
+TEST_CASE("interp subgroups: vector shuffles by the extension's rules (hand-written SPIR-V)") {
+  Kernel k("sgspec.spvasm");
+  const uint32_t n = 8, sgs = 4;
+  std::vector<int32_t> x(2 * n);
+  for (uint32_t i = 0; i < 2 * n; ++i) x[i] = static_cast<int32_t>(i * 10 + 3);
+  std::vector<uint32_t> sel = {0, 1, 2, 3, 3, 2, 1, 0};
+  RunSpec s = spec(fmt::format(R"({{"kernel": "vshuffle", "args": [{{"name": "vd", "buffer": {{"type": "i32", "length": {0}}}}},
+      {{"name": "sel", "buffer": {{"type": "u32", "length": {1}}}}}, {{"name": "vout", "buffer": {{"type": "i32", "length": {2}}}}}],
+      "global_size": [{1}], "local_size": [{1}], "subgroup_size": {3}}})", 2 * n, n, 8 * n, sgs));
+  s.args[0].init = bytesOf(x);
+  s.args[1].init = bytesOf(sel);
+  auto out = elems<int32_t>(k.run(s).buffers[2]);
+  for (uint32_t g = 0; g < n; ++g)
+    for (uint32_t c = 0; c < 2; ++c) {
+      CAPTURE(g);
+      CAPTURE(c);
+      uint32_t base = g / sgs * sgs, lid = g % sgs, d = sel[g];
+      auto cur = [&](uint32_t inv) { return x[2 * (base + inv) + c]; };
+      const int32_t* o = out.data() + g * 8 + c;
+      CHECK(o[0] == cur(d));
+      uint32_t down = lid + d; // Next is 2 * x
+      CHECK(o[2] == (down < sgs ? cur(down) : 2 * cur(down - sgs)));
+      int up = static_cast<int>(lid) - static_cast<int>(d); // Previous is 2 * x
+      CHECK(o[4] == (up >= 0 ? cur(up) : 2 * cur(up + sgs)));
+      CHECK(o[6] == cur(lid ^ d));
+    }
+  sel[6] = 7; // 7 >= SubgroupMaxSize 4: out of range for OpSubgroupShuffleINTEL
+  s.args[1].init = bytesOf(sel);
+  std::string e = k.error(s);
+  checkContains(e, "OpSubgroupShuffleINTEL %sh0");
+  checkContains(e, "invocation 2: InvocationId 7 is out of range for SubgroupMaxSize 4");
+
+  // ShuffleDown / ShuffleUp alone: indices up to twice SubgroupMaxSize are fine, beyond is an error.
+  for (const char* kernel : {"down_only", "up_only"}) {
+    CAPTURE(kernel);
+    RunSpec d = spec(fmt::format(R"({{"kernel": "{}", "args": [{{"name": "vd", "buffer": {{"type": "i32", "length": 8}}}},
+        {{"name": "sel", "buffer": {{"type": "u32", "length": 4, "init": [4, 5, 5, 4]}}}},
+        {{"name": "vout", "buffer": {{"type": "i32", "length": 8}}}}], "global_size": [4], "local_size": [4], "subgroup_size": 4}})",
+                                 kernel));
+    d.args[0].init = bytesOf(std::vector<int32_t>{10, 11, 20, 21, 30, 31, 40, 41});
+    auto r = elems<int32_t>(k.run(d).buffers[2]);
+    // down: index lid + d in [4, 8) takes Next (= 2x) of invocation index - 4; up: lid - d in [-4, 0)
+    // takes Previous (= 2x) of invocation index + 4.
+    bool down = std::string(kernel) == "down_only";
+    std::vector<int32_t> expect = down ? std::vector<int32_t>{20, 22, 60, 62, 80, 82, 80, 82}
+                                       : std::vector<int32_t>{20, 22, 20, 22, 40, 42, 80, 82};
+    CHECK(r == expect);
+    d.args[1].init = bytesOf(std::vector<uint32_t>{0, 0, 9, 0}); // down: 2 + 9 = 11 >= 8; up: 2 - 9 = -7 < -4
+    e = k.error(d);
+    checkContains(e, down ? "invocation 2: shuffle index 11 (id + Delta) is out of range"
+                                                        : "invocation 2: shuffle index -7 (id - Delta) is out of range");
+  }
+}
+
+TEST_CASE("interp subgroups: non-uniform block pointer and divergent shuffle are errors") {
+  Kernel k("sgshuffle.spv");
+  RunSpec b = spec(R"({"kernel": "blockbad", "args": [{"name": "in", "buffer": {"type": "u32", "length": 16}},
+      {"name": "out", "buffer": {"type": "u32", "length": 8}}], "global_size": [8], "local_size": [8], "subgroup_size": 4})");
+  std::string e = k.error(b);
+  checkContains(e, "OpSubgroupBlockReadINTEL");
+  checkContains(e, "Ptr differs between invocations 0 and 1");
+
+  RunSpec d = spec(R"({"kernel": "sgdiverge", "args": [{"name": "out", "buffer": {"type": "i32", "length": 8}}],
+      "global_size": [8], "local_size": [8], "subgroup_size": 4})");
+  e = k.error(d);
+  checkContains(e, "OpSubgroupShuffleINTEL");
+  checkContains(e, "deadlock: subgroup instruction reached by work-item 0");
+  checkContains(e, "not by work-item 2 (local id 2), which has finished; every work-item of the subgroup must execute it");
+  d.subgroupSize = 2; // every invocation has a local id below 2: all shuffle, each from its subgroup's first
+  auto out = elems<int32_t>(k.run(d).buffers[0]);
+  CHECK(out == std::vector<int32_t>{0, 0, 2, 2, 4, 4, 6, 6});
+}
