@@ -163,6 +163,12 @@ sim::SimInterface simInterface(const driver::Compiled& c) {
 int cmdSim(const Args& a) {
   if (!a.has("--run")) usageError("sim needs --run SPEC.json");
   sim::RunSpec spec = sim::loadRunSpec(a.get("--run"));
+  uint64_t items = spec.globalSize[0] * spec.globalSize[1] * spec.globalSize[2];
+  if (items != 1)
+    throw DiagnosticError(SourceLoc{spec.path}, "global_size",
+                          fmt::format("the hardware runs a single work-item; this run spec asks for {} work-items. "
+                                      "ND-range kernels run in the interpreter (`spvhls run`) only, for now",
+                                      items));
   driver::LoadedModule m = driver::loadModule(a.input);
   std::string kernel = driver::pickKernel(*m.view, a.get("--kernel", spec.kernel), a.input);
   spec.kernel = kernel;
