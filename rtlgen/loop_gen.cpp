@@ -105,26 +105,11 @@ private:
     }
     for (size_t k = 0; k < loop_.liveOuts.size(); ++k)
       ports.push_back(decl("output reg", width(loop_.liveOuts[k]), fmt::format("lo_{}", k)));
-    for (uint32_t m : mems_) {
-      ports.push_back(fmt::format("output wire m{}_req_valid", m));
-      ports.push_back(fmt::format("input wire m{}_req_ready", m));
-      ports.push_back(fmt::format("output wire m{}_req_write", m));
-      ports.push_back(fmt::format("output wire [63:0] m{}_req_addr", m));
-      ports.push_back(fmt::format("output wire [3:0] m{}_req_size", m));
-      ports.push_back(fmt::format("output wire [63:0] m{}_req_wdata", m));
-      if (!memLoads_.count(m)) continue; // a store-only port has no response channel here
-      ports.push_back(fmt::format("input wire m{}_resp_valid", m));
-      // Only the low bytes of a response are used by narrower loads.
-      ports.push_back(fmt::format("/* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] m{}_resp_data "
-                                  "/* verilator lint_on UNUSEDSIGNAL */",
-                                  m));
-    }
+    for (uint32_t m : mems_)
+      for (auto& d : memoryPortDecls(fmt::format("m{}", m), memLoads_.count(m) > 0, false)) ports.push_back(d);
     std::string s = fmt::format("// Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({}).\n", loop_.name,
                                 p_.ii, p_.F, p_.cuts.size(), clusterModeName(p_.kind));
-    s += fmt::format("module {} (\n", name);
-    for (size_t i = 0; i < ports.size(); ++i) s += "  " + ports[i] + (i + 1 < ports.size() ? ",\n" : "\n");
-    s += ");\n";
-    return s;
+    return s + moduleHeader(name, ports);
   }
 
   // A live-in read by the body needs a latch; one that only initialises a carry does not.

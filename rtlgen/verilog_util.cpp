@@ -39,6 +39,25 @@ std::string resize(const std::string& expr, unsigned from, unsigned to) {
   return fmt::format("{{{}'h0, {}}}", to - from, expr);
 }
 
+std::string moduleHeader(const std::string& name, const std::vector<std::string>& ports) {
+  std::string s = fmt::format("module {} (\n", name);
+  for (size_t i = 0; i < ports.size(); ++i) s += "  " + ports[i] + (i + 1 < ports.size() ? ",\n" : "\n");
+  return s + ");\n";
+}
+
+std::vector<std::string> memoryPortDecls(const std::string& p, bool response, bool unusedResponseOk) {
+  std::vector<std::string> v = {
+      fmt::format("output wire {}_req_valid", p),         fmt::format("input wire {}_req_ready", p),
+      fmt::format("output wire {}_req_write", p),         fmt::format("output wire [63:0] {}_req_addr", p),
+      fmt::format("output wire [3:0] {}_req_size", p),    fmt::format("output wire [63:0] {}_req_wdata", p)};
+  if (!response) return v;
+  // Narrow loads use only the low bytes of resp_data.
+  v.push_back(fmt::format("{}input wire {}_resp_valid", unusedResponseOk ? "/* verilator lint_off UNUSEDSIGNAL */ " : "", p));
+  v.push_back(fmt::format("{}input wire [63:0] {}_resp_data /* verilator lint_on UNUSEDSIGNAL */",
+                          unusedResponseOk ? "" : "/* verilator lint_off UNUSEDSIGNAL */ ", p));
+  return v;
+}
+
 unsigned log2Ceil(uint64_t v) {
   unsigned n = 0;
   while ((uint64_t(1) << n) < v) ++n;

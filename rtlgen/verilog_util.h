@@ -26,6 +26,13 @@ std::string resize(const std::string& expr, unsigned from, unsigned to);
 unsigned log2Ceil(uint64_t v);
 uint64_t roundUpPow2(uint64_t v);
 
+// "module <name> (\n  port,\n  ...\n);\n"
+std::string moduleHeader(const std::string& name, const std::vector<std::string>& ports);
+// The port declarations of one memory port named <prefix>_req_valid ... (docs/hardware-interface.md).
+// Without `response` the response channel is left out; with `unusedResponseOk` it is declared inside
+// a lint_off UNUSEDSIGNAL region (a fixed interface whose port may only be written).
+std::vector<std::string> memoryPortDecls(const std::string& prefix, bool response, bool unusedResponseOk);
+
 // The combinational Verilog expression computing `op` from its operand expressions (already at the
 // operands' widths). Only for pure operations (not Load/Store/Phi/LoopCall/LoopOut/leaves).
 std::string opExpr(const ir::Op& op, const std::vector<std::string>& a, const std::vector<unsigned>& w);
