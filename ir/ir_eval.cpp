@@ -1,0 +1,179 @@
+// The IR evaluator (see ir/ir_eval.h).
+#include "ir/ir_eval.h"
+
+#include <fmt/format.h>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir {
+namespace {
+
+using lower::widthMask;
+
+class Evaluator {
+public:
+  Evaluator(const Kernel& k, const std::vector<uint64_t>& args, std::vector<std::vector<uint8_t>>& buffers,
+            uint64_t maxSteps)
+      : k_(k), args_(args), maxSteps_(maxSteps) {
+    for (const Memory& m : k.memories) {
+      if (m.kind == Memory::Kind::Global) {
+        if (m.argIndex >= buffers.size())
+          throw DiagnosticError(k.loc, "kernel " + k.name, fmt::format("no buffer for argument {}", m.name));
+        mem_.push_back(std::move(buffers[m.argIndex]));
+      } else {
+        mem_.push_back(m.init.empty() ? std::vector<uint8_t>(m.sizeBytes, 0) : m.init);
+      }
+    }
+    r_.loopIterations.assign(k.loops.size(), 0);
+  }
+
+  EvalResult run() {
+    std::vector<uint64_t> vals(k_.ops.size(), 0);
+    std::vector<std::vector<uint64_t>> loopOuts(k_.ops.size());
+    uint32_t b = 0, prev = UINT32_MAX;
+    for (;;) {
+      const BasicBlock& bb = k_.blocks[b];
+      // Phis read their operands as of the end of the predecessor, all at once.
+      std::vector<std::pair<ValueId, uint64_t>> phiVals;
+      for (ValueId v : bb.ops) {
+        const Op& op = k_.ops[v];
+        if (op.kind != OpKind::Phi) break;
+        for (size_t i = 0; i < op.phiBlocks.size(); ++i)
+          if (op.phiBlocks[i] == prev) phiVals.push_back({v, vals[op.operands[i]]});
+      }
+      for (auto [v, x] : phiVals) vals[v] = x;
+      for (ValueId v : bb.ops) {
+        const Op& op = k_.ops[v];
+        step(op);
+        switch (op.kind) {
+        case OpKind::Phi: break;
+        case OpKind::Arg: vals[v] = args_.at(op.index) & widthMask(op.width); break;
+        case OpKind::LoopCall: {
+          std::vector<uint64_t> ins;
+          for (ValueId o : op.operands) ins.push_back(vals[o]);
+          loopOuts[v] = runLoop(op.index, ins);
+          break;
+        }
+        case OpKind::LoopOut: vals[v] = loopOuts[op.operands[0]].at(op.index); break;
+        default: vals[v] = compute(op, k_.ops, vals); break;
+        }
+      }
+      const Terminator& t = bb.term;
+      prev = b;
+      switch (t.kind) {
+      case Terminator::Kind::Branch: b = t.targets[0]; break;
+      case Terminator::Kind::CondBranch: b = (vals[t.cond] & 1) ? t.targets[0] : t.targets[1]; break;
+      case Terminator::Kind::Switch: {
+        b = t.targets[0];
+        for (size_t i = 0; i < t.caseValues.size(); ++i)
+          if (t.caseValues[i] == vals[t.cond]) {
+            b = t.targets[i + 1];
+            break;
+          }
+        break;
+      }
+      case Terminator::Kind::Return: return finish();
+      case Terminator::Kind::Unreachable:
+        throw DiagnosticError(t.loc, "block " + bb.name, "reached an Unreachable terminator");
+      }
+    }
+  }
+
+private:
+  const Kernel& k_;
+  const std::vector<uint64_t>& args_;
+  uint64_t maxSteps_;
+  std::vector<std::vector<uint8_t>> mem_;
+  EvalResult r_;
+
+  void step(const Op& op) {
+    if (++r_.steps > maxSteps_)
+      throw DiagnosticError(op.loc, "kernel " + k_.name, fmt::format("more than {} operations evaluated", maxSteps_));
+  }
+
+  EvalResult finish() {
+    r_.buffers.assign(k_.args.size(), {});
+    for (size_t m = 0; m < k_.memories.size(); ++m)
+      if (k_.memories[m].kind == Memory::Kind::Global) r_.buffers[k_.memories[m].argIndex] = std::move(mem_[m]);
+    return std::move(r_);
+  }
+
+  void checkAccess(const Op& op, uint64_t off) const {
+    const auto& m = mem_[op.memory];
+    if (off > m.size() || m.size() - off < op.size)
+      throw DiagnosticError(op.loc, opKindName(op.kind),
+                            fmt::format("{} bytes at offset {} of {}, which has {} bytes", op.size, off,
+                                        k_.memories[op.memory].name, m.size()));
+    if (off % op.size != 0)
+      throw DiagnosticError(op.loc, opKindName(op.kind),
+                            fmt::format("offset {} of {} is not aligned to the access size {}", off,
+                                        k_.memories[op.memory].name, op.size));
+  }
+
+  // One op over the values of its op list (the kernel's or a loop body's).
+  uint64_t compute(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
+    auto val = [&](ValueId o) { return vals[o]; };
+    auto pred = [&](size_t i) { return op.operands[i] == kNone || (val(op.operands[i]) & 1); };
+    switch (op.kind) {
+    case OpKind::Const: return op.imm;
+    case OpKind::Undef: return 0;
+    case OpKind::Select: return (val(op.operands[0]) & 1) ? val(op.operands[1]) : val(op.operands[2]);
+    case OpKind::Load: {
+      if (!pred(1)) return 0; // not executed
+      uint64_t off = val(op.operands[0]);
+      checkAccess(op, off);
+      uint64_t x = 0;
+      for (uint32_t i = 0; i < op.size; ++i) x |= static_cast<uint64_t>(mem_[op.memory][off + i]) << (8 * i);
+      return x;
+    }
+    case OpKind::Store: {
+      if (!pred(2)) return 0;
+      uint64_t off = val(op.operands[0]), x = val(op.operands[1]);
+      checkAccess(op, off);
+      for (uint32_t i = 0; i < op.size; ++i) mem_[op.memory][off + i] = static_cast<uint8_t>(x >> (8 * i));
+      return 0;
+    }
+    default: break;
+    }
+    std::vector<uint64_t> xs;
+    for (ValueId o : op.operands) xs.push_back(val(o));
+    const uint8_t ow = op.operands.empty() ? op.width : list[op.operands[0]].width;
+    if (auto r = lower::foldConstant(op.kind, op.width, xs, ow)) return *r;
+    // Hardware results where the fold refuses: division by zero gives 0, INT_MIN / -1 wraps.
+    if (op.kind == OpKind::SDiv && xs.size() == 2 && (xs[1] & widthMask(ow)) != 0) return xs[0] & widthMask(op.width);
+    return 0;
+  }
+
+  std::vector<uint64_t> runLoop(uint32_t index, const std::vector<uint64_t>& ins) {
+    const Loop& lp = k_.loops[index];
+    std::vector<uint64_t> vals(lp.ops.size(), 0), phis(lp.phis.size());
+    for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = ins[lp.phis[i].initLiveIn];
+    for (;;) {
+      ++r_.loopIterations[index];
+      for (ValueId v = 0; v < lp.ops.size(); ++v) {
+        const Op& op = lp.ops[v];
+        step(op);
+        switch (op.kind) {
+        case OpKind::LiveIn: vals[v] = ins[op.index]; break;
+        case OpKind::LoopPhi: vals[v] = phis[op.index]; break;
+        default: vals[v] = compute(op, lp.ops, vals); break;
+        }
+      }
+      if (!(vals[lp.continueCond] & 1)) break;
+      for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = vals[lp.phis[i].next];
+    }
+    std::vector<uint64_t> outs;
+    for (ValueId o : lp.liveOuts) outs.push_back(vals[o]);
+    return outs;
+  }
+};
+
+} // namespace
+
+EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
+                          std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps) {
+  Evaluator e(k, args, buffers, maxSteps);
+  return e.run();
+}
+
+} // namespace spvhls::ir

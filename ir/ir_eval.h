@@ -1,0 +1,28 @@
+// A reference evaluator of the HLS IR itself (not of the SPIR-V): runs a Kernel with the semantics
+// documented in ir/hls_ir.h, including the loop iteration semantics (every iteration evaluates all
+// body ops; side effects are guarded by predicates; the iteration whose continueCond is false is the
+// last one and produces the live-outs). Comparing it with the golden SPIR-V interpreter checks
+// lowering on its own, before scheduling and Verilog.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/hls_ir.h"
+
+namespace spvhls::ir {
+
+struct EvalResult {
+  std::vector<std::vector<uint8_t>> buffers; // final contents, by kernel argument (empty for scalars)
+  std::vector<uint64_t> loopIterations;       // per Kernel::loops entry, summed over its calls
+  uint64_t steps = 0;                         // ops evaluated
+};
+
+// `args` holds one value per kernel argument (ignored for pointers); `buffers` one buffer per kernel
+// argument (ignored for scalars). Memory accesses are bounds-checked; division by zero yields 0 and
+// Undef is 0, as in hardware. Throws DiagnosticError on an out-of-bounds access, a misaligned access,
+// or more than maxSteps evaluated ops.
+EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
+                          std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps = 200'000'000);
+
+} // namespace spvhls::ir

@@ -1,0 +1,75 @@
+// lowerKernel: runs the lowering steps in order (see ir/lower.h).
+#include "ir/lower.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir {
+
+namespace {
+constexpr uint32_t kKernelModel = 6; // ExecutionModel Kernel
+}
+
+std::vector<std::string> kernelNames(const spirv::ModuleView& mv) {
+  std::vector<std::string> names;
+  for (const auto& ep : mv.entryPoints)
+    if (ep.executionModel == kKernelModel) names.push_back(ep.name);
+  return names;
+}
+
+Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
+  const spirv::EntryPoint* ep = mv.findEntryPoint(entryName);
+  if (!ep || ep->executionModel != kKernelModel) {
+    std::string known;
+    for (const auto& n : kernelNames(mv)) known += (known.empty() ? "" : ", ") + n;
+    throw DiagnosticError(SourceLoc{mv.module.fileName, 0, 0, 0, !mv.module.fileName.empty()}, "OpEntryPoint",
+                          fmt::format("no kernel entry point named \"{}\"; the module has: {}", entryName,
+                                      known.empty() ? "none" : known));
+  }
+  const spirv::Function* f = mv.findFunction(ep->function);
+  if (!f || f->isDeclaration())
+    throw DiagnosticError(mv.locOf(ep->inst), "OpEntryPoint",
+                          fmt::format("entry point \"{}\" names a function without a body", entryName));
+
+  lower::Context c(mv, *ep, *f);
+  lower::LFunc lf = lower::decodeAndInline(c);
+  lower::promoteVariables(c, lf);
+  lower::Translated t = lower::translate(c, lf);
+  Kernel k = std::move(t.kernel);
+  // Forwarding blocks (a `break`'s) would otherwise give loops extra exit targets. Kept: blocks
+  // carrying loop controls (the controls refer to them), loop headers and the blocks entering them
+  // (the cycle predictor counts loop invocations on the SPIR-V edges into the header).
+  std::vector<uint8_t> keep(k.blocks.size(), 0);
+  for (const auto& pc : t.controls) keep[pc.block] = 1;
+  for (const auto& loop : lower::findLoops(k).loops) {
+    keep[loop.header] = 1;
+    for (auto& b : k.blocks)
+      if (b.term.kind == Terminator::Kind::Branch && b.term.targets[0] == loop.header)
+        keep[static_cast<size_t>(&b - k.blocks.data())] = 1;
+  }
+  lower::threadForwardingBlocks(k, keep);
+  lower::LoopForest forest = lower::findLoops(k);
+  std::sort(forest.irreducible.begin(), forest.irreducible.end());
+  forest.irreducible.erase(std::unique(forest.irreducible.begin(), forest.irreducible.end()), forest.irreducible.end());
+  for (uint32_t b : forest.irreducible)
+    k.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Note, k.blocks[b].term.loc, "block " + k.blocks[b].name,
+                                       "is entered by a cycle with several entries (irreducible control flow); "
+                                       "that cycle runs in the FSM and is not pipelined"});
+  lower::attachControls(k, forest, t.controls);
+  lower::extractLoops(k, forest);
+  lower::compactKernel(k);
+  try {
+    verifyKernel(k);
+  } catch (const DiagnosticError& e) {
+    // The input was accepted, so a broken invariant is the compiler's fault.
+    std::vector<Diagnostic> diags = e.diagnostics();
+    for (auto& d : diags) d.message = "internal compiler error (please report): " + d.message;
+    throw DiagnosticError(std::move(diags));
+  }
+  return k;
+}
+
+} // namespace spvhls::ir

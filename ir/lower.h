@@ -1,0 +1,26 @@
+// Lowering: one SPIR-V entry point (frontend ModuleView) -> ir::Kernel.
+//
+// Steps (each in its own ir/lower_*.cpp): decode the reachable SPIR-V into a mutable working copy and
+// inline every call (lower_decode.cpp), promote Function-storage variables to SSA values
+// (lower_mem2reg.cpp), translate to the HLS IR CFG resolving every pointer to (memory, byte offset)
+// (lower_translate.cpp, lower_values.cpp), find loops and attach their controls (lower_loops.cpp),
+// if-convert and cut innermost loops out of the CFG (lower_extract.cpp), and finally remove dead code
+// and renumber (lower_compact.cpp). The result always passes verifyKernel().
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/module.h"
+#include "ir/hls_ir.h"
+
+namespace spvhls::ir {
+
+// Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that
+// the compiler does not support (named, with its location) and for an unknown entry point.
+Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName);
+
+// Names of the Kernel-model entry points, in module order.
+std::vector<std::string> kernelNames(const spirv::ModuleView& mv);
+
+} // namespace spvhls::ir

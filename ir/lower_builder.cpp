@@ -1,0 +1,265 @@
+// Builder: appends IR ops with constant folding and a few algebraic simplifications.
+#include <bit>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir::lower {
+
+uint64_t widthMask(uint32_t width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
+
+int64_t signExtend(uint64_t v, uint32_t width) {
+  if (width == 0 || width >= 64) return static_cast<int64_t>(v);
+  uint64_t m = 1ull << (width - 1);
+  v &= widthMask(width);
+  return static_cast<int64_t>((v ^ m) - m);
+}
+
+bool isCompare(OpKind k) {
+  switch (k) {
+  case OpKind::Eq: case OpKind::Ne: case OpKind::ULt: case OpKind::ULe: case OpKind::UGt:
+  case OpKind::UGe: case OpKind::SLt: case OpKind::SLe: case OpKind::SGt: case OpKind::SGe:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<uint64_t> foldConstant(OpKind k, uint8_t width, const std::vector<uint64_t>& vals,
+                                     uint8_t w) {
+  const uint64_t m = widthMask(w);
+  uint64_t a = vals.size() > 0 ? vals[0] & m : 0, b = vals.size() > 1 ? vals[1] & m : 0;
+  int64_t sa = signExtend(a, w), sb = signExtend(b, w);
+  uint64_t r = 0;
+  switch (k) {
+  case OpKind::Add: r = a + b; break;
+  case OpKind::Sub: r = a - b; break;
+  case OpKind::Mul: r = a * b; break;
+  case OpKind::UDiv: if (b == 0) return std::nullopt; r = a / b; break;
+  case OpKind::URem: if (b == 0) return std::nullopt; r = a % b; break;
+  case OpKind::SDiv:
+  case OpKind::SRem:
+  case OpKind::SMod: {
+    if (b == 0) return std::nullopt;
+    // INT_MIN / -1 overflows in C++; SPIR-V leaves it undefined, so do not fold it.
+    if (sb == -1 && sa == signExtend(1ull << (w - 1), w)) return std::nullopt;
+    if (k == OpKind::SDiv) r = static_cast<uint64_t>(sa / sb);
+    else if (k == OpKind::SRem) r = static_cast<uint64_t>(sa % sb);
+    else {
+      int64_t rem = sa % sb;
+      if (rem != 0 && ((rem < 0) != (sb < 0))) rem += sb; // sign of the divisor
+      r = static_cast<uint64_t>(rem);
+    }
+    break;
+  }
+  case OpKind::Neg: r = 0 - a; break;
+  case OpKind::Not: r = ~a; break;
+  case OpKind::And: r = a & b; break;
+  case OpKind::Or: r = a | b; break;
+  case OpKind::Xor: r = a ^ b; break;
+  case OpKind::Shl: r = a << (b % w); break;
+  case OpKind::LShr: r = a >> (b % w); break;
+  case OpKind::AShr: r = static_cast<uint64_t>(sa >> (b % w)); break;
+  case OpKind::Eq: return a == b;
+  case OpKind::Ne: return a != b;
+  case OpKind::ULt: return a < b;
+  case OpKind::ULe: return a <= b;
+  case OpKind::UGt: return a > b;
+  case OpKind::UGe: return a >= b;
+  case OpKind::SLt: return sa < sb;
+  case OpKind::SLe: return sa <= sb;
+  case OpKind::SGt: return sa > sb;
+  case OpKind::SGe: return sa >= sb;
+  case OpKind::ZExt: r = a; break;
+  case OpKind::SExt: r = static_cast<uint64_t>(sa); break;
+  case OpKind::Trunc: r = a; break;
+  default: return std::nullopt;
+  }
+  return r & widthMask(width);
+}
+
+namespace {
+bool isPure(OpKind k) {
+  switch (k) {
+  case OpKind::Load: case OpKind::Store: case OpKind::Phi: case OpKind::LoopCall: case OpKind::LoopOut:
+  case OpKind::LoopPhi: case OpKind::LiveIn: case OpKind::Arg: case OpKind::Undef:
+    return false;
+  default:
+    return true;
+  }
+}
+} // namespace
+
+ValueId Builder::emit(Op op) {
+  op.block = block;
+  if (!op.loc.known && op.loc.line == 0) op.loc = loc;
+  std::vector<uint64_t> key;
+  if (isPure(op.kind) && op.kind != OpKind::Const) {
+    key = {block, static_cast<uint64_t>(op.kind), op.width, op.imm};
+    key.insert(key.end(), op.operands.begin(), op.operands.end());
+    if (auto it = pure_.find(key); it != pure_.end()) return it->second;
+  }
+  ValueId v = static_cast<ValueId>(ops_.size());
+  if (!key.empty()) pure_[key] = v;
+  ops_.push_back(std::move(op));
+  if (blocks_) (*blocks_)[block].ops.push_back(v);
+  return v;
+}
+
+std::optional<uint64_t> Builder::constValue(ValueId v) const {
+  if (v == kNone || ops_[v].kind != OpKind::Const) return std::nullopt;
+  return ops_[v].imm;
+}
+
+ValueId Builder::constant(uint8_t width, uint64_t value) {
+  value &= widthMask(width);
+  uint64_t key = (static_cast<uint64_t>(width) << 56) ^ value;
+  auto it = consts_.find(key);
+  if (it != consts_.end() && ops_[it->second].imm == value && ops_[it->second].width == width)
+    return it->second;
+  Op op;
+  op.kind = OpKind::Const;
+  op.width = width;
+  op.imm = value;
+  // Kernel constants start in the entry block; compaction gives each using block its own copy.
+  uint32_t saved = block;
+  if (blocks_) block = 0;
+  ValueId v = emit(std::move(op));
+  block = saved;
+  ops_[v].loc = {};
+  consts_[key] = v;
+  return v;
+}
+
+ValueId Builder::undef(uint8_t width) {
+  Op op;
+  op.kind = OpKind::Undef;
+  op.width = width;
+  uint32_t saved = block;
+  if (blocks_) block = 0;
+  ValueId v = emit(std::move(op));
+  block = saved;
+  return v;
+}
+
+ValueId Builder::binary(OpKind k, ValueId a, ValueId b) {
+  const uint8_t w = width(a);
+  const uint8_t rw = isCompare(k) ? 1 : w;
+  auto ca = constValue(a), cb = constValue(b);
+  if (ca && cb)
+    if (auto r = foldConstant(k, rw, {*ca, *cb}, w)) return constant(rw, *r);
+  // Identities that -O0 code and address arithmetic produce all the time.
+  switch (k) {
+  case OpKind::Add:
+    if (cb && *cb == 0) return a;
+    if (ca && *ca == 0) return b;
+    break;
+  case OpKind::Sub:
+  case OpKind::Shl:
+  case OpKind::LShr:
+  case OpKind::AShr:
+    if (cb && *cb == 0) return a;
+    break;
+  case OpKind::Mul:
+    if (cb && *cb == 1) return a;
+    if (ca && *ca == 1) return b;
+    if ((cb && *cb == 0) || (ca && *ca == 0)) return constant(w, 0);
+    break;
+  case OpKind::And:
+    if (a == b) return a;
+    if (cb && *cb == widthMask(w)) return a;
+    if (ca && *ca == widthMask(w)) return b;
+    if ((cb && *cb == 0) || (ca && *ca == 0)) return constant(w, 0);
+    break;
+  case OpKind::Or:
+    if (a == b) return a;
+    if (cb && *cb == 0) return a;
+    if (ca && *ca == 0) return b;
+    if ((cb && *cb == widthMask(w)) || (ca && *ca == widthMask(w))) return constant(w, widthMask(w));
+    break;
+  case OpKind::Xor:
+    if (cb && *cb == 0) return a;
+    if (ca && *ca == 0) return b;
+    break;
+  default:
+    break;
+  }
+  Op op;
+  op.kind = k;
+  op.width = rw;
+  op.operands = {a, b};
+  return emit(std::move(op));
+}
+
+ValueId Builder::unary(OpKind k, ValueId a) {
+  const uint8_t w = width(a);
+  if (auto ca = constValue(a))
+    if (auto r = foldConstant(k, w, {*ca}, w)) return constant(w, *r);
+  if (ops_[a].kind == k) return ops_[a].operands[0]; // Not(Not x), Neg(Neg x)
+  Op op;
+  op.kind = k;
+  op.width = w;
+  op.operands = {a};
+  return emit(std::move(op));
+}
+
+ValueId Builder::select(ValueId c, ValueId a, ValueId b) {
+  if (a == b) return a;
+  if (auto cc = constValue(c)) return *cc ? a : b;
+  Op op;
+  op.kind = OpKind::Select;
+  op.width = width(a);
+  op.operands = {c, a, b};
+  return emit(std::move(op));
+}
+
+ValueId Builder::resize(ValueId a, uint8_t w, bool isSigned) {
+  const uint8_t from = width(a);
+  if (from == w) return a;
+  OpKind k = w < from ? OpKind::Trunc : isSigned ? OpKind::SExt : OpKind::ZExt;
+  if (auto ca = constValue(a)) return constant(w, *foldConstant(k, w, {*ca}, from));
+  Op op;
+  op.kind = k;
+  op.width = w;
+  op.operands = {a};
+  return emit(std::move(op));
+}
+
+ValueId Builder::mulConst(ValueId a, uint64_t c) {
+  const uint8_t w = width(a);
+  if (c != 0 && std::has_single_bit(c))
+    return binary(OpKind::Shl, a, constant(w, static_cast<uint64_t>(std::countr_zero(c))));
+  return binary(OpKind::Mul, a, constant(w, c));
+}
+
+ValueId Builder::predAnd(ValueId a, ValueId b) {
+  if (a == kNone) return b;
+  if (b == kNone) return a;
+  if (auto ca = constValue(a)) return *ca ? b : a;
+  if (auto cb = constValue(b)) return *cb ? a : b;
+  return binary(OpKind::And, a, b);
+}
+
+ValueId Builder::predOr(ValueId a, ValueId b) {
+  if (a == kNone || b == kNone) return kNone;
+  if (auto ca = constValue(a)) return *ca ? kNone : b;
+  if (auto cb = constValue(b)) return *cb ? kNone : a;
+  // p&c | p&!c = p: the two arms of a branch joining again.
+  const Op& oa = ops_[a];
+  const Op& ob = ops_[b];
+  if (oa.kind == OpKind::And && ob.kind == OpKind::And && oa.operands[0] == ob.operands[0]) {
+    ValueId x = oa.operands[1], y = ob.operands[1];
+    if ((ops_[x].kind == OpKind::Not && ops_[x].operands[0] == y) ||
+        (ops_[y].kind == OpKind::Not && ops_[y].operands[0] == x))
+      return oa.operands[0];
+  }
+  if ((oa.kind == OpKind::Not && oa.operands[0] == b) || (ob.kind == OpKind::Not && ob.operands[0] == a))
+    return kNone;
+  return binary(OpKind::Or, a, b);
+}
+
+ValueId Builder::predNot(ValueId a) {
+  if (a == kNone) return constant(1, 0);
+  return unary(OpKind::Not, a);
+}
+
+} // namespace spvhls::ir::lower

@@ -1,0 +1,421 @@
+// Final clean-up of a lowered kernel: constant branches, unreachable blocks, dead values, unused loop
+// parts and local memories; then renumbering so that blocks are in reverse post-order, values follow
+// their blocks, and every block has its own copies of the constants it uses (a constant is a wire in
+// hardware; a value crossing blocks would need a register).
+#include <algorithm>
+#include <map>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir::lower {
+namespace {
+
+
+// CondBranch/Switch on a constant -> Branch.
+void foldConstantBranches(Kernel& k) {
+  for (auto& b : k.blocks) {
+    Terminator& t = b.term;
+    if ((t.kind != Terminator::Kind::CondBranch && t.kind != Terminator::Kind::Switch) || t.cond == kNone)
+      continue;
+    const Op& c = k.ops[t.cond];
+    if (c.kind != OpKind::Const) continue;
+    uint32_t target = t.targets[0];
+    if (t.kind == Terminator::Kind::CondBranch) {
+      target = c.imm ? t.targets[0] : t.targets[1];
+    } else {
+      for (size_t i = 0; i < t.caseValues.size(); ++i)
+        if (t.caseValues[i] == c.imm) {
+          target = t.targets[i + 1];
+          break;
+        }
+    }
+    t.kind = Terminator::Kind::Branch;
+    t.cond = kNone;
+    t.targets = {target};
+    t.caseValues.clear();
+  }
+}
+
+// A block whose only predecessor branches to it unconditionally joins that predecessor: every block
+// costs the FSM at least a cycle. Blocks running a loop stay on their own.
+void mergeStraightLines(Kernel& k) {
+  const Succs succ = kernelSuccessors(k);
+  std::vector<uint32_t> predCount(k.blocks.size(), 0);
+  for (const auto& s : succ)
+    for (uint32_t t : s) ++predCount[t];
+  for (uint32_t a : reversePostOrder(succ, 0)) {
+    BasicBlock& A = k.blocks[a];
+    if (A.loopCall) continue;
+    while (A.term.kind == Terminator::Kind::Branch) {
+      const uint32_t b = A.term.targets[0];
+      BasicBlock& B = k.blocks[b];
+      if (b == 0 || b == a || predCount[b] != 1 || B.loopCall || B.loopControls ||
+          !B.notPipelinedReason.empty())
+        break;
+      if (std::any_of(B.ops.begin(), B.ops.end(), [&](ValueId v) { return k.ops[v].kind == OpKind::Phi; }))
+        break;
+      for (ValueId v : B.ops) {
+        k.ops[v].block = a;
+        A.ops.push_back(v);
+      }
+      B.ops.clear();
+      // Both run equally often; the cycle predictor also reads the label of a block entering a loop
+      // as the source of a SPIR-V edge into the loop header, which is B's edge.
+      if (B.spirvLabel && std::any_of(B.term.targets.begin(), B.term.targets.end(),
+                                      [&](uint32_t t) { return k.blocks[t].loopCall.has_value(); }))
+        A.spirvLabel = B.spirvLabel;
+      A.term = B.term;
+      B.term = Terminator{}; // B is now unreachable (Return, no targets)
+      for (uint32_t t : A.term.targets)
+        for (ValueId v : k.blocks[t].ops)
+          for (uint32_t& pb : k.ops[v].phiBlocks)
+            if (pb == b) pb = a;
+      predCount[b] = 0;
+    }
+  }
+}
+
+} // namespace
+
+// An empty block that only branches on (clang's `if.then: br for.end` for a `break`) is bypassed:
+// its predecessors branch to its target directly, whose phis take the value once per predecessor.
+// Skipped when a predecessor already branches to the target (its phi entry would be ambiguous).
+void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep) {
+  std::vector<uint8_t> reach(k.blocks.size(), 0);
+  for (uint32_t v : reversePostOrder(kernelSuccessors(k), 0)) reach[v] = 1;
+  for (uint32_t b = 1; b < k.blocks.size(); ++b) {
+    BasicBlock& B = k.blocks[b];
+    if (!reach[b] || (b < keep.size() && keep[b]) || !B.ops.empty() || B.term.kind != Terminator::Kind::Branch ||
+        B.loopCall || B.loopControls || !B.notPipelinedReason.empty())
+      continue;
+    const uint32_t t = B.term.targets[0];
+    if (t == b) continue;
+    const Succs succ = kernelSuccessors(k);
+    std::vector<uint32_t> preds;
+    for (uint32_t p = 0; p < succ.size(); ++p)
+      if (reach[p] && std::find(succ[p].begin(), succ[p].end(), b) != succ[p].end()) preds.push_back(p);
+    if (preds.empty()) continue; // unreachable already
+    bool ambiguous = false;
+    for (uint32_t p : preds)
+      if (p == b || std::find(succ[p].begin(), succ[p].end(), t) != succ[p].end()) ambiguous = true;
+    if (ambiguous) continue;
+    for (ValueId v : k.blocks[t].ops) {
+      Op& phi = k.ops[v];
+      if (phi.kind != OpKind::Phi) break;
+      for (size_t i = 0; i < phi.phiBlocks.size(); ++i)
+        if (phi.phiBlocks[i] == b) {
+          const ValueId value = phi.operands[i];
+          phi.phiBlocks[i] = preds[0];
+          for (size_t j = 1; j < preds.size(); ++j) {
+            phi.operands.push_back(value);
+            phi.phiBlocks.push_back(preds[j]);
+          }
+          break;
+        }
+    }
+    // The target continues the bypassed block when nothing else led to it: it takes over the name.
+    bool onlyPred = true;
+    for (uint32_t p = 0; p < succ.size(); ++p)
+      if (p != b && reach[p] && std::find(succ[p].begin(), succ[p].end(), t) != succ[p].end()) onlyPred = false;
+    if (onlyPred) k.blocks[t].name = B.name;
+    reach[b] = 0;
+    for (uint32_t p : preds) {
+      Terminator& pt = k.blocks[p].term;
+      for (uint32_t& x : pt.targets)
+        if (x == b) x = t;
+      if (pt.kind == Terminator::Kind::CondBranch && pt.targets[0] == pt.targets[1]) {
+        pt.kind = Terminator::Kind::Branch;
+        pt.cond = kNone;
+        pt.targets.pop_back();
+      }
+    }
+  }
+}
+
+namespace {
+
+std::vector<uint8_t> kernelLiveness(const Kernel& k, const std::vector<uint8_t>& reach) {
+  std::vector<uint8_t> live(k.ops.size(), 0);
+  std::vector<ValueId> work;
+  auto mark = [&](ValueId v) {
+    if (v != kNone && !live[v]) {
+      live[v] = 1;
+      work.push_back(v);
+    }
+  };
+  for (uint32_t b = 0; b < k.blocks.size(); ++b) {
+    if (!reach[b]) continue;
+    for (ValueId v : k.blocks[b].ops)
+      if (hasSideEffect(k.ops[v].kind)) mark(v);
+    mark(k.blocks[b].term.cond);
+  }
+  while (!work.empty()) {
+    ValueId v = work.back();
+    work.pop_back();
+    for (ValueId o : k.ops[v].operands) mark(o);
+  }
+  return live;
+}
+
+// Drops unused live-outs, dead ops, dead LoopPhis and unused live-ins of one loop; updates the
+// kernel's LoopOut indices and LoopCall operands. Returns whether anything was removed.
+bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& liveLoopOuts) {
+  bool changed = false;
+  // Live-outs still read after the loop.
+  std::map<uint32_t, uint32_t> outMap;
+  for (ValueId o : liveLoopOuts) outMap[k.ops[o].index] = 0;
+  if (outMap.size() != lp.liveOuts.size()) changed = true;
+  std::vector<ValueId> outs;
+  for (auto& [old, nu] : outMap) {
+    nu = static_cast<uint32_t>(outs.size());
+    outs.push_back(lp.liveOuts[old]);
+  }
+  for (ValueId o : liveLoopOuts) k.ops[o].index = outMap[k.ops[o].index];
+  lp.liveOuts = std::move(outs);
+
+  // Live body ops: side effects, the continue condition, live-outs, and the next values of live phis.
+  std::vector<uint8_t> live(lp.ops.size(), 0);
+  std::vector<ValueId> work;
+  auto mark = [&](ValueId v) {
+    if (v != kNone && !live[v]) {
+      live[v] = 1;
+      work.push_back(v);
+    }
+  };
+  for (ValueId v = 0; v < lp.ops.size(); ++v)
+    if (hasSideEffect(lp.ops[v].kind)) mark(v);
+  mark(lp.continueCond);
+  for (ValueId v : lp.liveOuts) mark(v);
+  while (!work.empty()) {
+    ValueId v = work.back();
+    work.pop_back();
+    for (ValueId o : lp.ops[v].operands) mark(o);
+    if (lp.ops[v].kind == OpKind::LoopPhi) mark(lp.phis[lp.ops[v].index].next);
+  }
+  std::vector<uint8_t> phiLive(lp.phis.size(), 0), inLive(lp.liveIns.size(), 0);
+  for (ValueId v = 0; v < lp.ops.size(); ++v) {
+    if (!live[v]) continue;
+    if (lp.ops[v].kind == OpKind::LoopPhi) phiLive[lp.ops[v].index] = 1;
+    if (lp.ops[v].kind == OpKind::LiveIn) inLive[lp.ops[v].index] = 1;
+  }
+  for (size_t i = 0; i < lp.phis.size(); ++i)
+    if (phiLive[i]) inLive[lp.phis[i].initLiveIn] = 1;
+
+  std::vector<uint32_t> phiMap(lp.phis.size(), 0), inMap(lp.liveIns.size(), 0);
+  std::vector<LoopPhi> phis;
+  std::vector<ValueId> ins;
+  for (size_t i = 0; i < lp.liveIns.size(); ++i)
+    if (inLive[i]) {
+      inMap[i] = static_cast<uint32_t>(ins.size());
+      ins.push_back(lp.liveIns[i]);
+    }
+  for (size_t i = 0; i < lp.phis.size(); ++i)
+    if (phiLive[i]) {
+      phiMap[i] = static_cast<uint32_t>(phis.size());
+      phis.push_back(lp.phis[i]);
+      phis.back().initLiveIn = inMap[lp.phis[i].initLiveIn];
+    }
+  std::vector<ValueId> vmap(lp.ops.size(), kNone);
+  std::vector<Op> ops;
+  for (ValueId v = 0; v < lp.ops.size(); ++v) {
+    if (!live[v]) continue;
+    vmap[v] = static_cast<ValueId>(ops.size());
+    ops.push_back(std::move(lp.ops[v]));
+  }
+  for (Op& op : ops) {
+    for (ValueId& o : op.operands)
+      if (o != kNone) o = vmap[o];
+    if (op.kind == OpKind::LoopPhi) op.index = phiMap[op.index];
+    if (op.kind == OpKind::LiveIn) op.index = inMap[op.index];
+  }
+  for (LoopPhi& p : phis) p.next = vmap[p.next];
+  for (ValueId& o : lp.liveOuts) o = vmap[o];
+  lp.continueCond = vmap[lp.continueCond];
+  if (ops.size() != lp.ops.size() || ins.size() != lp.liveIns.size() || phis.size() != lp.phis.size())
+    changed = true;
+  lp.ops = std::move(ops);
+  lp.phis = std::move(phis);
+  lp.liveIns = std::move(ins);
+  k.ops[call].operands = lp.liveIns;
+  return changed;
+}
+
+} // namespace
+
+void compactKernel(Kernel& k) {
+  foldConstantBranches(k);
+  mergeStraightLines(k);
+  std::vector<uint8_t> keep(k.blocks.size(), 0); // blocks entering loops (see mergeStraightLines)
+  for (uint32_t b = 0; b < k.blocks.size(); ++b)
+    for (uint32_t t : k.blocks[b].term.targets)
+      if (k.blocks[t].loopCall) keep[b] = 1;
+  threadForwardingBlocks(k, keep);
+  const Succs succ = kernelSuccessors(k);
+  const std::vector<uint32_t> order = reversePostOrder(succ, 0);
+  std::vector<uint8_t> reach(k.blocks.size(), 0);
+  for (uint32_t b : order) reach[b] = 1;
+
+  // Phi entries must match the remaining predecessors.
+  for (uint32_t b : order)
+    for (ValueId v : k.blocks[b].ops) {
+      Op& op = k.ops[v];
+      if (op.kind != OpKind::Phi) continue;
+      std::vector<ValueId> ops;
+      std::vector<uint32_t> blocks;
+      for (size_t i = 0; i < op.operands.size(); ++i) {
+        uint32_t p = op.phiBlocks[i];
+        if (reach[p] && std::find(succ[p].begin(), succ[p].end(), b) != succ[p].end() &&
+            std::find(blocks.begin(), blocks.end(), p) == blocks.end()) {
+          ops.push_back(op.operands[i]);
+          blocks.push_back(p);
+        }
+      }
+      op.operands = std::move(ops);
+      op.phiBlocks = std::move(blocks);
+    }
+
+  // Dead values, iterated with the loops' live-outs and live-ins.
+  std::vector<uint8_t> live;
+  std::vector<ValueId> callOf(k.loops.size(), kNone);
+  for (bool changed = true; changed;) {
+    changed = false;
+    live = kernelLiveness(k, reach);
+    std::vector<std::vector<ValueId>> outs(k.loops.size());
+    for (ValueId v = 0; v < k.ops.size(); ++v) {
+      if (!live[v]) continue;
+      if (k.ops[v].kind == OpKind::LoopCall) callOf[k.ops[v].index] = v;
+      if (k.ops[v].kind == OpKind::LoopOut) outs[k.ops[k.ops[v].operands[0]].index].push_back(v);
+    }
+    for (size_t i = 0; i < k.loops.size(); ++i)
+      if (callOf[i] != kNone && shrinkLoop(k, k.loops[i], callOf[i], outs[i])) changed = true;
+  }
+
+  // Loops still called, and memories still accessed.
+  std::vector<uint32_t> loopMap(k.loops.size(), UINT32_MAX);
+  std::vector<Loop> loops;
+  for (size_t i = 0; i < k.loops.size(); ++i)
+    if (callOf[i] != kNone) {
+      loopMap[i] = static_cast<uint32_t>(loops.size());
+      loops.push_back(std::move(k.loops[i]));
+    }
+  std::vector<uint8_t> memUsed(k.memories.size(), 0);
+  for (ValueId v = 0; v < k.ops.size(); ++v)
+    if (live[v] && (k.ops[v].kind == OpKind::Load || k.ops[v].kind == OpKind::Store)) memUsed[k.ops[v].memory] = 1;
+  for (const Loop& lp : loops)
+    for (const Op& op : lp.ops)
+      if (op.kind == OpKind::Load || op.kind == OpKind::Store) memUsed[op.memory] = 1;
+  std::vector<uint32_t> memMap(k.memories.size(), UINT32_MAX);
+  std::vector<Memory> memories;
+  for (size_t m = 0; m < k.memories.size(); ++m)
+    if (memUsed[m] || k.memories[m].kind == Memory::Kind::Global) {
+      memMap[m] = static_cast<uint32_t>(memories.size());
+      memories.push_back(std::move(k.memories[m]));
+    }
+  auto remapControls = [&](LoopControls& lc) {
+    std::vector<std::pair<uint32_t, uint32_t>> kept;
+    for (auto [m, d] : lc.memoryDependenceDistance)
+      if (memMap[m] != UINT32_MAX) kept.push_back({memMap[m], d});
+    lc.memoryDependenceDistance = std::move(kept);
+  };
+  for (Loop& lp : loops) {
+    for (Op& op : lp.ops)
+      if (op.kind == OpKind::Load || op.kind == OpKind::Store) op.memory = memMap[op.memory];
+    remapControls(lp.controls);
+  }
+  for (KernelArg& a : k.args)
+    if (a.isPointer) a.memory = memMap[a.memory];
+
+  // Renumber blocks (reverse post-order) and values (block by block: phis, leaves, the rest), giving
+  // each block its own constants.
+  std::vector<uint32_t> blockMap(k.blocks.size(), UINT32_MAX);
+  for (uint32_t i = 0; i < order.size(); ++i) blockMap[order[i]] = i;
+  std::vector<Op> ops;
+  std::vector<BasicBlock> blocks(order.size());
+  std::vector<ValueId> vmap(k.ops.size(), kNone);
+  std::map<std::tuple<uint32_t, OpKind, uint8_t, uint64_t>, ValueId> localLeaf;
+  std::vector<std::vector<ValueId>> leaves(order.size()), phis(order.size()), rest(order.size());
+  auto add = [&](Op op, uint32_t nb, std::vector<std::vector<ValueId>>& list) {
+    op.block = nb;
+    ValueId v = static_cast<ValueId>(ops.size());
+    ops.push_back(std::move(op));
+    list[nb].push_back(v);
+    return v;
+  };
+  // A constant or undef used in block nb: that block's own copy.
+  auto leafIn = [&](ValueId old, uint32_t nb) {
+    const Op& o = k.ops[old];
+    auto key = std::make_tuple(nb, o.kind, o.width, o.imm);
+    if (auto it = localLeaf.find(key); it != localLeaf.end()) return it->second;
+    Op c = o;
+    c.name.clear();
+    return localLeaf[key] = add(std::move(c), nb, leaves);
+  };
+  auto isLocalLeaf = [&](ValueId v) { return k.ops[v].kind == OpKind::Const || k.ops[v].kind == OpKind::Undef; };
+  for (uint32_t ob : order) {
+    const uint32_t nb = blockMap[ob];
+    for (ValueId v : k.blocks[ob].ops) {
+      if (!live[v] || isLocalLeaf(v)) continue; // constants are copied into the blocks using them
+      Op op = k.ops[v];
+      auto& list = op.kind == OpKind::Phi ? phis : op.kind == OpKind::Arg ? leaves : rest;
+      vmap[v] = add(std::move(op), nb, list);
+    }
+  }
+  const size_t copied = ops.size();
+  for (ValueId nv = 0; nv < copied; ++nv) {
+    const uint32_t nb = ops[nv].block;
+    const bool isPhi = ops[nv].kind == OpKind::Phi;
+    for (size_t i = 0; i < ops[nv].operands.size(); ++i) {
+      ValueId o = ops[nv].operands[i];
+      if (o == kNone) continue;
+      // A phi reads its operand at the end of the predecessor: the constant goes there.
+      ValueId r = isLocalLeaf(o) ? leafIn(o, isPhi ? blockMap[ops[nv].phiBlocks[i]] : nb) : vmap[o];
+      ops[nv].operands[i] = r;
+    }
+    for (uint32_t& pb : ops[nv].phiBlocks) pb = blockMap[pb];
+    if (ops[nv].kind == OpKind::LoopCall) {
+      ops[nv].index = loopMap[ops[nv].index];
+      loops[ops[nv].index].liveIns = ops[nv].operands;
+    }
+  }
+  for (uint32_t ob : order) {
+    const uint32_t nb = blockMap[ob];
+    BasicBlock& b = blocks[nb];
+    BasicBlock& old = k.blocks[ob];
+    b.name = std::move(old.name);
+    b.spirvLabel = old.spirvLabel;
+    if (old.loopCall) b.loopCall = loopMap[*old.loopCall];
+    b.term = std::move(old.term);
+    if (b.term.cond != kNone) b.term.cond = isLocalLeaf(b.term.cond) ? leafIn(b.term.cond, nb) : vmap[b.term.cond];
+    for (uint32_t& t : b.term.targets) t = blockMap[t];
+    b.loopControls = std::move(old.loopControls);
+    if (b.loopControls) remapControls(*b.loopControls);
+    b.notPipelinedReason = std::move(old.notPipelinedReason);
+  }
+
+  // Final numbering: values in block order (phis, leaves, the rest), so that ids read top to bottom.
+  std::vector<ValueId> perm(ops.size(), kNone);
+  std::vector<Op> sorted;
+  sorted.reserve(ops.size());
+  for (uint32_t nb = 0; nb < blocks.size(); ++nb) {
+    for (auto* list : {&phis[nb], &leaves[nb], &rest[nb]})
+      for (ValueId v : *list) {
+        perm[v] = static_cast<ValueId>(sorted.size());
+        blocks[nb].ops.push_back(perm[v]);
+        sorted.push_back(std::move(ops[v]));
+      }
+  }
+  for (Op& op : sorted)
+    for (ValueId& o : op.operands)
+      if (o != kNone) o = perm[o];
+  for (BasicBlock& b : blocks)
+    if (b.term.cond != kNone) b.term.cond = perm[b.term.cond];
+  for (Loop& lp : loops)
+    for (ValueId& v : lp.liveIns) v = perm[v];
+
+  k.ops = std::move(sorted);
+  k.blocks = std::move(blocks);
+  k.loops = std::move(loops);
+  k.memories = std::move(memories);
+}
+
+} // namespace spvhls::ir::lower

@@ -1,0 +1,444 @@
+// Loop extraction: an innermost loop with one exit target is if-converted into an ir::Loop (a DAG of
+// predicated operations per iteration) and replaced in the CFG by one block holding its LoopCall.
+//
+// If-conversion: the header's predicate is "true"; every other block's predicate is the OR of its
+// incoming edges' predicates (predecessor predicate AND branch condition), or its immediate
+// dominator's predicate when it post-dominates it within the iteration (control equivalence, which
+// keeps predicates small for if/else diamonds). Phis become selects on edge predicates; header phis
+// become LoopPhis; loads and stores get their block's predicate.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir::lower {
+namespace {
+
+class Extractor {
+public:
+  Extractor(Kernel& k, const LoopInfo& L, const std::vector<int>& idom, const Succs& succ)
+      : k_(k), L_(L), idom_(idom), succ_(succ), lb_(loop_.ops, nullptr) {
+    in_.assign(k.blocks.size(), 0);
+    for (uint32_t b : L.blocks) in_[b] = 1;
+  }
+
+  // Why the loop cannot be extracted, or "" if it can.
+  std::string check() {
+    std::vector<uint32_t> exits;
+    for (uint32_t b : L_.blocks)
+      for (uint32_t s : succ_[b])
+        if (!inLoop(s) && std::find(exits.begin(), exits.end(), s) == exits.end()) exits.push_back(s);
+    if (exits.empty()) return "the loop never exits";
+    if (exits.size() > 1) {
+      std::string names;
+      for (uint32_t e : exits) names += (names.empty() ? "" : ", ") + k_.blocks[e].name;
+      return fmt::format("the loop exits to several blocks ({}); only loops with a single exit target are "
+                         "pipelined", names);
+    }
+    exit_ = exits[0];
+    // Topological order of the body without the back edges; a cycle left means irreducible flow.
+    std::map<uint32_t, uint32_t> indeg;
+    for (uint32_t b : L_.blocks) indeg[b] = 0;
+    for (uint32_t b : L_.blocks)
+      for (uint32_t s : succ_[b])
+        if (inLoop(s) && s != L_.header) ++indeg[s];
+    std::vector<uint32_t> ready{L_.header};
+    while (!ready.empty()) {
+      uint32_t b = ready.back();
+      ready.pop_back();
+      order_.push_back(b);
+      for (uint32_t s : succ_[b])
+        if (inLoop(s) && s != L_.header && --indeg[s] == 0) ready.push_back(s);
+    }
+    if (order_.size() != L_.blocks.size())
+      return "the loop body has irreducible control flow (a cycle not entered through the header)";
+    for (uint32_t b : L_.blocks)
+      for (ValueId v : k_.blocks[b].ops)
+        if (k_.ops[v].kind == OpKind::LoopCall) return "the loop body calls a pipelined loop";
+    return {};
+  }
+
+  void extract() {
+    const uint32_t loopIndex = static_cast<uint32_t>(k_.loops.size());
+    const BasicBlock& header = k_.blocks[L_.header];
+    loop_.name = header.name;
+    loop_.headerLabel = header.spirvLabel;
+    loop_.loc = header.term.loc;
+    loop_.depth = L_.depth;
+    loop_.tripCountHint = L_.tripCountHint;
+    if (header.loopControls) loop_.controls = *header.loopControls;
+
+    // The block replacing the loop in the CFG: takes the header's outside edges.
+    call_ = static_cast<uint32_t>(k_.blocks.size());
+    BasicBlock cb;
+    cb.name = header.name + ".loop";
+    cb.loopCall = loopIndex;
+    cb.term.kind = Terminator::Kind::Branch;
+    cb.term.targets = {exit_};
+    cb.term.loc = header.term.loc;
+    k_.blocks.push_back(std::move(cb));
+    std::vector<uint32_t> outsidePreds;
+    for (uint32_t p = 0; p < k_.blocks.size(); ++p)
+      if (!inLoop(p))
+        for (uint32_t& t : k_.blocks[p].term.targets)
+          if (t == L_.header) {
+            t = call_;
+            if (std::find(outsidePreds.begin(), outsidePreds.end(), p) == outsidePreds.end())
+              outsidePreds.push_back(p);
+          }
+
+    makeLoopPhis(outsidePreds);
+    Op call;
+    call.kind = OpKind::LoopCall;
+    call.index = loopIndex;
+    call.block = call_;
+    call.loc = loop_.loc;
+    call.name = loop_.name;
+    callOp_ = addKernelOp(std::move(call));
+
+    computeControlEquivalence();
+    for (uint32_t b : order_) convertBlock(b);
+    finishPhis();
+    makeExitValues();
+    replaceOutsideUses();
+    k_.ops[callOp_].operands = loop_.liveIns;
+    k_.loops.push_back(std::move(loop_));
+  }
+
+private:
+  Kernel& k_;
+  const LoopInfo& L_;
+  const std::vector<int>& idom_;
+  const Succs& succ_;
+  Loop loop_;
+  Builder lb_;
+  std::vector<uint8_t> in_;
+  uint32_t exit_ = 0, call_ = 0;
+  ValueId callOp_ = kNone;
+  std::vector<uint32_t> order_;
+  std::unordered_map<uint32_t, ValueId> pred_;        // block -> predicate (kNone = true)
+  std::map<std::pair<uint32_t, uint32_t>, ValueId> edgePreds_;
+  std::unordered_map<ValueId, ValueId> vmap_;         // kernel value -> loop value
+  std::unordered_map<ValueId, uint32_t> liveInIndex_; // kernel value -> Loop::liveIns index
+  std::unordered_map<uint32_t, ValueId> liveInOp_;    // liveIns index -> LiveIn op
+  std::unordered_map<ValueId, ValueId> loopOuts_;     // kernel value in the loop -> LoopOut op
+  std::vector<uint32_t> equivalentTo_;                // block -> block with the same predicate
+  std::vector<std::pair<ValueId, uint32_t>> headerPhis_; // kernel phi, LoopPhi index
+
+  bool inLoop(uint32_t block) const { return block < in_.size() && in_[block]; }
+
+  ValueId addKernelOp(Op op) {
+    ValueId v = static_cast<ValueId>(k_.ops.size());
+    k_.blocks[op.block].ops.push_back(v);
+    k_.ops.push_back(std::move(op));
+    return v;
+  }
+
+  uint32_t liveIn(ValueId outer) {
+    auto it = liveInIndex_.find(outer);
+    if (it != liveInIndex_.end()) return it->second;
+    uint32_t i = static_cast<uint32_t>(loop_.liveIns.size());
+    loop_.liveIns.push_back(outer);
+    return liveInIndex_[outer] = i;
+  }
+
+  // The loop value for a kernel value used in the body.
+  ValueId get(ValueId v) {
+    if (auto it = vmap_.find(v); it != vmap_.end()) return it->second;
+    const Op& op = k_.ops[v];
+    if (inLoop(op.block))
+      throw DiagnosticError(op.loc, "loop " + loop_.name,
+                            fmt::format("internal error: value #{} used before its definition in the loop", v));
+    if (op.kind == OpKind::Const) return vmap_[v] = lb_.constant(op.width, op.imm);
+    if (op.kind == OpKind::Undef) return vmap_[v] = lb_.undef(op.width);
+    uint32_t i = liveIn(v);
+    if (auto it = liveInOp_.find(i); it != liveInOp_.end()) return vmap_[v] = it->second;
+    Op li;
+    li.kind = OpKind::LiveIn;
+    li.width = op.width;
+    li.index = i;
+    li.name = op.name;
+    li.spirvId = op.spirvId;
+    li.loc = op.loc;
+    return vmap_[v] = liveInOp_[i] = lb_.emit(std::move(li));
+  }
+
+  void makeLoopPhis(const std::vector<uint32_t>& outsidePreds) {
+    for (ValueId v : k_.blocks[L_.header].ops) {
+      const Op& phi = k_.ops[v];
+      if (phi.kind != OpKind::Phi) break;
+      // The value before the first iteration: merged in the call block if the header had several
+      // outside predecessors bringing different values.
+      std::vector<ValueId> vals;
+      std::vector<uint32_t> preds;
+      for (size_t i = 0; i < phi.operands.size(); ++i)
+        if (!inLoop(phi.phiBlocks[i])) {
+          vals.push_back(phi.operands[i]);
+          preds.push_back(phi.phiBlocks[i]);
+        }
+      ValueId init = vals.empty() ? kNone : vals[0];
+      if (std::any_of(vals.begin(), vals.end(), [&](ValueId x) { return x != vals[0]; })) {
+        Op merged;
+        merged.kind = OpKind::Phi;
+        merged.width = phi.width;
+        merged.operands = vals;
+        merged.phiBlocks = preds;
+        merged.block = call_;
+        merged.name = phi.name;
+        merged.loc = phi.loc;
+        init = addKernelOp(std::move(merged));
+      }
+      if (init == kNone) { // no outside edge carries a value (cannot happen for a reachable header)
+        Op u;
+        u.kind = OpKind::Undef;
+        u.width = phi.width;
+        u.block = call_;
+        init = addKernelOp(std::move(u));
+      }
+      LoopPhi lp;
+      lp.name = phi.name;
+      lp.width = phi.width;
+      lp.initLiveIn = liveIn(init);
+      const uint32_t index = static_cast<uint32_t>(loop_.phis.size());
+      loop_.phis.push_back(lp);
+      Op op;
+      op.kind = OpKind::LoopPhi;
+      op.width = phi.width;
+      op.index = index;
+      op.name = phi.name;
+      op.spirvId = phi.spirvId;
+      op.loc = phi.loc;
+      vmap_[v] = lb_.emit(std::move(op));
+      headerPhis_.push_back({v, index});
+    }
+  }
+
+  // equivalentTo_[b] = idom(b) when b post-dominates idom(b) inside one iteration: both then execute
+  // in exactly the same iterations.
+  void computeControlEquivalence() {
+    std::unordered_map<uint32_t, uint32_t> local;
+    for (uint32_t i = 0; i < order_.size(); ++i) local[order_[i]] = i;
+    const uint32_t sink = static_cast<uint32_t>(order_.size());
+    Succs rev(order_.size() + 1);
+    for (uint32_t b : order_)
+      for (uint32_t s : succ_[b]) {
+        uint32_t to = inLoop(s) && s != L_.header ? local[s] : sink; // back and exit edges end the iteration
+        rev[to].push_back(local[b]);
+      }
+    std::vector<int> ipdom = immediateDominators(rev, sink);
+    equivalentTo_.assign(k_.blocks.size(), UINT32_MAX);
+    for (uint32_t b : order_) {
+      if (b == L_.header || idom_[b] < 0) continue;
+      const uint32_t d = static_cast<uint32_t>(idom_[b]);
+      if (dominates(ipdom, local[b], local[d])) equivalentTo_[b] = d;
+    }
+  }
+
+  ValueId edgeCond(uint32_t from, uint32_t to) {
+    const Terminator& t = k_.blocks[from].term;
+    switch (t.kind) {
+    case Terminator::Kind::CondBranch: {
+      const bool onTrue = t.targets[0] == to, onFalse = t.targets[1] == to;
+      if (onTrue && onFalse) return kNone;
+      ValueId c = get(t.cond);
+      return onTrue ? c : lb_.predNot(c);
+    }
+    case Terminator::Kind::Switch: {
+      ValueId sel = get(t.cond);
+      const uint8_t w = lb_.width(sel);
+      const bool isDefault = t.targets[0] == to;
+      ValueId any = lb_.constant(1, 0);
+      for (size_t i = 1; i < t.targets.size(); ++i)
+        if ((t.targets[i] == to) != isDefault)
+          any = lb_.predOr(any, lb_.binary(OpKind::Eq, sel, lb_.constant(w, t.caseValues[i - 1])));
+      // Default: taken when no case leading elsewhere matches.
+      return isDefault ? lb_.predNot(any) : any;
+    }
+    default:
+      return kNone;
+    }
+  }
+
+  ValueId edgePred(uint32_t from, uint32_t to) {
+    auto key = std::make_pair(from, to);
+    if (auto it = edgePreds_.find(key); it != edgePreds_.end()) return it->second;
+    return edgePreds_[key] = lb_.predAnd(pred_.at(from), edgeCond(from, to));
+  }
+
+  // A select chain choosing among `vals` by mutually exclusive conditions (the last is the default).
+  // Edges bringing the same value share one select (their conditions ORed).
+  ValueId selectChain(const std::vector<ValueId>& conds, const std::vector<ValueId>& vals) {
+    std::vector<ValueId> distinct, merged;
+    for (size_t i = 0; i < vals.size(); ++i) {
+      auto it = std::find(distinct.begin(), distinct.end(), vals[i]);
+      if (it == distinct.end()) {
+        distinct.push_back(vals[i]);
+        merged.push_back(conds[i]);
+      } else {
+        ValueId& c = merged[static_cast<size_t>(it - distinct.begin())];
+        c = lb_.predOr(c, conds[i]);
+      }
+    }
+    ValueId r = distinct.back();
+    for (size_t i = distinct.size() - 1; i-- > 0;)
+      r = merged[i] == kNone ? distinct[i] : lb_.select(merged[i], distinct[i], r);
+    return r;
+  }
+
+  void convertBlock(uint32_t b) {
+    if (b == L_.header) {
+      pred_[b] = kNone;
+    } else if (equivalentTo_[b] != UINT32_MAX) {
+      pred_[b] = pred_.at(equivalentTo_[b]);
+    } else {
+      ValueId p = lb_.constant(1, 0);
+      for (uint32_t q : L_.blocks)
+        if (q != b && std::find(succ_[q].begin(), succ_[q].end(), b) != succ_[q].end())
+          p = lb_.predOr(p, edgePred(q, b));
+      pred_[b] = p;
+    }
+    for (ValueId v : k_.blocks[b].ops) {
+      const Op& op = k_.ops[v];
+      if (op.kind == OpKind::Phi) {
+        if (b == L_.header) continue; // LoopPhis, made first
+        std::vector<ValueId> conds, vals;
+        for (size_t i = 0; i < op.operands.size(); ++i) {
+          conds.push_back(edgePred(op.phiBlocks[i], b));
+          vals.push_back(get(op.operands[i]));
+        }
+        vmap_[v] = vals.empty() ? lb_.undef(op.width) : selectChain(conds, vals);
+        continue;
+      }
+      Op copy = op;
+      copy.block = 0;
+      for (ValueId& o : copy.operands) o = o == kNone ? kNone : get(o);
+      if (op.kind == OpKind::Load) copy.operands[1] = pred_[b];
+      if (op.kind == OpKind::Store) copy.operands[2] = pred_[b];
+      vmap_[v] = lb_.emit(std::move(copy));
+    }
+  }
+
+  // LoopPhi next values and the continue condition.
+  void finishPhis() {
+    ValueId cont = lb_.constant(1, 0);
+    for (uint32_t l : L_.latches) cont = lb_.predOr(cont, edgePred(l, L_.header));
+    loop_.continueCond = cont == kNone ? lb_.constant(1, 1) : cont;
+    for (auto& [phiV, index] : headerPhis_) {
+      const Op& phi = k_.ops[phiV];
+      std::vector<ValueId> conds, vals;
+      for (size_t i = 0; i < phi.operands.size(); ++i)
+        if (inLoop(phi.phiBlocks[i])) {
+          conds.push_back(edgePred(phi.phiBlocks[i], L_.header));
+          vals.push_back(get(phi.operands[i]));
+        }
+      loop_.phis[index].next = selectChain(conds, vals);
+    }
+  }
+
+  ValueId loopOut(ValueId inner, ValueId kernelValue) {
+    if (auto it = loopOuts_.find(kernelValue); kernelValue != kNone && it != loopOuts_.end())
+      return it->second;
+    const uint32_t index = static_cast<uint32_t>(loop_.liveOuts.size());
+    loop_.liveOuts.push_back(inner);
+    Op out;
+    out.kind = OpKind::LoopOut;
+    out.width = lb_.width(inner);
+    out.index = index;
+    out.operands = {callOp_};
+    out.block = call_;
+    out.loc = loop_.loc;
+    if (kernelValue != kNone) {
+      out.name = k_.ops[kernelValue].name;
+      out.spirvId = k_.ops[kernelValue].spirvId;
+    }
+    ValueId v = addKernelOp(std::move(out));
+    if (kernelValue != kNone) loopOuts_[kernelValue] = v;
+    return v;
+  }
+
+  // Phis of the exit block: their entries from inside the loop become one entry from the call block,
+  // a select on the exit edges' predicates computed in the last iteration.
+  void makeExitValues() {
+    for (ValueId v : k_.blocks[exit_].ops) {
+      Op& phi = k_.ops[v];
+      if (phi.kind != OpKind::Phi) break;
+      std::vector<ValueId> conds, vals, outerVals;
+      std::vector<ValueId> keptOps;
+      std::vector<uint32_t> keptBlocks;
+      for (size_t i = 0; i < phi.operands.size(); ++i) {
+        if (inLoop(phi.phiBlocks[i])) {
+          conds.push_back(edgePred(phi.phiBlocks[i], exit_));
+          vals.push_back(get(phi.operands[i]));
+          outerVals.push_back(phi.operands[i]);
+        } else {
+          keptOps.push_back(phi.operands[i]);
+          keptBlocks.push_back(phi.phiBlocks[i]);
+        }
+      }
+      if (vals.empty()) continue;
+      ValueId value;
+      const bool same = std::all_of(outerVals.begin(), outerVals.end(), [&](ValueId x) { return x == outerVals[0]; });
+      if (same && !inLoop(k_.ops[outerVals[0]].block)) value = outerVals[0]; // defined before the loop
+      else if (same) value = loopOut(get(outerVals[0]), outerVals[0]);
+      else value = loopOut(selectChain(conds, vals), kNone);
+      keptOps.push_back(value);
+      keptBlocks.push_back(call_);
+      phi.operands = std::move(keptOps);
+      phi.phiBlocks = std::move(keptBlocks);
+    }
+  }
+
+  // Any other use of a loop value after the loop reads the value of the last iteration.
+  void replaceOutsideUses() {
+    auto fix = [&](ValueId& o) {
+      if (o == kNone || !inLoop(k_.ops[o].block)) return;
+      if (k_.ops[o].kind == OpKind::LoopOut || k_.ops[o].kind == OpKind::LoopCall) return;
+      o = loopOut(get(o), o);
+    };
+    for (uint32_t b = 0; b < k_.blocks.size(); ++b) {
+      if (inLoop(b) || b == call_) continue;
+      for (ValueId v : k_.blocks[b].ops)
+        for (ValueId& o : k_.ops[v].operands) fix(o);
+      fix(k_.blocks[b].term.cond);
+    }
+  }
+};
+
+} // namespace
+
+void extractLoops(Kernel& k, const LoopForest& lf) {
+  const Succs succ = kernelSuccessors(k);
+  const std::vector<int> idom = immediateDominators(succ, 0);
+  std::vector<std::pair<size_t, std::string>> notPipelined;
+  for (size_t i = 0; i < lf.loops.size(); ++i) {
+    const LoopInfo& L = lf.loops[i];
+    std::string reason;
+    if (!L.children.empty()) {
+      reason = fmt::format("not an innermost loop (contains loop {})", k.blocks[lf.loops[L.children[0]].header].name);
+      notPipelined.push_back({i, reason});
+      continue;
+    }
+    Extractor x(k, L, idom, succ);
+    reason = x.check();
+    if (!reason.empty()) {
+      notPipelined.push_back({i, reason});
+      continue;
+    }
+    x.extract();
+  }
+  for (auto& [i, reason] : notPipelined) {
+    BasicBlock& h = k.blocks[lf.loops[i].header];
+    h.notPipelinedReason = reason;
+    if (!h.loopControls) continue;
+    // Controls that only a pipelined loop can honour.
+    for (auto& r : h.loopControls->requests)
+      if (r.status == LoopControlRequest::Status::Honoured) {
+        r.status = LoopControlRequest::Status::Ignored;
+        r.note = "the loop is not pipelined: " + reason;
+      }
+  }
+}
+
+} // namespace spvhls::ir::lower

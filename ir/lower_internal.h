@@ -1,0 +1,224 @@
+// Internals shared by the lowering steps (ir/lower_*.cpp); not part of the IR's interface.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "frontend/module.h"
+#include "ir/hls_ir.h"
+
+namespace spvhls::ir::lower {
+
+using spirv::Id;
+using SpvOp = spirv::Op;
+
+// ---------------------------------------------------------------------------------------------
+// The working copy: SPIR-V instructions reduced to what lowering needs. Every id operand (values and
+// labels alike) is in `ids`, so renaming ids (inlining, promotion) needs no per-opcode knowledge.
+// Instructions lowering does not support keep no operands; translating them reports them.
+
+struct LInst {
+  SpvOp op = SpvOp::OpNop;
+  Id type = 0, result = 0;
+  std::vector<Id> ids;        // id operands, per opcode (see lower_decode.cpp)
+  std::vector<uint64_t> lits; // literal operands: storage class, OpExtInst number, switch cases, alignment
+  uint32_t src = 0;           // Module::insts index it came from (locations, names)
+};
+
+struct LBlock {
+  Id label = 0;
+  std::vector<LInst> insts; // phis first, terminator last
+  std::optional<spirv::LoopControls> controls; // decoded LoopMerge / LoopControlINTEL of this block
+  uint32_t controlsSrc = 0;
+};
+
+struct LFunc {
+  std::vector<LBlock> blocks; // blocks[0] is the entry; only reachable blocks
+};
+
+// Successor labels of a block (from its terminator), duplicates removed, in order.
+std::vector<Id> successorLabels(const LBlock& b);
+
+// ---------------------------------------------------------------------------------------------
+// State shared by the steps of one lowering run.
+
+class Context {
+public:
+  Context(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, const spirv::Function& entryFunc);
+
+  const spirv::ModuleView& mv;
+  const spirv::EntryPoint& entry;
+  const spirv::Function& entryFunc;
+
+  // A new id standing for a copy of `copyOf` (same name, type and location).
+  Id freshId(Id copyOf);
+  // A new id with a name of its own.
+  Id freshNamedId(std::string name, Id type);
+  void setName(Id id, std::string name) { names_[id] = std::move(name); }
+  Id origin(Id id) const; // the module id an id was copied from (itself for module ids)
+  std::string nameOf(Id id) const; // OpName (or text name), else "%<id>"
+  std::string ref(Id id) const;    // "%name" or "%<id>", for messages
+  bool hasName(Id id) const;
+
+  void setType(Id value, Id type) { typeOf_[value] = type; }
+  Id typeOf(Id value) const; // result type of a value; 0 when unknown
+  const spirv::Type& type(Id typeId) const { return mv.type(typeId); }
+  // The pointee type of a pointer-typed value, 0 if not a pointer.
+  Id pointeeOf(Id value) const;
+  bool isPointerValue(Id value) const;
+
+  // A synthesized undefined value of `type` (mem2reg: a variable read before any store).
+  Id undefOf(Id type);
+  bool isSynthesizedUndef(Id id) const { return undefs_.count(id) != 0; }
+
+  SourceLoc locOf(uint32_t src) const { return mv.locOf(src); }
+  [[noreturn]] void fail(uint32_t src, std::string construct, std::string message) const;
+  // Fails at an instruction; the construct is its opcode name (and result name when it has one).
+  [[noreturn]] void failAt(const LInst& inst, std::string message) const;
+  std::string describe(const LInst& inst) const; // "OpIAdd %add"
+  std::string typeName(Id typeId) const;          // "i32", "ptr CrossWorkgroup i32", ...
+
+  // Values stored into promoted variables, by variable (to resolve DependencyArrayINTEL ids that name
+  // a promoted pointer variable).
+  std::unordered_map<Id, std::vector<Id>> promotedStores;
+
+private:
+  Id next_ = 0;
+  std::unordered_map<Id, Id> origin_;
+  std::unordered_map<Id, Id> typeOf_;
+  std::unordered_map<Id, std::string> names_;
+  std::unordered_map<Id, Id> undefByType_;
+  std::unordered_set<Id> undefs_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Steps.
+
+// Decodes the entry function's reachable blocks and inlines every call (lower_decode.cpp).
+LFunc decodeAndInline(Context& c);
+
+// Promotes Function-storage variables accessed only by whole loads/stores to SSA values
+// (lower_mem2reg.cpp).
+void promoteVariables(Context& c, LFunc& f);
+
+// Loop controls found on a block during translation, to be attached to a loop (lower_loops.cpp).
+struct PendingControls {
+  uint32_t block = 0;       // kernel block that carried them
+  LoopControls controls;    // converted, memories resolved
+  uint64_t loopCountHint = 0;
+  bool hasLoopCountHint = false;
+  SourceLoc loc;
+  std::string construct;    // "OpLoopMerge" / "OpLoopControlINTEL"
+};
+
+struct Translated {
+  Kernel kernel;
+  std::vector<PendingControls> controls;
+};
+
+// The working copy -> HLS IR CFG: kernel interface, memories, pointer provenance, ops, terminators
+// (lower_translate.cpp).
+Translated translate(Context& c, const LFunc& f);
+
+// Converts decoded loop controls; `memoryOf` resolves a DependencyArrayINTEL variable id to a memory
+// index (nullopt when it cannot) (lower_controls.cpp).
+PendingControls convertControls(const Context& c, const spirv::LoopControls& raw, uint32_t srcInst,
+                                const Kernel& k,
+                                const std::function<std::optional<uint32_t>(Id)>& memoryOf);
+
+// Natural loops of the kernel CFG (lower_loops.cpp).
+struct LoopInfo {
+  uint32_t header = 0;
+  std::vector<uint32_t> blocks;  // sorted, header included
+  std::vector<uint32_t> latches; // blocks with a back edge to the header
+  int parent = -1;
+  std::vector<uint32_t> children;
+  uint32_t depth = 1;
+  std::optional<uint64_t> tripCountHint;
+};
+struct LoopForest {
+  std::vector<LoopInfo> loops;
+  std::vector<int> innermost;       // per block: innermost loop containing it, -1 if none
+  std::vector<uint32_t> irreducible; // blocks entered by a retreating edge that is not a back edge
+};
+LoopForest findLoops(const Kernel& k);
+// Moves pending controls onto loop headers (BasicBlock::loopControls); warns about controls outside
+// any loop.
+void attachControls(Kernel& k, LoopForest& lf, std::vector<PendingControls>& pending);
+
+// If-converts every extractable innermost loop into a Loop and replaces it in the CFG by a LoopCall
+// block; marks the others with notPipelinedReason (lower_extract.cpp).
+void extractLoops(Kernel& k, const LoopForest& lf);
+
+// Bypasses empty blocks that only branch on (not those marked in `keep`), updating phis
+// (lower_compact.cpp).
+void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep);
+
+// Removes unreachable blocks, dead ops, dead loop parts and unused local memories; renumbers values
+// and blocks (reverse post-order), orders block ops (phis, leaves, the rest) and gives every block its
+// own copies of the constants it uses (lower_compact.cpp).
+void compactKernel(Kernel& k);
+
+// ---------------------------------------------------------------------------------------------
+// Graph helpers (lower_cfg.cpp). Nodes are 0..n-1.
+
+using Succs = std::vector<std::vector<uint32_t>>;
+std::vector<uint32_t> reversePostOrder(const Succs& succ, uint32_t entry); // reachable nodes only
+// Immediate dominators by Boost's Lengauer-Tarjan; -1 for the entry and unreachable nodes.
+std::vector<int> immediateDominators(const Succs& succ, uint32_t entry);
+bool dominates(const std::vector<int>& idom, uint32_t a, uint32_t b);
+std::vector<std::vector<uint32_t>> dominanceFrontiers(const Succs& succ, const std::vector<int>& idom,
+                                                      uint32_t entry);
+Succs kernelSuccessors(const Kernel& k);
+
+// ---------------------------------------------------------------------------------------------
+// Appends ops to an op list with light constant folding and algebraic simplification. Used for the
+// kernel CFG (ops go into `block`) and for loop bodies.
+
+class Builder {
+public:
+  Builder(std::vector<Op>& ops, std::vector<BasicBlock>* blocks) : ops_(ops), blocks_(blocks) {}
+
+  uint32_t block = 0;    // kernel: block of new ops
+  SourceLoc loc;         // location given to new ops
+
+  ValueId emit(Op op);
+  const Op& op(ValueId v) const { return ops_[v]; }
+  uint8_t width(ValueId v) const { return ops_[v].width; }
+  std::optional<uint64_t> constValue(ValueId v) const;
+
+  ValueId constant(uint8_t width, uint64_t value);
+  ValueId undef(uint8_t width);
+  ValueId binary(OpKind k, ValueId a, ValueId b); // result width: 1 for compares, else a's
+  ValueId unary(OpKind k, ValueId a);             // Neg, Not
+  ValueId select(ValueId c, ValueId a, ValueId b);
+  ValueId resize(ValueId a, uint8_t width, bool isSigned); // ZExt/SExt/Trunc or a itself
+  ValueId mulConst(ValueId a, uint64_t c);                 // Shl for powers of two
+  // Predicates (i1); kNone stands for "always true".
+  ValueId predAnd(ValueId a, ValueId b);
+  ValueId predOr(ValueId a, ValueId b);
+  ValueId predNot(ValueId a);
+
+private:
+  std::vector<Op>& ops_;
+  std::vector<BasicBlock>* blocks_;
+  std::unordered_map<uint64_t, ValueId> consts_; // (width << 56 ^ value) collisions checked
+  // Common subexpressions: pure ops by (block, kind, width, attributes, operands), so that the
+  // address arithmetic -O0 code repeats for every access is computed once.
+  std::map<std::vector<uint64_t>, ValueId> pure_;
+};
+
+uint64_t widthMask(uint32_t width);
+int64_t signExtend(uint64_t v, uint32_t width);
+// Folds an operation over constant operands; nullopt when it does not fold (e.g. division by zero).
+std::optional<uint64_t> foldConstant(OpKind k, uint8_t width, const std::vector<uint64_t>& vals,
+                                     uint8_t operandWidth);
+bool isCompare(OpKind k);
+
+} // namespace spvhls::ir::lower

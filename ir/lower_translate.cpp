@@ -1,0 +1,362 @@
+// Translation of the working copy into the HLS IR CFG: the kernel interface, blocks, memories
+// (pointer provenance), phis, terminators and loop controls. Instructions are in lower_values.cpp.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "frontend/grammar.h"
+#include "ir/lower_translate.h"
+
+namespace spvhls::ir::lower {
+
+namespace sc = spirv::spv::StorageClass;
+namespace deco = spirv::spv::Decoration;
+using K = spirv::Type::Kind;
+
+Translated translate(Context& c, const LFunc& f) { return Translator(c, f).run(); }
+
+Translated Translator::run() {
+  k_.name = c_.entry.name;
+  k_.loc = c_.locOf(c_.entry.inst);
+  setupArgs();
+  setupBlocks();
+  computeMemories();
+  for (uint32_t fi : rpo_) translateBlock(fi);
+  fillPhis();
+  for (auto& m : k_.memories)
+    if (m.elemBytes == 0) m.elemBytes = 4;
+  Translated out;
+  collectControls(out);
+  out.kernel = std::move(k_);
+  return out;
+}
+
+void Translator::setupArgs() {
+  const auto& params = c_.entryFunc.params;
+  for (uint32_t i = 0; i < params.size(); ++i) {
+    Id p = params[i];
+    const uint32_t defIdx = c_.mv.def.count(p) ? c_.mv.def.at(p) : c_.entryFunc.defInst;
+    const std::string construct = fmt::format("kernel argument {}", c_.ref(p));
+    KernelArg arg;
+    arg.name = c_.hasName(p) ? c_.nameOf(p) : fmt::format("arg{}", i);
+    const Id typeId = c_.typeOf(p);
+    const spirv::Type& t = c_.type(typeId);
+    if (t.kind == K::Pointer) {
+      if (c_.mv.hasDecoration(p, deco::FuncParamAttr) && t.storageClass == sc::Function)
+        c_.fail(defIdx, construct, "struct arguments passed by value are not supported yet");
+      if (t.storageClass != sc::CrossWorkgroup && t.storageClass != sc::UniformConstant)
+        c_.fail(defIdx, construct,
+                fmt::format("pointer arguments of storage class {} are not supported yet; expected a "
+                            "global (CrossWorkgroup) or constant (UniformConstant) buffer",
+                            spirv::grammar::enumName(spirv::OperandKind::StorageClass, t.storageClass)));
+      Memory m;
+      m.kind = Memory::Kind::Global;
+      m.name = arg.name;
+      m.argIndex = i;
+      m.elemBytes = 0;
+      arg.isPointer = true;
+      arg.memory = newMemory(std::move(m));
+      memOf_[p] = static_cast<int>(arg.memory);
+    } else if (t.kind == K::Int || t.kind == K::Float) {
+      if (t.width == 0 || t.width > 64)
+        c_.fail(defIdx, construct, fmt::format("{}-bit arguments are not supported", t.width));
+      arg.width = static_cast<uint8_t>(t.width);
+    } else {
+      c_.fail(defIdx, construct,
+              fmt::format("arguments of type {} are not supported yet; expected an integer or a "
+                          "pointer to a global buffer", c_.typeName(typeId)));
+    }
+    argOf_[p] = i;
+    k_.args.push_back(std::move(arg));
+  }
+}
+
+void Translator::setupBlocks() {
+  std::unordered_map<Id, uint32_t> index;
+  for (uint32_t i = 0; i < f_.blocks.size(); ++i) index[f_.blocks[i].label] = i;
+  Succs succ(f_.blocks.size());
+  for (uint32_t i = 0; i < f_.blocks.size(); ++i)
+    for (Id s : successorLabels(f_.blocks[i])) succ[i].push_back(index.at(s));
+  rpo_ = reversePostOrder(succ, 0);
+
+  std::unordered_map<std::string, int> used;
+  for (uint32_t fi : rpo_) {
+    const LBlock& lb = f_.blocks[fi];
+    BasicBlock bb;
+    bb.name = c_.nameOf(lb.label);
+    if (bb.name.starts_with('%')) // unnamed: clang's entry-point wrapper, synthesized blocks
+      bb.name = k_.blocks.empty() ? "entry" : "L" + bb.name.substr(1);
+    if (int n = used[bb.name]++; n > 0) bb.name += fmt::format(".{}", n);
+    bb.spirvLabel = c_.origin(lb.label);
+    blockOf_[lb.label] = static_cast<uint32_t>(k_.blocks.size());
+    k_.blocks.push_back(std::move(bb));
+  }
+  // The prologue: the entry and the chain of blocks it falls into unconditionally, each with a single
+  // predecessor. They run exactly once, before anything else (variable initialisers may become
+  // memory contents there).
+  std::vector<uint32_t> predCount(f_.blocks.size(), 0);
+  for (const auto& s : succ)
+    for (uint32_t t : s) ++predCount[t];
+  prologue_.assign(k_.blocks.size(), 0);
+  for (uint32_t fi = 0;;) {
+    prologue_[blockOf_.at(f_.blocks[fi].label)] = 1;
+    const LInst& t = f_.blocks[fi].insts.back();
+    if (t.op != SpvOp::OpBranch) break;
+    uint32_t next = index.at(t.ids[0]);
+    if (predCount[next] != 1 || prologue_[blockOf_.at(t.ids[0])]) break;
+    fi = next;
+  }
+}
+
+uint32_t Translator::newMemory(Memory m) {
+  k_.memories.push_back(std::move(m));
+  touched_.push_back(0);
+  readOnly_.push_back(0);
+  return static_cast<uint32_t>(k_.memories.size() - 1);
+}
+
+uint32_t Translator::localVariableMemory(const LInst& var) {
+  auto it = varMemory_.find(var.result);
+  if (it != varMemory_.end()) return it->second;
+  if (var.lits[0] != sc::Function)
+    c_.failAt(var, fmt::format("variables of storage class {} inside functions are not supported yet",
+                               spirv::grammar::enumName(spirv::OperandKind::StorageClass,
+                                                        static_cast<uint32_t>(var.lits[0]))));
+  Memory m;
+  m.kind = Memory::Kind::Local;
+  m.name = c_.nameOf(var.result);
+  m.sizeBytes = c_.mv.sizeOf(c_.pointeeOf(var.result));
+  m.elemBytes = 0;
+  uint32_t idx = newMemory(std::move(m));
+  varMemory_[var.result] = idx;
+  return idx;
+}
+
+uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
+  auto it = varMemory_.find(var);
+  if (it != varMemory_.end()) return it->second;
+  const spirv::Instruction* d = c_.mv.defInst(var);
+  const uint32_t storage = d->operands.at(0);
+  if (auto it = c_.mv.decorations.find(var); it != c_.mv.decorations.end())
+    for (const auto& dec : it->second)
+      if (dec.kind == deco::BuiltIn && !dec.literals.empty())
+        c_.failAt(at, fmt::format("uses built-in {} (work-item functions such as get_global_id); kernels are "
+                                  "compiled as a single work-item, so work-item built-ins are not supported",
+                                  spirv::grammar::enumName(spirv::OperandKind::BuiltIn, dec.literals[0])));
+  // Program-scope constants (`constant int t[] = {...}`, clang's `__const.k.arr` copied into local
+  // arrays) are read-only and known: a local memory with their contents. Other program-scope
+  // variables outlive the kernel invocation and would need an interface of their own.
+  if (storage != sc::UniformConstant || d->operands.size() < 2)
+    c_.failAt(at, fmt::format("uses module-scope variable {} (storage class {}); module-scope variables "
+                              "other than initialised constants are not supported yet",
+                              c_.ref(var),
+                              spirv::grammar::enumName(spirv::OperandKind::StorageClass, storage)));
+  Memory m;
+  m.kind = Memory::Kind::Local;
+  m.name = c_.nameOf(var);
+  const Id pointee = c_.pointeeOf(var);
+  m.sizeBytes = c_.mv.sizeOf(pointee);
+  m.init.assign(m.sizeBytes, 0);
+  constantBytes(d->operands[1], pointee, m.init, 0);
+  m.elemBytes = 0;
+  uint32_t idx = newMemory(std::move(m));
+  readOnly_[idx] = 1;
+  varMemory_[var] = idx;
+  return idx;
+}
+
+int Translator::mergeMemories(int a, int b, const LInst& at) {
+  if (a < 0) return b;
+  if (b < 0 || a == b) return a;
+  c_.failAt(at, fmt::format("pointer may point into both {} and {}; not supported (every pointer must "
+                            "refer to one buffer or local array, known at compile time)",
+                            k_.memories[a].name, k_.memories[b].name));
+}
+
+int Translator::memoryOf(Id ptr, const LInst& at) {
+  auto it = memOf_.find(ptr);
+  if (it != memOf_.end()) return it->second;
+  if (std::find(c_.mv.globals.begin(), c_.mv.globals.end(), ptr) != c_.mv.globals.end())
+    return memOf_[ptr] = static_cast<int>(moduleVariableMemory(ptr, at));
+  return -1; // undefined, null, or not computed yet
+}
+
+// Pointer provenance: which memory each pointer value points into, as a fixpoint over the function
+// (phis may see their back-edge operands only in a later pass).
+void Translator::computeMemories() {
+  for (bool changed = true; changed;) {
+    changed = false;
+    auto set = [&](Id id, int m) {
+      auto it = memOf_.find(id);
+      if (it == memOf_.end() || it->second != m) {
+        memOf_[id] = m;
+        changed = true;
+      }
+    };
+    for (uint32_t fi : rpo_)
+      for (const LInst& in : f_.blocks[fi].insts) {
+        if (!in.result || !c_.isPointerValue(in.result)) continue;
+        switch (in.op) {
+        case SpvOp::OpVariable:
+          set(in.result, static_cast<int>(localVariableMemory(in)));
+          break;
+        case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
+        case SpvOp::OpInBoundsPtrAccessChain: case SpvOp::OpPtrCastToGeneric:
+        case SpvOp::OpGenericCastToPtr: case SpvOp::OpCopyObject: case SpvOp::OpBitcast:
+          if (!c_.isPointerValue(in.ids[0]))
+            c_.failAt(in, "converting an integer to a pointer is not supported");
+          set(in.result, memoryOf(in.ids[0], in));
+          break;
+        case SpvOp::OpPhi: {
+          int m = -1;
+          for (size_t i = 0; i < in.ids.size(); i += 2) m = mergeMemories(m, memoryOf(in.ids[i], in), in);
+          set(in.result, m);
+          break;
+        }
+        case SpvOp::OpSelect:
+          set(in.result, mergeMemories(memoryOf(in.ids[1], in), memoryOf(in.ids[2], in), in));
+          break;
+        case SpvOp::OpLoad:
+          c_.failAt(in, fmt::format("loads a pointer ({}) from memory; pointers stored in memory are not "
+                                    "supported (every pointer must resolve to a buffer at compile time)",
+                                    c_.typeName(in.type)));
+        case SpvOp::OpUndef:
+          set(in.result, -1);
+          break;
+        default:
+          c_.failAt(in, fmt::format("{} producing a pointer ({}) is not supported in hardware yet",
+                                    spirv::grammar::opName(static_cast<uint16_t>(in.op)), c_.typeName(in.type)));
+        }
+      }
+  }
+}
+
+void Translator::translateBlock(uint32_t fi) {
+  const LBlock& lb = f_.blocks[fi];
+  current_ = blockOf_.at(lb.label);
+  b_.block = current_;
+  for (const LInst& in : lb.insts) {
+    b_.loc = c_.locOf(in.src);
+    if (in.op == SpvOp::OpPhi) {
+      // Operands are filled once every block has been translated (back edges).
+      Op op;
+      op.kind = OpKind::Phi;
+      op.spirvId = c_.origin(in.result);
+      if (c_.hasName(in.result)) op.name = c_.nameOf(in.result);
+      const bool isPtr = c_.isPointerValue(in.result);
+      if (isPtr) {
+        int m = memOf_.at(in.result);
+        if (m < 0) continue; // only undefined pointers flow in: using it fails later
+        op.width = 64;
+        ValueId v = b_.emit(std::move(op));
+        ptrs_[in.result] = Ptr{static_cast<uint32_t>(m), v};
+        phis_.push_back({v, &in, true});
+      } else {
+        op.width = widthOf(in.type, in);
+        ValueId v = b_.emit(std::move(op));
+        vals_[in.result] = v;
+        phis_.push_back({v, &in, false});
+      }
+      continue;
+    }
+    if (&in == &lb.insts.back()) translateTerminator(in);
+    else translateInst(in);
+  }
+}
+
+void Translator::translateTerminator(const LInst& t) {
+  Terminator& term = k_.blocks[current_].term;
+  term.loc = c_.locOf(t.src);
+  switch (t.op) {
+  case SpvOp::OpBranch:
+    term.kind = Terminator::Kind::Branch;
+    term.targets = {blockOf_.at(t.ids[0])};
+    break;
+  case SpvOp::OpBranchConditional:
+    if (t.ids[1] == t.ids[2]) {
+      term.kind = Terminator::Kind::Branch;
+      term.targets = {blockOf_.at(t.ids[1])};
+      break;
+    }
+    term.kind = Terminator::Kind::CondBranch;
+    term.cond = valueOf(t.ids[0], t);
+    term.targets = {blockOf_.at(t.ids[1]), blockOf_.at(t.ids[2])};
+    break;
+  case SpvOp::OpSwitch: {
+    term.kind = Terminator::Kind::Switch;
+    term.cond = valueOf(t.ids[0], t);
+    const uint64_t mask = widthMask(k_.ops[term.cond].width);
+    term.targets = {blockOf_.at(t.ids[1])};
+    for (size_t i = 2; i < t.ids.size(); ++i) {
+      term.targets.push_back(blockOf_.at(t.ids[i]));
+      term.caseValues.push_back(t.lits[i - 2] & mask);
+    }
+    break;
+  }
+  case SpvOp::OpReturn:
+    term.kind = Terminator::Kind::Return;
+    break;
+  case SpvOp::OpUnreachable:
+    term.kind = Terminator::Kind::Unreachable;
+    break;
+  case SpvOp::OpReturnValue:
+    c_.failAt(t, "a kernel cannot return a value");
+  default:
+    c_.failAt(t, "expected a block terminator (OpBranch, OpBranchConditional, OpSwitch, OpReturn or "
+                 "OpUnreachable)");
+  }
+}
+
+void Translator::fillPhis() {
+  for (const PendingPhi& p : phis_) {
+    const LInst& in = *p.inst;
+    std::vector<ValueId> operands;
+    std::vector<uint32_t> blocks;
+    for (size_t i = 0; i + 1 < in.ids.size(); i += 2) {
+      const uint32_t pred = blockOf_.at(in.ids[i + 1]);
+      b_.block = pred;
+      b_.loc = c_.locOf(in.src);
+      ValueId v;
+      if (p.isPointer)
+        v = memoryOf(in.ids[i], in) < 0 ? b_.undef(64) : ptrOf(in.ids[i], in).offset;
+      else
+        v = valueOf(in.ids[i], in);
+      operands.push_back(v);
+      blocks.push_back(pred);
+    }
+    k_.ops[p.op].operands = std::move(operands);
+    k_.ops[p.op].phiBlocks = std::move(blocks);
+  }
+}
+
+void Translator::collectControls(Translated& out) {
+  // DependencyArrayINTEL names variables: a pointer value, or a promoted variable holding pointers.
+  auto memoryFor = [&](Id id) -> std::optional<uint32_t> {
+    auto it = memOf_.find(id);
+    if (it != memOf_.end() && it->second >= 0) return static_cast<uint32_t>(it->second);
+    if (auto a = argOf_.find(id); a != argOf_.end() && k_.args[a->second].isPointer)
+      return k_.args[a->second].memory;
+    if (auto s = c_.promotedStores.find(id); s != c_.promotedStores.end()) {
+      std::optional<uint32_t> m;
+      for (Id v : s->second) {
+        std::optional<uint32_t> vm;
+        if (auto i = memOf_.find(v); i != memOf_.end() && i->second >= 0) vm = i->second;
+        if (auto a = argOf_.find(v); a != argOf_.end() && k_.args[a->second].isPointer)
+          vm = k_.args[a->second].memory;
+        if (!vm || (m && *m != *vm)) return std::nullopt;
+        m = vm;
+      }
+      return m;
+    }
+    return std::nullopt;
+  };
+  for (uint32_t fi : rpo_) {
+    const LBlock& lb = f_.blocks[fi];
+    if (!lb.controls) continue;
+    PendingControls pc = convertControls(c_, *lb.controls, lb.controlsSrc, k_, memoryFor);
+    pc.block = blockOf_.at(lb.label);
+    out.controls.push_back(std::move(pc));
+  }
+}
+
+} // namespace spvhls::ir::lower

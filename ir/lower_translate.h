@@ -1,0 +1,76 @@
+// The translator from the working copy to the HLS IR CFG (private to lower_translate.cpp and
+// lower_values.cpp).
+#pragma once
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir::lower {
+
+class Translator {
+public:
+  Translator(Context& c, const LFunc& f) : c_(c), f_(f), b_(k_.ops, &k_.blocks) {}
+  Translated run();
+
+private:
+  // Where a pointer points: a memory and a 64-bit byte offset into it.
+  struct Ptr {
+    uint32_t memory = 0;
+    ValueId offset = kNone;
+  };
+  struct PendingPhi {
+    ValueId op;
+    const LInst* inst;
+    bool isPointer;
+  };
+
+  Context& c_;
+  const LFunc& f_;
+  Kernel k_;
+  Builder b_;
+  std::vector<uint32_t> rpo_;                  // indices into f_.blocks, reverse post-order
+  std::unordered_map<Id, uint32_t> blockOf_;   // label -> kernel block
+  std::vector<uint8_t> prologue_;              // per kernel block: runs exactly once, first
+  std::unordered_map<Id, ValueId> vals_;
+  std::unordered_map<Id, Ptr> ptrs_;
+  std::unordered_map<Id, int> memOf_;          // pointer value -> memory; -1: none (undef/null)
+  std::unordered_map<Id, uint32_t> varMemory_; // unpromoted or module-scope variable -> memory
+  std::unordered_map<Id, uint32_t> argOf_;     // entry parameter -> kernel argument
+  std::unordered_map<Id, ValueId> argVals_;
+  std::unordered_map<Id, ValueId> undefVals_;
+  std::vector<uint8_t> touched_;               // per memory: accessed by an op emitted so far
+  std::vector<uint8_t> readOnly_;              // per memory: module-scope constant
+  std::vector<PendingPhi> phis_;
+  uint32_t current_ = 0;                       // kernel block being translated
+
+  // lower_translate.cpp: structure.
+  void setupArgs();
+  void setupBlocks();
+  void computeMemories();
+  int memoryOf(Id ptr, const LInst& at);
+  int mergeMemories(int a, int b, const LInst& at);
+  uint32_t newMemory(Memory m);
+  uint32_t localVariableMemory(const LInst& var);
+  uint32_t moduleVariableMemory(Id var, const LInst& at);
+  void translateBlock(uint32_t fi);
+  void translateTerminator(const LInst& t);
+  void fillPhis();
+  void collectControls(Translated& out);
+
+  // lower_values.cpp: values, pointers, instructions.
+  ValueId valueOf(Id id, const LInst& at);
+  Ptr ptrOf(Id id, const LInst& at);
+  uint8_t widthOf(Id type, const LInst& at) const;
+  void translateInst(const LInst& in);
+  void translateExtInst(const LInst& in);
+  Ptr accessChain(const LInst& in);
+  uint64_t memberOffset(Id structType, uint32_t member) const;
+  uint32_t accessSize(Id type, const LInst& at) const;
+  ValueId emitLoad(const Ptr& p, uint32_t size, const LInst& at);
+  void emitStore(const Ptr& p, ValueId data, uint32_t size, const LInst& at);
+  void translateCopy(const LInst& in);
+  void storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uint64_t align, const LInst& at);
+  void constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset) const;
+  const std::vector<uint8_t>* knownBytes(uint32_t memory) const;
+};
+
+} // namespace spvhls::ir::lower

@@ -1,0 +1,429 @@
+// Translation of instructions: values, pointer arithmetic (byte offsets), memory accesses and the
+// OpenCL.std integer built-ins.
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "frontend/grammar.h"
+#include "ir/lower_translate.h"
+
+namespace spvhls::ir::lower {
+
+using K = spirv::Type::Kind;
+namespace ocl = spirv::spv::OpenCLStd;
+namespace deco = spirv::spv::Decoration;
+
+namespace {
+
+std::optional<OpKind> binaryKind(SpvOp op) {
+  switch (op) {
+  case SpvOp::OpIAdd: return OpKind::Add;
+  case SpvOp::OpISub: return OpKind::Sub;
+  case SpvOp::OpIMul: return OpKind::Mul;
+  case SpvOp::OpUDiv: return OpKind::UDiv;
+  case SpvOp::OpSDiv: return OpKind::SDiv;
+  case SpvOp::OpUMod: return OpKind::URem; // unsigned modulo is the remainder
+  case SpvOp::OpSRem: return OpKind::SRem;
+  case SpvOp::OpSMod: return OpKind::SMod;
+  case SpvOp::OpBitwiseAnd: case SpvOp::OpLogicalAnd: return OpKind::And;
+  case SpvOp::OpBitwiseOr: case SpvOp::OpLogicalOr: return OpKind::Or;
+  case SpvOp::OpBitwiseXor: return OpKind::Xor;
+  case SpvOp::OpShiftLeftLogical: return OpKind::Shl;
+  case SpvOp::OpShiftRightLogical: return OpKind::LShr;
+  case SpvOp::OpShiftRightArithmetic: return OpKind::AShr;
+  case SpvOp::OpIEqual: case SpvOp::OpLogicalEqual: return OpKind::Eq;
+  case SpvOp::OpINotEqual: case SpvOp::OpLogicalNotEqual: return OpKind::Ne;
+  case SpvOp::OpULessThan: return OpKind::ULt;
+  case SpvOp::OpULessThanEqual: return OpKind::ULe;
+  case SpvOp::OpUGreaterThan: return OpKind::UGt;
+  case SpvOp::OpUGreaterThanEqual: return OpKind::UGe;
+  case SpvOp::OpSLessThan: return OpKind::SLt;
+  case SpvOp::OpSLessThanEqual: return OpKind::SLe;
+  case SpvOp::OpSGreaterThan: return OpKind::SGt;
+  case SpvOp::OpSGreaterThanEqual: return OpKind::SGe;
+  default: return std::nullopt;
+  }
+}
+
+std::optional<OpKind> unaryKind(SpvOp op) {
+  switch (op) {
+  case SpvOp::OpSNegate: return OpKind::Neg;
+  case SpvOp::OpNot: case SpvOp::OpLogicalNot: return OpKind::Not;
+  default: return std::nullopt;
+  }
+}
+
+bool isShift(OpKind k) { return k == OpKind::Shl || k == OpKind::LShr || k == OpKind::AShr; }
+
+} // namespace
+
+uint8_t Translator::widthOf(Id type, const LInst& at) const {
+  const spirv::Type& t = c_.type(type);
+  if (t.kind == K::Bool) return 1;
+  if ((t.kind == K::Int || t.kind == K::Float) && t.width >= 1 && t.width <= 64)
+    return static_cast<uint8_t>(t.width);
+  if (t.kind == K::Pointer)
+    c_.failAt(at, fmt::format("uses a pointer ({}) as data; converting, comparing or storing pointers is "
+                              "not supported", c_.typeName(type)));
+  c_.failAt(at, fmt::format("values of type {} are not supported yet; expected an integer or bool scalar",
+                            c_.typeName(type)));
+}
+
+ValueId Translator::valueOf(Id id, const LInst& at) {
+  if (auto it = vals_.find(id); it != vals_.end()) return it->second;
+  if (auto a = argOf_.find(id); a != argOf_.end()) {
+    const KernelArg& arg = k_.args[a->second];
+    if (arg.isPointer)
+      c_.failAt(at, fmt::format("uses pointer argument {} as data; converting, comparing or storing "
+                                "pointers is not supported", arg.name));
+    if (auto v = argVals_.find(id); v != argVals_.end()) return v->second;
+    Op op;
+    op.kind = OpKind::Arg;
+    op.width = arg.width;
+    op.index = a->second;
+    op.name = arg.name;
+    op.spirvId = c_.origin(id);
+    uint32_t saved = b_.block;
+    b_.block = 0;
+    ValueId v = b_.emit(std::move(op));
+    b_.block = saved;
+    return argVals_[id] = v;
+  }
+  if (c_.isSynthesizedUndef(id)) {
+    if (auto u = undefVals_.find(id); u != undefVals_.end()) return u->second;
+    return undefVals_[id] = b_.undef(widthOf(c_.typeOf(id), at));
+  }
+  if (const spirv::Constant* k = c_.mv.findConstant(id)) {
+    const uint8_t w = widthOf(k->type, at);
+    if (k->isUndef) {
+      if (auto u = undefVals_.find(id); u != undefVals_.end()) return u->second;
+      return undefVals_[id] = b_.undef(w);
+    }
+    return b_.constant(w, k->isNull ? 0 : k->bits);
+  }
+  if (c_.isPointerValue(id))
+    c_.failAt(at, fmt::format("uses pointer {} as data; converting, comparing or storing pointers is not "
+                              "supported", c_.ref(id)));
+  c_.failAt(at, fmt::format("internal error: value {} used before its definition", c_.ref(id)));
+}
+
+Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
+  if (auto it = ptrs_.find(id); it != ptrs_.end()) return it->second;
+  const int m = memoryOf(id, at);
+  if (m < 0)
+    c_.failAt(at, fmt::format("pointer {} does not point into a known buffer (it is undefined or null)",
+                              c_.ref(id)));
+  if (argOf_.count(id) || varMemory_.count(id)) // arguments and module-scope variables
+    return ptrs_[id] = Ptr{static_cast<uint32_t>(m), b_.constant(64, 0)};
+  c_.failAt(at, fmt::format("internal error: pointer {} used before its definition", c_.ref(id)));
+}
+
+uint32_t Translator::accessSize(Id type, const LInst& at) const {
+  const spirv::Type& t = c_.type(type);
+  if (t.kind == K::Int || t.kind == K::Float) {
+    if (t.width == 8 || t.width == 16 || t.width == 32 || t.width == 64) return t.width / 8;
+    c_.failAt(at, fmt::format("{}-bit memory accesses are not supported; expected 8, 16, 32 or 64 bits",
+                              t.width));
+  }
+  if (t.kind == K::Pointer)
+    c_.failAt(at, "pointers stored in memory are not supported (every pointer must resolve to a buffer "
+                  "at compile time)");
+  c_.failAt(at, fmt::format("accesses a whole {} value; only integer scalars are supported yet (access "
+                            "the elements one by one)", c_.typeName(type)));
+}
+
+ValueId Translator::emitLoad(const Ptr& p, uint32_t size, const LInst& at) {
+  Op op;
+  op.kind = OpKind::Load;
+  op.width = static_cast<uint8_t>(8 * size);
+  op.size = static_cast<uint8_t>(size);
+  op.memory = p.memory;
+  op.operands = {p.offset, kNone};
+  touched_[p.memory] = 1;
+  Memory& m = k_.memories[p.memory];
+  m.elemBytes = std::max(m.elemBytes, size);
+  return b_.emit(std::move(op));
+}
+
+void Translator::emitStore(const Ptr& p, ValueId data, uint32_t size, const LInst& at) {
+  if (readOnly_[p.memory])
+    c_.failAt(at, fmt::format("stores into constant {}", k_.memories[p.memory].name));
+  Op op;
+  op.kind = OpKind::Store;
+  op.size = static_cast<uint8_t>(size);
+  op.memory = p.memory;
+  op.operands = {p.offset, data, kNone};
+  touched_[p.memory] = 1;
+  Memory& m = k_.memories[p.memory];
+  m.elemBytes = std::max(m.elemBytes, size);
+  b_.emit(std::move(op));
+}
+
+uint64_t Translator::memberOffset(Id structType, uint32_t member) const {
+  if (auto it = c_.mv.decorations.find(structType); it != c_.mv.decorations.end())
+    for (const auto& d : it->second)
+      if (d.kind == deco::Offset && d.member && *d.member == member && !d.literals.empty())
+        return d.literals[0];
+  const spirv::Type& t = c_.type(structType);
+  const bool packed = c_.mv.hasDecoration(structType, deco::CPacked);
+  uint64_t off = 0;
+  for (uint32_t i = 0; i <= member; ++i) {
+    const uint64_t align = packed ? 1 : std::max<uint64_t>(1, c_.mv.alignOf(t.members[i]));
+    off = (off + align - 1) / align * align;
+    if (i < member) off += c_.mv.sizeOf(t.members[i]);
+  }
+  return off;
+}
+
+Translator::Ptr Translator::accessChain(const LInst& in) {
+  Ptr p = ptrOf(in.ids[0], in);
+  Id t = c_.pointeeOf(in.ids[0]);
+  auto scaled = [&](Id index, uint64_t size) {
+    ValueId v = b_.resize(valueOf(index, in), 64, true); // indices are signed
+    return b_.mulConst(v, size);
+  };
+  size_t i = 1;
+  if (in.op == SpvOp::OpPtrAccessChain || in.op == SpvOp::OpInBoundsPtrAccessChain) {
+    p.offset = b_.binary(OpKind::Add, p.offset, scaled(in.ids[1], c_.mv.sizeOf(t)));
+    i = 2;
+  }
+  for (; i < in.ids.size(); ++i) {
+    const spirv::Type& ty = c_.type(t);
+    if (ty.kind == K::Struct) {
+      const spirv::Constant* k = c_.mv.findConstant(in.ids[i]);
+      if (!k || k->bits >= ty.members.size())
+        c_.failAt(in, fmt::format("struct member index {} must be a constant below {}", i,
+                                  ty.members.size()));
+      const uint32_t member = static_cast<uint32_t>(k->bits);
+      p.offset = b_.binary(OpKind::Add, p.offset, b_.constant(64, memberOffset(t, member)));
+      t = ty.members[member];
+    } else if (ty.kind == K::Array || ty.kind == K::RuntimeArray || ty.kind == K::Vector) {
+      p.offset = b_.binary(OpKind::Add, p.offset, scaled(in.ids[i], c_.mv.sizeOf(ty.elem)));
+      t = ty.elem;
+    } else {
+      c_.failAt(in, fmt::format("index {} goes into a {} value, which has no elements", i,
+                                c_.typeName(t)));
+    }
+  }
+  return p;
+}
+
+void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset) const {
+  const spirv::Constant* k = c_.mv.findConstant(constant);
+  const uint32_t where = c_.mv.def.count(constant) ? c_.mv.def.at(constant) : 0;
+  if (!k) c_.fail(where, "initializer", fmt::format("{} is not a constant", c_.ref(constant)));
+  if (k->isNull || k->isUndef) return; // zeros
+  const spirv::Type& t = c_.type(type);
+  if (t.kind == K::Int || t.kind == K::Float) {
+    for (uint32_t i = 0; i < t.width / 8 && offset + i < out.size(); ++i)
+      out[offset + i] = static_cast<uint8_t>(k->bits >> (8 * i));
+  } else if (t.kind == K::Array || t.kind == K::Vector) {
+    const uint64_t es = c_.mv.sizeOf(t.elem);
+    for (size_t i = 0; i < k->constituents.size(); ++i)
+      constantBytes(k->constituents[i], t.elem, out, offset + i * es);
+  } else if (t.kind == K::Struct) {
+    for (size_t i = 0; i < k->constituents.size() && i < t.members.size(); ++i)
+      constantBytes(k->constituents[i], t.members[i], out, offset + memberOffset(type, static_cast<uint32_t>(i)));
+  } else {
+    c_.fail(where, "initializer", fmt::format("constants of type {} in memory are not supported yet",
+                                              c_.typeName(type)));
+  }
+}
+
+const std::vector<uint8_t>* Translator::knownBytes(uint32_t memory) const {
+  return readOnly_[memory] ? &k_.memories[memory].init : nullptr;
+}
+
+// Stores `bytes` at p in naturally aligned chunks of up to 8 bytes; `align` is what the destination
+// is known to be aligned to.
+void Translator::storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uint64_t align, const LInst& at) {
+  for (uint64_t pos = 0; pos < bytes.size();) {
+    uint64_t chunk = std::bit_floor(std::min<uint64_t>({8, align, bytes.size() - pos}));
+    uint64_t v = 0;
+    for (uint64_t i = 0; i < chunk; ++i) v |= static_cast<uint64_t>(bytes[pos + i]) << (8 * i);
+    Ptr q{p.memory, b_.binary(OpKind::Add, p.offset, b_.constant(64, pos))};
+    emitStore(q, b_.constant(static_cast<uint8_t>(8 * chunk), v), static_cast<uint32_t>(chunk), at);
+    pos += chunk;
+  }
+}
+
+void Translator::translateCopy(const LInst& in) {
+  const Ptr dst = ptrOf(in.ids[0], in);
+  const Ptr src = ptrOf(in.ids[1], in);
+  uint64_t size = 0;
+  if (in.op == SpvOp::OpCopyMemorySized) {
+    auto cv = b_.constValue(valueOf(in.ids[2], in));
+    if (!cv) c_.failAt(in, "copies a number of bytes known only at run time; not supported yet");
+    size = *cv;
+  } else {
+    size = c_.mv.sizeOf(c_.pointeeOf(in.ids[0]));
+  }
+  uint64_t align = in.lits.empty() || in.lits[0] == 0 ? 1 : std::bit_floor(in.lits[0]);
+  auto srcOff = b_.constValue(src.offset), dstOff = b_.constValue(dst.offset);
+  if (const auto* bytes = knownBytes(src.memory); bytes && srcOff) {
+    if (*srcOff + size > bytes->size())
+      c_.failAt(in, fmt::format("copies {} bytes from offset {} of {}, which has {} bytes", size, *srcOff,
+                                k_.memories[src.memory].name, bytes->size()));
+    std::vector<uint8_t> slice(bytes->begin() + static_cast<long>(*srcOff),
+                               bytes->begin() + static_cast<long>(*srcOff + size));
+    Memory& dm = k_.memories[dst.memory];
+    // A constant copied into a local array before anything touches it: its initial contents.
+    if (dm.kind == Memory::Kind::Local && !readOnly_[dst.memory] && prologue_[current_] &&
+        !touched_[dst.memory] && dstOff && *dstOff + size <= dm.sizeBytes) {
+      dm.init.resize(dm.sizeBytes, 0);
+      std::copy(slice.begin(), slice.end(), dm.init.begin() + static_cast<long>(*dstOff));
+      return;
+    }
+    storeBytes(dst, slice, align, in);
+    return;
+  }
+  for (uint64_t pos = 0; pos < size;) {
+    uint64_t chunk = std::bit_floor(std::min<uint64_t>({8, align, size - pos}));
+    ValueId offPos = b_.constant(64, pos);
+    ValueId v = emitLoad(Ptr{src.memory, b_.binary(OpKind::Add, src.offset, offPos)},
+                         static_cast<uint32_t>(chunk), in);
+    emitStore(Ptr{dst.memory, b_.binary(OpKind::Add, dst.offset, offPos)}, v,
+              static_cast<uint32_t>(chunk), in);
+    pos += chunk;
+  }
+}
+
+void Translator::translateExtInst(const LInst& in) {
+  auto set = c_.mv.extInstImports.find(in.ids[0]);
+  if (set == c_.mv.extInstImports.end() || set->second != "OpenCL.std")
+    c_.failAt(in, fmt::format("extended instruction set \"{}\" is not supported",
+                              set == c_.mv.extInstImports.end() ? "?" : set->second));
+  const uint32_t n = static_cast<uint32_t>(in.lits[0]);
+  const auto* info = spirv::grammar::findOpenCLStd(n);
+  const std::string name = info ? info->name : fmt::format("#{}", n);
+  auto arg = [&](size_t i) {
+    if (i + 1 >= in.ids.size()) c_.failAt(in, fmt::format("OpenCL.std {} expects more operands", name));
+    return valueOf(in.ids[i + 1], in);
+  };
+  auto minMax = [&](OpKind cmp, ValueId a, ValueId b) { return b_.select(b_.binary(cmp, a, b), a, b); };
+  ValueId r;
+  switch (n) {
+  case ocl::S_min: r = minMax(OpKind::SLt, arg(0), arg(1)); break;
+  case ocl::S_max: r = minMax(OpKind::SGt, arg(0), arg(1)); break;
+  case ocl::U_min: r = minMax(OpKind::ULt, arg(0), arg(1)); break;
+  case ocl::U_max: r = minMax(OpKind::UGt, arg(0), arg(1)); break;
+  case ocl::S_clamp: r = minMax(OpKind::SLt, minMax(OpKind::SGt, arg(0), arg(1)), arg(2)); break;
+  case ocl::U_clamp: r = minMax(OpKind::ULt, minMax(OpKind::UGt, arg(0), arg(1)), arg(2)); break;
+  case ocl::S_abs: {
+    ValueId x = arg(0);
+    r = b_.select(b_.binary(OpKind::SLt, x, b_.constant(b_.width(x), 0)), b_.unary(OpKind::Neg, x), x);
+    break;
+  }
+  case ocl::U_abs: r = arg(0); break;
+  default:
+    c_.failAt(in, fmt::format("OpenCL.std {} is not supported in hardware yet", name));
+  }
+  if (b_.width(r) != widthOf(in.type, in))
+    c_.failAt(in, fmt::format("OpenCL.std {}: result type {} does not match its operands", name,
+                              c_.typeName(in.type)));
+  vals_[in.result] = r;
+}
+
+void Translator::translateInst(const LInst& in) {
+  const size_t before = k_.ops.size();
+  switch (in.op) {
+  case SpvOp::OpVariable: {
+    const uint32_t m = localVariableMemory(in);
+    const Ptr p{m, b_.constant(64, 0)};
+    ptrs_[in.result] = p;
+    if (!in.ids.empty()) {
+      const Id pointee = c_.pointeeOf(in.result);
+      std::vector<uint8_t> bytes(k_.memories[m].sizeBytes, 0);
+      constantBytes(in.ids[0], pointee, bytes, 0);
+      if (prologue_[current_] && !touched_[m]) {
+        if (std::any_of(bytes.begin(), bytes.end(), [](uint8_t x) { return x != 0; }))
+          k_.memories[m].init = bytes;
+      } else {
+        storeBytes(p, bytes, std::max<uint64_t>(1, c_.mv.alignOf(pointee)), in);
+      }
+    }
+    break;
+  }
+  case SpvOp::OpLoad: {
+    const Ptr p = ptrOf(in.ids[0], in); // first: what is accessed says more than how
+    vals_[in.result] = emitLoad(p, accessSize(in.type, in), in);
+    break;
+  }
+  case SpvOp::OpStore: {
+    const Ptr p = ptrOf(in.ids[0], in);
+    const uint32_t size = accessSize(c_.typeOf(in.ids[1]), in);
+    emitStore(p, valueOf(in.ids[1], in), size, in);
+    break;
+  }
+  case SpvOp::OpCopyMemory: case SpvOp::OpCopyMemorySized:
+    translateCopy(in);
+    break;
+  case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
+  case SpvOp::OpInBoundsPtrAccessChain:
+    ptrs_[in.result] = accessChain(in);
+    break;
+  case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr:
+    ptrs_[in.result] = ptrOf(in.ids[0], in);
+    break;
+  case SpvOp::OpCopyObject: case SpvOp::OpBitcast: {
+    if (c_.isPointerValue(in.result)) {
+      ptrs_[in.result] = ptrOf(in.ids[0], in);
+      break;
+    }
+    if (c_.isPointerValue(in.ids[0])) c_.failAt(in, "converting a pointer to an integer is not supported");
+    const ValueId v = valueOf(in.ids[0], in);
+    if (widthOf(in.type, in) != b_.width(v))
+      c_.failAt(in, fmt::format("bit casts between {} and {} are not supported yet",
+                                c_.typeName(c_.typeOf(in.ids[0])), c_.typeName(in.type)));
+    vals_[in.result] = v; // same bits
+    break;
+  }
+  case SpvOp::OpUndef:
+    if (!c_.isPointerValue(in.result)) vals_[in.result] = b_.undef(widthOf(in.type, in));
+    break;
+  case SpvOp::OpSelect: {
+    if (widthOf(c_.typeOf(in.ids[0]), in) != 1)
+      c_.failAt(in, "expected a bool condition");
+    const ValueId cond = valueOf(in.ids[0], in);
+    if (c_.isPointerValue(in.result)) {
+      const int m = memOf_.at(in.result);
+      if (m < 0) break; // both undefined; using it fails later
+      auto off = [&](Id p) { return memoryOf(p, in) < 0 ? b_.undef(64) : ptrOf(p, in).offset; };
+      ptrs_[in.result] = Ptr{static_cast<uint32_t>(m), b_.select(cond, off(in.ids[1]), off(in.ids[2]))};
+      break;
+    }
+    vals_[in.result] = b_.select(cond, valueOf(in.ids[1], in), valueOf(in.ids[2], in));
+    break;
+  }
+  case SpvOp::OpUConvert: case SpvOp::OpSConvert:
+    vals_[in.result] = b_.resize(valueOf(in.ids[0], in), widthOf(in.type, in), in.op == SpvOp::OpSConvert);
+    break;
+  case SpvOp::OpExtInst:
+    translateExtInst(in);
+    break;
+  default:
+    if (auto k = binaryKind(in.op)) {
+      widthOf(in.type, in); // rejects vectors
+      ValueId a = valueOf(in.ids[0], in), b = valueOf(in.ids[1], in);
+      if (isShift(*k)) b = b_.resize(b, b_.width(a), false);
+      vals_[in.result] = b_.binary(*k, a, b);
+    } else if (auto u = unaryKind(in.op)) {
+      widthOf(in.type, in);
+      vals_[in.result] = b_.unary(*u, valueOf(in.ids[0], in));
+    } else {
+      c_.failAt(in, fmt::format("{} is not supported in hardware yet",
+                                spirv::grammar::opName(static_cast<uint16_t>(in.op))));
+    }
+    break;
+  }
+  // Name the op that computes the instruction's result (not folded or shared ones).
+  if (auto it = vals_.find(in.result); in.result && it != vals_.end() && it->second >= before) {
+    Op& op = k_.ops[it->second];
+    if (op.spirvId == 0 && op.kind != OpKind::Const && op.kind != OpKind::Undef) {
+      op.spirvId = c_.origin(in.result);
+      if (c_.hasName(in.result)) op.name = c_.nameOf(in.result);
+    }
+  }
+}
+
+} // namespace spvhls::ir::lower

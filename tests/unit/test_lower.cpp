@@ -1,0 +1,700 @@
+// Lowering (SPIR-V -> HLS IR): the structure of the IR for real clang-15 -O0 output and for
+// hand-written loop controls, its meaning (the IR evaluator against the golden SPIR-V interpreter and
+// against plain C++ on the same inputs), and the errors users can cause. Fixtures and the .cl sources
+// they come from are in tests/unit/data/lower/ (regen.sh rebuilds the .spv files).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "frontend/module.h"
+#include "ir/ir_eval.h"
+#include "ir/lower.h"
+#include "sim/interp.h"
+
+using namespace spvhls;
+using ir::kNone;
+using ir::OpKind;
+
+namespace {
+
+std::string dataPath(const std::string& name) {
+  return std::string(SPVHLS_SOURCE_DIR) + "/tests/unit/data/lower/" + name;
+}
+
+std::string readFile(const std::string& name) {
+  std::ifstream f(dataPath(name));
+  REQUIRE_MESSAGE(f.good(), "missing fixture " << name);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// A module and its view (the view refers to the module, so both live together).
+struct Loaded {
+  std::unique_ptr<spirv::Module> module;
+  std::unique_ptr<spirv::ModuleView> view;
+};
+
+Loaded loadModule(spirv::Module m) {
+  Loaded l;
+  l.module = std::make_unique<spirv::Module>(std::move(m));
+  l.view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*l.module));
+  return l;
+}
+Loaded loadFile(const std::string& name) { return loadModule(spirv::readModuleFile(dataPath(name))); }
+Loaded loadText(const std::string& text) { return loadModule(spirv::readText(text, "test.spvasm")); }
+
+ir::Kernel lower(const Loaded& l, const std::string& kernel) {
+  ir::Kernel k = ir::lowerKernel(*l.view, kernel);
+  ir::verifyKernel(k);
+  return k;
+}
+
+// The message of the DiagnosticError that lowering throws ("" and a failed check if none).
+std::string lowerError(const Loaded& l, const std::string& kernel) {
+  try {
+    ir::lowerKernel(*l.view, kernel);
+  } catch (const DiagnosticError& e) {
+    return e.what();
+  }
+  FAIL("lowering " << kernel << " succeeded, expected an error");
+  return "";
+}
+
+std::vector<ir::ValueId> opsOf(const std::vector<ir::Op>& ops, OpKind kind) {
+  std::vector<ir::ValueId> out;
+  for (ir::ValueId v = 0; v < ops.size(); ++v)
+    if (ops[v].kind == kind) out.push_back(v);
+  return out;
+}
+
+size_t countKind(const std::vector<ir::Op>& ops, OpKind kind) { return opsOf(ops, kind).size(); }
+
+bool isConst(const std::vector<ir::Op>& ops, ir::ValueId v, uint64_t value) {
+  return v != kNone && ops[v].kind == OpKind::Const && ops[v].imm == value;
+}
+
+const ir::LoopControlRequest* request(const ir::LoopControls& c, const std::string& name) {
+  for (const auto& r : c.requests)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+// ---- running both sides on the same inputs ----
+
+std::vector<uint8_t> bytesOf(const std::vector<int32_t>& v) {
+  std::vector<uint8_t> b(v.size() * 4);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+std::vector<int32_t> intsOf(const std::vector<uint8_t>& b) {
+  std::vector<int32_t> v(b.size() / 4);
+  std::memcpy(v.data(), b.data(), v.size() * 4);
+  return v;
+}
+
+sim::ArgSpec buffer(const std::string& name, const std::vector<uint8_t>& bytes, sim::ElemType elem = {}) {
+  sim::ArgSpec a;
+  a.name = name;
+  a.isBuffer = true;
+  a.elem = elem;
+  a.length = bytes.size() / elem.bytes;
+  a.init = bytes;
+  return a;
+}
+sim::ArgSpec ints(const std::string& name, const std::vector<int32_t>& v) { return buffer(name, bytesOf(v)); }
+sim::ArgSpec scalar(const std::string& name, int64_t v, uint32_t bits = 32) {
+  sim::ArgSpec a;
+  a.name = name;
+  a.scalar = static_cast<uint64_t>(v) & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+  return a;
+}
+
+std::vector<int32_t> pseudoRandom(size_t n, uint32_t seed, int32_t lo, int32_t hi) {
+  std::vector<int32_t> v(n);
+  uint32_t x = seed * 2654435761u + 1;
+  for (auto& e : v) {
+    x = x * 1664525u + 1013904223u;
+    e = lo + static_cast<int32_t>((x >> 8) % static_cast<uint32_t>(hi - lo + 1));
+  }
+  return v;
+}
+
+// Runs the golden interpreter on the SPIR-V and the IR evaluator on the lowered kernel; checks that
+// every buffer ends up identical and returns the IR's result.
+ir::EvalResult runBoth(const Loaded& l, const ir::Kernel& k, std::vector<sim::ArgSpec> args) {
+  sim::RunSpec spec;
+  spec.path = "test";
+  spec.kernel = k.name;
+  spec.args = std::move(args);
+  sim::InterpResult golden = sim::interpret(*l.view, spec);
+  std::vector<uint64_t> scalars;
+  std::vector<std::vector<uint8_t>> buffers;
+  for (const auto& a : spec.args) {
+    scalars.push_back(a.scalar);
+    buffers.push_back(a.isBuffer ? a.init : std::vector<uint8_t>{});
+  }
+  ir::EvalResult r = ir::evaluateKernel(k, scalars, buffers);
+  REQUIRE(r.buffers.size() == spec.args.size());
+  for (size_t i = 0; i < spec.args.size(); ++i)
+    if (spec.args[i].isBuffer)
+      CHECK_MESSAGE(r.buffers[i] == golden.buffers[i], "buffer " << spec.args[i].name << " of " << k.name
+                                                                 << " differs from the interpreter's");
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("kernelNames lists the Kernel entry points in module order") {
+  Loaded l = loadFile("misc.spv");
+  CHECK(ir::kernelNames(*l.view) == std::vector<std::string>{"localarr", "structs", "builtins"});
+}
+
+TEST_CASE("vadd: one pipelined loop with a LoopPhi, predicated accesses and a continue condition") {
+  Loaded l = loadFile("vadd.spv");
+  ir::Kernel k = lower(l, "vadd");
+  CHECK(k.name == "vadd");
+  REQUIRE(k.args.size() == 4);
+  for (uint32_t i = 0; i < 3; ++i) {
+    CHECK(k.args[i].isPointer);
+    const ir::Memory& m = k.memories.at(k.args[i].memory);
+    CHECK(m.kind == ir::Memory::Kind::Global);
+    CHECK(m.argIndex == i);
+    CHECK(m.name == k.args[i].name);
+  }
+  CHECK(k.args[0].name == "a");
+  CHECK(k.args[2].name == "c");
+  CHECK_FALSE(k.args[3].isPointer);
+  CHECK(k.args[3].width == 32);
+  CHECK(k.memories.size() == 3);
+
+  // The kernel CFG only calls the loop: no memory access is left outside it.
+  CHECK(countKind(k.ops, OpKind::Load) == 0);
+  CHECK(countKind(k.ops, OpKind::Store) == 0);
+  REQUIRE(countKind(k.ops, OpKind::LoopCall) == 1);
+  const ir::Op& call = k.ops[opsOf(k.ops, OpKind::LoopCall)[0]];
+  CHECK(k.blocks[call.block].loopCall == 0u);
+
+  REQUIRE(k.loops.size() == 1);
+  const ir::Loop& lp = k.loops[0];
+  CHECK(lp.name == "for.cond");
+  CHECK(lp.depth == 1);
+  CHECK(lp.liveOuts.empty());
+  CHECK(lp.headerLabel != 0);
+  REQUIRE(lp.phis.size() == 1);
+  CHECK(lp.phis[0].name == "i");
+  CHECK(lp.phis[0].width == 32);
+  CHECK(isConst(k.ops, lp.liveIns.at(lp.phis[0].initLiveIn), 0)); // i = 0
+  const ir::Op& next = lp.ops.at(lp.phis[0].next);                // i + 1
+  CHECK(next.kind == OpKind::Add);
+  CHECK(lp.ops[next.operands[0]].kind == OpKind::LoopPhi);
+  CHECK(isConst(lp.ops, next.operands[1], 1));
+
+  // continueCond is i < n; every access is guarded by it (the last iteration only tests it).
+  const ir::Op& cont = lp.ops.at(lp.continueCond);
+  CHECK(cont.kind == OpKind::SLt);
+  CHECK(lp.ops[cont.operands[0]].kind == OpKind::LoopPhi);
+  CHECK(lp.ops[cont.operands[1]].kind == OpKind::LiveIn);
+  CHECK(k.ops[lp.liveIns[lp.ops[cont.operands[1]].index]].kind == OpKind::Arg);
+  auto loads = opsOf(lp.ops, OpKind::Load);
+  auto stores = opsOf(lp.ops, OpKind::Store);
+  REQUIRE(loads.size() == 2);
+  REQUIRE(stores.size() == 1);
+  CHECK(lp.ops[loads[0]].memory == k.args[0].memory);
+  CHECK(lp.ops[loads[1]].memory == k.args[1].memory);
+  CHECK(lp.ops[stores[0]].memory == k.args[2].memory);
+  for (ir::ValueId v : loads) {
+    CHECK(lp.ops[v].operands[1] == lp.continueCond);
+    CHECK(lp.ops[v].size == 4);
+  }
+  CHECK(lp.ops[stores[0]].operands[2] == lp.continueCond);
+  // Byte offset: sext(i) << 2, shared by the three accesses.
+  const ir::Op& off = lp.ops[lp.ops[stores[0]].operands[0]];
+  CHECK(off.kind == OpKind::Shl);
+  CHECK(lp.ops[off.operands[0]].kind == OpKind::SExt);
+  CHECK(isConst(lp.ops, off.operands[1], 2));
+  CHECK(lp.ops[loads[0]].operands[0] == lp.ops[stores[0]].operands[0]);
+}
+
+TEST_CASE("vadd: the IR computes what the SPIR-V computes") {
+  Loaded l = loadFile("vadd.spv");
+  ir::Kernel k = lower(l, "vadd");
+  const int n = 37;
+  auto a = pseudoRandom(n, 1, -1000, 1000), b = pseudoRandom(n, 2, -1000, 1000);
+  ir::EvalResult r = runBoth(l, k, {ints("a", a), ints("b", b), ints("c", std::vector<int32_t>(n + 3, 7)), scalar("n", n)});
+  auto c = intsOf(r.buffers[2]);
+  for (int i = 0; i < n; ++i) CHECK(c[i] == a[i] + b[i]);
+  CHECK(c[n] == 7); // untouched past n
+  CHECK(r.loopIterations[0] == n + 1); // trip count + the final test
+  // n = 0: the loop runs its single test iteration and stores nothing.
+  runBoth(l, k, {ints("a", {}), ints("b", {}), ints("c", {5}), scalar("n", 0)});
+}
+
+TEST_CASE("dot: the sum leaves the loop as a live-out") {
+  Loaded l = loadFile("dot.spv");
+  ir::Kernel k = lower(l, "dot");
+  REQUIRE(k.loops.size() == 1);
+  const ir::Loop& lp = k.loops[0];
+  REQUIRE(lp.phis.size() == 2);
+  REQUIRE(lp.liveOuts.size() == 1);
+  const ir::Op& out = lp.ops[lp.liveOuts[0]];
+  CHECK(out.kind == OpKind::LoopPhi); // the sum as of the last (exiting) iteration
+  CHECK(lp.phis[out.index].name == "sum");
+  const ir::Op& next = lp.ops[lp.phis[out.index].next];
+  CHECK(next.kind == OpKind::Add);
+  CHECK(lp.ops[next.operands[1]].kind == OpKind::Mul);
+
+  // In the CFG, the LoopOut feeds the store after the loop.
+  auto outs = opsOf(k.ops, OpKind::LoopOut);
+  REQUIRE(outs.size() == 1);
+  auto stores = opsOf(k.ops, OpKind::Store);
+  REQUIRE(stores.size() == 1);
+  CHECK(k.ops[stores[0]].operands[1] == outs[0]);
+  CHECK(k.ops[stores[0]].operands[2] == kNone); // the block always executes
+  CHECK(k.ops[stores[0]].block != k.ops[outs[0]].block);
+
+  auto a = pseudoRandom(20, 3, -50, 50), b = pseudoRandom(20, 4, -50, 50);
+  ir::EvalResult r = runBoth(l, k, {ints("a", a), ints("b", b), ints("out", {0}), scalar("n", 20)});
+  int32_t expect = 0;
+  for (int i = 0; i < 20; ++i) expect += a[i] * b[i];
+  CHECK(intsOf(r.buffers[2])[0] == expect);
+}
+
+TEST_CASE("if/else in a loop: stores under complementary predicates and a select") {
+  Loaded l = loadFile("ifelse.spv");
+  ir::Kernel k = lower(l, "ifelse");
+  REQUIRE(k.loops.size() == 1);
+  const ir::Loop& lp = k.loops[0];
+  auto stores = opsOf(lp.ops, OpKind::Store);
+  REQUIRE(stores.size() == 2);
+  const ir::Op* pos = nullptr;
+  const ir::Op* neg = nullptr;
+  for (ir::ValueId s : stores) (k.memories[lp.ops[s].memory].name == "pos" ? pos : neg) = &lp.ops[s];
+  REQUIRE(pos);
+  REQUIRE(neg);
+  // pos: i < n && v > 0; neg: i < n && !(v > 0).
+  const ir::Op& pp = lp.ops.at(pos->operands[2]);
+  const ir::Op& np = lp.ops.at(neg->operands[2]);
+  REQUIRE(pp.kind == OpKind::And);
+  REQUIRE(np.kind == OpKind::And);
+  CHECK(pp.operands[0] == lp.continueCond);
+  CHECK(np.operands[0] == lp.continueCond);
+  CHECK(lp.ops[pp.operands[1]].kind == OpKind::SGt);
+  CHECK(lp.ops[np.operands[1]].kind == OpKind::Not);
+  CHECK(lp.ops[np.operands[1]].operands[0] == pp.operands[1]);
+  // w = phi(v + 1, v * 2) became a select on one arm's predicate.
+  auto selects = opsOf(lp.ops, OpKind::Select);
+  REQUIRE(selects.size() == 1);
+  const ir::ValueId sc = lp.ops[selects[0]].operands[0];
+  CHECK((sc == pos->operands[2] || sc == neg->operands[2]));
+
+  auto a = pseudoRandom(16, 5, -9, 9);
+  ir::EvalResult r = runBoth(l, k, {ints("a", a), ints("pos", std::vector<int32_t>(17, 0)),
+                                    ints("neg", std::vector<int32_t>(16, 0)), scalar("n", 16)});
+  auto p = intsOf(r.buffers[1]), ng = intsOf(r.buffers[2]);
+  int32_t count = 0;
+  for (int i = 0; i < 16; ++i) {
+    if (a[i] > 0) CHECK(p[i] == a[i]);
+    else CHECK(ng[i] == -a[i]);
+    count += a[i] > 0 ? a[i] + 1 : a[i] * 2;
+  }
+  CHECK(p[16] == count);
+}
+
+TEST_CASE("calls are inlined and variables reached through pointers are promoted") {
+  Loaded l = loadFile("calls.spv");
+  ir::Kernel k = lower(l, "calls");
+  // `count`, updated through a generic pointer in bump(), became a loop phi: no local memory.
+  CHECK(k.memories.size() == 2);
+  REQUIRE(k.loops.size() == 1);
+  const ir::Loop& lp = k.loops[0];
+  CHECK(countKind(lp.ops, OpKind::Load) == 1);
+  CHECK(countKind(lp.ops, OpKind::Store) == 1);
+  CHECK(lp.phis.size() == 2);
+  CHECK(lp.liveOuts.size() == 1);
+  // scale(): x * 3 + 1
+  const ir::Op& stored = lp.ops[lp.ops[opsOf(lp.ops, OpKind::Store)[0]].operands[1]];
+  CHECK(stored.kind == OpKind::Add);
+  CHECK(lp.ops[stored.operands[0]].kind == OpKind::Mul);
+
+  auto a = pseudoRandom(9, 6, -100, 100);
+  ir::EvalResult r = runBoth(l, k, {ints("a", a), ints("c", std::vector<int32_t>(10, 0)), scalar("n", 9)});
+  auto c = intsOf(r.buffers[1]);
+  for (int i = 0; i < 9; ++i) CHECK(c[i] == a[i] * 3 + 1);
+  CHECK(c[9] == 9);
+}
+
+TEST_CASE("switch: one predicated store per case target") {
+  Loaded l = loadFile("switch.spv");
+  ir::Kernel k = lower(l, "sw");
+  REQUIRE(k.loops.size() == 1);
+  const ir::Loop& lp = k.loops[0];
+  auto stores = opsOf(lp.ops, OpKind::Store);
+  REQUIRE(stores.size() == 3);
+  std::vector<ir::ValueId> preds;
+  for (ir::ValueId s : stores) {
+    CHECK(lp.ops[s].operands[2] != kNone);
+    preds.push_back(lp.ops[s].operands[2]);
+  }
+  std::sort(preds.begin(), preds.end());
+  CHECK(std::unique(preds.begin(), preds.end()) == preds.end());
+  CHECK(countKind(lp.ops, OpKind::Eq) == 3); // one per case value
+
+  std::vector<int32_t> a{0, 3, 4, 9, -1, 0, 4, 2};
+  ir::EvalResult r = runBoth(l, k, {ints("a", a), scalar("n", 8)});
+  CHECK(intsOf(r.buffers[0]) == std::vector<int32_t>{5, 7, 7, 1, 1, 5, 7, 1});
+}
+
+TEST_CASE("loop nest: the inner loop is pipelined, the outer one stays in the CFG") {
+  Loaded l = loadFile("nest.spv");
+  ir::Kernel k = lower(l, "matvec");
+  REQUIRE(k.loops.size() == 1);
+  const ir::Loop& inner = k.loops[0];
+  CHECK(inner.depth == 2);
+  CHECK(inner.name == "for.cond1");
+  CHECK(inner.liveOuts.size() == 1);
+  // The outer header keeps its phi for r and says why it is not pipelined.
+  const ir::BasicBlock* outer = nullptr;
+  for (const auto& b : k.blocks)
+    if (!b.notPipelinedReason.empty()) outer = &b;
+  REQUIRE(outer);
+  CHECK(outer->name == "for.cond");
+  CHECK(outer->notPipelinedReason.find("innermost") != std::string::npos);
+  CHECK(countKind(k.ops, OpKind::Phi) == 1);
+  CHECK(countKind(k.ops, OpKind::Store) == 1); // y[r] = acc, in the outer loop
+
+  const int rows = 5, cols = 7;
+  auto m = pseudoRandom(rows * cols, 7, -20, 20), x = pseudoRandom(cols, 8, -20, 20);
+  ir::EvalResult r = runBoth(l, k, {ints("m", m), ints("x", x), ints("y", std::vector<int32_t>(rows, 0)),
+                                    scalar("rows", rows), scalar("cols", cols)});
+  auto y = intsOf(r.buffers[2]);
+  for (int i = 0; i < rows; ++i) {
+    int32_t acc = 0;
+    for (int j = 0; j < cols; ++j) acc += m[i * cols + j] * x[j];
+    CHECK(y[i] == acc);
+  }
+  CHECK(r.loopIterations[0] == rows * (cols + 1));
+}
+
+TEST_CASE("loops with several exit edges") {
+  Loaded l = loadFile("exits.spv");
+  SUBCASE("break: one exit target, live-outs selected by the exit taken") {
+    ir::Kernel k = lower(l, "brk");
+    REQUIRE(k.loops.size() == 1);
+    CHECK(k.loops[0].liveOuts.size() == 2);
+    for (int stop : {3, -1}) {
+      std::vector<int32_t> a{4, 5, 6, 7, 8, 9};
+      if (stop >= 0) a[stop] = -2;
+      ir::EvalResult r = runBoth(l, k, {ints("a", a), ints("out", {0, 0}), scalar("n", 6)});
+      auto out = intsOf(r.buffers[1]);
+      CHECK(out[1] == (stop >= 0 ? stop : 6));
+    }
+  }
+  SUBCASE("do-while: the header is the whole body, and its accesses always execute") {
+    ir::Kernel k = lower(l, "dowhile");
+    REQUIRE(k.loops.size() == 1);
+    for (ir::ValueId s : opsOf(k.loops[0].ops, OpKind::Store)) CHECK(k.loops[0].ops[s].operands[2] == kNone);
+    runBoth(l, k, {ints("a", {1, 2, 3, 4}), scalar("n", 3)});
+  }
+  SUBCASE("early return: two exit targets, so the loop stays in the CFG") {
+    ir::Kernel k = lower(l, "early");
+    CHECK(k.loops.empty());
+    bool found = false;
+    for (const auto& b : k.blocks)
+      if (b.notPipelinedReason.find("several blocks") != std::string::npos) found = true;
+    CHECK(found);
+    runBoth(l, k, {ints("a", {5, 10, 0, 20}), scalar("n", 4)});
+    runBoth(l, k, {ints("a", {5, 10, 3, 20}), scalar("n", 4)});
+  }
+}
+
+TEST_CASE("irreducible control flow stays in the CFG with a note") {
+  Loaded l = loadFile("irreducible.spvasm");
+  ir::Kernel k = lower(l, "irr");
+  CHECK(k.loops.empty());
+  REQUIRE(k.diagnostics.size() == 1);
+  CHECK(k.diagnostics[0].severity == Diagnostic::Severity::Note);
+  CHECK(k.diagnostics[0].message.find("irreducible") != std::string::npos);
+  for (int64_t n : {0, 3, 4, 9, 12}) {
+    ir::EvalResult r = runBoth(l, k, {ints("a", {0}), scalar("n", n)});
+    // n >= 10 goes to B once; below, A and B alternate (+1, +2) until the sum reaches 10.
+    int32_t v = static_cast<int32_t>(n);
+    bool inA = n < 10;
+    for (;;) {
+      v += inA ? 1 : 2;
+      if (v >= 10) break;
+      inA = !inA;
+    }
+    CHECK(intsOf(r.buffers[0])[0] == v);
+  }
+}
+
+TEST_CASE("local arrays, struct members and OpenCL.std built-ins") {
+  Loaded l = loadFile("misc.spv");
+  SUBCASE("a constant-initialised local array becomes initial memory contents") {
+    ir::Kernel k = lower(l, "localarr");
+    REQUIRE(k.memories.size() == 3);
+    const ir::Memory& t = k.memories[1];
+    CHECK(t.kind == ir::Memory::Kind::Local);
+    CHECK(t.name == "t");
+    CHECK(t.sizeBytes == 16);
+    CHECK(t.init == bytesOf({1, 2, 3, 4}));
+    CHECK(k.memories[2].name == "u");
+    CHECK(k.memories[2].sizeBytes == 32);
+    CHECK(k.memories[2].init.empty());
+    CHECK(k.loops.size() == 2);
+    CHECK(countKind(k.ops, OpKind::Store) == 0); // the copy from the constant was folded
+    auto a = pseudoRandom(8, 9, 0, 100);
+    ir::EvalResult r = runBoth(l, k, {ints("a", a)});
+    auto out = intsOf(r.buffers[0]);
+    for (int i = 0; i < 4; ++i) CHECK(out[i] == i + 1 + a[a[i] & 7]);
+  }
+  SUBCASE("struct members are at their OpenCL offsets") {
+    ir::Kernel k = lower(l, "structs");
+    REQUIRE(k.loops.size() == 1);
+    const ir::Loop& lp = k.loops[0];
+    std::vector<std::pair<uint8_t, uint8_t>> accesses; // (size, is store)
+    for (const auto& op : lp.ops)
+      if (op.kind == OpKind::Load || op.kind == OpKind::Store)
+        accesses.push_back({op.size, op.kind == OpKind::Store});
+    std::sort(accesses.begin(), accesses.end());
+    CHECK(accesses == std::vector<std::pair<uint8_t, uint8_t>>{{1, 0}, {4, 0}, {8, 1}});
+    // struct S { char c; int x; long y; } is 16 bytes: c at 0, x at 4, y at 8.
+    std::vector<uint8_t> s(3 * 16, 0);
+    for (int i = 0; i < 3; ++i) {
+      s[16 * i] = static_cast<uint8_t>(-3 - i); // c
+      int32_t x = 1000 * (i + 1);
+      std::memcpy(&s[16 * i + 4], &x, 4);
+    }
+    ir::EvalResult r = runBoth(l, k, {buffer("s", s, sim::ElemType{"u8", 1, false, false}), scalar("n", 3)});
+    for (int i = 0; i < 3; ++i) {
+      int64_t y;
+      std::memcpy(&y, &r.buffers[0][16 * i + 8], 8);
+      CHECK(y == 1000 * (i + 1) - 3 - i);
+    }
+  }
+  SUBCASE("min, max and abs become compares and selects") {
+    ir::Kernel k = lower(l, "builtins");
+    REQUIRE(k.loops.size() == 1);
+    CHECK(countKind(k.loops[0].ops, OpKind::Select) == 3);
+    std::vector<int32_t> a{-7, 0, 3, 12, -2147483647, 2147483647, 1, -1};
+    ir::EvalResult r = runBoth(l, k, {ints("a", a), scalar("n", 8)});
+    auto out = intsOf(r.buffers[0]);
+    for (size_t i = 0; i < a.size(); ++i) {
+      uint32_t m = std::max(static_cast<uint32_t>(a[i]), 3u);
+      int32_t expect = static_cast<int32_t>(static_cast<uint32_t>(std::min(a[i], 8)) +
+                                            static_cast<uint32_t>(a[i] < 0 ? -a[i] : a[i]) + m);
+      CHECK(out[i] == expect);
+    }
+  }
+}
+
+TEST_CASE("loop controls on OpLoopMerge in the header") {
+  Loaded l = loadFile("controls_merge.spvasm");
+  ir::Kernel k = lower(l, "vadd");
+  REQUIRE(k.loops.size() == 1); // PipelineEnableINTEL 0 loops are extracted too
+  const ir::Loop& lp = k.loops[0];
+  const ir::LoopControls& c = lp.controls;
+  CHECK(c.ii == 4u);
+  CHECK(c.pipelineEnable == false);
+  CHECK(c.maxConcurrency == 2u);
+  CHECK(lp.tripCountHint == 100u);
+  // a.addr and c.addr (promoted variables holding pointers a and c) resolve to memories a and c.
+  auto dist = c.memoryDependenceDistance;
+  std::sort(dist.begin(), dist.end());
+  CHECK(dist == std::vector<std::pair<uint32_t, uint32_t>>{{k.args[0].memory, 0}, {k.args[2].memory, 3}});
+  using S = ir::LoopControlRequest::Status;
+  for (const char* honoured : {"InitiationIntervalINTEL", "MaxConcurrencyINTEL", "DependencyArrayINTEL", "PipelineEnableINTEL"}) {
+    const auto* r = request(c, honoured);
+    REQUIRE_MESSAGE(r, honoured);
+    CHECK_MESSAGE(r->status == S::Honoured, honoured);
+  }
+  CHECK(request(c, "DependencyArrayINTEL")->value == "a:0, c:3");
+  CHECK(request(c, "Unroll")->status == S::NotHonouredYet);
+  CHECK(request(c, "Unroll")->note == "parsed, not implemented yet");
+  CHECK(request(c, "LoopCountINTEL")->status == S::NotHonouredYet);
+  CHECK(c.requests.size() == 6);
+  CHECK(k.diagnostics.empty());
+}
+
+TEST_CASE("loop controls on OpLoopControlINTEL in the latch (where llvm-spirv puts them)") {
+  const std::string text = readFile("controls_intel.spvasm");
+  {
+    Loaded l = loadText(text);
+    ir::Kernel k = lower(l, "vadd");
+    REQUIRE(k.loops.size() == 1);
+    const ir::LoopControls& c = k.loops[0].controls;
+    CHECK(c.ii == 4u);
+    CHECK(c.pipelineEnable == true);
+    CHECK(c.speculatedIterations == 2u);
+    CHECK(c.memoryDependenceDistance == std::vector<std::pair<uint32_t, uint32_t>>{{k.args[2].memory, 0}});
+    using S = ir::LoopControlRequest::Status;
+    CHECK(request(c, "DependencyArrayINTEL")->status == S::Honoured);
+    for (const char* later : {"MaxInterleavingINTEL", "SpeculatedIterationsINTEL", "NoFusionINTEL"}) {
+      const auto* r = request(c, later);
+      REQUIRE_MESSAGE(r, later);
+      CHECK_MESSAGE(r->status == S::NotHonouredYet, later);
+    }
+    CHECK(k.diagnostics.empty()); // the latch belongs to the loop: nothing to say
+  }
+  SUBCASE("controls outside any loop are reported, not dropped") {
+    std::string moved = text;
+    const std::string ctl =
+        "               OpLoopControlINTEL InitiationIntervalINTEL|DependencyArrayINTEL|PipelineEnableINTEL|"
+        "MaxInterleavingINTEL|SpeculatedIterationsINTEL|NoFusionINTEL 4 1 %c_addr 0 1 1 2\n";
+    auto at = moved.find(ctl);
+    REQUIRE(at != std::string::npos);
+    moved.erase(at, ctl.size());
+    // Into the kernel's entry block, before its branch to the loop.
+    const std::string entryBranch = "               OpStore %i %uint_0 Aligned 4\n";
+    auto e = moved.find(entryBranch);
+    REQUIRE(e != std::string::npos);
+    moved.insert(e + entryBranch.size(), "               OpLoopControlINTEL InitiationIntervalINTEL 3\n");
+    Loaded l = loadText(moved);
+    ir::Kernel k = lower(l, "vadd");
+    REQUIRE(k.loops.size() == 1);
+    CHECK_FALSE(k.loops[0].controls.ii.has_value());
+    REQUIRE(k.diagnostics.size() == 1);
+    CHECK(k.diagnostics[0].severity == Diagnostic::Severity::Warning);
+    CHECK(k.diagnostics[0].message.find("not part of any loop") != std::string::npos);
+    CHECK(k.diagnostics[0].message.find("InitiationIntervalINTEL 3") != std::string::npos);
+    CHECK(k.diagnostics[0].loc.line > 0);
+  }
+}
+
+TEST_CASE("DependencyArrayINTEL on a private array names its local memory") {
+  Loaded l = loadFile("localdep.spvasm");
+  ir::Kernel k = lower(l, "localarr");
+  REQUIRE(k.loops.size() == 2);
+  uint32_t u = 0;
+  while (u < k.memories.size() && k.memories[u].name != "u") ++u;
+  REQUIRE(u < k.memories.size());
+  CHECK(k.memories[u].kind == ir::Memory::Kind::Local);
+  CHECK(k.loops[0].controls.memoryDependenceDistance == std::vector<std::pair<uint32_t, uint32_t>>{{u, 2}});
+  CHECK(request(k.loops[0].controls, "DependencyArrayINTEL")->value == "u:2");
+  CHECK(k.loops[1].controls.requests.empty());
+}
+
+TEST_CASE("loop controls on a loop that stays in the CFG are reported as ignored") {
+  Loaded l = loadFile("nest_controls.spvasm");
+  ir::Kernel k = lower(l, "matvec");
+  REQUIRE(k.loops.size() == 1);
+  // Inner loop: DependencyInfinite = no carried dependence at all.
+  CHECK(k.loops[0].controls.dependencyLengthAll == 0u);
+  CHECK(request(k.loops[0].controls, "DependencyInfinite")->status == ir::LoopControlRequest::Status::Honoured);
+  const ir::BasicBlock* outer = nullptr;
+  for (const auto& b : k.blocks)
+    if (b.loopControls) outer = &b;
+  REQUIRE(outer);
+  CHECK_FALSE(outer->notPipelinedReason.empty());
+  CHECK(outer->loopControls->ii == 2u);
+  const auto* r = request(*outer->loopControls, "InitiationIntervalINTEL");
+  REQUIRE(r);
+  CHECK(r->status == ir::LoopControlRequest::Status::Ignored);
+  CHECK(r->note.find("not pipelined") != std::string::npos);
+}
+
+TEST_CASE("errors name the construct, its location, what was found and what was expected") {
+  Loaded l = loadFile("errors.spv");
+  SUBCASE("a pointer into two buffers") {
+    std::string e = lowerError(l, "twomem");
+    CHECK(e.find("pointer may point into both a and b; not supported") != std::string::npos);
+    CHECK(e.find("errors.spv: word ") != std::string::npos);
+    CHECK(e.find("OpPhi") != std::string::npos);
+  }
+  SUBCASE("an unsupported opcode") {
+    std::string e = lowerError(l, "floats");
+    CHECK(e.find("OpFAdd %add: OpFAdd is not supported in hardware yet") != std::string::npos);
+    CHECK(e.find("errors.spv: word ") != std::string::npos);
+  }
+  SUBCASE("a program-scope variable") {
+    CHECK(lowerError(l, "globalvar").find("module-scope variable %counter") != std::string::npos);
+  }
+  SUBCASE("a local pointer argument") {
+    std::string e = lowerError(l, "localptr");
+    CHECK(e.find("kernel argument %l") != std::string::npos);
+    CHECK(e.find("Workgroup") != std::string::npos);
+  }
+  SUBCASE("a work-item built-in") {
+    CHECK(lowerError(l, "workitem").find("built-in GlobalInvocationId") != std::string::npos);
+  }
+  SUBCASE("a vector load") {
+    CHECK(lowerError(l, "vectors").find("<4 x i32>") != std::string::npos);
+  }
+  SUBCASE("recursion") {
+    Loaded r = loadFile("recursion.spv");
+    std::string e = lowerError(r, "recursion");
+    CHECK(e.find("recursion is not supported in hardware") != std::string::npos);
+    CHECK(e.find("fact -> fact") != std::string::npos);
+  }
+  SUBCASE("an unknown kernel") {
+    std::string e = lowerError(l, "nope");
+    CHECK(e.find("no kernel entry point named \"nope\"") != std::string::npos);
+    CHECK(e.find("twomem") != std::string::npos);
+  }
+}
+
+TEST_CASE("verifyKernel rejects broken IR") {
+  Loaded l = loadFile("dot.spv");
+  const ir::Kernel good = lower(l, "dot");
+  auto broken = [&](auto&& edit) {
+    ir::Kernel k = good;
+    edit(k);
+    CHECK_THROWS_AS(ir::verifyKernel(k), DiagnosticError);
+  };
+  broken([](ir::Kernel& k) { k.ops[opsOf(k.ops, OpKind::Store)[0]].operands[0] = 999999; });
+  broken([](ir::Kernel& k) { k.ops[opsOf(k.ops, OpKind::Store)[0]].memory = 17; });
+  broken([](ir::Kernel& k) { k.ops[opsOf(k.ops, OpKind::Store)[0]].size = 8; }); // data is 32 bits
+  broken([](ir::Kernel& k) { k.blocks[0].term.targets = {99}; });
+  broken([](ir::Kernel& k) { k.loops[0].continueCond = k.loops[0].phis[0].next; }); // 32 bits
+  broken([](ir::Kernel& k) { k.loops[0].phis[0].initLiveIn = 42; });
+  broken([](ir::Kernel& k) { k.loops[0].liveOuts[0] = 1000; });
+  broken([](ir::Kernel& k) { std::swap(k.loops[0].ops[2], k.loops[0].ops.back()); }); // order
+  broken([](ir::Kernel& k) { k.ops[opsOf(k.ops, OpKind::LoopCall)[0]].operands.pop_back(); });
+  broken([](ir::Kernel& k) { k.ops[0].block = 1; });
+  broken([](ir::Kernel& k) {
+    for (auto& op : k.loops[0].ops)
+      if (op.kind == OpKind::Add) op.width = 16;
+  });
+  CHECK_NOTHROW(ir::verifyKernel(good));
+}
+
+TEST_CASE("printKernel shows the CFG, the loops and their controls") {
+  Loaded l = loadFile("controls_merge.spvasm");
+  std::string s = ir::printKernel(lower(l, "vadd"));
+  CHECK(s.find("kernel vadd") != std::string::npos);
+  CHECK(s.find("LoopCall loop0(") != std::string::npos);
+  CHECK(s.find("loop0 for.cond: depth 1, trip count hint 100") != std::string::npos);
+  CHECK(s.find("request InitiationIntervalINTEL 4: honoured") != std::string::npos);
+  CHECK(s.find("Store i") == std::string::npos); // stores have no result
+  CHECK(s.find("Store mem2(c)") != std::string::npos);
+}
+
+TEST_CASE("every kernel of the examples lowers, verifies and matches the interpreter") {
+  for (const char* name : {"vadd.spv", "dot.spv", "ifelse.spv", "calls.spv", "switch.spv", "nest.spv", "misc.spv",
+                           "exits.spv", "more.spv", "controls_merge.spvasm", "controls_intel.spvasm",
+                           "nest_controls.spvasm", "irreducible.spvasm", "localdep.spvasm"}) {
+    Loaded l = loadFile(name);
+    for (const auto& kn : ir::kernelNames(*l.view)) {
+      ir::Kernel k = lower(l, kn);
+      // Generic inputs: every buffer 256 ints of small values, every scalar the same n.
+      struct Inputs {
+        int64_t n;
+        int32_t lo, hi;
+      };
+      for (Inputs in : {Inputs{5, 1, 6}, Inputs{13, -8, 8}, Inputs{0, -3, 3}}) {
+        INFO(name << " " << kn << " n=" << in.n);
+        std::vector<sim::ArgSpec> args;
+        for (const auto& a : k.args)
+          args.push_back(a.isPointer ? ints(a.name, pseudoRandom(256, a.memory + 11, in.lo, in.hi))
+                                     : scalar(a.name, in.n, a.width));
+        runBoth(l, k, args);
+      }
+    }
+  }
+}
