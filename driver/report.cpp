@@ -118,7 +118,7 @@ std::string reportText(const Compiled& c) {
                        "fixed memory latency {}, no back-pressure)\n",
                        hw.cyclesBase, hw.cyclesPerIteration, c.target.memLatency);
     else
-      s += "  predicted cycles: not predicted (max concurrency limit)\n";
+      s += "  predicted cycles: not predicted (recurrence gates between clusters or a max-concurrency limit)\n";
   }
   s += fmt::format("\nFSM: {} blocks\n", k.blocks.size());
   for (size_t b = 0; b < k.blocks.size(); ++b) {

@@ -189,6 +189,8 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     p.predictable = false;
   }
   p.predictPeriod = int64_t(period);
+  // A recurrence gate waits for a later cluster, whose timing depends on the memory: not modelled.
+  if (!p.gates.empty()) p.predictable = false;
   p.predictBase = int64_t(F) + 1 - int64_t(period);
   return p;
 }

@@ -103,7 +103,8 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
       const ir::Loop& loop = k.loops[*bb.loopCall];
       const LoopHardware& hw = r.loops[*bb.loopCall];
       if (!hw.predictable) {
-        why = fmt::format("loop {} has a max-concurrency limit the predictor does not model", loop.name);
+        why = fmt::format("loop {} has a max-concurrency limit or a recurrence gate the predictor does not model",
+                          loop.name);
         return std::nullopt;
       }
       // Invocations: entries into the header from the blocks that branch to this LoopCall block.

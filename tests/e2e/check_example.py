@@ -27,6 +27,8 @@ def main():
     ap.add_argument("--not-pipelined", action="store_true")
     ap.add_argument("--cluster-kind", help="expected cluster kind built for loop 0")
     ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--unpredicted", action="store_true",
+                    help="the report is known not to predict the cycles (the run must say SKIP)")
     args = ap.parse_args()
 
     failures = []
@@ -35,6 +37,11 @@ def main():
     print(r.stdout, r.stderr)
     if r.returncode != 0:
         failures.append(f"spvhls sim exited {r.returncode}")
+    if args.unpredicted:
+        if "SKIP cycle check" not in r.stdout:
+            failures.append("expected the cycle check to be skipped as unpredicted")
+    elif "(predicted " not in r.stdout:
+        failures.append("the fixed-latency run did not check the predicted cycle count")
 
     report_path = os.path.join(args.out, "report.json")
     if os.path.exists(report_path):
