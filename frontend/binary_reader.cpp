@@ -82,19 +82,19 @@ Module readBinary(const std::vector<uint8_t>& bytes, const std::string& fileName
   if (m.schema != 0) error(wordLoc(fileName, 4), "SPIR-V header", fmt::format("schema is {}; expected 0", m.schema));
 
   detail::TypeTracker types;
+  m.insts.reserve(n / 4); // a typical instruction has about four words
   size_t pos = 5;
   while (pos < n && diags.size() < kMaxErrors) {
     uint32_t first = words[pos];
     uint32_t wc = first >> 16;
     uint16_t opcode = first & 0xffff;
-    SourceLoc loc = wordLoc(fileName, pos);
-    std::string opname = grammar::opName(opcode);
+    const SourceLoc loc = wordLoc(fileName, pos);
     if (wc == 0) {
-      error(loc, opname, "word count is 0; expected at least 1 (cannot find the next instruction)");
+      error(loc, grammar::opName(opcode), "word count is 0; expected at least 1 (cannot find the next instruction)");
       break;
     }
     if (pos + wc > n) {
-      error(loc, opname,
+      error(loc, grammar::opName(opcode),
             fmt::format("word count {} runs past the end of the module ({} words left)", wc, n - pos));
       break;
     }
@@ -148,12 +148,25 @@ Module readModuleFile(const std::string& path) {
     throw DiagnosticError(SourceLoc{path}, "input file", "is a directory; expected a .spv or .spvasm file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DiagnosticError(SourceLoc{path}, "input file", "cannot open the file for reading");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  std::vector<uint8_t> bytes;
+  if (size > 0) {
+    bytes.resize(static_cast<size_t>(size));
+    in.read(reinterpret_cast<char*>(bytes.data()), size);
+    bytes.resize(static_cast<size_t>(in.gcount()));
+  } else { // not seekable (a pipe): read as a stream
+    in.clear();
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   if (bytes.size() >= 4) {
     uint32_t w = uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 | uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
     if (w == kMagic || w == kMagicSwapped) return readBinary(bytes, path);
   }
-  return readText(std::string(bytes.begin(), bytes.end()), path);
+  std::string text(bytes.begin(), bytes.end());
+  std::vector<uint8_t>().swap(bytes); // do not hold the file twice while reading it
+  return readText(text, path);
 }
 
 } // namespace spvhls::spirv

@@ -141,21 +141,7 @@ void ViewBuilder::checkCapabilities() {
   if (usesUnstructuredLoopControls_)
     require(firstUnstructured_, "OpLoopControlINTEL instructions", spv::Capability::UnstructuredLoopControlsINTEL,
             "UnstructuredLoopControlsINTEL", "SPV_INTEL_unstructured_loop_controls");
-  bool taskSeq = false, block2d = false;
-  for (uint32_t i = 0; i < m_.insts.size(); ++i) {
-    uint16_t op = m_.insts[i].opcode;
-    if (!taskSeq && (op == uint16_t(Op::OpTypeTaskSequenceINTEL) ||
-                     (op >= uint16_t(Op::OpTaskSequenceCreateINTEL) && op <= uint16_t(Op::OpTaskSequenceReleaseINTEL)))) {
-      taskSeq = true;
-      require(i, "task sequence instructions", spv::Capability::TaskSequenceINTEL, "TaskSequenceINTEL",
-              "SPV_INTEL_task_sequence");
-    }
-    if (!block2d && op >= uint16_t(Op::OpSubgroup2DBlockLoadINTEL) && op <= uint16_t(Op::OpSubgroup2DBlockStoreINTEL)) {
-      block2d = true;
-      require(i, "2D block instructions", spv::Capability::Subgroup2DBlockIOINTEL, "Subgroup2DBlockIOINTEL",
-              "SPV_INTEL_2d_block_io");
-    }
-  }
+  // Extension instructions are checked per opcode in validate_extensions.cpp.
 }
 
 } // namespace spvhls::spirv::detail

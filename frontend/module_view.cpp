@@ -63,6 +63,7 @@ void ViewBuilder::error(uint32_t instIndex, std::string message) {
 }
 
 void ViewBuilder::collectDefinitions() {
+  v_.def.reserve(m_.insts.size());
   for (uint32_t i = 0; i < m_.insts.size(); ++i) {
     const Instruction& inst = m_.insts[i];
     if (!grammar::findInstruction(inst.opcode)) {
@@ -400,6 +401,7 @@ ModuleView buildModuleView(const Module& m) {
   b.checkReferences();
   b.checkControlFlow();
   b.checkCapabilities();
+  b.checkExtensions();
   if (b.hasErrors()) b.throwErrors();
   return v;
 }

@@ -1,5 +1,6 @@
 // Internal to the frontend: the builder behind buildModuleView, split over module_view.cpp (indexing,
-// id checks) and module_cfg.cpp (control flow, loop controls, capabilities).
+// id checks), module_cfg.cpp (control flow, loop controls, capabilities) and validate_extensions.cpp
+// (the rules of the SPIR-V extensions).
 #pragma once
 
 #include <string>
@@ -21,7 +22,8 @@ public:
   void indexLayout();        // module scope, functions, blocks, types, constants, decorations
   void checkReferences();    // entry points, execution modes, callees
   void checkControlFlow();   // branch targets, OpPhi parents, loop controls
-  void checkCapabilities();  // capabilities/extensions that FPGA constructs need
+  void checkCapabilities();  // capabilities/extensions that FPGA loop controls need
+  void checkExtensions();    // extension instruction rules (validate_extensions.cpp)
 
   bool hasErrors() const { return !diags_.empty(); }
   [[noreturn]] void throwErrors() { throw DiagnosticError(std::move(diags_)); }

@@ -30,7 +30,17 @@ void TypeTracker::note(const Instruction& inst) {
   default:
     break;
   }
-  if (inst.resultId && inst.resultType) valueTypes_[inst.resultId] = inst.resultType;
+  if (inst.resultId && inst.resultType) {
+    if (inst.resultId < kFlatIds) {
+      if (inst.resultId >= valueTypesFlat_.size()) {
+        size_t grown = std::max<size_t>(inst.resultId + 1, valueTypesFlat_.size() * 2);
+        valueTypesFlat_.resize(std::min<size_t>(kFlatIds, grown));
+      }
+      valueTypesFlat_[inst.resultId] = inst.resultType;
+    } else {
+      valueTypes_[inst.resultId] = inst.resultType;
+    }
+  }
 }
 
 std::optional<NumberType> TypeTracker::numberType(Id typeId) const {
@@ -40,6 +50,7 @@ std::optional<NumberType> TypeTracker::numberType(Id typeId) const {
 }
 
 std::optional<NumberType> TypeTracker::numberTypeOfValue(Id valueId) const {
+  if (valueId < kFlatIds) return valueId < valueTypesFlat_.size() ? numberType(valueTypesFlat_[valueId]) : std::nullopt;
   auto it = valueTypes_.find(valueId);
   if (it == valueTypes_.end()) return std::nullopt;
   return numberType(it->second);
@@ -297,7 +308,7 @@ bool decodeString(std::span<const uint32_t> words, std::string& out, size_t& use
   return false;
 }
 
-void encodeString(const std::string& s, std::vector<uint32_t>& out) {
+void encodeString(std::string_view s, std::vector<uint32_t>& out) {
   // The NUL terminator is always present: a string of 4k bytes takes k+1 words.
   for (size_t i = 0; i <= s.size(); i += 4) {
     uint32_t w = 0;

@@ -33,6 +33,10 @@ public:
 
 private:
   std::unordered_map<Id, NumberType> numberTypes_;
+  // Type of each value: flat by id below kFlatIds (fast for big modules), hashed above (huge ids in
+  // hostile input must not allocate gigabytes).
+  static constexpr Id kFlatIds = 1u << 22;
+  std::vector<Id> valueTypesFlat_;
   std::unordered_map<Id, Id> valueTypes_;
   std::unordered_map<Id, std::string> extSets_;
 };
@@ -100,6 +104,6 @@ std::vector<uint32_t> operandWords(const Instruction& inst);
 // Decodes a packed literal string; returns false when no NUL terminator is found. `used` gets the
 // number of words consumed.
 bool decodeString(std::span<const uint32_t> words, std::string& out, size_t& used);
-void encodeString(const std::string& s, std::vector<uint32_t>& out);
+void encodeString(std::string_view s, std::vector<uint32_t>& out);
 
 } // namespace spvhls::spirv::detail

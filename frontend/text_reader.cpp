@@ -5,8 +5,11 @@
 // new instruction (an Op name or "%id ="), in which case it continues there.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <deque>
 #include <map>
+#include <string_view>
 
 #include "frontend/literals.h"
 #include "frontend/module.h"
@@ -18,11 +21,15 @@ namespace {
 
 using grammar::OperandDesc;
 
+// 24 bytes: a million-instruction module has several million tokens.
 struct Token {
-  enum class Kind { Id, Equals, String, Word, End };
-  Kind kind = Kind::End;
-  std::string text; // Id: without '%'; String: unescaped contents
-  uint32_t line = 0, column = 0;
+  enum class Kind : uint8_t { Id, Equals, String, Word, End };
+  static constexpr uint32_t kMaxColumn = (1u << 28) - 1; // longer lines report this column
+  // Id: without '%'; String: unescaped contents. Views into the source text or the lexer's string store.
+  std::string_view text;
+  uint32_t line = 0;
+  uint32_t column : 28 = 0;
+  Kind kind : 4 = Kind::End;
 };
 
 std::string describe(const Token& t) {
@@ -47,6 +54,9 @@ public:
 
   std::vector<Token> run(Header& header) {
     std::vector<Token> out;
+    // Raw-id spirv-dis text has a token every 6 characters or so; reserving more than needed costs
+    // address space only (untouched pages are not resident), growing by doubling would copy them all.
+    out.reserve(s_.size() / 4 + 1);
     while (i_ < s_.size()) {
       char c = s_[i_];
       if (c == '\n') {
@@ -69,7 +79,7 @@ public:
         size_t start = i_ + (c == '%' ? 1 : 0);
         i_ = start;
         while (i_ < s_.size() && !isDelimiter(s_[i_])) ++i_;
-        t.text = s_.substr(start, i_ - start);
+        t.text = std::string_view(s_).substr(start, i_ - start);
         if (t.kind == Token::Kind::Id && t.text.empty()) error(t, "'%' must be followed by an id name or number");
         else out.push_back(std::move(t));
       }
@@ -84,17 +94,21 @@ private:
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';' || c == '"' || c == '=';
   }
 
-  Token make(Token::Kind kind, std::string text) const {
-    return Token{kind, std::move(text), line_, static_cast<uint32_t>(i_ - lineStart_ + 1)};
+  Token make(Token::Kind kind, std::string_view text) const {
+    auto column = static_cast<uint32_t>(std::min<size_t>(i_ - lineStart_ + 1, Token::kMaxColumn));
+    return Token{text, line_, column, kind};
   }
 
   void lexString(std::vector<Token>& out) {
     Token t = make(Token::Kind::String, "");
     ++i_;
+    std::string text;
     while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\n') {
       if (s_[i_] == '\\' && i_ + 1 < s_.size() && s_[i_ + 1] != '\n') ++i_; // \" and \\ escape a char
-      t.text.push_back(s_[i_++]);
+      text.push_back(s_[i_++]);
     }
+    strings_.push_back(std::move(text));
+    t.text = strings_.back();
     if (i_ >= s_.size() || s_[i_] != '"') {
       error(t, "string literal is not terminated on its line; expected a closing '\"'");
       return;
@@ -152,19 +166,34 @@ private:
   const std::string& s_;
   const std::string& file_;
   std::vector<Diagnostic>& diags_;
+  std::deque<std::string> strings_; // unescaped string literals; tokens view them (deque: stable addresses)
   size_t i_ = 0, lineStart_ = 0;
   uint32_t line_ = 1;
 };
 
-bool isDigits(const std::string& s) {
-  return !s.empty() && s.size() <= 10 && s.find_first_not_of("0123456789") == std::string::npos;
+bool isDigits(std::string_view s) {
+  return !s.empty() && s.size() <= 10 && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+uint64_t digitsValue(std::string_view s) { // s passed isDigits: at most 10 digits, no overflow
+  uint64_t v = 0;
+  for (char c : s) v = v * 10 + uint64_t(c - '0');
+  return v;
+}
+
+// Named ids (%name) to their numbers; keys view the source text.
+using IdMap = std::unordered_map<std::string_view, Id>;
+
+// A numeric id is its number (range-checked before encoding starts); a name is looked up.
+Id idOf(std::string_view text, const IdMap& ids) {
+  return isDigits(text) ? static_cast<Id>(digitsValue(text)) : ids.at(text);
 }
 
 // Encodes one instruction's operand tokens into words, driven by the grammar walk.
 class TextCursor : public detail::OperandCursor {
 public:
   TextCursor(const std::vector<Token>& toks, size_t pos, uint32_t instLine, Id resultId,
-             const std::unordered_map<std::string, Id>& ids, const std::unordered_map<Id, std::string>& names,
+             const IdMap& ids, const std::unordered_map<Id, std::string>& names,
              const std::string& file, const std::string& construct, std::vector<uint32_t>& words)
       : toks_(toks), pos_(pos), instLine_(instLine), resultId_(resultId), ids_(ids), names_(names), file_(file),
         construct_(construct), words_(words) {}
@@ -200,7 +229,7 @@ public:
     }
     const Token& t = next(d);
     if (t.kind != Token::Kind::Id) failAt(t, fmt::format("expected an id (%name or %number){}", what(d)));
-    Id v = ids_.at(t.text);
+    Id v = idOf(t.text, ids_);
     words_.push_back(v);
     return v;
   }
@@ -293,7 +322,7 @@ public:
   uint16_t specOpcode(const OperandDesc& d) override {
     const Token& t = next(d);
     if (t.kind == Token::Kind::Word) {
-      const auto* info = grammar::findInstruction("Op" + t.text);
+      const auto* info = grammar::findInstruction("Op" + std::string(t.text));
       if (!info) info = grammar::findInstruction(t.text);
       if (info) {
         words_.push_back(info->opcode);
@@ -330,7 +359,7 @@ private:
   size_t pos_;
   uint32_t instLine_;
   Id resultId_;
-  const std::unordered_map<std::string, Id>& ids_;
+  const IdMap& ids_;
   const std::unordered_map<Id, std::string>& names_;
   const std::string& file_;
   const std::string& construct_;
@@ -342,7 +371,8 @@ private:
 Module readText(const std::string& text, const std::string& fileName) {
   std::vector<Diagnostic> diags;
   Header header;
-  std::vector<Token> toks = Lexer(text, fileName, diags).run(header);
+  Lexer lexer(text, fileName, diags); // owns the unescaped strings the tokens view
+  std::vector<Token> toks = lexer.run(header);
 
   Module m;
   m.fileName = fileName;
@@ -351,24 +381,23 @@ Module readText(const std::string& text, const std::string& fileName) {
   if (header.schema) m.schema = *header.schema;
 
   // Ids: numeric ones keep their number, names are numbered after the largest numeric id.
-  std::unordered_map<std::string, Id> ids;
+  IdMap ids; // named ids only; numeric ones are their number
   uint32_t maxId = 0;
   for (const auto& t : toks)
     if (t.kind == Token::Kind::Id && isDigits(t.text)) {
-      uint64_t v = std::stoull(t.text);
+      uint64_t v = digitsValue(t.text);
       if (v == 0 || v > 0x3fffff) {
         diags.push_back({Diagnostic::Severity::Error, SourceLoc{fileName, 0, t.line, t.column, true}, "id",
                          fmt::format("id %{} is out of range; expected 1 to {}", t.text, 0x3fffff)});
         continue;
       }
-      ids[t.text] = static_cast<Id>(v);
       maxId = std::max(maxId, static_cast<uint32_t>(v));
     }
   Id nextId = maxId + 1;
   for (const auto& t : toks)
-    if (t.kind == Token::Kind::Id && !ids.count(t.text)) {
+    if (t.kind == Token::Kind::Id && !isDigits(t.text) && !ids.count(t.text)) {
       ids[t.text] = nextId;
-      m.textNames[nextId] = t.text;
+      m.textNames[nextId] = std::string(t.text);
       ++nextId;
     }
   // The header's bound is kept when larger, so that binary -> text -> binary is the identity.
@@ -376,7 +405,9 @@ Module readText(const std::string& text, const std::string& fileName) {
   if (!diags.empty()) throw DiagnosticError(std::move(diags));
 
   detail::TypeTracker types;
-  std::map<Id, std::pair<uint32_t, uint32_t>> defined; // result id -> line, column
+  m.insts.reserve(toks.size() / 4);
+  // Line of each id's definition (0: not defined yet); every id is below nextId.
+  std::vector<uint32_t> definedAt(nextId, 0);
   size_t p = 0;
   auto skipToNextInstruction = [&](size_t from) {
     uint32_t line = toks[from].line;
@@ -392,7 +423,7 @@ Module readText(const std::string& text, const std::string& fileName) {
     SourceLoc loc{fileName, 0, first.line, first.column, true};
     Id resultId = 0;
     if (first.kind == Token::Kind::Id && toks[p + 1].kind == Token::Kind::Equals) {
-      resultId = ids.at(first.text);
+      resultId = idOf(first.text, ids);
       p += 2;
     }
     const Token& opTok = toks[p];
@@ -414,12 +445,12 @@ Module readText(const std::string& text, const std::string& fileName) {
       continue;
     }
     if (resultId) {
-      if (auto it = defined.find(resultId); it != defined.end()) {
+      if (definedAt[resultId] != 0) {
         diags.push_back({Diagnostic::Severity::Error, loc, info->name,
                          fmt::format("id {} is already defined at line {}; expected each id to be defined once",
-                                     describe(first), it->second.first)});
+                                     describe(first), definedAt[resultId])});
       } else {
-        defined[resultId] = {first.line, first.column};
+        definedAt[resultId] = first.line;
       }
     }
     std::vector<uint32_t> words;

@@ -402,11 +402,10 @@ OpExtension "SPV_INTEL_maximum_registers"
 OpExtension "SPV_INTEL_fpga_cluster_attributes"
 )";
   std::string decls = R"(
-OpExecutionMode %k MaximumRegistersINTEL 64
-OpExecutionModeId %k MaximumRegistersIdINTEL %uint_10
 OpExecutionMode %k NamedMaximumRegistersINTEL AutoINTEL
 OpDecorate %task StallFreeINTEL
 %ts = OpTypeTaskSequenceINTEL
+%uint_4 = OpConstant %uint 4
 %v2uint = OpTypeVector %uint 2
 %gptr = OpTypePointer CrossWorkgroup %uint
 %fptr = OpTypePointer Function %uint
@@ -424,18 +423,18 @@ OpFunctionEnd
 OpTaskSequenceAsyncALTERA %seq %uint_10
 %r = OpTaskSequenceGetINTEL %uint %seq
 OpTaskSequenceReleaseINTEL %seq
-OpSubgroup2DBlockLoadINTEL %uint_1 %uint_10 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord %dst
-OpSubgroup2DBlockLoadTransformINTEL %uint_1 %uint_10 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord %dst
-OpSubgroup2DBlockLoadTransposeINTEL %uint_1 %uint_10 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord %dst
-OpSubgroup2DBlockPrefetchINTEL %uint_1 %uint_10 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord
-OpSubgroup2DBlockStoreINTEL %uint_1 %uint_10 %uint_10 %uint_1 %dst %gptrv %uint_10 %uint_10 %uint_10 %coord
+OpSubgroup2DBlockLoadINTEL %uint_1 %uint_4 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord %dst
+OpSubgroup2DBlockLoadTransformINTEL %uint_1 %uint_4 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord %dst
+OpSubgroup2DBlockLoadTransposeINTEL %uint_1 %uint_4 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord %dst
+OpSubgroup2DBlockPrefetchINTEL %uint_1 %uint_4 %uint_10 %uint_1 %gptrv %uint_10 %uint_10 %uint_10 %coord
+OpSubgroup2DBlockStoreINTEL %uint_1 %uint_4 %uint_10 %uint_1 %dst %gptrv %uint_10 %uint_10 %uint_10 %coord
 OpReturn
 )";
   Module m = readText(kernel(decls, caps, body), "ts.spvasm");
   ModuleView v = buildModuleView(m);
   CHECK(v.type(idNamed(m, "ts")).kind == Type::Kind::TaskSequence);
-  CHECK(v.executionModes.size() == 3);
-  CHECK(v.executionModes[2].literals == std::vector<uint32_t>{0});
+  CHECK(v.executionModes.size() == 1);
+  CHECK(v.executionModes[0].literals == std::vector<uint32_t>{0});
   CHECK(v.hasDecoration(idNamed(m, "task"), spv::Decoration::StallFreeINTEL));
   const Instruction* create = v.defInst(idNamed(m, "seq"));
   REQUIRE(create);
