@@ -6,6 +6,7 @@
 
 #include "rtlgen/loop_gen.h"
 #include "rtlgen/loop_plan.h"
+#include "rtlgen/ram_gen.h"
 #include "rtlgen/top_gen.h"
 
 namespace spvhls::rtl {
@@ -82,7 +83,17 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.predictable = plan.predictable;
     r.loops.push_back(hw);
   }
+  std::vector<std::pair<std::string, std::string>> ramFiles;
+  for (size_t m = 0; m < k.memories.size(); ++m) {
+    std::string name;
+    if (k.memories[m].kind == ir::Memory::Kind::Local) {
+      name = fmt::format("{}_ram{}", r.moduleName, m);
+      ramFiles.emplace_back(name + ".v", generateRamModule(k.memories[m], name));
+    }
+    in.ramModuleNames.push_back(name);
+  }
   r.files.emplace_back(r.moduleName + ".v", generateTopModule(k, s, in, r.blockCycles));
+  for (auto& f : ramFiles) r.files.push_back(std::move(f));
   for (auto& f : loopFiles) r.files.push_back(std::move(f));
   return r;
 }

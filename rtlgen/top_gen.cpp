@@ -254,10 +254,9 @@ private:
   // FSM side of each memory port, and the port shared with the loops.
   std::string memories() {
     std::string s;
-    for (size_t i = 0; i < k_.args.size(); ++i) {
-      if (!k_.args[i].isPointer) continue;
-      uint32_t m = k_.args[i].memory;
-      std::string pm = "mem_" + argName(uint32_t(i));
+    for (uint32_t m = 0; m < k_.memories.size(); ++m) {
+      std::string pm = memPort(m);
+      if (k_.memories[m].kind == ir::Memory::Kind::Local) s += localRam(m);
       std::vector<std::string> valids;
       std::string write = "1'b0", addr = lit(0, 64), size = lit(0, 4), wdata = lit(0, 64);
       uint64_t loadsPerBlock = 1;
@@ -289,7 +288,7 @@ private:
             la.push_back(fmt::format("lp{}_m{}_req_addr", l, m));
             ls.push_back(fmt::format("lp{}_m{}_req_size", l, m));
             ld.push_back(fmt::format("lp{}_m{}_req_wdata", l, m));
-            active.push_back(fmt::format("lp{}_active", l));
+            active.push_back(fmt::format("lp{}_started", l));
           }
       std::string fv = valids.empty() ? "1'b0" : joinOr(valids);
       auto orAll = [&](const std::string& fsmPart, const std::vector<std::string>& loopParts) {
@@ -329,13 +328,12 @@ private:
       if (call == ir::kNone) continue;
       uint32_t b = k_.ops[call].block;
       int t = start(call);
-      s += fmt::format("  reg lp{0}_started;\n  wire lp{0}_start;\n  wire lp{0}_done;\n  reg lp{0}_active;\n", l);
+      // lp<l>_started: the loop runs (from its start until its done); it owns the ports it uses meanwhile.
+      s += fmt::format("  reg lp{0}_started;\n  wire lp{0}_start;\n  wire lp{0}_done;\n", l);
       s += fmt::format("  assign lp{0}_start = busy & {1} & ~lp{0}_started;\n", l, at(b, t));
-      logic_ += fmt::format("  always @(posedge clk) begin\n    if (rst) begin\n      lp{0}_started <= 1'b0;\n"
-                            "      lp{0}_active <= 1'b0;\n    end else begin\n"
-                            "      if (lp{0}_start) begin\n        lp{0}_started <= 1'b1;\n        lp{0}_active <= 1'b1;\n"
-                            "      end\n      if (lp{0}_done) begin\n        lp{0}_started <= 1'b0;\n"
-                            "        lp{0}_active <= 1'b0;\n      end\n    end\n  end\n",
+      logic_ += fmt::format("  always @(posedge clk) begin\n    if (rst) lp{0}_started <= 1'b0;\n"
+                            "    else if (lp{0}_start) lp{0}_started <= 1'b1;\n"
+                            "    else if (lp{0}_done) lp{0}_started <= 1'b0;\n  end\n",
                             l);
       std::vector<std::string> conns = {".clk(clk)", ".rst(rst)", fmt::format(".start(lp{}_start)", l),
                                         fmt::format(".done(lp{}_done)", l)};
@@ -346,7 +344,7 @@ private:
         conns.push_back(fmt::format(".lo_{0}(lp{1}_lo_{0})", i, l));
       }
       for (uint32_t m : in_.loopMemories[l]) {
-        std::string pm = "mem_" + memArgName(m);
+        std::string pm = memPort(m);
         for (const char* f : {"req_valid", "req_write"}) {
           s += fmt::format("  wire lp{}_m{}_{};\n", l, m, f);
           conns.push_back(fmt::format(".m{0}_{1}(lp{2}_m{0}_{1})", m, f, l));
@@ -359,7 +357,7 @@ private:
         conns.push_back(fmt::format(".m{}_req_ready({}_req_ready)", m, pm));
         const auto& lms = in_.loopLoadMemories[l];
         if (std::find(lms.begin(), lms.end(), m) == lms.end()) continue;
-        conns.push_back(fmt::format(".m{}_resp_valid({}_resp_valid & lp{}_active)", m, pm, l));
+        conns.push_back(fmt::format(".m{}_resp_valid({}_resp_valid & lp{}_started)", m, pm, l));
         conns.push_back(fmt::format(".m{}_resp_data({}_resp_data)", m, pm));
       }
       s += fmt::format("  {} u_loop{} (\n", in_.loopModuleNames[l], l);
@@ -377,7 +375,23 @@ private:
     return w;
   }
 
-  std::string memPort(uint32_t m) const { return "mem_" + memArgName(m); }
+  // The signals of memory m: the kernel's ports for a pointer argument, internal wires for a RAM.
+  std::string memPort(uint32_t m) const {
+    if (k_.memories[m].kind == ir::Memory::Kind::Local) return fmt::format("lmem{}", m);
+    return "mem_" + memArgName(m);
+  }
+
+  std::string localRam(uint32_t m) {
+    std::string p = memPort(m);
+    std::string s = fmt::format("  wire {0}_req_valid, {0}_req_ready, {0}_req_write, {0}_resp_valid;\n"
+                                "  wire [63:0] {0}_req_addr, {0}_req_wdata, {0}_resp_data;\n  wire [3:0] {0}_req_size;\n",
+                                p);
+    s += fmt::format("  {} u_{} (.clk(clk), .rst(rst), .req_valid({}_req_valid), .req_ready({}_req_ready), "
+                     ".req_write({}_req_write), .req_addr({}_req_addr), .req_size({}_req_size), "
+                     ".req_wdata({}_req_wdata), .resp_valid({}_resp_valid), .resp_data({}_resp_data));\n",
+                     in_.ramModuleNames.at(m), p, p, p, p, p, p, p, p, p);
+    return s;
+  }
 
   std::string memArgName(uint32_t m) const {
     for (size_t i = 0; i < k_.args.size(); ++i)
@@ -390,10 +404,21 @@ private:
 
 std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
                               std::vector<uint32_t>& blockCycles) {
-  for (const ir::Memory& m : k.memories)
-    if (m.kind == ir::Memory::Kind::Local)
-      throw DiagnosticError(k.loc, "local memory '" + m.name + "'",
-                            "private arrays kept in memory are not supported in hardware yet");
+  // An initialised array lives in the RAM's configuration-time contents, so it must never be written:
+  // a second run of the kernel would see the first run's writes.
+  for (const ir::Op& op : k.ops)
+    if (op.kind == OpKind::Store && k.memories[op.memory].kind == ir::Memory::Kind::Local &&
+        !k.memories[op.memory].init.empty())
+      throw DiagnosticError(op.loc, "private array '" + k.memories[op.memory].name + "'",
+                            "an initialised private array that the kernel also writes is not supported in hardware "
+                            "yet; initialise it with stores instead");
+  for (const ir::Loop& loop : k.loops)
+    for (const ir::Op& op : loop.ops)
+      if (op.kind == OpKind::Store && k.memories[op.memory].kind == ir::Memory::Kind::Local &&
+          !k.memories[op.memory].init.empty())
+        throw DiagnosticError(op.loc, "private array '" + k.memories[op.memory].name + "'",
+                              "an initialised private array that the kernel also writes is not supported in "
+                              "hardware yet; initialise it with stores instead");
   return TopWriter(k, s, in).run(blockCycles);
 }
 

@@ -16,6 +16,7 @@ struct TopInputs {
   std::vector<std::vector<uint32_t>> loopMemories; // per loop: memories its module has ports for
   std::vector<std::vector<uint32_t>> loopLoadMemories; // per loop: memories it reads
   std::vector<std::string> loopModuleNames;
+  std::vector<std::string> ramModuleNames; // per memory: RAM module name (Local memories only)
 };
 
 // Returns the Verilog text; blockCycles receives the FSM cycles of every block.
