@@ -40,6 +40,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   std::string name = pickKernel(*m.view, o.kernel, inputPath);
   c.kernel = ir::lowerKernel(*m.view, name);
   ir::verifyKernel(c.kernel);
+  for (const Diagnostic& d : c.kernel.diagnostics) c.warnings.push_back(d.str());
 
   // The cluster kind decides how the exit condition constrains memory operations, so it is chosen
   // before scheduling.
