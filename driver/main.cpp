@@ -150,13 +150,9 @@ int cmdRun(const Args& a) {
 sim::SimInterface simInterface(const driver::Compiled& c) {
   sim::SimInterface iface;
   iface.module = c.rtl.moduleName;
-  std::set<std::string> used;
   for (size_t i = 0; i < c.kernel.args.size(); ++i) {
     const ir::KernelArg& arg = c.kernel.args[i];
-    std::string n = rtl::sanitize(arg.name.empty() ? fmt::format("arg{}", i) : arg.name);
-    while (used.count(n)) n += fmt::format("_{}", i);
-    used.insert(n);
-    iface.ports.push_back(sim::SimPort{n, arg.isPointer, arg.width, uint32_t(i)});
+    iface.ports.push_back(sim::SimPort{c.rtl.argNames[i], arg.isPointer, arg.width, uint32_t(i)});
   }
   return iface;
 }

@@ -44,6 +44,7 @@ struct LoopHardware {
 
 struct RtlResult {
   std::string moduleName;
+  std::vector<std::string> argNames; // per kernel argument: the sanitised name in its ports (arg_/mem_<name>)
   // One file per module: (file name, text); files[0] is the kernel's top module.
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<LoopHardware> loops;
