@@ -40,9 +40,11 @@ std::optional<Requirement> requirementOf(Op op) {
   case Op::OpSubgroup2DBlockStoreINTEL:
     return Requirement{C::Subgroup2DBlockIOINTEL, "Subgroup2DBlockIOINTEL", "SPV_INTEL_2d_block_io"};
   case Op::OpSubgroup2DBlockLoadTransformINTEL:
-    return Requirement{C::Subgroup2DBlockTransformINTEL, "Subgroup2DBlockTransformINTEL", "SPV_INTEL_2d_block_io"};
+    return Requirement{C::Subgroup2DBlockTransformINTEL, "Subgroup2DBlockTransformINTEL",
+                       "SPV_INTEL_2d_block_io"};
   case Op::OpSubgroup2DBlockLoadTransposeINTEL:
-    return Requirement{C::Subgroup2DBlockTransposeINTEL, "Subgroup2DBlockTransposeINTEL", "SPV_INTEL_2d_block_io"};
+    return Requirement{C::Subgroup2DBlockTransposeINTEL, "Subgroup2DBlockTransposeINTEL",
+                       "SPV_INTEL_2d_block_io"};
   case Op::OpSubgroupShuffleINTEL:
   case Op::OpSubgroupShuffleDownINTEL:
   case Op::OpSubgroupShuffleUpINTEL:
@@ -69,11 +71,13 @@ bool isRegisterLimitMode(uint32_t mode) {
 class ExtensionRules {
 public:
   using Report = std::function<void(uint32_t, std::string)>;
-  ExtensionRules(const Module& m, const ModuleView& v, Report report) : m_(m), v_(v), report_(std::move(report)) {
+  ExtensionRules(const Module& m, const ModuleView& v, Report report)
+      : m_(m), v_(v), report_(std::move(report)) {
     for (uint32_t c : v_.capabilities) {
       caps_.push_back(c);
       // Capabilities that implicitly declare another (SPV_INTEL_2d_block_io, fpga_cluster_attributes).
-      if (c == spv::Capability::Subgroup2DBlockTransformINTEL || c == spv::Capability::Subgroup2DBlockTransposeINTEL)
+      if (c == spv::Capability::Subgroup2DBlockTransformINTEL ||
+          c == spv::Capability::Subgroup2DBlockTransposeINTEL)
         caps_.push_back(spv::Capability::Subgroup2DBlockIOINTEL);
     }
   }
@@ -87,24 +91,47 @@ public:
         require(i, *req);
       }
       switch (inst.op()) {
-      case Op::OpTaskSequenceCreateINTEL: taskCreate(i); break;
-      case Op::OpTaskSequenceAsyncINTEL: taskAsync(i); break;
-      case Op::OpTaskSequenceGetINTEL: taskGet(i); break;
-      case Op::OpTaskSequenceReleaseINTEL: sequenceOperand(i, 0); break;
+      case Op::OpTaskSequenceCreateINTEL:
+        taskCreate(i);
+        break;
+      case Op::OpTaskSequenceAsyncINTEL:
+        taskAsync(i);
+        break;
+      case Op::OpTaskSequenceGetINTEL:
+        taskGet(i);
+        break;
+      case Op::OpTaskSequenceReleaseINTEL:
+        sequenceOperand(i, 0);
+        break;
       case Op::OpSubgroupShuffleINTEL:
-      case Op::OpSubgroupShuffleXorINTEL: shuffle(i, 1); break;
+      case Op::OpSubgroupShuffleXorINTEL:
+        shuffle(i, 1);
+        break;
       case Op::OpSubgroupShuffleDownINTEL:
-      case Op::OpSubgroupShuffleUpINTEL: shuffle(i, 2); break;
-      case Op::OpSubgroupBlockReadINTEL: blockRead(i); break;
-      case Op::OpSubgroupBlockWriteINTEL: blockWrite(i); break;
-      case Op::OpSubgroupImageBlockReadINTEL: imageBlock(i, 0, 1); break;
-      case Op::OpSubgroupImageBlockWriteINTEL: imageBlock(i, 0, 1); break;
+      case Op::OpSubgroupShuffleUpINTEL:
+        shuffle(i, 2);
+        break;
+      case Op::OpSubgroupBlockReadINTEL:
+        blockRead(i);
+        break;
+      case Op::OpSubgroupBlockWriteINTEL:
+        blockWrite(i);
+        break;
+      case Op::OpSubgroupImageBlockReadINTEL:
+        imageBlock(i, 0, 1);
+        break;
+      case Op::OpSubgroupImageBlockWriteINTEL:
+        imageBlock(i, 0, 1);
+        break;
       case Op::OpSubgroup2DBlockLoadINTEL:
       case Op::OpSubgroup2DBlockLoadTransformINTEL:
       case Op::OpSubgroup2DBlockLoadTransposeINTEL:
       case Op::OpSubgroup2DBlockPrefetchINTEL:
-      case Op::OpSubgroup2DBlockStoreINTEL: block2d(i); break;
-      default: break;
+      case Op::OpSubgroup2DBlockStoreINTEL:
+        block2d(i);
+        break;
+      default:
+        break;
       }
     }
     registerLimits();
@@ -117,7 +144,8 @@ private:
     std::string altera = intelName;
     altera.replace(altera.find("_INTEL_"), 7, "_ALTERA_");
     const auto& e = v_.extensions;
-    return std::find(e.begin(), e.end(), intelName) != e.end() || std::find(e.begin(), e.end(), altera) != e.end();
+    return std::find(e.begin(), e.end(), intelName) != e.end() ||
+           std::find(e.begin(), e.end(), altera) != e.end();
   }
   void require(uint32_t i, const Requirement& r) {
     if (!hasCapability(r.capability))
@@ -136,13 +164,17 @@ private:
     const Type* t = v_.findType(type);
     if (!t) return fmt::format("{} (not a type)", v_.nameOf(type));
     switch (t->kind) {
-    case K::Int: return fmt::format("{} ({}-bit integer)", v_.nameOf(type), t->width);
-    case K::Float: return fmt::format("{} ({}-bit float)", v_.nameOf(type), t->width);
-    case K::Vector: return fmt::format("{} ({}-component vector)", v_.nameOf(type), t->count);
+    case K::Int:
+      return fmt::format("{} ({}-bit integer)", v_.nameOf(type), t->width);
+    case K::Float:
+      return fmt::format("{} ({}-bit float)", v_.nameOf(type), t->width);
+    case K::Vector:
+      return fmt::format("{} ({}-component vector)", v_.nameOf(type), t->count);
     case K::Pointer:
       return fmt::format("{} (pointer to {} in {})", v_.nameOf(type), v_.nameOf(t->elem),
                          grammar::enumName(OperandKind::StorageClass, t->storageClass));
-    default: return v_.nameOf(type);
+    default:
+      return v_.nameOf(type);
     }
   }
   // "%x has type %float (32-bit float)"
@@ -191,18 +223,21 @@ private:
     const auto& ops = inst.operands;
     const Type* rt = v_.findType(inst.resultType);
     if (!rt || rt->kind != K::TaskSequence)
-      report_(i, fmt::format("Result Type is {}; expected an OpTypeTaskSequenceINTEL", describeType(inst.resultType)));
+      report_(i, fmt::format("Result Type is {}; expected an OpTypeTaskSequenceINTEL",
+                             describeType(inst.resultType)));
     if (ops.size() < 5) return; // the grammar walk has reported the shape
     // Function being an OpFunction is checked with the other callees (checkReferences).
     auto pipelined = static_cast<int32_t>(ops[1]);
     if (pipelined < -1)
-      report_(i, fmt::format("Pipelined is {}; expected -1 (compiler's choice), 0 (not pipelined) or an initiation "
-                             "interval N > 0",
-                             pipelined));
+      report_(i, fmt::format(
+                     "Pipelined is {}; expected -1 (compiler's choice), 0 (not pipelined) or an initiation "
+                     "interval N > 0",
+                     pipelined));
     auto clusterMode = static_cast<int32_t>(ops[2]);
     if (clusterMode < -1 || clusterMode > 1)
-      report_(i, fmt::format("ClusterMode is {}; expected -1 (compiler's choice), 0 (stall-free) or 1 (stall-enable)",
-                             clusterMode));
+      report_(i, fmt::format(
+                     "ClusterMode is {}; expected -1 (compiler's choice), 0 (stall-free) or 1 (stall-enable)",
+                     clusterMode));
   }
 
   void taskAsync(uint32_t i) {
@@ -211,15 +246,17 @@ private:
     if (!fn) return;
     size_t args = ops.size() - 1;
     if (args != fn->params.size()) {
-      report_(i, fmt::format("passes {} argument{} to {}, which takes {}; expected one argument per parameter", args,
-                             args == 1 ? "" : "s", v_.nameOf(fn->id), fn->params.size()));
+      report_(i,
+              fmt::format("passes {} argument{} to {}, which takes {}; expected one argument per parameter",
+                          args, args == 1 ? "" : "s", v_.nameOf(fn->id), fn->params.size()));
       return;
     }
     for (size_t k = 0; k < args; ++k) {
       Id want = typeOf(fn->params[k]), got = typeOf(ops[k + 1]);
       if (want != got)
-        report_(i, fmt::format("argument {}: {}; expected {}, the type of parameter {} of {}", k, valueHas(ops[k + 1]),
-                               describeType(want), v_.nameOf(fn->params[k]), v_.nameOf(fn->id)));
+        report_(i, fmt::format("argument {}: {}; expected {}, the type of parameter {} of {}", k,
+                               valueHas(ops[k + 1]), describeType(want), v_.nameOf(fn->params[k]),
+                               v_.nameOf(fn->id)));
     }
   }
 
@@ -227,8 +264,8 @@ private:
     const Instruction& inst = m_.insts[i];
     const Function* fn = sequenceOperand(i, 0);
     if (fn && fn->resultType != inst.resultType)
-      report_(i, fmt::format("Result Type is {}; expected {}, the return type of {}", describeType(inst.resultType),
-                             describeType(fn->resultType), v_.nameOf(fn->id)));
+      report_(i, fmt::format("Result Type is {}; expected {}, the return type of {}",
+                             describeType(inst.resultType), describeType(fn->resultType), v_.nameOf(fn->id)));
   }
 
   // ---- SPV_INTEL_maximum_registers ----
@@ -236,22 +273,26 @@ private:
     std::map<Id, uint32_t> first; // entry point -> its first register-limit mode instruction
     for (const ExecutionMode& em : v_.executionModes) {
       if (!isRegisterLimitMode(em.mode)) continue;
-      require(em.inst, {spv::Capability::RegisterLimitsINTEL, "RegisterLimitsINTEL", "SPV_INTEL_maximum_registers"});
+      require(em.inst,
+              {spv::Capability::RegisterLimitsINTEL, "RegisterLimitsINTEL", "SPV_INTEL_maximum_registers"});
       auto [it, fresh] = first.emplace(em.entryPoint, em.inst);
       if (!fresh)
-        report_(em.inst, fmt::format("{} on entry point {}, which already has {} (at {}); expected at most one of "
-                                     "MaximumRegistersINTEL, MaximumRegistersIdINTEL and NamedMaximumRegistersINTEL",
-                                     grammar::enumName(OperandKind::ExecutionMode, em.mode), v_.nameOf(em.entryPoint),
-                                     grammar::enumName(OperandKind::ExecutionMode, m_.insts[it->second].operands.at(1)),
-                                     m_.locOf(m_.insts[it->second]).str()));
+        report_(
+            em.inst,
+            fmt::format("{} on entry point {}, which already has {} (at {}); expected at most one of "
+                        "MaximumRegistersINTEL, MaximumRegistersIdINTEL and NamedMaximumRegistersINTEL",
+                        grammar::enumName(OperandKind::ExecutionMode, em.mode), v_.nameOf(em.entryPoint),
+                        grammar::enumName(OperandKind::ExecutionMode, m_.insts[it->second].operands.at(1)),
+                        m_.locOf(m_.insts[it->second]).str()));
       if (em.mode == spv::ExecutionMode::MaximumRegistersIdINTEL && !em.literals.empty()) {
         Id n = em.literals[0];
         const Instruction* d = v_.defInst(n);
         bool constant = d && (d->op() == Op::OpConstant || d->op() == Op::OpSpecConstant);
         if (!constant || !isIntScalar(n))
-          report_(em.inst, fmt::format("Number of Registers {} is defined by {} and {}; expected an integer scalar "
-                                       "OpConstant or OpSpecConstant",
-                                       v_.nameOf(n), d ? grammar::opName(d->opcode) : "nothing", valueHas(n)));
+          report_(em.inst,
+                  fmt::format("Number of Registers {} is defined by {} and {}; expected an integer scalar "
+                              "OpConstant or OpSpecConstant",
+                              v_.nameOf(n), d ? grammar::opName(d->opcode) : "nothing", valueHas(n)));
       }
     }
   }
@@ -266,10 +307,11 @@ private:
           const Instruction* d = v_.defInst(var);
           const Type* t = d && d->resultType ? v_.findType(d->resultType) : nullptr;
           if (!t || t->kind != Type::Kind::Pointer)
-            report_(b.loopControlInst,
-                    fmt::format("DependencyArrayINTEL names {}, defined by {}; expected a pointer (a variable or "
-                                "an access chain into one)",
-                                v_.nameOf(var), d ? grammar::opName(d->opcode) : "nothing"));
+            report_(
+                b.loopControlInst,
+                fmt::format("DependencyArrayINTEL names {}, defined by {}; expected a pointer (a variable or "
+                            "an access chain into one)",
+                            v_.nameOf(var), d ? grammar::opName(d->opcode) : "nothing"));
         }
       }
   }
@@ -278,7 +320,8 @@ private:
   void scalarOrVectorResult(uint32_t i) {
     const Instruction& inst = m_.insts[i];
     if (!isScalarOrVectorType(inst.resultType))
-      report_(i, fmt::format("Result Type is {}; expected a scalar or vector type", describeType(inst.resultType)));
+      report_(i, fmt::format("Result Type is {}; expected a scalar or vector type",
+                             describeType(inst.resultType)));
   }
 
   // Shuffles: `dataCount` data operands of the result type, then a 32-bit integer scalar index.
@@ -297,7 +340,8 @@ private:
                             : inst.op() == Op::OpSubgroupShuffleXorINTEL ? "Value"
                                                                          : "Delta";
     if (!isIntScalar(ops[dataCount], 32))
-      report_(i, fmt::format("{}: {}; expected a 32-bit integer scalar", indexName, valueHas(ops[dataCount])));
+      report_(i,
+              fmt::format("{}: {}; expected a 32-bit integer scalar", indexName, valueHas(ops[dataCount])));
   }
 
   // Ptr of the buffer block instructions: a pointer to a scalar; returns the pointee (0 if not).
@@ -329,8 +373,8 @@ private:
     if (!isScalarOrVectorType(dataType))
       report_(i, fmt::format("Data: {}; expected a scalar or vector", valueHas(ops[1])));
     else if (pointee && componentType(dataType) != pointee)
-      report_(i, fmt::format("Data: {}, component type {}; expected the type Ptr points to, {}", valueHas(ops[1]),
-                             describeType(componentType(dataType)), describeType(pointee)));
+      report_(i, fmt::format("Data: {}, component type {}; expected the type Ptr points to, {}",
+                             valueHas(ops[1]), describeType(componentType(dataType)), describeType(pointee)));
   }
 
   void imageBlock(uint32_t i, size_t imageIndex, size_t coordIndex) {
@@ -343,11 +387,13 @@ private:
     if (!imageType || imageType->op() != Op::OpTypeImage || imageType->operands.size() < 6)
       report_(i, fmt::format("Image: {}; expected an OpTypeImage value", valueHas(ops[imageIndex])));
     else if (imageType->operands[5] != 0 && imageType->operands[5] != 2)
-      report_(i, fmt::format("Image: the image type has Sampled {}; expected 0 or 2", imageType->operands[5]));
+      report_(i,
+              fmt::format("Image: the image type has Sampled {}; expected 0 or 2", imageType->operands[5]));
     Id coordType = typeOf(ops[coordIndex]);
     const Type* ct = v_.findType(componentType(coordType));
     if (!isScalarOrVectorType(coordType) || !ct || ct->kind != K::Int)
-      report_(i, fmt::format("Coordinate: {}; expected an integer scalar or vector", valueHas(ops[coordIndex])));
+      report_(i,
+              fmt::format("Coordinate: {}; expected an integer scalar or vector", valueHas(ops[coordIndex])));
   }
 
   // ---- SPV_INTEL_2d_block_io ----
@@ -356,9 +402,10 @@ private:
     const Constant* c = v_.findConstant(id);
     if (!c || c->isUndef || !c->constituents.empty() || !isIntScalar(id, 32)) {
       const Instruction* d = v_.defInst(id);
-      report_(i, fmt::format("{}: {} is defined by {} and {}; expected a constant instruction with scalar 32-bit "
-                             "integer type",
-                             what, v_.nameOf(id), d ? grammar::opName(d->opcode) : "nothing", valueHas(id)));
+      report_(
+          i, fmt::format("{}: {} is defined by {} and {}; expected a constant instruction with scalar 32-bit "
+                         "integer type",
+                         what, v_.nameOf(id), d ? grammar::opName(d->opcode) : "nothing", valueHas(id)));
       return std::nullopt;
     }
     return static_cast<uint32_t>(c->bits);
@@ -414,9 +461,10 @@ private:
       const Type* dt = typeOfValue(dst);
       const Type* pointee = dt && dt->kind == K::Pointer ? v_.findType(dt->elem) : nullptr;
       if (pointee && (pointee->kind != K::Int || pointee->width != 32))
-        report_(i, fmt::format("Dst Pointer: {}; expected a pointer to a scalar 32-bit integer (transformed data is "
-                               "packed into 32-bit values)",
-                               valueHas(dst)));
+        report_(i, fmt::format(
+                       "Dst Pointer: {}; expected a pointer to a scalar 32-bit integer (transformed data is "
+                       "packed into 32-bit values)",
+                       valueHas(dst)));
     }
   }
 

@@ -8,9 +8,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -27,8 +27,7 @@ long peakRssMb() {
   return ru.ru_maxrss / 1024; // kilobytes on Linux
 }
 
-template <class F>
-double seconds(F&& f) {
+template <class F> double seconds(F&& f) {
   auto t0 = std::chrono::steady_clock::now();
   f();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -50,7 +49,8 @@ public:
   }
   static std::vector<uint32_t> str(const std::string& s) {
     std::vector<uint32_t> w((s.size() + 4) / 4, 0);
-    for (size_t i = 0; i < s.size(); ++i) w[i / 4] |= uint32_t(uint8_t(s[i])) << (8 * (i % 4));
+    for (size_t i = 0; i < s.size(); ++i)
+      w[i / 4] |= uint32_t(uint8_t(s[i])) << (8 * (i % 4));
     return w;
   }
 
@@ -64,7 +64,8 @@ public:
     add(Op::OpCapability, 0, 0, {spv::Capability::Int64});
     add(Op::OpMemoryModel, 0, 0, {spv::AddressingModel::Physical64, spv::MemoryModel::OpenCL});
     std::vector<uint32_t> ep{spv::ExecutionModel::Kernel, k};
-    for (uint32_t w : str("k")) ep.push_back(w);
+    for (uint32_t w : str("k"))
+      ep.push_back(w);
     add(Op::OpEntryPoint, 0, 0, ep);
     add(Op::OpTypeVoid, 0, tVoid, {});
     add(Op::OpTypeInt, 0, tUint, {32, 0});
@@ -119,8 +120,8 @@ int readAndValidate(const std::string& path) {
     double tRead = seconds([&] { m = readModuleFile(path); });
     size_t functions = 0;
     double tView = seconds([&] { functions = buildModuleView(m).functions.size(); });
-    fmt::print("{}: {} instructions; read {:.3f} s + buildModuleView {:.3f} s = {:.3f} s; peak RSS {} MB\n", path,
-               m.insts.size(), tRead, tView, tRead + tView, peakRssMb());
+    fmt::print("{}: {} instructions; read {:.3f} s + buildModuleView {:.3f} s = {:.3f} s; peak RSS {} MB\n",
+               path, m.insts.size(), tRead, tView, tRead + tView, peakRssMb());
     return functions == 1 ? 0 : 1;
   } catch (const DiagnosticError& e) {
     fmt::print(stderr, "{}\n", e.what());

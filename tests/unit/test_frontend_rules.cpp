@@ -79,7 +79,8 @@ OpFunctionEnd
 
 // A module with the kernel %k whose entry block holds `body` (which must end the block), after the
 // capability/extension lines `caps` and the execution modes `modes`.
-std::string kernel(const std::string& body, const std::string& caps = kAllExtensions, const std::string& modes = "") {
+std::string kernel(const std::string& body, const std::string& caps = kAllExtensions,
+                   const std::string& modes = "") {
   return "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n" + caps +
          "OpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n" + modes + kDecls +
          "%k = OpFunction %void None %fnty\n%entry = OpLabel\n%dst = OpVariable %fptr Function\n"
@@ -112,11 +113,14 @@ Diagnostic onlyError(const std::string& text, const std::string& good, const std
 std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& words) {
   std::vector<uint8_t> bytes;
   for (uint32_t w : words)
-    for (int k = 0; k < 4; ++k) bytes.push_back(uint8_t(w >> (8 * k)));
+    for (int k = 0; k < 4; ++k)
+      bytes.push_back(uint8_t(w >> (8 * k)));
   return bytes;
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 // 1-based line of the first line of `text` that contains `needle`.
 uint32_t lineOf(const std::string& text, const std::string& needle) {
@@ -142,21 +146,35 @@ TEST_CASE("capability and extension are declared for each extension instruction"
     size_t users; // opcodes of the module that need the capability (%ts is always declared)
   };
   const Case cases[] = {
-      {"%seq = OpTaskSequenceCreateINTEL %ts %task 0 0 1 1\nOpReturn\n", {"TaskSequenceINTEL"},
-       "SPV_INTEL_task_sequence", 2},
-      {"%s = OpSubgroupShuffleINTEL %uint %uint_1 %uint_0\nOpReturn\n", {"SubgroupShuffleINTEL"},
-       "SPV_INTEL_subgroups", 1},
-      {"%s = OpSubgroupBlockReadINTEL %uint %gp\nOpReturn\n", {"SubgroupBufferBlockIOINTEL"}, "SPV_INTEL_subgroups", 1},
-      {"%s = OpSubgroupImageBlockReadINTEL %uint %image %coord\nOpReturn\n", {"SubgroupImageBlockIOINTEL"},
-       "SPV_INTEL_subgroups", 1},
+      {"%seq = OpTaskSequenceCreateINTEL %ts %task 0 0 1 1\nOpReturn\n",
+       {"TaskSequenceINTEL"},
+       "SPV_INTEL_task_sequence",
+       2},
+      {"%s = OpSubgroupShuffleINTEL %uint %uint_1 %uint_0\nOpReturn\n",
+       {"SubgroupShuffleINTEL"},
+       "SPV_INTEL_subgroups",
+       1},
+      {"%s = OpSubgroupBlockReadINTEL %uint %gp\nOpReturn\n",
+       {"SubgroupBufferBlockIOINTEL"},
+       "SPV_INTEL_subgroups",
+       1},
+      {"%s = OpSubgroupImageBlockReadINTEL %uint %image %coord\nOpReturn\n",
+       {"SubgroupImageBlockIOINTEL"},
+       "SPV_INTEL_subgroups",
+       1},
       // The transform and transpose capabilities implicitly declare Subgroup2DBlockIOINTEL: drop all three.
-      {"OpSubgroup2DBlockPrefetchINTEL %uint_4 %uint_4 %uint_4 %uint_1 %gp %uint_64 %uint_64 %uint_64 %coord\n"
+      {"OpSubgroup2DBlockPrefetchINTEL %uint_4 %uint_4 %uint_4 %uint_1 %gp %uint_64 %uint_64 %uint_64 "
+       "%coord\n"
        "OpReturn\n",
        {"Subgroup2DBlockIOINTEL", "Subgroup2DBlockTransformINTEL", "Subgroup2DBlockTransposeINTEL"},
-       "SPV_INTEL_2d_block_io", 1},
-      {"OpSubgroup2DBlockLoadTransformINTEL %uint_4 %uint_4 %uint_4 %uint_1 %gp %uint_64 %uint_64 %uint_64 %coord "
+       "SPV_INTEL_2d_block_io",
+       1},
+      {"OpSubgroup2DBlockLoadTransformINTEL %uint_4 %uint_4 %uint_4 %uint_1 %gp %uint_64 %uint_64 %uint_64 "
+       "%coord "
        "%dst\nOpReturn\n",
-       {"Subgroup2DBlockTransformINTEL"}, "SPV_INTEL_2d_block_io", 1},
+       {"Subgroup2DBlockTransformINTEL"},
+       "SPV_INTEL_2d_block_io",
+       1},
   };
   for (const Case& c : cases) {
     CAPTURE(c.body);
@@ -179,7 +197,8 @@ TEST_CASE("capability and extension are declared for each extension instruction"
     neither.erase(neither.find(extLine), extLine.size());
     d = errorsOf(neither);
     REQUIRE(d.size() == 2 * c.users);
-    CHECK(d.back().message == fmt::format("needs OpExtension \"{}\", which the module does not declare", c.extension));
+    CHECK(d.back().message ==
+          fmt::format("needs OpExtension \"{}\", which the module does not declare", c.extension));
   }
   SUBCASE("the type declaration needs them too, and the transform capability implies the 2D block one") {
     std::string caps = "OpCapability Subgroup2DBlockTransposeINTEL\nOpExtension \"SPV_INTEL_2d_block_io\"\n";
@@ -209,7 +228,8 @@ TEST_CASE("task sequence rules") {
   }
   SUBCASE("ClusterMode in {-1, 0, 1}") {
     auto d = onlyError(text, "%task -1 0 2", "%task -1 2 2");
-    CHECK(d.message == "ClusterMode is 2; expected -1 (compiler's choice), 0 (stall-free) or 1 (stall-enable)");
+    CHECK(d.message ==
+          "ClusterMode is 2; expected -1 (compiler's choice), 0 (stall-free) or 1 (stall-enable)");
     CHECK(errorsOf(kernel("%s = OpTaskSequenceCreateINTEL %ts %task 0 -1 1 1\nOpReturn\n")).empty());
   }
   SUBCASE("Async argument count matches the function") {
@@ -219,12 +239,14 @@ TEST_CASE("task sequence rules") {
   }
   SUBCASE("Async argument types match the parameters") {
     auto d = onlyError(text, "%seq %uint_1 %float_1", "%seq %float_1 %float_1");
-    CHECK(d.message == "argument 0: %float_1 has type %float (32-bit float); expected %uint (32-bit integer), the "
-                       "type of parameter %x of %task");
+    CHECK(d.message ==
+          "argument 0: %float_1 has type %float (32-bit float); expected %uint (32-bit integer), the "
+          "type of parameter %x of %task");
   }
   SUBCASE("Get's type is the function's return type") {
     auto d = onlyError(text, "OpTaskSequenceGetINTEL %uint", "OpTaskSequenceGetINTEL %float");
-    CHECK(d.message == "Result Type is %float (32-bit float); expected %uint (32-bit integer), the return type of %task");
+    CHECK(d.message ==
+          "Result Type is %float (32-bit float); expected %uint (32-bit integer), the return type of %task");
   }
   SUBCASE("Sequence operands have OpTypeTaskSequenceINTEL") {
     for (const char* op : {"OpTaskSequenceAsyncINTEL %seq", "OpTaskSequenceReleaseINTEL %seq",
@@ -243,7 +265,8 @@ TEST_CASE("task sequence rules") {
     REQUIRE(d.size() == 4);
     CHECK(d[0].message == "Result Type is %uint (32-bit integer); expected an OpTypeTaskSequenceINTEL");
     CHECK(d[0].loc.str() == fmt::format("r.spvasm:{}:1", lineOf(bad, "%seq = ")));
-    for (size_t k = 1; k < 4; ++k) CHECK(contains(d[k].message, "expected a value of OpTypeTaskSequenceINTEL"));
+    for (size_t k = 1; k < 4; ++k)
+      CHECK(contains(d[k].message, "expected a value of OpTypeTaskSequenceINTEL"));
   }
 }
 
@@ -257,8 +280,9 @@ TEST_CASE("loop control rules") {
   SUBCASE("DependencyArrayINTEL names variables") {
     auto d = onlyError(loop("DependencyArrayINTEL 2 %dst 0 %dstf 1"), "%dstf 1", "%uint_3 1");
     CHECK(d.construct == "OpLoopMerge");
-    CHECK(d.message == "DependencyArrayINTEL names %uint_3, defined by OpConstant; expected a pointer (a variable or "
-                       "an access chain into one)");
+    CHECK(d.message ==
+          "DependencyArrayINTEL names %uint_3, defined by OpConstant; expected a pointer (a variable or "
+          "an access chain into one)");
   }
   SUBCASE("parameters present for each bit, in bit order, nothing left over") {
     std::string text = loop("InitiationIntervalINTEL|MaxConcurrencyINTEL 2 4");
@@ -288,14 +312,16 @@ TEST_CASE("loop control rules") {
       REQUIRE(!e.diagnostics().empty());
       CHECK(e.diagnostics()[0].loc.str() == fmt::format("r.spv: word {}", mergeAt));
       // The binary reader walks the mask with the grammar and finds the parameter missing.
-      CHECK(e.diagnostics()[0].message == "missing operand (LiteralInteger); OpLoopMerge needs more operands");
+      CHECK(e.diagnostics()[0].message ==
+            "missing operand (LiteralInteger); OpLoopMerge needs more operands");
     }
   }
   SUBCASE("FPGA loop controls need their capability") {
     std::string text = loop("MaxConcurrencyINTEL 4");
     std::string cap = "OpCapability FPGALoopControlsINTEL\n";
     auto d = onlyError(text, cap, "");
-    CHECK(d.message == "FPGA loop controls need OpCapability FPGALoopControlsINTEL, which the module does not declare");
+    CHECK(d.message ==
+          "FPGA loop controls need OpCapability FPGALoopControlsINTEL, which the module does not declare");
   }
 }
 
@@ -307,23 +333,27 @@ TEST_CASE("register limit rules") {
       CHECK(errorsOf(kernel("OpReturn\n", kAllExtensions, mode)).empty());
   }
   SUBCASE("at most one of the three modes per entry point") {
-    std::string modes = "OpExecutionMode %k MaximumRegistersINTEL 64\nOpExecutionModeId %k MaximumRegistersIdINTEL "
-                        "%uint_64\nOpExecutionMode %k NamedMaximumRegistersINTEL AutoINTEL\n";
+    std::string modes =
+        "OpExecutionMode %k MaximumRegistersINTEL 64\nOpExecutionModeId %k MaximumRegistersIdINTEL "
+        "%uint_64\nOpExecutionMode %k NamedMaximumRegistersINTEL AutoINTEL\n";
     std::string text = kernel("OpReturn\n", kAllExtensions, modes);
     auto d = errorsOf(text);
     REQUIRE(d.size() == 2);
     CHECK(d[0].construct == "OpExecutionModeId");
-    CHECK(d[0].message == fmt::format("MaximumRegistersIdINTEL on entry point %k, which already has "
-                                      "MaximumRegistersINTEL (at r.spvasm:{}:1); expected at most one of "
-                                      "MaximumRegistersINTEL, MaximumRegistersIdINTEL and NamedMaximumRegistersINTEL",
-                                      lineOf(text, "MaximumRegistersINTEL 64")));
+    CHECK(d[0].message ==
+          fmt::format("MaximumRegistersIdINTEL on entry point %k, which already has "
+                      "MaximumRegistersINTEL (at r.spvasm:{}:1); expected at most one of "
+                      "MaximumRegistersINTEL, MaximumRegistersIdINTEL and NamedMaximumRegistersINTEL",
+                      lineOf(text, "MaximumRegistersINTEL 64")));
     CHECK(d[1].construct == "OpExecutionMode");
   }
   SUBCASE("the Id form names an integer scalar constant") {
-    std::string text = kernel("OpReturn\n", kAllExtensions, "OpExecutionModeId %k MaximumRegistersIdINTEL %uint_64\n");
+    std::string text =
+        kernel("OpReturn\n", kAllExtensions, "OpExecutionModeId %k MaximumRegistersIdINTEL %uint_64\n");
     auto d = onlyError(text, "MaximumRegistersIdINTEL %uint_64", "MaximumRegistersIdINTEL %float_1");
-    CHECK(d.message == "Number of Registers %float_1 is defined by OpConstant and %float_1 has type %float (32-bit "
-                       "float); expected an integer scalar OpConstant or OpSpecConstant");
+    CHECK(d.message ==
+          "Number of Registers %float_1 is defined by OpConstant and %float_1 has type %float (32-bit "
+          "float); expected an integer scalar OpConstant or OpSpecConstant");
     d = onlyError(text, "MaximumRegistersIdINTEL %uint_64", "MaximumRegistersIdINTEL %coord");
     CHECK(contains(d.message, "is defined by OpConstantComposite"));
   }
@@ -344,24 +374,29 @@ TEST_CASE("subgroup rules") {
     CHECK(d.message == "Data: %uint_1 has type %uint (32-bit integer); expected the Result Type %v2uint "
                        "(2-component vector)");
     d = onlyError(text, "%uint_2 %uint_3", "%float_1 %uint_3");
-    CHECK(d.message == "second data operand: %float_1 has type %float (32-bit float); expected the Result Type %uint "
-                      "(32-bit integer)");
+    CHECK(d.message ==
+          "second data operand: %float_1 has type %float (32-bit float); expected the Result Type %uint "
+          "(32-bit integer)");
     d = onlyError(text, "%float_1 %float_1 %uint_3", "%float_1 %float_1 %ulong_4");
     CHECK(d.message == "Delta: %ulong_4 has type %ulong (64-bit integer); expected a 32-bit integer scalar");
     d = onlyError(text, "%uint_1 %uint_2\nOpReturn", "%uint_1 %v2u\nOpReturn");
     CHECK(d.message == "Value: %v2u has type %v2uint (2-component vector); expected a 32-bit integer scalar");
     d = onlyError(text, "%a = OpSubgroupShuffleINTEL %v2uint %v2u", "%a = OpSubgroupShuffleINTEL %gptr %gp");
-    CHECK(d.message == "Result Type is %gptr (pointer to %uint in CrossWorkgroup); expected a scalar or vector type");
+    CHECK(d.message ==
+          "Result Type is %gptr (pointer to %uint in CrossWorkgroup); expected a scalar or vector type");
   }
   SUBCASE("buffer block read/write: pointer to a scalar, component type equal to the pointee") {
-    std::string text = kernel("%a = OpSubgroupBlockReadINTEL %v2uint %gp\nOpSubgroupBlockWriteINTEL %gp %v2u\n"
-                              "OpReturn\n");
+    std::string text =
+        kernel("%a = OpSubgroupBlockReadINTEL %v2uint %gp\nOpSubgroupBlockWriteINTEL %gp %v2u\n"
+               "OpReturn\n");
     auto d = onlyError(text, "%v2uint %gp", "%v2float %gp");
-    CHECK(d.message == "Result Type %v2float (2-component vector) has component type %float (32-bit float); expected "
-                       "the type Ptr points to, %uint (32-bit integer)");
+    CHECK(d.message ==
+          "Result Type %v2float (2-component vector) has component type %float (32-bit float); expected "
+          "the type Ptr points to, %uint (32-bit integer)");
     d = onlyError(text, "%v2uint %gp", "%v2uint %gpv");
-    CHECK(d.message == "Ptr: %gpv has type %gptrv (pointer to %v2uint in CrossWorkgroup); expected a pointer to a "
-                       "scalar type");
+    CHECK(d.message ==
+          "Ptr: %gpv has type %gptrv (pointer to %v2uint in CrossWorkgroup); expected a pointer to a "
+          "scalar type");
     d = onlyError(text, "%gp %v2u", "%gp %float_1");
     CHECK(contains(d.message, "Data: %float_1 has type %float (32-bit float), component type"));
     d = onlyError(text, "%gp %v2u", "%uint_1 %v2u");
@@ -375,22 +410,23 @@ TEST_CASE("subgroup rules") {
     d = onlyError(text, "%uint %image %coord", "%uint %uint_1 %coord");
     CHECK(d.message == "Image: %uint_1 has type %uint (32-bit integer); expected an OpTypeImage value");
     d = onlyError(text, "%image %uint_1 %uint_2", "%image %float_1 %uint_2");
-    CHECK(d.message == "Coordinate: %float_1 has type %float (32-bit float); expected an integer scalar or vector");
+    CHECK(d.message ==
+          "Coordinate: %float_1 has type %float (32-bit float); expected an integer scalar or vector");
   }
 }
 
 TEST_CASE("2D block IO rules") {
   const std::string load = "OpSubgroup2DBlockLoadINTEL %uint_4 %uint_4 %uint_2 %uint_1 %gp %uint_64 %uint_64 "
                            "%uint_64 %coord %dst\n";
-  std::string text = kernel(load +
-                            "OpSubgroup2DBlockLoadTransformINTEL %uint_1 %uint_8 %uint_4 %uint_1 %gp %uint_64 "
-                            "%uint_64 %uint_64 %coord %dst\n"
-                            "OpSubgroup2DBlockLoadTransposeINTEL %uint_2 %uint_2 %uint_4 %uint_1 %gp %ulong_4 "
-                            "%uint_64 %uint_64 %coord %dstf\n"
-                            "OpSubgroup2DBlockPrefetchINTEL %uint_8 %uint_1 %uint_1 %uint_1 %gp %uint_64 %uint_64 "
-                            "%uint_64 %coord\n"
-                            "OpSubgroup2DBlockStoreINTEL %uint_4 %uint_3 %uint_1 %uint_1 %dst %gp %uint_64 %uint_64 "
-                            "%uint_64 %coord\nOpReturn\n");
+  std::string text =
+      kernel(load + "OpSubgroup2DBlockLoadTransformINTEL %uint_1 %uint_8 %uint_4 %uint_1 %gp %uint_64 "
+                    "%uint_64 %uint_64 %coord %dst\n"
+                    "OpSubgroup2DBlockLoadTransposeINTEL %uint_2 %uint_2 %uint_4 %uint_1 %gp %ulong_4 "
+                    "%uint_64 %uint_64 %coord %dstf\n"
+                    "OpSubgroup2DBlockPrefetchINTEL %uint_8 %uint_1 %uint_1 %uint_1 %gp %uint_64 %uint_64 "
+                    "%uint_64 %coord\n"
+                    "OpSubgroup2DBlockStoreINTEL %uint_4 %uint_3 %uint_1 %uint_1 %dst %gp %uint_64 %uint_64 "
+                    "%uint_64 %coord\nOpReturn\n");
   SUBCASE("element size 1, 2, 4 or 8") {
     auto d = onlyError(text, "LoadINTEL %uint_4 %uint_4", "LoadINTEL %uint_3 %uint_4");
     CHECK(d.construct == "OpSubgroup2DBlockLoadINTEL");
@@ -399,16 +435,19 @@ TEST_CASE("2D block IO rules") {
   }
   SUBCASE("block width, height, count (and element size) are 32-bit integer constants") {
     auto d = onlyError(text, "LoadINTEL %uint_4 %uint_4 %uint_2", "LoadINTEL %uint_4 %ulong_4 %uint_2");
-    CHECK(d.message == "Block Width: %ulong_4 is defined by OpConstant and %ulong_4 has type %ulong (64-bit integer); "
-                       "expected a constant instruction with scalar 32-bit integer type");
+    CHECK(d.message ==
+          "Block Width: %ulong_4 is defined by OpConstant and %ulong_4 has type %ulong (64-bit integer); "
+          "expected a constant instruction with scalar 32-bit integer type");
     std::string withLoad = text;
     withLoad.replace(withLoad.find(load), load.size(),
                      "%n = OpLoad %uint %dst\n" + std::string(load).replace(load.find("%uint_2"), 7, "%n"));
     auto ds = errorsOf(withLoad);
     REQUIRE(ds.size() == 1);
-    CHECK(ds[0].message == "Block Height: %n is defined by OpLoad and %n has type %uint (32-bit integer); expected a "
-                           "constant instruction with scalar 32-bit integer type");
-    d = onlyError(text, "LoadINTEL %uint_4 %uint_4 %uint_2 %uint_1", "LoadINTEL %uint_4 %uint_4 %uint_2 %float_1");
+    CHECK(ds[0].message ==
+          "Block Height: %n is defined by OpLoad and %n has type %uint (32-bit integer); expected a "
+          "constant instruction with scalar 32-bit integer type");
+    d = onlyError(text, "LoadINTEL %uint_4 %uint_4 %uint_2 %uint_1",
+                  "LoadINTEL %uint_4 %uint_4 %uint_2 %float_1");
     CHECK(contains(d.message, "Block Count: %float_1"));
   }
   SUBCASE("block width a multiple of 4 for 1-byte and of 2 for 2-byte elements") {
@@ -420,11 +459,13 @@ TEST_CASE("2D block IO rules") {
   SUBCASE("pointer storage classes") {
     auto d = onlyError(text, "%uint_1 %gp %uint_64 %uint_64 %uint_64 %coord %dst\nOpSubgroup2DBlockLoadT",
                        "%uint_1 %wp %uint_64 %uint_64 %uint_64 %coord %dst\nOpSubgroup2DBlockLoadT");
-    CHECK(d.message == "Src Base Pointer: %wp has type %wptr (pointer to %uint in Workgroup); expected a pointer to "
-                       "the CrossWorkgroup storage class");
+    CHECK(d.message ==
+          "Src Base Pointer: %wp has type %wptr (pointer to %uint in Workgroup); expected a pointer to "
+          "the CrossWorkgroup storage class");
     d = onlyError(text, "%coord %dst\nOpSubgroup2DBlockLoadT", "%coord %gp\nOpSubgroup2DBlockLoadT");
-    CHECK(contains(d.message, "Dst Pointer: %gp has type %gptr (pointer to %uint in CrossWorkgroup); expected a "
-                              "pointer to the Function storage class"));
+    CHECK(contains(d.message,
+                   "Dst Pointer: %gp has type %gptr (pointer to %uint in CrossWorkgroup); expected a "
+                   "pointer to the Function storage class"));
     d = onlyError(text, "%uint_1 %dst %gp", "%uint_1 %gp %gp");
     CHECK(contains(d.message, "Src Pointer: %gp"));
     d = onlyError(text, "%uint_1 %dst %gp", "%uint_1 %dst %dst");
@@ -433,16 +474,18 @@ TEST_CASE("2D block IO rules") {
     CHECK(contains(d.message, "Src Pointer: %dst has type %fptr"));
     d = onlyError(text, "%uint_64 %coord %dst\nOpSubgroup2DBlockLoadTranspose",
                   "%uint_64 %coord %dstf\nOpSubgroup2DBlockLoadTranspose");
-    CHECK(d.message == "Dst Pointer: %dstf has type %fptrf (pointer to %float in Function); expected a pointer to a "
-                       "scalar 32-bit integer (transformed data is packed into 32-bit values)");
+    CHECK(d.message ==
+          "Dst Pointer: %dstf has type %fptrf (pointer to %float in Function); expected a pointer to a "
+          "scalar 32-bit integer (transformed data is packed into 32-bit values)");
   }
   SUBCASE("memory width/height/pitch are integer scalars, the coordinate a 2-vector of integers") {
     auto d = onlyError(text, "%gp %ulong_4 %uint_64", "%gp %float_1 %uint_64");
     CHECK(d.message == "Memory Width: %float_1 has type %float (32-bit float); expected an integer scalar");
     d = onlyError(text, "%uint_64 %uint_64 %coord\nOpSubgroup2DBlockStore",
                   "%uint_64 %uint_64 %coord3\nOpSubgroup2DBlockStore");
-    CHECK(d.message == "Coordinate: %coord3 has type %v3uint (3-component vector); expected a vector of two integer "
-                       "components");
+    CHECK(d.message ==
+          "Coordinate: %coord3 has type %v3uint (3-component vector); expected a vector of two integer "
+          "components");
     d = onlyError(text, "%uint_64 %uint_64 %coord\nOpSubgroup2DBlockStore",
                   "%uint_64 %uint_64 %uint_1\nOpSubgroup2DBlockStore");
     CHECK(contains(d.message, "Coordinate: %uint_1"));
@@ -460,16 +503,18 @@ TEST_CASE("2D block IO rules") {
       FAIL("an element size of 3 was accepted");
     } catch (const DiagnosticError& e) {
       REQUIRE(e.diagnostics().size() == 1);
-      CHECK(e.diagnostics()[0].str() == fmt::format("r.spv: word {}: error: OpSubgroup2DBlockLoadINTEL: Element Size "
-                                                    "is 3; expected 1, 2, 4 or 8 bytes",
-                                                    at));
+      CHECK(e.diagnostics()[0].str() ==
+            fmt::format("r.spv: word {}: error: OpSubgroup2DBlockLoadINTEL: Element Size "
+                        "is 3; expected 1, 2, 4 or 8 bytes",
+                        at));
     }
   }
   SUBCASE("several errors of one instruction in one run") {
     std::string bad = text;
-    bad.replace(bad.find(load), load.size(),
-                "OpSubgroup2DBlockLoadINTEL %uint_1 %uint_2 %uint_2 %uint_1 %wp %float_1 %uint_64 %uint_64 %uint_1 "
-                "%gp\n");
+    bad.replace(
+        bad.find(load), load.size(),
+        "OpSubgroup2DBlockLoadINTEL %uint_1 %uint_2 %uint_2 %uint_1 %wp %float_1 %uint_64 %uint_64 %uint_1 "
+        "%gp\n");
     auto d = errorsOf(bad);
     REQUIRE(d.size() == 5);
     CHECK(contains(d[0].message, "Block Width is 2 for 1-byte elements"));
