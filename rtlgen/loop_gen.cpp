@@ -45,7 +45,7 @@ private:
   const LoopPlan& p_;
   std::vector<uint32_t> mems_;
   std::map<uint32_t, std::vector<ValueId>> memOps_, memLoads_;
-  std::string decl_, logic_;
+  std::string logic_;
 
   unsigned width(ValueId v) const { return loop_.ops[v].width; }
   bool sf() const { return p_.stallFree(); }

@@ -26,13 +26,16 @@ namespace {
 class TopWriter {
 public:
   TopWriter(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in)
-      : k_(k), s_(s), in_(in) {}
+      : k_(k), s_(s), in_(in), slot_(k.ops.size(), 0) {
+    for (const ir::BasicBlock& bb : k.blocks)
+      for (size_t i = 0; i < bb.ops.size(); ++i) slot_[bb.ops[i]] = uint32_t(i);
+  }
 
   std::string run(std::vector<uint32_t>& blockCycles) {
     computeBlockCycles();
     blockCycles = len_;
     std::string body = registers() + fsm() + memories() + loops();
-    return header() + decl_ + body + logic_ + "endmodule\n";
+    return header() + body + logic_ + "endmodule\n";
   }
 
 private:
@@ -40,22 +43,13 @@ private:
   const sched::KernelSchedule& s_;
   const TopInputs& in_;
   std::vector<uint32_t> len_;   // per block
-  std::string decl_, logic_;
+  std::vector<uint32_t> slot_;  // per op: its index in its block's ops (= its node in the block problem)
+  std::string logic_;
   unsigned blkW_ = 1, cycW_ = 1;
 
   uint32_t L() const { return in_.target.memLatency; }
-  int start(ValueId v) const {
-    const ir::Op& op = k_.ops[v];
-    const auto& bs = s_.blocks[op.block];
-    auto it = std::find(k_.blocks[op.block].ops.begin(), k_.blocks[op.block].ops.end(), v);
-    return bs.schedule.start[size_t(it - k_.blocks[op.block].ops.begin())];
-  }
-  uint32_t lat(ValueId v) const {
-    const ir::Op& op = k_.ops[v];
-    const auto& bs = s_.blocks[op.block];
-    auto it = std::find(k_.blocks[op.block].ops.begin(), k_.blocks[op.block].ops.end(), v);
-    return bs.problem.ops[size_t(it - k_.blocks[op.block].ops.begin())].latency;
-  }
+  int start(ValueId v) const { return s_.blocks[k_.ops[v].block].schedule.start[slot_[v]]; }
+  uint32_t lat(ValueId v) const { return s_.blocks[k_.ops[v].block].problem.ops[slot_[v]].latency; }
   // The cycle in which an operation's result is formed (and registered at the end of).
   int formCycle(ValueId v) const {
     const ir::Op& op = k_.ops[v];
@@ -406,19 +400,18 @@ std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& 
                               std::vector<uint32_t>& blockCycles) {
   // An initialised array lives in the RAM's configuration-time contents, so it must never be written:
   // a second run of the kernel would see the first run's writes.
-  for (const ir::Op& op : k.ops)
-    if (op.kind == OpKind::Store && k.memories[op.memory].kind == ir::Memory::Kind::Local &&
-        !k.memories[op.memory].init.empty())
-      throw DiagnosticError(op.loc, "private array '" + k.memories[op.memory].name + "'",
-                            "an initialised private array that the kernel also writes is not supported in hardware "
-                            "yet; initialise it with stores instead");
-  for (const ir::Loop& loop : k.loops)
-    for (const ir::Op& op : loop.ops)
-      if (op.kind == OpKind::Store && k.memories[op.memory].kind == ir::Memory::Kind::Local &&
-          !k.memories[op.memory].init.empty())
-        throw DiagnosticError(op.loc, "private array '" + k.memories[op.memory].name + "'",
+  auto rejectWritesToInitialised = [&](const std::vector<ir::Op>& ops) {
+    for (const ir::Op& op : ops) {
+      if (op.kind != OpKind::Store) continue;
+      const ir::Memory& mem = k.memories[op.memory];
+      if (mem.kind == ir::Memory::Kind::Local && !mem.init.empty())
+        throw DiagnosticError(op.loc, "private array '" + mem.name + "'",
                               "an initialised private array that the kernel also writes is not supported in "
                               "hardware yet; initialise it with stores instead");
+    }
+  };
+  rejectWritesToInitialised(k.ops);
+  for (const ir::Loop& loop : k.loops) rejectWritesToInitialised(loop.ops);
   return TopWriter(k, s, in).run(blockCycles);
 }
 
