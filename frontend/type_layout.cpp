@@ -33,6 +33,7 @@ uint64_t ModuleView::sizeOf(Id id) const {
   case Type::Kind::Int:
   case Type::Kind::Float: return scalarBytes(t.width);
   case Type::Kind::Pointer: return addressingModel == spv::AddressingModel::Physical32 ? 4 : 8;
+  case Type::Kind::TaskSequence: return 8; // an opaque handle; DPC++ keeps it in a class member
   case Type::Kind::Vector: return sizeOf(t.elem) * (t.count == 3 ? 4 : t.count);
   case Type::Kind::Array: return sizeOf(t.elem) * t.count;
   case Type::Kind::Struct: {

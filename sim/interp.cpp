@@ -125,6 +125,10 @@ std::vector<uint64_t> bindArgument(Program& p, const RunSpec& spec, size_t i, Id
     specError(spec, where, fmt::format("{} is a {} pointer (a struct passed by value?); only global and constant buffers and "
                                        "scalars are supported", desc, storageName(t.storageClass)));
   }
+  if (const spirv::Instruction* td = mv.defInst(ty); td && td->op() == spirv::Op::OpTypeImage)
+    specError(spec, where, fmt::format("{} is an image: images are not supported by the interpreter or the run spec, and "
+                                       "so neither is image block IO (OpSubgroupImageBlockReadINTEL/WriteINTEL); use "
+                                       "buffers and OpSubgroupBlockReadINTEL/WriteINTEL", desc));
   if (t.kind != Type::Kind::Int && t.kind != Type::Kind::Float && t.kind != Type::Kind::Bool)
     specError(spec, where, fmt::format("{} has a type the run spec cannot express (only scalars and buffers)", desc));
   if (arg.isBuffer) specError(spec, where, fmt::format("{} is a scalar; expected a \"value\", found a \"buffer\"", desc));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "frontend/grammar.h"
+#include "sim/interp_block2d.h"
 #include "sim/interp_program.h"
 
 namespace spvhls::sim::interp {
@@ -321,23 +322,27 @@ private:
         if (dec.kind == kind) return true;
     return false;
   }
-  // Float conversions: OpenCL's _sat conversions carry SaturatedConversion (honoured for float ->
-  // integer); explicit rounding modes (FPRoundingMode, e.g. convert_float_rtz) are not modelled.
+  // Float conversions: OpenCL's _sat conversions carry SaturatedConversion (float -> integer only),
+  // explicit rounding modes (convert_float_rtz, convert_int_rte...) FPRoundingMode.
   void decodeFloatConvert(X op) {
     Id result = inst().resultId;
     bool saturate = false;
+    uint32_t mode = 0;
     if (auto it = mv_.decorations.find(result); it != mv_.decorations.end())
       for (const auto& dec : it->second) {
         if (dec.kind == spv::Decoration::SaturatedConversion) saturate = true;
-        if (dec.kind == spv::Decoration::FPRoundingMode)
-          fail(fmt::format("FPRoundingMode {} on a conversion is not supported by the interpreter (only the default "
-                           "rounding: to nearest even, toward zero for float to integer)",
-                           dec.literals.empty() ? 0u : dec.literals[0]));
+        if (dec.kind == spv::Decoration::FPRoundingMode) {
+          if (dec.literals.empty() || dec.literals[0] > 3)
+            fail(fmt::format("FPRoundingMode {}; expected RTE (0), RTZ (1), RTP (2) or RTN (3)",
+                             dec.literals.empty() ? std::string("without a mode") : std::to_string(dec.literals[0])));
+          mode = dec.literals[0] + 1;
+        }
       }
     if (saturate && op != X::ConvertFToS && op != X::ConvertFToU)
-      fail("SaturatedConversion is only supported on float-to-integer conversions");
+      fail("SaturatedConversion on a conversion to floating point; OpenCL has no _sat conversions to float");
     convert(op, operand(0), inst().resultType);
     out_.code.back().b = saturate;
+    out_.code.back().c = mode;
   }
   // Shuffles: data operands of the result type, then a 32-bit integer index/delta/value.
   void decodeSubgroup(X op, size_t operands) {
@@ -456,32 +461,60 @@ private:
     fail(fmt::format("unsupported instruction OpExtInst OpenCL.std {}", name));
   }
 
-  void decodeCall() {
-    Id callee = operand(0);
+  // Index of `callee` in p_.functions, queueing it for decoding; `args` arguments are passed to it.
+  uint32_t calleeIndex(Id callee, size_t args) {
     const spirv::Function* fn = mv_.findFunction(callee);
     if (!fn) fail(fmt::format("{} is not a function", mv_.nameOf(callee)));
     if (fn->isDeclaration())
       fail(fmt::format("call to {} which has no body (an imported declaration); the interpreter cannot run it",
                        mv_.nameOf(callee)));
-    if (fn->params.size() != inst().operands.size() - 1)
-      fail(fmt::format("{} arguments passed to {} which takes {}", inst().operands.size() - 1, mv_.nameOf(callee), fn->params.size()));
-    uint32_t index;
-    if (auto it = p_.functionIndex.find(callee); it != p_.functionIndex.end()) {
-      index = it->second;
-    } else {
-      index = static_cast<uint32_t>(p_.functions.size());
-      p_.functionIndex[callee] = index;
-      p_.functions.emplace_back();
-      worklist_.push_back(callee);
-    }
+    if (fn->params.size() != args)
+      fail(fmt::format("{} arguments passed to {} which takes {}", args, mv_.nameOf(callee), fn->params.size()));
+    if (auto it = p_.functionIndex.find(callee); it != p_.functionIndex.end()) return it->second;
+    uint32_t index = static_cast<uint32_t>(p_.functions.size());
+    p_.functionIndex[callee] = index;
+    p_.functions.emplace_back();
+    worklist_.push_back(callee);
+    return index;
+  }
+
+  void decodeCall() {
     DInst d{X::Call};
+    d.a = calleeIndex(operand(0), inst().operands.size() - 1);
     if (slotCount(p_, inst().resultType, cur_) > 0) d.dst = dst();
-    d.a = index;
     d.b = extraPos();
     d.n = static_cast<uint32_t>(inst().operands.size() - 1);
     std::vector<uint32_t> args;
     for (size_t k = 1; k < inst().operands.size(); ++k) args.push_back(val(inst().operands[k]));
     out_.extra.insert(out_.extra.end(), args.begin(), args.end());
+    emit(d);
+  }
+
+  // SPV_INTEL_task_sequence. Create: Function, Pipelined, ClusterMode, GetCapacity, AsyncCapacity
+  // (the FPGA-only literals do not change results). The others take the sequence first.
+  void decodeTaskSequence(X op) {
+    DInst d{op};
+    if (op == X::TaskCreate) {
+      d.dst = dst();
+      d.a = calleeIndex(operand(0), mv_.findFunction(operand(0)) ? mv_.findFunction(operand(0))->params.size() : 0);
+      d.b = operand(3);
+      d.c = operand(4);
+      emit(d);
+      return;
+    }
+    d.a = val(operand(0));
+    if (op == X::TaskGet) {
+      d.n = slotCount(p_, inst().resultType, cur_);
+      if (d.n > 0) d.dst = dst();
+    } else if (op == X::TaskAsync) {
+      d.b = extraPos();
+      d.n = static_cast<uint32_t>(inst().operands.size() - 1);
+      for (size_t k = 1; k < inst().operands.size(); ++k) {
+        Id arg = inst().operands[k];
+        out_.extra.push_back(val(arg));
+        out_.extra.push_back(slotCount(p_, typeOfValue(arg), cur_));
+      }
+    }
     emit(d);
   }
 
@@ -543,10 +576,13 @@ void FunctionDecoder::decodeInst() {
   case Op::OpAny: return componentWise(X::Any, typeOfValue(operand(0)));
   case Op::OpAll: return componentWise(X::All, typeOfValue(operand(0)));
   case Op::OpUConvert:
-  case Op::OpSConvert:
-    if (hasDecoration(in.resultId, spv::Decoration::SaturatedConversion))
-      fail("SaturatedConversion on integer conversions (OpenCL convert_<int type>_sat) is not supported by the interpreter");
-    return convert(in.op() == Op::OpUConvert ? X::UConvert : X::SConvert, operand(0), rt);
+  case Op::OpSConvert: {
+    bool sat = hasDecoration(in.resultId, spv::Decoration::SaturatedConversion); // convert_<T>_sat
+    bool u = in.op() == Op::OpUConvert;
+    return convert(sat ? (u ? X::UConvertSat : X::SConvertSat) : (u ? X::UConvert : X::SConvert), operand(0), rt);
+  }
+  case Op::OpSatConvertSToU: return convert(X::SatSToU, operand(0), rt);
+  case Op::OpSatConvertUToS: return convert(X::SatUToS, operand(0), rt);
   case Op::OpConvertPtrToU: return convert(X::UConvert, operand(0), rt);
   case Op::OpConvertUToPtr: return convert(X::UConvert, operand(0), rt);
   case Op::OpBitcast: return decodeBitcast();
@@ -730,6 +766,10 @@ void FunctionDecoder::decodeInst() {
   }
   case Op::OpFunctionCall: return decodeCall();
   case Op::OpControlBarrier: emit(DInst{X::Barrier}); return;
+  case Op::OpTaskSequenceCreateINTEL: return decodeTaskSequence(X::TaskCreate);
+  case Op::OpTaskSequenceAsyncINTEL: return decodeTaskSequence(X::TaskAsync);
+  case Op::OpTaskSequenceGetINTEL: return decodeTaskSequence(X::TaskGet);
+  case Op::OpTaskSequenceReleaseINTEL: return decodeTaskSequence(X::TaskRelease);
   case Op::OpSubgroupShuffleINTEL: return decodeSubgroup(X::SgShuffle, 2);
   case Op::OpSubgroupShuffleDownINTEL: return decodeSubgroup(X::SgShuffleDown, 3);
   case Op::OpSubgroupShuffleUpINTEL: return decodeSubgroup(X::SgShuffleUp, 3);
@@ -739,6 +779,7 @@ void FunctionDecoder::decodeInst() {
   case Op::OpUnreachable: emit(DInst{X::Unreachable}); return;
   default: break;
   }
+  if (auto d = decodeBlock2D(p_, cur_, out_.extra, [this](Id v) { return val(v); })) return (void)emit(*d);
   fail(fmt::format("unsupported instruction {}", spirv::grammar::opName(in.opcode)));
 }
 

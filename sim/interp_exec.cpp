@@ -60,6 +60,14 @@ static uint64_t localLinear(const WorkItem& wi, const NDRange& nd) {
 uint64_t Executor::builtInValue(const WorkItem& wi, uint32_t builtIn, uint32_t c, uint32_t where) const {
   namespace bi = spv::BuiltIn;
   if (c >= 3) failAt(p_, where, fmt::format("built-in variable has more than 3 components"));
+  if (wi.taskDepth > 0) { // a task thread: a work-group of one work-item in an ND-range of one
+    switch (builtIn) {
+    case bi::GlobalSize: case bi::WorkgroupSize: case bi::EnqueuedWorkgroupSize: case bi::NumWorkgroups:
+    case bi::SubgroupSize: case bi::SubgroupMaxSize: return 1;
+    case bi::NumSubgroups: case bi::NumEnqueuedSubgroups: case bi::WorkDim: return c == 0 ? 1 : 0;
+    default: return 0;
+    }
+  }
   const auto& gs = nd_.globalSize;
   const auto& ls = nd_.localSize;
   switch (builtIn) {
@@ -158,6 +166,10 @@ MemObject* Executor::objectAt(WorkItem& wi, uint64_t addr) {
   if (idx == 0) return nullptr;
   if (idx < p_.sharedObjects) return &shared[idx];
   uint64_t k = idx - p_.sharedObjects;
+  if (k >= p_.perWorkItemObjects) {
+    if (k < p_.perWorkItemObjects + wi.objBase) return nullptr; // a calling invocation's (objectOwnedElsewhere)
+    k -= wi.objBase;
+  }
   return k < wi.objTop ? &wi.objects[k] : nullptr;
 }
 
@@ -165,9 +177,16 @@ MemObject& Executor::access(WorkItem& wi, uint64_t addr, uint64_t size, const DI
   MemObject* o = objectAt(wi, addr);
   uint64_t off = addr & kOffsetMask;
   if (!o) {
-    if ((addr >> kOffsetBits) == 0) fail(in, fmt::format("{} through a null pointer (byte offset {})", what, off));
+    uint64_t idx = addr >> kOffsetBits;
+    if (idx == 0) fail(in, fmt::format("{} through a null pointer (byte offset {})", what, off));
+    if (idx >= p_.sharedObjects + p_.perWorkItemObjects && idx < p_.sharedObjects + p_.perWorkItemObjects + wi.objBase)
+      fail(in, fmt::format("{} of another invocation's Function memory: a task thread does not share Function memory "
+                           "with its caller (pass the value, or a pointer to global memory)", what));
     fail(in, fmt::format("{} through a dangling pointer (to a variable of a function that has returned)", what));
   }
+  if (wi.taskDepth > 0 && o->info.storageClass == spv::StorageClass::Workgroup)
+    fail(in, fmt::format("{} of Workgroup memory {} in a task thread, which shares no Workgroup memory with its caller "
+                         "(not supported by the interpreter)", what, describe(*o)));
   if (off + size > o->bytes.size())
     fail(in, fmt::format("out-of-bounds {}: {} bytes at byte offset {} of {}", what, size, off, describe(*o)));
   if (write && o->info.readOnly) fail(in, fmt::format("{} to read-only {}", what, describe(*o)));
@@ -188,14 +207,14 @@ void Executor::markDefined(MemObject& o, uint64_t off, uint64_t size) const {
 }
 
 uint32_t Executor::allocate(WorkItem& wi, const DInst& in, uint64_t size, ObjectInfo info) {
-  if (p_.sharedObjects + uint64_t(wi.objTop) >= kMaxObjects)
-    fail(in, fmt::format("more than {} live memory objects (runaway recursion?)", kMaxObjects));
+  if (p_.sharedObjects + uint64_t(wi.objBase) + wi.objTop >= uint64_t(wi.taskDepth + 1) * kTaskObjects)
+    fail(in, fmt::format("more than {} live memory objects (runaway recursion?)", kTaskObjects - p_.sharedObjects));
   if (wi.objTop == wi.objects.size()) wi.objects.emplace_back();
   MemObject& o = wi.objects[wi.objTop];
   o.info = info;
   o.bytes.assign(size, 0); // reuses the capacity of a released object
   if (info.tracksInit) o.defined.assign(size, 0);
-  return p_.sharedObjects + wi.objTop++;
+  return p_.sharedObjects + wi.objBase + wi.objTop++;
 }
 
 void Executor::copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r) {
@@ -288,6 +307,10 @@ bool Executor::extInst(const DInst& in, uint64_t* r) const {
     case X::UMadSat: v = im::uMadSat(a, b, c, w); break;
     case X::SUpsample:
     case X::UUpsample: v = (a << in.w2) | b; break;
+    case X::UConvertSat: v = std::min(a, m); break;
+    case X::SConvertSat: v = static_cast<uint64_t>(std::clamp(sext(a, in.w2), im::smin(w), im::smax(w))); break;
+    case X::SatSToU: v = sext(a, in.w2) < 0 ? 0 : std::min(a, m); break;
+    case X::SatUToS: v = std::min(a, static_cast<uint64_t>(im::smax(w))); break;
     default: return false;
     }
     r[in.dst + i] = v & m;
@@ -557,6 +580,8 @@ Executor::Status Executor::run(WorkItem& wi) {
       if (in.op == X::ReturnValue && wi.frames.size() > 1) {
         uint64_t* cr = wi.values.data() + wi.frames[wi.frames.size() - 2].base + f->retDst;
         for (uint32_t i = 0; i < in.n; ++i) cr[i] = r[in.a + i];
+      } else if (in.op == X::ReturnValue && wi.taskDepth > 0) {
+        wi.result.assign(r + in.a, r + in.a + in.n);
       }
       wi.objTop = f->objMark;
       wi.values.resize(f->base);
@@ -573,12 +598,23 @@ Executor::Status Executor::run(WorkItem& wi) {
       pc = f->pc;
       break;
     }
+    case X::TaskCreate: taskCreate(in, r); break;
+    case X::TaskAsync: // runs the task thread, which counts its instructions too
+      f->pc = pc;
+      instructions = count;
+      taskAsync(wi, in, r);
+      count = instructions;
+      checkLimit(in);
+      break;
+    case X::TaskGet: taskGet(in, r); break;
+    case X::TaskRelease: taskRelease(in, r); break;
     case X::Barrier:
       f->pc = pc;
       instructions = count;
       return Status::Barrier;
     case X::SgShuffle: case X::SgShuffleDown: case X::SgShuffleUp: case X::SgShuffleXor: case X::SgBlockRead:
-    case X::SgBlockWrite:
+    case X::SgBlockWrite: case X::Block2DLoad: case X::Block2DLoadTranspose: case X::Block2DLoadTransform:
+    case X::Block2DPrefetch: case X::Block2DStore:
       f->pc = pc;
       instructions = count;
       return Status::Subgroup;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "sim/interp.h"
@@ -41,6 +42,23 @@ struct WorkItem {
   uint32_t objTop = 0;            // objects[0, objTop) are live
   std::vector<uint64_t> phiTemp;
   bool finished = false;
+  // Task threads (SPV_INTEL_task_sequence) are invocations of their own: nesting depth (0 for the
+  // ND-range's work-items), and the object numbers of their Function variables start at objBase so
+  // that a pointer into the caller's Function memory is caught rather than aliased.
+  uint32_t taskDepth = 0, objBase = 0;
+  std::vector<uint64_t> result; // a task thread's return value
+};
+
+// A task sequence object (interp_task.cpp). Results live in `stored` (the spec's data structure D,
+// at most GetCapacity entries); task threads that finished while D was full wait in `waiting` and
+// still count against AsyncCapacity.
+struct TaskSequence {
+  uint32_t fn = 0;        // Program::functions index
+  uint32_t createSrc = 0; // the OpTaskSequenceCreateINTEL (diagnostics)
+  uint32_t getCapacity = 0, asyncCapacity = 0;
+  std::deque<std::vector<uint64_t>> stored, waiting;
+  uint64_t asyncs = 0, gets = 0;
+  bool released = false;
 };
 
 // Whether Executor can provide the value of a BuiltIn decoration.
@@ -91,6 +109,15 @@ private:
   void copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r);
   bool extInst(const DInst& in, uint64_t* r) const;
   bool floatInst(const DInst& in, uint64_t* r) const; // interp_float.cpp
+  void block2d(const std::vector<WorkItem*>& items);  // SPV_INTEL_2d_block_io, interp_block2d.cpp
+
+  // SPV_INTEL_task_sequence (interp_task.cpp). Async runs the task thread to completion at once.
+  std::vector<TaskSequence> sequences_; // handle = index + 1
+  TaskSequence& sequence(const DInst& in, uint64_t handle);
+  void taskCreate(const DInst& in, uint64_t* r);
+  void taskAsync(WorkItem& wi, const DInst& in, const uint64_t* r);
+  void taskGet(const DInst& in, uint64_t* r);
+  void taskRelease(const DInst& in, const uint64_t* r);
 };
 
 } // namespace spvhls::sim::interp

@@ -180,6 +180,31 @@ bool compare(X op, double a, double b) {
   }
 }
 
+// FPRoundingMode + 1 as decoded (0: the instruction's default).
+enum Rounding : uint32_t { kDefault = 0, kRTE = 1, kRTZ = 2, kRTP = 3, kRTN = 4 };
+
+// The next w-bit float after `bits` toward +infinity (up) or -infinity.
+uint64_t stepBits(uint64_t bits, unsigned w, bool up) {
+  const uint64_t sign = uint64_t(1) << (w - 1);
+  if ((bits & ~sign) == 0) return up ? 1 : sign | 1; // from either zero to the smallest subnormal
+  return (((bits & sign) == 0) == up) ? bits + 1 : bits - 1; // magnitude grows or shrinks by one ulp
+}
+
+// Rounds the exact value x to a w-bit float in a directed mode: the nearest result is off by at most
+// one ulp, in the direction the mode forbids or not at all. long double holds every int64 and double
+// exactly, so the comparison is exact.
+uint64_t roundDirected(long double x, unsigned w, uint32_t mode) {
+  // Via double: exact except for integers beyond 2^53, which round to infinity in half anyway and are
+  // rounded once more correctly below for float/double (r is compared with x itself).
+  uint64_t bits = w == 64 ? toBits(static_cast<double>(x)) : w == 32 ? toBits(static_cast<float>(x)) : writeF(static_cast<double>(x), 16);
+  long double r = readF(bits, w);
+  if (std::isnan(r) || r == x || mode == kDefault || mode == kRTE) return bits;
+  bool tooFar = mode == kRTZ ? std::fabs(r) > std::fabs(x) : mode == kRTP ? r < x : r > x;
+  if (!tooFar) return bits;
+  bool up = mode == kRTZ ? r < 0 : mode == kRTP;
+  return stepBits(bits, w, up);
+}
+
 bool isNormal(double v, unsigned w) {
   if (!std::isfinite(v) || v == 0) return false;
   double minNormal = w == 16 ? 0x1p-14 : w == 32 ? static_cast<double>(std::numeric_limits<float>::min())
@@ -206,8 +231,10 @@ bool Executor::floatInst(const DInst& in, uint64_t* r) const {
     case X::SignBitSet: d = std::signbit(readF(r[in.a + i], w)); continue;
     case X::ConvertFToS:
     case X::ConvertFToU: {
-      // OpenCL: rounds toward zero; out of range (and NaN) is undefined unless saturating.
-      double v = readF(r[in.a + i], in.w2), t = std::trunc(v);
+      // OpenCL: rounds toward zero unless a rounding mode is given; out of range (and NaN) is
+      // undefined unless saturating.
+      double v = readF(r[in.a + i], in.w2);
+      double t = in.c == kRTE ? std::nearbyint(v) : in.c == kRTP ? std::ceil(v) : in.c == kRTN ? std::floor(v) : std::trunc(v);
       bool sgn = in.op == X::ConvertFToS;
       double lo = sgn ? -std::ldexp(1.0, w - 1) : 0.0, hi = std::ldexp(1.0, sgn ? w - 1 : w); // [lo, hi)
       uint64_t bits;
@@ -229,7 +256,10 @@ bool Executor::floatInst(const DInst& in, uint64_t* r) const {
     case X::ConvertSToF:
     case X::ConvertUToF: {
       uint64_t v = r[in.a + i];
-      if (in.op == X::ConvertSToF) {
+      if (in.c > kRTE) {
+        long double x = in.op == X::ConvertSToF ? static_cast<long double>(sext(v, in.w2)) : static_cast<long double>(v);
+        d = roundDirected(x, w, in.c);
+      } else if (in.op == X::ConvertSToF) {
         int64_t s = sext(v, in.w2);
         d = w == 32 ? toBits(static_cast<float>(s)) : w == 64 ? toBits(static_cast<double>(s)) : writeF(static_cast<double>(s), 16);
       } else { // |v| >= 2^53 rounds twice for half only, where it is infinity anyway
@@ -237,7 +267,7 @@ bool Executor::floatInst(const DInst& in, uint64_t* r) const {
       }
       continue;
     }
-    case X::FConvert: d = writeF(readF(r[in.a + i], in.w2), w); continue;
+    case X::FConvert: d = roundDirected(readF(r[in.a + i], in.w2), w, in.c); continue;
     default: break;
     }
     if (in.op < X::FAdd || in.op > X::Hypot) return false;

@@ -26,6 +26,10 @@ using spirv::Id;
 constexpr unsigned kOffsetBits = 40;
 constexpr uint64_t kOffsetMask = (uint64_t(1) << kOffsetBits) - 1;
 constexpr uint32_t kMaxObjects = 1u << (64 - kOffsetBits);
+// Object numbers are split into ranges for nested task threads (SPV_INTEL_task_sequence): depth d
+// numbers its Function variables from d * kTaskObjects, so invocations never share numbers.
+constexpr uint32_t kMaxTaskDepth = 15;
+constexpr uint32_t kTaskObjects = kMaxObjects / (kMaxTaskDepth + 1);
 
 inline uint64_t makeAddress(uint32_t object, uint64_t offset) { return (uint64_t(object) << kOffsetBits) | offset; }
 inline uint64_t widthMask(unsigned w) { return ~uint64_t(0) >> (64 - w); } // w in [1, 64]
@@ -40,6 +44,7 @@ enum class X : uint16_t {
   IEq, INe, ULt, ULe, UGt, UGe, SLt, SLe, SGt, SGe,      // w = operand width, result bool
   LAnd, LOr, LNot, LEq, LNe,
   UConvert, SConvert,                                    // w = result width, w2 = operand width
+  UConvertSat, SConvertSat, SatSToU, SatUToS,            // saturating (OpenCL convert_<T>_sat), w and w2 likewise
   SelectScalar,  // a = condition, b / c = values of n slots each
   SelectVector,  // component-wise; a = bool vector
   Any, All,      // a = bool vector of n
@@ -62,6 +67,7 @@ enum class X : uint16_t {
   IsNan, IsInf, IsFinite, IsNormal, SignBitSet, Ordered, Unordered,
   ConvertFToS, ConvertFToU,                              // w = result width, w2 = operand width; b = 1: saturating
   ConvertSToF, ConvertUToF, FConvert,                    // w = result width, w2 = operand width
+                                                         // conversions: c = FPRoundingMode + 1 (0: default)
   // OpenCL.std floating-point built-ins (operands a, b, c)
   Fma, Mad, Fabs, Sqrt, Fmin, Fmax, Fdim, Floor, Ceil, Trunc, Round, Rint, Copysign, FmodStd,
   Exp, Exp2, Exp10, Log, Log2, Log10, Pow, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Cbrt, Hypot,
@@ -85,6 +91,11 @@ enum class X : uint16_t {
   ReturnValue,   // a = value of n slots
   Call,          // dst = result, a = callee, n argument slots in extra[b...]
   Barrier,       // OpControlBarrier: a scheduling point for ND-range execution
+  // SPV_INTEL_task_sequence (interp_task.cpp); a sequence value is a handle into Executor's table
+  TaskCreate,    // dst = new sequence running function a; b = GetCapacity, c = AsyncCapacity
+  TaskAsync,     // sequence a; n arguments as (slot, slot count) pairs in extra[b...]
+  TaskGet,       // dst = n slots of the oldest result of sequence a
+  TaskRelease,   // releases sequence a
   // SPV_INTEL_subgroups: executed for a whole subgroup at once (interp_subgroup.cpp); n slots, w bits
   SgShuffle,     // a = data, b = invocation id
   SgShuffleDown, // a = current, b = next, c = delta
@@ -92,6 +103,10 @@ enum class X : uint16_t {
   SgShuffleXor,  // a = data, b = value
   SgBlockRead,   // dst = n components of w bits read from pointer a, w2 = element bytes
   SgBlockWrite,  // writes n components from b through pointer a, w2 = element bytes
+  // SPV_INTEL_2d_block_io, also per subgroup (interp_block2d.cpp): a = the 2D memory region's base
+  // pointer, c = the per-invocation pointer (Dst of loads, Src of stores; none for prefetch), the
+  // other operands are a Block2DOperands in extra[b...] (interp_block2d.h)
+  Block2DLoad, Block2DLoadTranspose, Block2DLoadTransform, Block2DPrefetch, Block2DStore,
   Unreachable,
 };
 

@@ -9,12 +9,14 @@
 
 #include <fmt/format.h>
 
+#include "sim/interp_block2d.h"
 #include "sim/interp_exec.h"
 
 namespace spvhls::sim::interp {
 
 void Executor::subgroup(const std::vector<WorkItem*>& items) {
   const DInst& in = stoppedAt(*items.front());
+  if (isBlock2D(in.op)) return block2d(items);
   const uint64_t size = items.size(), maxSize = nd_.subgroupMaxSize();
   std::vector<uint64_t*> regs;
   for (WorkItem* wi : items) regs.push_back(wi->values.data() + wi->frames.back().base);

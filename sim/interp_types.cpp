@@ -61,7 +61,8 @@ uint32_t slotCount(Program& p, Id type, uint32_t where) {
   switch (t.kind) {
   case Type::Kind::Void: return 0;
   case Type::Kind::Bool:
-  case Type::Kind::Pointer: return 1;
+  case Type::Kind::Pointer:
+  case Type::Kind::TaskSequence: return 1; // a handle
   case Type::Kind::Int:
   case Type::Kind::Float: checkScalarWidth(p, t, type, where); return 1;
   case Type::Kind::Vector:
@@ -117,7 +118,8 @@ static void addLeaves(Program& p, Id type, uint64_t base, std::vector<Leaf>& out
     checkScalarWidth(p, t, type, where);
     out.push_back({base, static_cast<uint32_t>(p.mv.sizeOf(type)), static_cast<uint8_t>(t.width), false});
     return;
-  case Type::Kind::Pointer: out.push_back({base, 8, 64, false}); return;
+  case Type::Kind::Pointer:
+  case Type::Kind::TaskSequence: out.push_back({base, 8, 64, false}); return;
   case Type::Kind::Vector:
   case Type::Kind::Array: {
     uint64_t stride = strideOf(p, type, where);

@@ -380,8 +380,13 @@ TEST_CASE("interp float: NaN in a vector conversion is an error") {
       {"name": "io", "buffer": {"type": "i32", "length": 4}}]})", "vec4.json");
   std::string e = errorOf(k, s);
   CHECK_MESSAGE(e.find("conversion of nan to a 32-bit signed integer is out of range") != std::string::npos, e);
-  RunSpec is = parseRunSpec(R"({"kernel": "isat", "args": [{"name": "a", "buffer": {"type": "i32", "length": 1}},
-      {"name": "c", "buffer": {"type": "i8", "length": 1}}]})", "isat.json");
-  e = errorOf(k, is);
-  CHECK_MESSAGE(e.find("SaturatedConversion on integer conversions") != std::string::npos, e);
+}
+
+TEST_CASE("interp: convert_char_sat (OpSConvert + SaturatedConversion) clamps; more in test_interp_convert.cpp") {
+  Kernel k("fp.spv");
+  for (auto [in, out] : {std::pair{1000, 127}, {-1000, -128}, {-5, -5}}) {
+    RunSpec is = parseRunSpec(fmt::format(R"({{"kernel": "isat", "args": [{{"name": "a", "buffer": {{"type": "i32", "length": 1, "init": [{}]}}}},
+        {{"name": "c", "buffer": {{"type": "i8", "length": 1}}}}]}})", in), "isat.json");
+    CHECK(static_cast<int8_t>(interpret(*k.view, is).buffers[1].at(0)) == out);
+  }
 }

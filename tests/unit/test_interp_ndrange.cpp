@@ -293,3 +293,44 @@ TEST_CASE("interp subgroups: non-uniform block pointer and divergent shuffle are
   auto out = elems<int32_t>(k.run(d).buffers[0]);
   CHECK(out == std::vector<int32_t>{0, 0, 2, 2, 4, 4, 6, 6});
 }
+
+TEST_CASE("interp: image block IO is reported as unsupported by name") {
+  const char* text = R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Image1D
+OpCapability SubgroupImageBlockIOINTEL
+OpExtension "SPV_INTEL_subgroups"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+OpName %img "img"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%v2uint = OpTypeVector %uint 2
+%uint_0 = OpConstant %uint 0
+%coord = OpConstantComposite %v2uint %uint_0 %uint_0
+%image = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
+%gptr = OpTypePointer CrossWorkgroup %uint
+%fnty = OpTypeFunction %void %image %gptr
+%k = OpFunction %void None %fnty
+%img = OpFunctionParameter %image
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%v = OpSubgroupImageBlockReadINTEL %uint %img %coord
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+)";
+  spirv::Module m = spirv::readText(text, "img.spvasm");
+  spirv::ModuleView mv = spirv::buildModuleView(m);
+  RunSpec s = spec(R"({"kernel": "k", "args": [{"name": "img", "value": 0},
+      {"name": "out", "buffer": {"type": "u32", "length": 1}}]})");
+  try {
+    (void)interpret(mv, s);
+    FAIL("expected a DiagnosticError");
+  } catch (const DiagnosticError& e) {
+    std::string msg = e.what();
+    CHECK_MESSAGE(msg.find("parameter 0 'img' of kernel 'k' is an image") != std::string::npos, msg);
+    CHECK_MESSAGE(msg.find("image block IO (OpSubgroupImageBlockReadINTEL/WriteINTEL)") != std::string::npos, msg);
+  }
+}
