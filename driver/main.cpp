@@ -142,6 +142,8 @@ int cmdRun(const Args& a) {
   if (a.has("--kernel")) spec.kernel = a.get("--kernel");
   spec.kernel = driver::pickKernel(*m.view, spec.kernel, a.input);
   sim::InterpResult r = sim::interpret(*m.view, spec);
+  if (std::string limit = spirv::registerLimitOf(*m.view, m.view->findEntryPoint(spec.kernel)->function); !limit.empty())
+    std::cout << fmt::format("kernel '{}' requests {}: accepted; it does not change results\n", spec.kernel, limit);
   std::cout << sim::formatBuffers(spec, r.buffers);
   std::cout << fmt::format("executed {} SPIR-V instructions\n", r.instructions);
   return 0;

@@ -28,6 +28,7 @@ json reportJson(const Compiled& c) {
   j["input"] = c.inputPath;
   j["module"] = c.rtl.moduleName;
   j["target"] = {{"name", c.target.name}, {"clock_mhz", c.target.clockMHz}, {"mem_latency", c.target.memLatency}};
+  if (!k.registerLimit.empty()) j["register_limit"] = k.registerLimit;
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
     args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width}});
@@ -92,6 +93,8 @@ std::string reportText(const Compiled& c) {
   std::string s = fmt::format("spvhls report: kernel '{}' from {} -> module {}\n", k.name, c.inputPath, c.rtl.moduleName);
   s += fmt::format("target: {} at {} MHz, assumed memory latency {} cycles\n", c.target.name, c.target.clockMHz,
                    c.target.memLatency);
+  if (!k.registerLimit.empty())
+    s += fmt::format("register limit: {} (a GPU register-allocation hint; no effect on FPGA hardware)\n", k.registerLimit);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const sched::LoopSchedule& ls = c.schedule.loops[l];

@@ -175,6 +175,11 @@ public:
 // Validates and indexes the module. Throws DiagnosticError listing every problem found.
 ModuleView buildModuleView(const Module& m);
 
+// The register limit an entry point requests (SPV_INTEL_maximum_registers) as text, e.g.
+// "MaximumRegistersINTEL 64", "MaximumRegistersIdINTEL 32 (%n)", "NamedMaximumRegistersINTEL AutoINTEL";
+// empty when it requests none. `entryFunction` is the entry point's OpFunction.
+std::string registerLimitOf(const ModuleView& mv, Id entryFunction);
+
 // Decodes LoopControl words (mask followed by its parameters) by the extension spec. `words` starts
 // at the mask. Throws DiagnosticError (at `where`) on a missing or malformed operand.
 LoopControls decodeLoopControls(const uint32_t* words, size_t count, const SourceLoc& where);

@@ -481,3 +481,24 @@ void ViewBuilder::checkExtensions() {
 }
 
 } // namespace spvhls::spirv::detail
+
+namespace spvhls::spirv {
+
+std::string registerLimitOf(const ModuleView& mv, Id entryFunction) {
+  for (const ExecutionMode& em : mv.executionModes) {
+    if (em.entryPoint != entryFunction || !detail::isRegisterLimitMode(em.mode)) continue;
+    std::string name = grammar::enumName(OperandKind::ExecutionMode, em.mode);
+    if (em.literals.empty()) return name;
+    uint32_t v = em.literals[0];
+    if (em.mode == spv::ExecutionMode::NamedMaximumRegistersINTEL)
+      return name + " " + grammar::enumName(OperandKind::NamedMaximumNumberOfRegisters, v);
+    if (em.mode == spv::ExecutionMode::MaximumRegistersIdINTEL) {
+      const Constant* c = mv.findConstant(v);
+      return c ? fmt::format("{} {} ({})", name, c->bits, mv.nameOf(v)) : fmt::format("{} {}", name, mv.nameOf(v));
+    }
+    return fmt::format("{} {}", name, v);
+  }
+  return "";
+}
+
+} // namespace spvhls::spirv

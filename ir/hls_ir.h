@@ -162,6 +162,9 @@ struct Kernel {
   std::vector<Op> ops;            // all CFG values
   std::vector<BasicBlock> blocks; // blocks[0] is the entry
   std::vector<Loop> loops;        // pipelined innermost loops, called by LoopCall ops
+  // SPV_INTEL_maximum_registers request, as text (empty: none). A GPU register-allocation hint:
+  // reported, no effect on the hardware.
+  std::string registerLimit;
   // Warnings and notes from lowering (never errors: those are thrown), e.g. loop controls that could
   // not be attached to a loop.
   std::vector<Diagnostic> diagnostics;

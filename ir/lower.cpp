@@ -39,6 +39,7 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
   lower::promoteVariables(c, lf);
   lower::Translated t = lower::translate(c, lf);
   Kernel k = std::move(t.kernel);
+  k.registerLimit = spirv::registerLimitOf(mv, ep->function);
   // Forwarding blocks (a `break`'s) would otherwise give loops extra exit targets. Kept: blocks
   // carrying loop controls (the controls refer to them), loop headers and the blocks entering them
   // (the cycle predictor counts loop invocations on the SPIR-V edges into the header).

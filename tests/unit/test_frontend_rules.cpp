@@ -326,11 +326,19 @@ TEST_CASE("loop control rules") {
 }
 
 TEST_CASE("register limit rules") {
-  SUBCASE("each mode alone is accepted") {
-    for (const char* mode : {"OpExecutionMode %k MaximumRegistersINTEL 64\n",
-                             "OpExecutionModeId %k MaximumRegistersIdINTEL %uint_64\n",
-                             "OpExecutionMode %k NamedMaximumRegistersINTEL AutoINTEL\n"})
-      CHECK(errorsOf(kernel("OpReturn\n", kAllExtensions, mode)).empty());
+  SUBCASE("each mode alone is accepted, and registerLimitOf reports it") {
+    const std::pair<const char*, const char*> modes[] = {
+        {"OpExecutionMode %k MaximumRegistersINTEL 64\n", "MaximumRegistersINTEL 64"},
+        {"OpExecutionModeId %k MaximumRegistersIdINTEL %uint_64\n", "MaximumRegistersIdINTEL 64 (%uint_64)"},
+        {"OpExecutionMode %k NamedMaximumRegistersINTEL AutoINTEL\n", "NamedMaximumRegistersINTEL AutoINTEL"},
+        {"", ""}};
+    for (auto [mode, text] : modes) {
+      std::string src = kernel("OpReturn\n", kAllExtensions, mode);
+      CHECK(errorsOf(src).empty());
+      Module m = readText(src, "r.spvasm");
+      ModuleView v = buildModuleView(m);
+      CHECK(registerLimitOf(v, v.entryPoints.at(0).function) == std::string(text));
+    }
   }
   SUBCASE("at most one of the three modes per entry point") {
     std::string modes =

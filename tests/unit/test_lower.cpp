@@ -698,3 +698,17 @@ TEST_CASE("every kernel of the examples lowers, verifies and matches the interpr
     }
   }
 }
+
+TEST_CASE("a register limit (SPV_INTEL_maximum_registers) is carried to the kernel for the report") {
+  std::string text = readFile("controls_intel.spvasm");
+  CHECK(lower(loadText(text), "vadd").registerLimit.empty());
+  size_t ep = text.find("OpEntryPoint Kernel");
+  REQUIRE(ep != std::string::npos);
+  size_t caps = text.find("OpCapability Kernel");
+  REQUIRE(caps != std::string::npos);
+  std::string id = text.substr(ep + 20, text.find(' ', ep + 20) - (ep + 20)); // the entry point's %id
+  text.insert(text.find('\n', ep) + 1, "OpExecutionMode " + id + " MaximumRegistersINTEL 96\n");
+  text.insert(text.find("OpExtension"), "OpExtension \"SPV_INTEL_maximum_registers\"\n");
+  text.insert(caps, "OpCapability RegisterLimitsINTEL\n");
+  CHECK(lower(loadText(text), "vadd").registerLimit == "MaximumRegistersINTEL 96");
+}
