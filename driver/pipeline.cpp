@@ -44,15 +44,22 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
 
   // The cluster kind decides how the exit condition constrains memory operations, so it is chosen
   // before scheduling.
+  // The command line overrides a cluster kind the kernel's source asks for.
+  rtl::ClusterMode requested = o.cluster;
+  std::string requestedBy = "--cluster";
+  if (requested == rtl::ClusterMode::Auto && !c.kernel.clusterAttribute.empty()) {
+    requested = c.kernel.clusterAttribute == "StallFreeINTEL" ? rtl::ClusterMode::StallFree : rtl::ClusterMode::StallEnable;
+    requestedBy = c.kernel.clusterAttribute + " on the kernel";
+  }
   rtl::RtlOptions ro;
-  ro.clusterMode = o.cluster;
+  ro.clusterMode = requested;
   ro.target = o.target;
   sched::ScheduleOptions so;
   so.target = o.target;
   for (const ir::Loop& loop : c.kernel.loops) {
     std::string reason;
-    rtl::ClusterMode kind = rtl::chooseClusterKind(loop, o.cluster, reason);
-    if (o.cluster == rtl::ClusterMode::StallFree && kind != rtl::ClusterMode::StallFree)
+    rtl::ClusterMode kind = rtl::chooseClusterKind(loop, requested, reason, requestedBy);
+    if (requested == rtl::ClusterMode::StallFree && kind != rtl::ClusterMode::StallFree)
       c.warnings.push_back(fmt::format("{}: warning: loop {}: {}", loop.loc.str(), loop.name, reason));
     ro.loopKinds.push_back(kind);
     ro.loopKindReasons.push_back(reason);
@@ -61,7 +68,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   c.schedule = sched::scheduleKernel(c.kernel, so);
   // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that
   // serialise iterations behind the memory latency; one stall-enable cluster is faster there.
-  if (o.cluster == rtl::ClusterMode::Auto) {
+  if (requested == rtl::ClusterMode::Auto) {
     bool changed = false;
     sched::OperatorLibrary lib(o.target);
     for (size_t l = 0; l < c.kernel.loops.size(); ++l) {

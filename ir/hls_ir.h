@@ -165,6 +165,9 @@ struct Kernel {
   // SPV_INTEL_maximum_registers request, as text (empty: none). A GPU register-allocation hint:
   // reported, no effect on the hardware.
   std::string registerLimit;
+  // SPV_INTEL_fpga_cluster_attributes on the kernel function: the cluster kind its source asks for
+  // ("StallEnableINTEL" / "StallFreeINTEL"; empty: none). Honoured unless the command line overrides.
+  std::string clusterAttribute;
   // Warnings and notes from lowering (never errors: those are thrown), e.g. loop controls that could
   // not be attached to a loop.
   std::vector<Diagnostic> diagnostics;

@@ -40,6 +40,15 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
   lower::Translated t = lower::translate(c, lf);
   Kernel k = std::move(t.kernel);
   k.registerLimit = spirv::registerLimitOf(mv, ep->function);
+  if (mv.hasDecoration(ep->function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";
+  if (mv.hasDecoration(ep->function, spirv::spv::Decoration::StallFreeINTEL)) {
+    if (!k.clusterAttribute.empty())
+      throw DiagnosticError(mv.locOf(ep->inst), "OpDecorate",
+                            fmt::format("kernel \"{}\" is decorated both StallEnableINTEL and StallFreeINTEL; expected at "
+                                        "most one cluster kind",
+                                        entryName));
+    k.clusterAttribute = "StallFreeINTEL";
+  }
   // Forwarding blocks (a `break`'s) would otherwise give loops extra exit targets. Kept: blocks
   // carrying loop controls (the controls refer to them), loop headers and the blocks entering them
   // (the cycle predictor counts loop invocations on the SPIR-V edges into the header).

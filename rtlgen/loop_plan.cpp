@@ -49,7 +49,8 @@ static bool recurrenceThroughLoad(const ir::Loop& loop, ir::ValueId phi) {
   return next != ir::kNone && viaLoad[next];
 }
 
-ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason) {
+ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason,
+                              std::string_view requestedBy) {
   std::vector<int8_t> memo(loop.ops.size(), -1);
   if (dependsOnLoad(loop, loop.continueCond, memo)) {
     reason = "the exit condition depends on a load, so iterations are launched before it is known "
@@ -58,7 +59,7 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
     return ClusterMode::StallEnable;
   }
   if (requested != ClusterMode::Auto) {
-    reason = fmt::format("{} requested (--cluster)", clusterModeName(requested));
+    reason = fmt::format("{} requested ({})", clusterModeName(requested), requestedBy);
     return requested;
   }
   // A store and another access to the same memory make a memory recurrence (unless the loop controls

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/hls_ir.h"
@@ -56,8 +57,9 @@ struct LoopPlan {
 // computed from a load): those serialise across clusters and are cheaper in one stall-enable cluster.
 // A forced stall-free request for a loop whose exit condition depends on a load cannot be built
 // (iterations would be launched before it is known whether they exist): it becomes stall-enable, and
-// `reason` says so.
-ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason);
+// `reason` says so. `requestedBy` names where a request comes from, for the reason.
+ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason,
+                              std::string_view requestedBy = "--cluster");
 
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
                   ClusterMode kind, std::string kindReason);

@@ -712,3 +712,20 @@ TEST_CASE("a register limit (SPV_INTEL_maximum_registers) is carried to the kern
   text.insert(caps, "OpCapability RegisterLimitsINTEL\n");
   CHECK(lower(loadText(text), "vadd").registerLimit == "MaximumRegistersINTEL 96");
 }
+
+TEST_CASE("cluster-kind decorations on the kernel (SPV_INTEL_fpga_cluster_attributes) reach the IR") {
+  std::string text = readFile("controls_intel.spvasm");
+  size_t ep = text.find("OpEntryPoint Kernel");
+  REQUIRE(ep != std::string::npos);
+  std::string id = text.substr(ep + 20, text.find(' ', ep + 20) - (ep + 20));
+  text.insert(text.find("OpCapability Kernel"), "OpCapability FPGAClusterAttributesINTEL\n");
+  text.insert(text.find("OpExtension"), "OpExtension \"SPV_INTEL_fpga_cluster_attributes\"\n");
+  size_t decorations = text.find("OpDecorate");
+  REQUIRE(decorations != std::string::npos);
+  std::string enable = text, both = text;
+  enable.insert(decorations, "OpDecorate " + id + " StallEnableINTEL\n");
+  CHECK(lower(loadText(enable), "vadd").clusterAttribute == "StallEnableINTEL");
+  both.insert(decorations, "OpDecorate " + id + " StallEnableINTEL\nOpDecorate " + id + " StallFreeINTEL\n");
+  std::string e = lowerError(loadText(both), "vadd");
+  CHECK_MESSAGE(e.find("decorated both StallEnableINTEL and StallFreeINTEL") != std::string::npos, e);
+}
