@@ -164,9 +164,7 @@ Module readModuleFile(const std::string& path) {
     uint32_t w = uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 | uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
     if (w == kMagic || w == kMagicSwapped) return readBinary(bytes, path);
   }
-  std::string text(bytes.begin(), bytes.end());
-  std::vector<uint8_t>().swap(bytes); // do not hold the file twice while reading it
-  return readText(text, path);
+  return readText(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
 }
 
 } // namespace spvhls::spirv

@@ -79,6 +79,9 @@ std::optional<ParsedInt> parseInteger(std::string_view t) {
   if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
     base = 16;
     t.remove_prefix(2);
+  } else if (t.size() > 1 && t[0] == '0') {
+    base = 8; // C syntax, as spirv-as reads it: 010 is 8 and 08 is not a number
+    t.remove_prefix(1);
   }
   uint64_t v = 0;
   for (char c : t) {

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -186,7 +187,7 @@ LoopControls decodeLoopControls(const uint32_t* words, size_t count, const Sourc
 
 // Readers. Both throw DiagnosticError with the file and location of the first problems found.
 Module readBinary(const std::vector<uint8_t>& bytes, const std::string& fileName);
-Module readText(const std::string& text, const std::string& fileName);
+Module readText(std::string_view text, const std::string& fileName);
 // Reads a file, choosing binary or text by content (SPIR-V magic in either endianness => binary).
 Module readModuleFile(const std::string& path);
 
