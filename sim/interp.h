@@ -13,6 +13,7 @@ namespace spvhls::sim {
 
 struct InterpOptions {
   uint64_t maxInstructions = 2'000'000'000; // guard against non-terminating kernels
+  uint64_t maxMemoryBytes = uint64_t(1) << 30; // live Function variables per invocation (runaway recursion)
 };
 
 struct InterpResult {

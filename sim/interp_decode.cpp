@@ -139,7 +139,8 @@ void FunctionDecoder::decodeAccessChain(bool hasElement) {
   std::vector<uint32_t> dyn;
   auto index = [&](Id idx, uint64_t stride) {
     if (auto c = constInt(idx)) {
-      constant += *c * static_cast<int64_t>(stride);
+      // Address arithmetic wraps (as pointers do); a wild offset fails at the access, not here.
+      constant = static_cast<int64_t>(static_cast<uint64_t>(constant) + static_cast<uint64_t>(*c) * stride);
       return;
     }
     dyn.push_back(val(idx));
@@ -159,7 +160,7 @@ void FunctionDecoder::decodeAccessChain(bool hasElement) {
     if (t.kind == Type::Kind::Struct) {
       auto c = constInt(idx);
       if (!c || *c < 0) fail(fmt::format("struct member index {} must be a non-negative constant", mv_.nameOf(idx)));
-      constant += static_cast<int64_t>(memberOffset(p_, cur, static_cast<uint32_t>(*c), cur_));
+      constant = static_cast<int64_t>(static_cast<uint64_t>(constant) + memberOffset(p_, cur, static_cast<uint32_t>(*c), cur_));
       cur = t.members[*c];
     } else if (t.kind == Type::Kind::Array || t.kind == Type::Kind::RuntimeArray || t.kind == Type::Kind::Vector) {
       index(idx, strideOf(p_, cur, cur_));

@@ -137,7 +137,8 @@ void Executor::start(WorkItem& wi, uint32_t fn, const std::vector<std::vector<ui
   std::copy(f.constInit.begin(), f.constInit.end(), wi.values.begin() + f.nLocals);
   for (size_t k = 0; k < f.params.size() && k < args.size(); ++k)
     std::copy(args[k].begin(), args[k].end(), wi.values.begin() + f.params[k].first);
-  wi.frames.assign(1, Frame{fn, 0, 0, 0, wi.objTop});
+  wi.liveBytes = 0;
+  wi.frames.assign(1, Frame{fn, 0, 0, 0, wi.objTop, 0});
   wi.finished = false;
   ++blockCounts[f.entryBlock];
 }
@@ -209,6 +210,11 @@ void Executor::markDefined(MemObject& o, uint64_t off, uint64_t size) const {
 uint32_t Executor::allocate(WorkItem& wi, const DInst& in, uint64_t size, ObjectInfo info) {
   if (p_.sharedObjects + uint64_t(wi.objBase) + wi.objTop >= uint64_t(wi.taskDepth + 1) * kTaskObjects)
     fail(in, fmt::format("more than {} live memory objects (runaway recursion?)", kTaskObjects - p_.sharedObjects));
+  if (wi.liveBytes + size > opts_.maxMemoryBytes)
+    fail(in, fmt::format("this variable of {} bytes would take the invocation's Function memory to {} bytes, above the "
+                         "interpreter's limit of {} (InterpOptions::maxMemoryBytes; runaway recursion?)",
+                         size, wi.liveBytes + size, opts_.maxMemoryBytes));
+  wi.liveBytes += size;
   if (wi.objTop == wi.objects.size()) wi.objects.emplace_back();
   MemObject& o = wi.objects[wi.objTop];
   o.info = info;
@@ -466,7 +472,7 @@ Executor::Status Executor::run(WorkItem& wi) {
       ObjectInfo info{ObjectKind::Variable, spv::StorageClass::Function, false, in.b == 0, 0,
                       p_.mv.inst(in.src).resultId};
       uint32_t obj = allocate(wi, in, in.n, info);
-      if (in.b) wi.objects[obj - p_.sharedObjects].bytes = p_.images[in.b - 1];
+      if (in.b) wi.objects[wi.objTop - 1].bytes = p_.images[in.b - 1]; // the object just allocated
       r[in.dst] = makeAddress(obj, 0);
       break;
     }
@@ -565,7 +571,7 @@ Executor::Status Executor::run(WorkItem& wi) {
       const uint32_t* args = fn->extra.data() + in.b;
       for (uint32_t k = 0; k < in.n; ++k)
         for (uint32_t j = 0; j < callee.params[k].second; ++j) cr[callee.params[k].first + j] = r[args[k] + j];
-      wi.frames.push_back(Frame{in.a, 0, base, in.dst, wi.objTop});
+      wi.frames.push_back(Frame{in.a, 0, base, in.dst, wi.objTop, wi.liveBytes});
       f = &wi.frames.back();
       fn = &callee;
       code = fn->code.data();
@@ -584,6 +590,7 @@ Executor::Status Executor::run(WorkItem& wi) {
         wi.result.assign(r + in.a, r + in.a + in.n);
       }
       wi.objTop = f->objMark;
+      wi.liveBytes = f->bytesMark;
       wi.values.resize(f->base);
       wi.frames.pop_back();
       if (wi.frames.empty()) {

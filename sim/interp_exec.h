@@ -32,6 +32,7 @@ struct Frame {
   size_t base = 0;      // first value slot in WorkItem::values
   uint32_t retDst = 0;  // caller slot that receives the return value
   uint32_t objMark = 0; // WorkItem::objTop at entry: Function variables above it die on return
+  uint64_t bytesMark = 0; // WorkItem::liveBytes at entry
 };
 
 struct WorkItem {
@@ -40,6 +41,7 @@ struct WorkItem {
   std::vector<uint64_t> values;
   std::vector<MemObject> objects; // object index Program::sharedObjects + i
   uint32_t objTop = 0;            // objects[0, objTop) are live
+  uint64_t liveBytes = 0;         // bytes of the live Function variables (InterpOptions::maxMemoryBytes)
   std::vector<uint64_t> phiTemp;
   bool finished = false;
   // Task threads (SPV_INTEL_task_sequence) are invocations of their own: nesting depth (0 for the

@@ -510,6 +510,14 @@ TEST_CASE("interp: undefined behaviour is an error naming the instruction") {
                InterpOptions{10000});
   checkContains(e, "exceeded the limit of 10000 executed instructions");
 
+  // -O0 code keeps every local in a Function variable: oob_write's are out (8 bytes), n and i (4
+  // each), so with room for only 12 bytes the variable of i is refused by name.
+  InterpOptions tiny;
+  tiny.maxMemoryBytes = 12;
+  e = runError(k, R"({"kernel": "oob_write", "args": [{"buffer": {"type": "i32", "length": 4}}, {"value": 1}]})", tiny);
+  checkContains(e, "OpVariable");
+  checkContains(e, "above the interpreter's limit of 12 (InterpOptions::maxMemoryBytes");
+
   e = runError(k, R"({"kernel": "clampbad", "args": [{"buffer": {"type": "i32", "length": 1}}, {"value": 5}, {"value": 1}]})");
   checkContains(e, "OpExtInst");
   checkContains(e, "s_clamp with minval 5 > maxval 1 is undefined");
@@ -652,4 +660,33 @@ TEST_CASE("interp: speed") {
   double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   MESSAGE(fmt::format("{} instructions in {:.3f} s: {:.1f} M instructions/s", r.instructions, sec, r.instructions / sec / 1e6));
   CHECK(r.instructions > 5'000'000);
+}
+
+TEST_CASE("interp: a constant index far outside the buffer is a wild pointer, not an overflow in decoding") {
+  // Found by fuzz_interp: the constant offset -8358680908399640575 * 4 overflowed int64 when decoded.
+  const char* text = R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%huge = OpConstant %ulong 0x8c0000000000ff01
+%uint_1 = OpConstant %uint 1
+%gptr = OpTypePointer CrossWorkgroup %uint
+%fnty = OpTypeFunction %void %gptr
+%k = OpFunction %void None %fnty
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%p = OpPtrAccessChain %gptr %out %huge
+OpStore %p %uint_1
+OpReturn
+OpFunctionEnd
+)";
+  spirv::Module m = spirv::readText(text, "wild.spvasm");
+  spirv::ModuleView mv = spirv::buildModuleView(m);
+  std::string e = errorOf([&] { interpret(mv, spec(R"({"kernel": "k", "args": [{"buffer": {"type": "u32", "length": 4}}]})")); });
+  checkContains(e, "OpPtrAccessChain %p");
+  checkContains(e, "pointer arithmetic leaves argument 0");
 }

@@ -71,6 +71,12 @@ OpFunctionEnd
 %pv = OpLoad %uint %p
 OpReturnValue %pv
 OpFunctionEnd
+%initv = OpFunction %uint None %idsty
+%vl = OpLabel
+%iv = OpVariable %fptr Function %uint_10
+%ivv = OpLoad %uint %iv
+OpReturnValue %ivv
+OpFunctionEnd
 %ids = OpFunction %uint None %idsty
 %il = OpLabel
 %gidv = OpLoad %v3ulong %gid
@@ -230,6 +236,9 @@ TEST_CASE("task sequence: a task thread is an invocation of its own") {
   SUBCASE("ids 0 and sizes 1, whatever the caller's ND-range") {
     auto out = run(oneTaskKernel("%ids", "", ""), 4); // four work-items, each writes out[64]
     CHECK(out[64] == 10); // GlobalInvocationId.x = 0, GlobalSize.x = 1
+  }
+  SUBCASE("its own Function variables, initialised") {
+    CHECK(run(oneTaskKernel("%initv", "", ""))[64] == 10);
   }
   SUBCASE("no access to the caller's Function memory") {
     std::string e = errorOf(oneTaskKernel("%own", "OpStore %local %uint_3\n", " %local"));
