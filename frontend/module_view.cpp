@@ -178,6 +178,9 @@ void ViewBuilder::indexModuleScope(uint32_t i) {
       error(i, "a Function-storage OpVariable outside a function; expected it in a function's first block");
     v_.globals.push_back(inst.resultId);
     break;
+  case Op::OpTypeForwardPointer:
+    forwardPointers_.insert(ops.at(0));
+    break;
   default:
     if (isTypeDecl(inst)) indexType(i);
     else indexConstant(i);
@@ -242,7 +245,52 @@ void ViewBuilder::indexType(uint32_t i) {
   case Op::OpTypeTaskSequenceINTEL: t.kind = K::TaskSequence; break;
   default: t.kind = K::Other; break;
   }
+  // Component types come first (only a pointer may name a type declared later, through
+  // OpTypeForwardPointer), so types are never cyclic.
+  std::vector<Id> parts = t.members;
+  if (t.kind == K::Vector || t.kind == K::Array || t.kind == K::RuntimeArray) parts.push_back(t.elem);
+  for (Id part : parts)
+    if (!v_.types.count(part) && !forwardPointers_.count(part))
+      error(i, fmt::format("component type {} is not a type declared before {}; expected a type declared earlier",
+                           v_.nameOf(part), v_.nameOf(inst.resultId)));
   v_.types[inst.resultId] = std::move(t);
+}
+
+// The constituents of a composite constant: constants (or module-scope variables, as addresses)
+// defined before it, as many as its type has, of the types it has.
+bool ViewBuilder::checkConstituents(uint32_t i) {
+  const Instruction& inst = m_.insts[i];
+  const Type* t = v_.findType(inst.resultType);
+  using K = Type::Kind;
+  if (!t || (t->kind != K::Vector && t->kind != K::Array && t->kind != K::Struct)) {
+    error(i, fmt::format("result type {} is not a vector, array or struct", v_.nameOf(inst.resultType)));
+    return false;
+  }
+  size_t want = t->kind == K::Struct ? t->members.size() : t->count;
+  if (inst.operands.size() != want) {
+    Op next = i + 1 < m_.insts.size() ? m_.insts[i + 1].op() : Op::OpNop;
+    if (next == Op::OpConstantCompositeContinuedINTEL || next == Op::OpSpecConstantCompositeContinuedINTEL)
+      error(i, "continued composite constants (SPV_INTEL_long_composites) are not supported");
+    else
+      error(i, fmt::format("{} constituents for type {}; expected {}", inst.operands.size(), v_.nameOf(inst.resultType), want));
+    return false;
+  }
+  for (size_t k = 0; k < want; ++k) {
+    Id part = inst.operands[k];
+    auto d = v_.def.find(part);
+    if (d == v_.def.end() || d->second >= i) {
+      error(i, fmt::format("constituent {} is not defined before {}; expected a constant defined earlier",
+                           v_.nameOf(part), v_.nameOf(inst.resultId)));
+      return false;
+    }
+    Id partType = m_.insts[d->second].resultType, expect = t->kind == K::Struct ? t->members[k] : t->elem;
+    if (partType != expect) {
+      error(i, fmt::format("constituent {} has type {}; expected {}", k, partType ? v_.nameOf(partType) : "none",
+                           v_.nameOf(expect)));
+      return false;
+    }
+  }
+  return true;
 }
 
 void ViewBuilder::indexConstant(uint32_t i) {
@@ -267,7 +315,10 @@ void ViewBuilder::indexConstant(uint32_t i) {
   case Op::OpSpecConstantFalse: c.bits = 0; break;
   case Op::OpConstantNull: c.isNull = true; break;
   case Op::OpConstantComposite:
-  case Op::OpSpecConstantComposite: c.constituents = ops; break;
+  case Op::OpSpecConstantComposite:
+    if (!checkConstituents(i)) return;
+    c.constituents = ops;
+    break;
   case Op::OpUndef: c.isUndef = true; break;
   default: return; // OpSpecConstantOp, OpConstantSampler, ...: no constant value recorded
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "frontend/grammar.h"
@@ -33,12 +34,14 @@ private:
   void indexModuleScope(uint32_t i);
   void indexType(uint32_t i);
   void indexConstant(uint32_t i);
+  bool checkConstituents(uint32_t i);
   void closeBlock(Function& fn, uint32_t index, bool terminated);
   void checkBlock(const Function& fn, Block& block, const std::vector<std::vector<Id>>& preds);
 
   const Module& m_;
   ModuleView& v_;
   std::vector<Diagnostic> diags_;
+  std::unordered_set<Id> forwardPointers_; // pointer types declared by OpTypeForwardPointer
   bool usesFpgaLoopControls_ = false, usesUnstructuredLoopControls_ = false;
   uint32_t firstFpgaLoopControl_ = 0, firstUnstructured_ = 0;
 };

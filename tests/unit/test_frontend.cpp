@@ -727,6 +727,33 @@ TEST_CASE("module view errors") {
     CHECK(d[0].message == "entry point \"k\" names %uint_0, which is not a function");
     CHECK(d[1].message == "calls %uint_1, which is not an OpFunction");
   }
+  SUBCASE("composite types name types declared before them (no cycles)") {
+    auto d = viewErrors(kernel("%v = OpTypeVector %w 2\n%w = OpTypeVector %uint 2\n", "", "OpReturn\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "component type %w is not a type declared before %v; expected a type declared earlier");
+    // A pointer declared by OpTypeForwardPointer may be named before its OpTypePointer.
+    std::string fwd = kernel("OpTypeForwardPointer %p CrossWorkgroup\n%s = OpTypeStruct %uint %p\n"
+                             "%p = OpTypePointer CrossWorkgroup %s\n",
+                             "", "OpReturn\n");
+    CHECK_NOTHROW(buildModuleView(readText(fwd, "v.spvasm")));
+  }
+  SUBCASE("composite constants: constituents defined before, as many as the type has, of its types") {
+    const std::string vec = "%v2 = OpTypeVector %uint 2\n";
+    auto self = viewErrors(kernel(vec + "%c = OpConstantComposite %v2 %uint_1 %c\n", "", "OpReturn\n"));
+    REQUIRE(self.size() == 1);
+    CHECK(self[0].message == "constituent %c is not defined before %c; expected a constant defined earlier");
+    auto count = viewErrors(kernel(vec + "%c = OpConstantComposite %v2 %uint_1\n", "", "OpReturn\n"));
+    REQUIRE(count.size() == 1);
+    CHECK(count[0].message == "1 constituents for type %v2; expected 2");
+    auto type = viewErrors(kernel(vec + "%c = OpConstantComposite %v2 %uint_1 %float_1\n%float_1 = OpConstant %float 1\n", "",
+                                  "OpReturn\n"));
+    CHECK(type.at(0).message == "constituent %float_1 is not defined before %c; expected a constant defined earlier");
+    auto type2 = viewErrors(kernel("%f1 = OpConstant %float 1\n" + vec + "%c = OpConstantComposite %v2 %uint_1 %f1\n", "",
+                                   "OpReturn\n"));
+    REQUIRE(type2.size() == 1);
+    CHECK(type2[0].message == "constituent 1 has type %float; expected %uint");
+    CHECK_NOTHROW(buildModuleView(readText(kernel(vec + "%c = OpConstantComposite %v2 %uint_1 %uint_0\n", "", "OpReturn\n"), "v.spvasm")));
+  }
   SUBCASE("branch to a label of another function") {
     std::string text = kernel("", "", "OpBranch %other\n") +
                        "%g = OpFunction %void None %fnty\n%other = OpLabel\nOpReturn\nOpFunctionEnd\n";
