@@ -35,7 +35,7 @@ std::string paramName(const spirv::ModuleView& mv, Id param) {
 std::string storageName(uint32_t sc) { return spirv::grammar::enumName(spirv::OperandKind::StorageClass, sc); }
 
 // Classifies the module-scope variables, gives each a memory object and computes initial contents.
-void setupGlobals(Program& p) {
+void setupGlobals(Program& p, uint64_t maxBytes) {
   const spirv::ModuleView& mv = p.mv;
   std::vector<GlobalVar> shared, perItem;
   for (Id g : mv.globals) {
@@ -92,9 +92,14 @@ void setupGlobals(Program& p) {
   for (GlobalVar& gv : p.globals) {
     uint32_t at = mv.def.at(gv.var);
     const spirv::Instruction& in = mv.inst(at);
-    const Layout& l = layoutOf(p, gv.pointee, at);
+    uint64_t size = objectSize(p, gv.pointee, at);
+    if (size > maxBytes)
+      throw DiagnosticError(p.mv.locOf(at), constructName(p, at),
+                            fmt::format("a module-scope variable of {} bytes is above the interpreter's memory limit of {} "
+                                        "bytes (InterpOptions::maxMemoryBytes)",
+                                        size, maxBytes));
     if (in.operands.size() > 1) gv.init = imageOf(p, in.operands[1], gv.pointee, at);
-    else gv.init.assign(l.size, 0); // OpenCL zero-initialises program-scope variables
+    else gv.init.assign(size, 0); // OpenCL zero-initialises program-scope variables
   }
 }
 
@@ -174,7 +179,7 @@ InterpResult interpret(const spirv::ModuleView& mv, const RunSpec& spec, const I
   Program p(mv);
   std::vector<std::vector<uint64_t>> args;
   for (size_t i = 0; i < fn->params.size(); ++i) args.push_back(bindArgument(p, spec, i, fn->params[i], spec.kernel));
-  setupGlobals(p);
+  setupGlobals(p, opts.maxMemoryBytes);
   uint32_t entry = decodeFunction(p, ep->function);
 
   NDRange nd;

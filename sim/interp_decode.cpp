@@ -205,11 +205,11 @@ void FunctionDecoder::decodeVariable() {
     fail(fmt::format("function-scope variables must be in Function storage, found {}",
                      spirv::grammar::enumName(spirv::OperandKind::StorageClass, sc)));
   Id pointee = type(inst().resultType).elem;
-  const Layout& l = layoutOf(p_, pointee, cur_);
+  uint64_t size = objectSize(p_, pointee, cur_); // its layout is built where it is loaded or stored
   DInst d{X::Variable};
   d.dst = dst();
-  if (l.size > UINT32_MAX) fail("variable larger than 4 GiB");
-  d.n = static_cast<uint32_t>(l.size);
+  if (size > UINT32_MAX) fail("variable larger than 4 GiB");
+  d.n = static_cast<uint32_t>(size);
   if (inst().operands.size() > 1) {
     p_.images.push_back(imageOf(p_, inst().operands[1], pointee, cur_));
     d.b = static_cast<uint32_t>(p_.images.size());

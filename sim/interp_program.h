@@ -30,6 +30,9 @@ constexpr uint32_t kMaxObjects = 1u << (64 - kOffsetBits);
 // numbers its Function variables from d * kTaskObjects, so invocations never share numbers.
 constexpr uint32_t kMaxTaskDepth = 15;
 constexpr uint32_t kTaskObjects = kMaxObjects / (kMaxTaskDepth + 1);
+// Scalars in one value or one laid-out type (slots, layout leaves): beyond this a whole-array value
+// would take gigabytes of slots. Memory objects themselves are only sized (InterpOptions::maxMemoryBytes).
+constexpr uint64_t kMaxScalars = uint64_t(1) << 22;
 
 inline uint64_t makeAddress(uint32_t object, uint64_t offset) { return (uint64_t(object) << kOffsetBits) | offset; }
 inline uint64_t widthMask(unsigned w) { return ~uint64_t(0) >> (64 - w); } // w in [1, 64]
@@ -215,6 +218,8 @@ struct Program {
 uint32_t slotCount(Program& p, Id type, uint32_t where);
 // Memory layout of a type (cached).
 const Layout& layoutOf(Program& p, Id type, uint32_t where);
+// Size in bytes of a memory object of this type, without building its layout.
+uint64_t objectSize(Program& p, Id type, uint32_t where);
 uint32_t layoutIndexOf(Program& p, Id type, uint32_t where);
 // Slot values of a constant (or OpUndef = 0, or module-scope variable = its address).
 void materialize(Program& p, Id id, std::vector<uint64_t>& out, uint32_t where);

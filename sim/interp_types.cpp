@@ -58,6 +58,12 @@ static void checkScalarWidth(const Program& p, const Type& t, Id type, uint32_t 
 
 uint32_t slotCount(Program& p, Id type, uint32_t where) {
   const Type& t = p.mv.type(type);
+  auto capped = [&](uint64_t n) {
+    if (n > kMaxScalars)
+      failAt(p, where, fmt::format("values of type {} have {} scalars, more than the interpreter's limit of {} per value",
+                                   p.mv.nameOf(type), n, kMaxScalars));
+    return static_cast<uint32_t>(n);
+  };
   switch (t.kind) {
   case Type::Kind::Void: return 0;
   case Type::Kind::Bool:
@@ -66,11 +72,11 @@ uint32_t slotCount(Program& p, Id type, uint32_t where) {
   case Type::Kind::Int:
   case Type::Kind::Float: checkScalarWidth(p, t, type, where); return 1;
   case Type::Kind::Vector:
-  case Type::Kind::Array: return t.count * slotCount(p, t.elem, where);
+  case Type::Kind::Array: return capped(uint64_t(t.count) * slotCount(p, t.elem, where));
   case Type::Kind::Struct: {
-    uint32_t n = 0;
+    uint64_t n = 0;
     for (Id m : t.members) n += slotCount(p, m, where);
-    return n;
+    return capped(n);
   }
   default: break;
   }
@@ -111,6 +117,9 @@ uint64_t strideOf(Program& p, Id type, uint32_t where) {
 // Appends the leaves of `type` placed at byte offset `base`.
 static void addLeaves(Program& p, Id type, uint64_t base, std::vector<Leaf>& out, uint32_t where) {
   const Type& t = p.mv.type(type);
+  if (out.size() >= kMaxScalars)
+    failAt(p, where, fmt::format("type {} has more than {} scalars, the interpreter's limit for loading, storing or "
+                                 "initialising a value as a whole", p.mv.nameOf(type), kMaxScalars));
   switch (t.kind) {
   case Type::Kind::Bool: out.push_back({base, 1, 1, true}); return;
   case Type::Kind::Int:
@@ -147,6 +156,15 @@ uint32_t layoutIndexOf(Program& p, Id type, uint32_t where) {
 }
 
 const Layout& layoutOf(Program& p, Id type, uint32_t where) { return p.layouts[layoutIndexOf(p, type, where)]; }
+
+uint64_t objectSize(Program& p, Id type, uint32_t where) {
+  if (auto it = p.layoutIndex.find(type); it != p.layoutIndex.end()) return p.layouts[it->second].size;
+  try {
+    return p.mv.sizeOf(type);
+  } catch (const DiagnosticError& e) { // no size: say where it was needed
+    failAt(p, where, e.diagnostics().empty() ? std::string("type has no size") : e.diagnostics()[0].message);
+  }
+}
 
 void materialize(Program& p, Id id, std::vector<uint64_t>& out, uint32_t where) {
   if (auto g = p.globalAddress.find(id); g != p.globalAddress.end()) {

@@ -510,13 +510,18 @@ TEST_CASE("interp: undefined behaviour is an error naming the instruction") {
                InterpOptions{10000});
   checkContains(e, "exceeded the limit of 10000 executed instructions");
 
-  // -O0 code keeps every local in a Function variable: oob_write's are out (8 bytes), n and i (4
-  // each), so with room for only 12 bytes the variable of i is refused by name.
+  // The memory limit: this module's 16-byte Workgroup array does not fit in 12 bytes. In localsort
+  // at -O0 (every local a Function variable: in, out 8 bytes, n 4, buf 64) the array does not fit in
+  // 70 bytes, while the 64-byte constant it is initialised from does.
   InterpOptions tiny;
   tiny.maxMemoryBytes = 12;
   e = runError(k, R"({"kernel": "oob_write", "args": [{"buffer": {"type": "i32", "length": 4}}, {"value": 1}]})", tiny);
-  checkContains(e, "OpVariable");
-  checkContains(e, "above the interpreter's limit of 12 (InterpOptions::maxMemoryBytes");
+  checkContains(e, "a module-scope variable of 16 bytes is above the interpreter's memory limit of 12 bytes");
+  tiny.maxMemoryBytes = 70;
+  e = runError(Kernel("localarray.spv"), R"({"kernel": "localsort", "args": [{"buffer": {"type": "i32", "length": 16}},
+      {"buffer": {"type": "i32", "length": 16}}, {"value": 16}]})", tiny);
+  checkContains(e, "OpVariable %buf");
+  checkContains(e, "would take the invocation's Function memory to 84 bytes, above the interpreter's limit of 70");
 
   e = runError(k, R"({"kernel": "clampbad", "args": [{"buffer": {"type": "i32", "length": 1}}, {"value": 5}, {"value": 1}]})");
   checkContains(e, "OpExtInst");
@@ -689,4 +694,41 @@ OpFunctionEnd
   std::string e = errorOf([&] { interpret(mv, spec(R"({"kernel": "k", "args": [{"buffer": {"type": "u32", "length": 4}}]})")); });
   checkContains(e, "OpPtrAccessChain %p");
   checkContains(e, "pointer arithmetic leaves argument 0");
+}
+
+TEST_CASE("interp: huge arrays: sized without a layout, refused by name as whole values") {
+  // Found by fuzz_interp: a module-scope array of 2^31 elements built one layout leaf per element.
+  auto module = [](const std::string& body) {
+    return std::string(R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%big = OpConstant %uint 10000000
+%uint_0 = OpConstant %uint 0
+%arr = OpTypeArray %uint %big
+%fptr = OpTypePointer Function %arr
+%eptr = OpTypePointer Function %uint
+%gptr = OpTypePointer CrossWorkgroup %uint
+%fnty = OpTypeFunction %void %gptr
+%k = OpFunction %void None %fnty
+%out = OpFunctionParameter %gptr
+%entry = OpLabel
+%a = OpVariable %fptr Function
+)") + body + "OpReturn\nOpFunctionEnd\n";
+  };
+  RunSpec s = spec(R"({"kernel": "k", "args": [{"buffer": {"type": "u32", "length": 1}}]})");
+  // A 40 MB private array used element by element is fine.
+  spirv::Module ok = spirv::readText(module("%e = OpAccessChain %eptr %a %uint_0\nOpStore %e %uint_0\n%v = OpLoad %uint %e\n"
+                                            "OpStore %out %v\n"),
+                                     "big.spvasm");
+  spirv::ModuleView okView = spirv::buildModuleView(ok);
+  CHECK_NOTHROW(interpret(okView, s));
+  // Loaded as one value it would need ten million slots.
+  spirv::Module whole = spirv::readText(module("%w = OpLoad %arr %a\n"), "big.spvasm");
+  spirv::ModuleView wholeView = spirv::buildModuleView(whole);
+  std::string e = errorOf([&] { interpret(wholeView, s); });
+  checkContains(e, "values of type %arr have 10000000 scalars, more than the interpreter's limit of 4194304 per value");
 }
