@@ -171,12 +171,12 @@ std::optional<DInst> decodeBlock2D(Program& p, uint32_t where, std::vector<uint3
   return d;
 }
 
-void Executor::block2d(const std::vector<WorkItem*>& items) {
+void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
   const DInst& in = stoppedAt(*items.front());
   const X op = in.op;
   Block2DOperands o{};
   std::memcpy(&o, p_.functions[items.front()->frames.back().fn].extra.data() + in.b, sizeof o);
-  const uint64_t size = items.size(), sg = nd_.subgroupMaxSize();
+  const uint64_t size = items.size(), sg = maxSize;
   std::vector<uint64_t*> regs;
   for (WorkItem* wi : items) regs.push_back(wi->values.data() + wi->frames.back().base);
 

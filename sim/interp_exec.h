@@ -85,7 +85,7 @@ public:
   const DInst& stoppedAt(const WorkItem& wi) const;
   // Executes the subgroup instruction all of `items` (in SubgroupLocalInvocationId order) stopped
   // at (interp_subgroup.cpp).
-  void subgroup(const std::vector<WorkItem*>& items);
+  void subgroup(const std::vector<WorkItem*>& items, uint64_t maxSize); // maxSize: SubgroupMaxSize
   // Re-initialises the Workgroup-storage variables for the next work-group.
   void resetWorkgroupMemory();
 
@@ -111,7 +111,7 @@ private:
   void copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r);
   bool extInst(const DInst& in, uint64_t* r) const;
   bool floatInst(const DInst& in, uint64_t* r) const; // interp_float.cpp
-  void block2d(const std::vector<WorkItem*>& items);  // SPV_INTEL_2d_block_io, interp_block2d.cpp
+  void block2d(const std::vector<WorkItem*>& items, uint64_t maxSize);  // SPV_INTEL_2d_block_io, interp_block2d.cpp
 
   // SPV_INTEL_task_sequence (interp_task.cpp). Async runs the task thread to completion at once.
   std::vector<TaskSequence> sequences_; // handle = index + 1

@@ -84,7 +84,7 @@ private:
         if (status_[k] != Executor::Status::Subgroup || &ex_.stoppedAt(items_[k]) != &at) deadlock(first, k);
         sg.push_back(&items_[k]);
       }
-      ex_.subgroup(sg);
+      ex_.subgroup(sg, nd_.subgroupMaxSize());
     }
   }
 

@@ -14,10 +14,10 @@
 
 namespace spvhls::sim::interp {
 
-void Executor::subgroup(const std::vector<WorkItem*>& items) {
+void Executor::subgroup(const std::vector<WorkItem*>& items, uint64_t maxSize) {
   const DInst& in = stoppedAt(*items.front());
-  if (isBlock2D(in.op)) return block2d(items);
-  const uint64_t size = items.size(), maxSize = nd_.subgroupMaxSize();
+  if (isBlock2D(in.op)) return block2d(items, maxSize);
+  const uint64_t size = items.size();
   std::vector<uint64_t*> regs;
   for (WorkItem* wi : items) regs.push_back(wi->values.data() + wi->frames.back().base);
 

@@ -1,8 +1,8 @@
 // Golden interpreter: SPV_INTEL_task_sequence.
 //
 // Execution model (one of the schedules the extension allows): OpTaskSequenceAsyncINTEL runs its task
-// thread to completion at once, as an invocation of its own (ids 0, sizes 1, its own Function and
-// Private memory). The finished thread stores its result in the sequence's data structure D if D
+// thread to completion at once, as an invocation of its own (ids 0, sizes 1, a subgroup of one, its
+// own Function and Private memory). The finished thread stores its result in the sequence's data structure D if D
 // holds fewer than GetCapacity results, else it waits — and keeps counting against AsyncCapacity —
 // until an OpTaskSequenceGetINTEL makes room. Results come out in async order.
 //
@@ -75,9 +75,8 @@ void Executor::taskAsync(WorkItem& wi, const DInst& in, const uint64_t* r) {
   for (;;) {
     Status st = run(task);
     if (st == Status::Finished) break;
-    if (st == Status::Subgroup) // a work-group of one: the subgroup path assumes the ND-range's sizes
-      fail(stoppedAt(task), "subgroup instructions in a task thread are not supported by the interpreter");
-    // A barrier in a work-group of one passes at once.
+    // A task thread is a work-group of one: its subgroup has one invocation, and a barrier passes.
+    if (st == Status::Subgroup) subgroup({&task}, 1);
   }
   TaskSequence& seq = sequences_[seqIndex];
   ++seq.asyncs;

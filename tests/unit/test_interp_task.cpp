@@ -28,7 +28,9 @@ std::string header(const std::string& spelling = "INTEL") {
 OpCapability Kernel
 OpCapability Int64
 OpCapability TaskSequence{0}
+OpCapability SubgroupShuffleINTEL
 OpExtension "SPV_{0}_task_sequence"
+OpExtension "SPV_INTEL_subgroups"
 OpMemoryModel Physical64 OpenCL
 OpEntryPoint Kernel %k "k" %gid %gsize
 OpDecorate %gid BuiltIn GlobalInvocationId
@@ -76,6 +78,12 @@ OpFunctionEnd
 %iv = OpVariable %fptr Function %uint_10
 %ivv = OpLoad %uint %iv
 OpReturnValue %ivv
+OpFunctionEnd
+%down = OpFunction %uint None %idsty
+%dl = OpLabel
+%next = OpIAdd %uint %uint_10 %uint_1
+%dv = OpSubgroupShuffleDownINTEL %uint %uint_3 %next %uint_1
+OpReturnValue %dv
 OpFunctionEnd
 %ids = OpFunction %uint None %idsty
 %il = OpLabel
@@ -236,6 +244,9 @@ TEST_CASE("task sequence: a task thread is an invocation of its own") {
   SUBCASE("ids 0 and sizes 1, whatever the caller's ND-range") {
     auto out = run(oneTaskKernel("%ids", "", ""), 4); // four work-items, each writes out[64]
     CHECK(out[64] == 10); // GlobalInvocationId.x = 0, GlobalSize.x = 1
+  }
+  SUBCASE("a subgroup of one: shuffle down by 1 reads Next of invocation 0") {
+    CHECK(run(oneTaskKernel("%down", "", ""))[64] == 11);
   }
   SUBCASE("its own Function variables, initialised") {
     CHECK(run(oneTaskKernel("%initv", "", ""))[64] == 10);
