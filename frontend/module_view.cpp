@@ -437,6 +437,30 @@ void ViewBuilder::checkReferences() {
     if (inst.op() == Op::OpFunctionCall || inst.op() == Op::OpTaskSequenceCreateINTEL) callee = inst.operands.at(0);
     if (callee && !v_.findFunction(callee))
       error(i, fmt::format("calls {}, which is not an OpFunction", v_.nameOf(callee)));
+    if (inst.op() == Op::OpFunctionCall && callee) checkCall(i);
+  }
+}
+
+// OpFunctionCall: the callee's return type, as many arguments as it has parameters, of their types.
+void ViewBuilder::checkCall(uint32_t i) {
+  const Instruction& inst = m_.insts[i];
+  const Function* fn = v_.findFunction(inst.operands.at(0));
+  if (!fn) return;
+  if (inst.resultType != fn->resultType)
+    error(i, fmt::format("Result Type is {}; expected {}, the return type of {}", v_.nameOf(inst.resultType),
+                         v_.nameOf(fn->resultType), v_.nameOf(fn->id)));
+  const size_t args = inst.operands.size() - 1;
+  if (args != fn->params.size()) {
+    error(i, fmt::format("{} arguments passed to {}, which takes {}", args, v_.nameOf(fn->id), fn->params.size()));
+    return;
+  }
+  for (size_t k = 0; k < args; ++k) {
+    const Instruction* arg = v_.defInst(inst.operands[k + 1]);
+    const Instruction* param = v_.defInst(fn->params[k]);
+    if (arg && param && arg->resultType != param->resultType)
+      error(i, fmt::format("argument {} ({}) has type {}; expected {}, the type of parameter {} of {}", k + 1,
+                           v_.nameOf(inst.operands[k + 1]), arg->resultType ? v_.nameOf(arg->resultType) : "none",
+                           v_.nameOf(param->resultType), k + 1, v_.nameOf(fn->id)));
   }
 }
 

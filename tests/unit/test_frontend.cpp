@@ -754,6 +754,22 @@ TEST_CASE("module view errors") {
     CHECK(type2[0].message == "constituent 1 has type %float; expected %uint");
     CHECK_NOTHROW(buildModuleView(readText(kernel(vec + "%c = OpConstantComposite %v2 %uint_1 %uint_0\n", "", "OpReturn\n"), "v.spvasm")));
   }
+  SUBCASE("OpFunctionCall: return type, argument count and types of the callee") {
+    const std::string callee = "%g = OpFunction %uint None %gty\n%x = OpFunctionParameter %uint\n%gl = OpLabel\n"
+                               "OpReturnValue %x\nOpFunctionEnd\n";
+    const std::string decls = "%gty = OpTypeFunction %uint %uint\n";
+    auto call = [&](const std::string& c) { return kernel(decls, "", c + "OpReturn\n") + callee; };
+    CHECK_NOTHROW(buildModuleView(readText(call("%r = OpFunctionCall %uint %g %uint_1\n"), "v.spvasm")));
+    auto count = viewErrors(call("%r = OpFunctionCall %uint %g\n"));
+    REQUIRE(count.size() == 1);
+    CHECK(count[0].message == "0 arguments passed to %g, which takes 1");
+    auto type = viewErrors(call("%r = OpFunctionCall %uint %g %uchar_1\n%uchar_1 = OpConstant %uchar 1\n"));
+    CHECK(type.at(0).message.find("argument 1 (%uchar_1) has type %uchar; expected %uint, the type of parameter 1 of %g") !=
+          std::string::npos);
+    auto result = viewErrors(call("%r = OpFunctionCall %ulong %g %uint_1\n"));
+    REQUIRE(result.size() == 1);
+    CHECK(result[0].message == "Result Type is %ulong; expected %uint, the return type of %g");
+  }
   SUBCASE("branch to a label of another function") {
     std::string text = kernel("", "", "OpBranch %other\n") +
                        "%g = OpFunction %void None %fnty\n%other = OpLabel\nOpReturn\nOpFunctionEnd\n";
