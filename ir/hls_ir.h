@@ -22,6 +22,9 @@ namespace spvhls::ir {
 
 using ValueId = uint32_t; // index into the owning OpList (Kernel::ops or Loop::ops)
 constexpr ValueId kNone = ~0u;
+// The largest private array or program-scope constant built as an on-chip RAM: FPGA block RAM is
+// scarce, and the RAM's initial contents are written out byte by byte.
+constexpr uint64_t kMaxOnChipBytes = 64 * 1024;
 
 enum class OpKind : uint8_t {
   // Leaves

@@ -115,6 +115,13 @@ uint32_t Translator::newMemory(Memory m) {
   return static_cast<uint32_t>(k_.memories.size() - 1);
 }
 
+void Translator::checkOnChip(const Memory& m, const LInst& at) {
+  if (m.sizeBytes > kMaxOnChipBytes)
+    c_.failAt(at, fmt::format("{} ({} bytes) would become an on-chip RAM larger than the {} bytes spvhls builds; "
+                              "pass a buffer in global memory (a kernel argument) instead",
+                              m.name, m.sizeBytes, kMaxOnChipBytes));
+}
+
 uint32_t Translator::localVariableMemory(const LInst& var) {
   auto it = varMemory_.find(var.result);
   if (it != varMemory_.end()) return it->second;
@@ -127,6 +134,7 @@ uint32_t Translator::localVariableMemory(const LInst& var) {
   m.name = c_.nameOf(var.result);
   m.sizeBytes = c_.mv.sizeOf(c_.pointeeOf(var.result));
   m.elemBytes = 0;
+  checkOnChip(m, var);
   uint32_t idx = newMemory(std::move(m));
   varMemory_[var.result] = idx;
   return idx;
@@ -156,6 +164,7 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
   m.name = c_.nameOf(var);
   const Id pointee = c_.pointeeOf(var);
   m.sizeBytes = c_.mv.sizeOf(pointee);
+  checkOnChip(m, at); // before its contents are built
   m.init.assign(m.sizeBytes, 0);
   constantBytes(d->operands[1], pointee, m.init, 0);
   m.elemBytes = 0;

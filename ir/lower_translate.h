@@ -49,6 +49,7 @@ private:
   int memoryOf(Id ptr, const LInst& at);
   int mergeMemories(int a, int b, const LInst& at);
   uint32_t newMemory(Memory m);
+  void checkOnChip(const Memory& m, const LInst& at); // a private array or constant fits on chip
   uint32_t localVariableMemory(const LInst& var);
   uint32_t moduleVariableMemory(Id var, const LInst& at);
   void translateBlock(uint32_t fi);

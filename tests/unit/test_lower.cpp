@@ -729,3 +729,15 @@ TEST_CASE("cluster-kind decorations on the kernel (SPV_INTEL_fpga_cluster_attrib
   std::string e = lowerError(loadText(both), "vadd");
   CHECK_MESSAGE(e.find("decorated both StallEnableINTEL and StallFreeINTEL") != std::string::npos, e);
 }
+
+TEST_CASE("a private array too large for on-chip RAM is an error that says what to do") {
+  std::string text = readFile("localdep.spvasm");
+  const std::string small = "%_arr_uint_ulong_8 = OpTypeArray %uint %ulong_8";
+  REQUIRE(text.find(small) != std::string::npos);
+  text.replace(text.find(small), small.size(), "%_arr_uint_ulong_8 = OpTypeArray %uint %ulong_big");
+  text.insert(text.find("%ulong_8 = OpConstant"), "%ulong_big = OpConstant %ulong 20000\n");
+  std::string e = lowerError(loadText(text), "localarr");
+  CHECK_MESSAGE(e.find("u (80000 bytes) would become an on-chip RAM larger than the 65536 bytes spvhls builds; pass a "
+                       "buffer in global memory") != std::string::npos,
+                e);
+}
