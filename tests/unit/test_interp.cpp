@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <filesystem>
-#include <memory>
 
 #include <fmt/format.h>
 
@@ -14,53 +12,22 @@
 #include "sim/interp.h"
 #include "sim/runspec.h"
 
+#include "interp_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::sim;
+using namespace spvhls::testutil;
 
 namespace {
 
-namespace fs = std::filesystem;
-const fs::path kData = fs::path(SPVHLS_SOURCE_DIR) / "tests/unit/data/interp";
+RunSpec spec(const std::string& json) { return parseRunSpec(json, (kInterpData / "spec.json").string()); }
 
-struct Kernel {
-  using Id = spirv::Id;
-  std::unique_ptr<spirv::Module> module;
-  std::unique_ptr<spirv::ModuleView> view;
-  explicit Kernel(const std::string& file)
-      : module(std::make_unique<spirv::Module>(spirv::readModuleFile((kData / file).string()))),
-        view(std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*module))) {}
-  InterpResult run(const RunSpec& spec, InterpOptions opts = {}) const { return interpret(*view, spec, opts); }
-  Id label(const std::string& name) const {
-    for (const auto& [id, n] : view->names)
-      if (n == name && view->blockOf.count(id)) return id;
-    FAIL("no block named " << name);
-    return 0;
-  }
-};
-
-RunSpec spec(const std::string& json) { return parseRunSpec(json, (kData / "spec.json").string()); }
-
-template <typename T>
-std::vector<T> elems(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-
-// Runs and returns the error text (all diagnostics), failing the test if there is none.
-template <typename F>
-std::string errorOf(F&& f) {
-  try {
-    f();
-  } catch (const DiagnosticError& e) {
-    return e.what();
-  }
-  FAIL("expected a DiagnosticError");
-  return "";
-}
-
-void checkContains(const std::string& text, const std::string& part) {
-  CHECK_MESSAGE(text.find(part) != std::string::npos, "expected \"" << part << "\" in:\n" << text);
+// The label of the block named `name` (OpName).
+spirv::Id blockLabel(const Kernel& k, const std::string& name) {
+  for (const auto& [id, n] : k.view->names)
+    if (n == name && k.view->blockOf.count(id)) return id;
+  FAIL("no block named " << name);
+  return 0;
 }
 
 } // namespace
@@ -96,7 +63,7 @@ TEST_CASE("interp: instruction count and block/edge profile grow linearly with t
   uint64_t perIter = r11.instructions - r10.instructions;
   CHECK(perIter > 0);
   CHECK(r30.instructions - r10.instructions == 20 * perIter);
-  auto body = k.label("for.body"), cond = k.label("for.cond");
+  auto body = blockLabel(k, "for.body"), cond = blockLabel(k, "for.cond");
   CHECK(r30.blockCounts.at(body) == 30);
   CHECK(r30.blockCounts.at(cond) == 31);
   CHECK(r30.edgeCounts.at(uint64_t(cond) << 32 | body) == 30);
@@ -467,10 +434,7 @@ TEST_CASE("interp: floating-point data is moved bit-exactly") {
 // ---- undefined behaviour and unsupported constructs ----
 
 namespace {
-std::string runError(const Kernel& k, const std::string& json, InterpOptions opts = {}) {
-  RunSpec s = spec(json);
-  return errorOf([&] { k.run(s, opts); });
-}
+std::string runError(const Kernel& k, const std::string& json, InterpOptions opts = {}) { return k.error(spec(json), opts); }
 } // namespace
 
 TEST_CASE("interp: undefined behaviour is an error naming the instruction") {
@@ -689,9 +653,7 @@ OpStore %p %uint_1
 OpReturn
 OpFunctionEnd
 )";
-  spirv::Module m = spirv::readText(text, "wild.spvasm");
-  spirv::ModuleView mv = spirv::buildModuleView(m);
-  std::string e = errorOf([&] { interpret(mv, spec(R"({"kernel": "k", "args": [{"buffer": {"type": "u32", "length": 4}}]})")); });
+  std::string e = Kernel::fromText(text, "wild.spvasm").error(spec(R"({"kernel": "k", "args": [{"buffer": {"type": "u32", "length": 4}}]})"));
   checkContains(e, "OpPtrAccessChain %p");
   checkContains(e, "pointer arithmetic leaves argument 0");
 }
@@ -721,14 +683,10 @@ OpEntryPoint Kernel %k "k"
   };
   RunSpec s = spec(R"({"kernel": "k", "args": [{"buffer": {"type": "u32", "length": 1}}]})");
   // A 40 MB private array used element by element is fine.
-  spirv::Module ok = spirv::readText(module("%e = OpAccessChain %eptr %a %uint_0\nOpStore %e %uint_0\n%v = OpLoad %uint %e\n"
-                                            "OpStore %out %v\n"),
-                                     "big.spvasm");
-  spirv::ModuleView okView = spirv::buildModuleView(ok);
-  CHECK_NOTHROW(interpret(okView, s));
+  Kernel ok = Kernel::fromText(
+      module("%e = OpAccessChain %eptr %a %uint_0\nOpStore %e %uint_0\n%v = OpLoad %uint %e\nOpStore %out %v\n"), "big.spvasm");
+  CHECK_NOTHROW(ok.run(s));
   // Loaded as one value it would need ten million slots.
-  spirv::Module whole = spirv::readText(module("%w = OpLoad %arr %a\n"), "big.spvasm");
-  spirv::ModuleView wholeView = spirv::buildModuleView(whole);
-  std::string e = errorOf([&] { interpret(wholeView, s); });
+  std::string e = Kernel::fromText(module("%w = OpLoad %arr %a\n"), "big.spvasm").error(s);
   checkContains(e, "values of type %arr have 10000000 scalars, more than the interpreter's limit of 4194304 per value");
 }

@@ -18,8 +18,11 @@
 #include "sim/interp.h"
 #include "sim/runspec.h"
 
+#include "interp_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::sim;
+using namespace spvhls::testutil;
 
 namespace {
 
@@ -169,9 +172,7 @@ std::string bufferJson(const char* name, uint32_t bytes, size_t size) {
                      size / bytes);
 }
 
-InterpResult run(const Setup& s) {
-  spirv::Module m = spirv::readText(kernelText(s), "block2d.spvasm");
-  spirv::ModuleView v = spirv::buildModuleView(m);
+RunSpec runSpec(const Setup& s) {
   RunSpec spec = parseRunSpec(
       fmt::format(
           R"({{"kernel": "k", "args": [{}, {}, {}], "global_size": [{}], "local_size": [{}], "subgroup_size": {}}})",
@@ -182,22 +183,13 @@ InterpResult run(const Setup& s) {
   spec.args[1].init = s.io;
   spec.args[2].init.resize(s.params.size() * 32);
   std::memcpy(spec.args[2].init.data(), s.params.data(), s.params.size() * 32);
-  return interpret(v, spec);
+  return spec;
 }
 
-std::string errorOf(const Setup& s) {
-  try {
-    run(s);
-  } catch (const DiagnosticError& e) {
-    return e.what();
-  }
-  FAIL("expected a DiagnosticError");
-  return "";
-}
+InterpResult run(const Setup& s) { return Kernel::fromText(kernelText(s), "block2d.spvasm").run(runSpec(s)); }
 
-void checkContains(const std::string& text, const std::string& part) {
-  CHECK_MESSAGE(text.find(part) != std::string::npos, "expected \"" << part << "\" in:\n" << text);
-}
+// The error the run ends with.
+std::string runError(const Setup& s) { return Kernel::fromText(kernelText(s), "block2d.spvasm").error(runSpec(s)); }
 
 uint64_t getBytes(const std::vector<uint8_t>& v, size_t at, uint32_t bytes) {
   uint64_t x = 0;
@@ -534,7 +526,7 @@ TEST_CASE("interp block2d: stores read only the elements they write") {
   g.mw = 64, g.mh = 8, g.mp = 64;
   Setup s = makeSetup({Kind::Store, 4, 4, 2, 1}, g, 4, 1);
   s.skipInit = 1;
-  std::string e = errorOf(s);
+  std::string e = runError(s);
   checkContains(e, "OpSubgroup2DBlockStoreINTEL");
   checkContains(e, "reads uninitialised memory");
   for (auto& p : s.params) p[4] = -2; // rows -2 and -1: out of bounds, nothing is stored or read
@@ -575,12 +567,12 @@ TEST_CASE("interp block2d: the subgroup must be full and a power of two") {
   Setup s = makeSetup({Kind::Load, 4, 4, 2, 1}, Region{}, 4, 1);
   s.sg = s.local = s.global = 3;
   s.params.resize(3);
-  checkContains(errorOf(s), "SubgroupMaxSize is 3, not a power of two");
+  checkContains(runError(s), "SubgroupMaxSize is 3, not a power of two");
   s.sg = 4, s.local = s.global = 6; // subgroups of 4 and 2
   s.params.resize(6, s.params[0]);
   s.io.resize(6 * s.privLen * 4);
   checkContains(
-      errorOf(s),
+      runError(s),
       "the subgroup has 2 invocations but SubgroupMaxSize is 4: 2D block instructions need a full subgroup");
 }
 
@@ -601,7 +593,7 @@ TEST_CASE("interp block2d: operands must be dynamically uniform") {
       Setup s = makeSetup(k, g, 4, 1);
       int32_t before = s.params[2][p];
       s.params[2][p] += 64;
-      std::string e = errorOf(s);
+      std::string e = runError(s);
       checkContains(e, opName(kind));
       std::string name = p < 5                    ? names[p]
                          : kind == Kind::Store    ? "Dst Base Pointer"
@@ -655,7 +647,7 @@ TEST_CASE("interp block2d: restrictions on the 2D region are errors") {
       // A small buffer (default region): the operands are checked before any element is accessed.
       Setup s = makeSetup({kind, b.elem, b.elem == 1 ? 4u : 2u, 2, 1}, Region{}, 4, 1);
       for (auto& p : s.params) p = {b.g.mw, b.g.mh, b.g.mp, b.g.cx, b.g.cy, b.g.baseOffset, 0, 0};
-      std::string e = errorOf(s);
+      std::string e = runError(s);
       checkContains(e, opName(kind));
       const char* base = kind == Kind::Store      ? "Dst Base Pointer"
                          : kind == Kind::Prefetch ? "Src Pointer"
@@ -670,13 +662,13 @@ TEST_CASE("interp block2d: null base, and a 2D region larger than its buffer") {
     CAPTURE(opName(kind));
     Setup s = makeSetup({kind, 4, 4, 2, 1}, Region{}, 4, 1);
     s.nullBase = true;
-    checkContains(errorOf(s), kind == Kind::Store      ? "Dst Base Pointer is null"
+    checkContains(runError(s), kind == Kind::Store      ? "Dst Base Pointer is null"
                               : kind == Kind::Prefetch ? "Src Pointer is null"
                                                        : "Src Base Pointer is null");
     s.nullBase = false;
     s.mem.resize(4 * 64); // 4 rows, but the region claims 8 and the block starts at row 3
     for (auto& p : s.params) p[4] = 3;
-    std::string e = errorOf(s);
+    std::string e = runError(s);
     checkContains(
         e,
         "element (row 1, column 0) of block 0 is inside the 2D region but at byte offset 256, beyond the end "
@@ -687,7 +679,7 @@ TEST_CASE("interp block2d: null base, and a 2D region larger than its buffer") {
 TEST_CASE("interp block2d: a store to a constant buffer is an error; loads from it are fine") {
   Setup s = makeSetup({Kind::Store, 4, 4, 2, 1}, Region{}, 4, 1);
   s.constMem = true; // a UniformConstant buffer cast to a CrossWorkgroup pointer
-  checkContains(errorOf(s), "2D block store to read-only argument 0 'mem'");
+  checkContains(runError(s), "2D block store to read-only argument 0 'mem'");
   Setup l = exampleSetup({Kind::Load, 4, 4, 2, 1});
   l.constMem = true;
   CHECK(loaded(l) == referenceLoad(l.blk, Region{}, l.mem, 4));
@@ -702,12 +694,12 @@ TEST_CASE("interp block2d: the per-invocation storage must be aligned and large 
     const std::string what = kind == Kind::Store ? "Src Pointer" : "Dst Pointer";
     const uint32_t bytes = k.privBytes();
     for (auto& p : s.params) p[6] = static_cast<int32_t>(bytes / 2); // half an element in
-    std::string e = errorOf(s);
+    std::string e = runError(s);
     checkContains(e, fmt::format("{} of invocation 0 is at byte offset {} of variable", what, bytes / 2));
     checkContains(e, fmt::format("it must be aligned to {} bytes", bytes));
     for (auto& p : s.params)
       p[6] = static_cast<int32_t>(bytes); // one element in: the last element does not fit
-    e = errorOf(s);
+    e = runError(s);
     checkContains(e, fmt::format("{} of invocation 0 is at byte offset {} of variable", what, bytes));
     checkContains(
         e, fmt::format(
@@ -721,16 +713,16 @@ TEST_CASE("interp block2d: block shapes the interpreter rejects when decoding") 
   for (int which = 0; which < 3; ++which) {
     Setup z = s;
     (which == 0 ? z.blk.width : which == 1 ? z.blk.height : z.blk.count) = 0;
-    checkContains(errorOf(z), "each must be at least 1");
+    checkContains(runError(z), "each must be at least 1");
   }
   Setup big = s;
   big.blk.width = 65536, big.blk.height = 65537; // 65536 x 131072 padded
-  checkContains(errorOf(big), "more than 2^32 padded elements are not supported by the interpreter");
+  checkContains(runError(big), "more than 2^32 padded elements are not supported by the interpreter");
   for (uint32_t e : {4u, 8u}) {
     Setup t = s;
     t.blk = {Kind::Transform, e, 4, 2, 1};
     t.io.assign(4 * 4 * 4, 0);
-    checkContains(errorOf(t),
+    checkContains(runError(t),
                   fmt::format("the transform packs 1- or 2-byte elements into 32-bit values; it is undefined "
                               "for Element Size {}",
                               e));

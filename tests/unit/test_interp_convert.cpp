@@ -9,7 +9,6 @@
 #include <cfenv>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <random>
 #include <vector>
@@ -20,13 +19,13 @@
 #include "sim/interp.h"
 #include "sim/runspec.h"
 
+#include "interp_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::sim;
+using namespace spvhls::testutil;
 
 namespace {
-
-namespace fs = std::filesystem;
-const fs::path kData = fs::path(SPVHLS_SOURCE_DIR) / "tests/unit/data/interp";
 
 enum Mode { RTE, RTZ, RTP, RTN };
 
@@ -87,25 +86,6 @@ T satRound(double v, Mode m) {
   return sat<T>(r);
 }
 
-template <typename T>
-std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-template <typename T>
-std::vector<T> elems(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-template <typename T>
-uint64_t bitsOf(T v) {
-  uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
-}
-
 ArgSpec buffer(const char* name, const char* type, uint32_t bytes, bool isFloat, bool isSigned, std::vector<uint8_t> init,
                size_t length) {
   ArgSpec a;
@@ -122,7 +102,7 @@ RunSpec convertSpec(const std::vector<int64_t>& l, const std::vector<uint64_t>& 
                     const std::vector<float>& f, const std::vector<int32_t>& i, const std::vector<uint32_t>& u) {
   const size_t n = l.size();
   RunSpec s;
-  s.path = (kData / "convert.json").string();
+  s.path = (kInterpData / "convert.json").string();
   s.kernel = "convert";
   s.args = {buffer("l", "i64", 8, false, true, bytesOf(l), n),   buffer("ul", "u64", 8, false, false, bytesOf(ul), n),
             buffer("d", "f64", 8, true, true, bytesOf(d), n),    buffer("f", "f32", 4, true, true, bytesOf(f), n),
@@ -172,9 +152,7 @@ TEST_CASE("interp: saturating integer conversions and explicit rounding modes ma
   REQUIRE((ul.size() == n && d.size() == n && f.size() == n && i.size() == n && u.size() == n));
 
   RunSpec s = convertSpec(l, ul, d, f, i, u);
-  spirv::Module m = spirv::readModuleFile((kData / "convert.spv").string());
-  spirv::ModuleView mv = spirv::buildModuleView(m);
-  InterpResult r = interpret(mv, s);
+  InterpResult r = Kernel("convert.spv").run(s);
   auto of = elems<float>(r.buffers[7]);
   auto od = elems<double>(r.buffers[8]);
   auto oi = elems<int32_t>(r.buffers[9]);

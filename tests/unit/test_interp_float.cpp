@@ -7,10 +7,7 @@
 #include <bit>
 #include <climits>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <limits>
-#include <memory>
 #include <random>
 
 #include <fmt/format.h>
@@ -18,6 +15,8 @@
 #include "frontend/module.h"
 #include "sim/interp.h"
 #include "sim/runspec.h"
+
+#include "interp_test_util.h"
 
 namespace fpnative {
 
@@ -69,38 +68,9 @@ using std::sqrt;
 
 using namespace spvhls;
 using namespace spvhls::sim;
+using namespace spvhls::testutil;
 
 namespace {
-
-namespace fs = std::filesystem;
-const fs::path kData = fs::path(SPVHLS_SOURCE_DIR) / "tests/unit/data/interp";
-
-struct Kernel {
-  std::unique_ptr<spirv::Module> module;
-  std::unique_ptr<spirv::ModuleView> view;
-  explicit Kernel(const std::string& file)
-      : module(std::make_unique<spirv::Module>(spirv::readModuleFile((kData / file).string()))),
-        view(std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*module))) {}
-};
-
-template <typename T>
-std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-template <typename T>
-std::vector<T> elems(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-template <typename T>
-uint64_t bitsOf(T x) {
-  uint64_t b = 0;
-  std::memcpy(&b, &x, sizeof(T));
-  return b;
-}
 
 // Special values (signed zeros, subnormals, infinities, NaN, rounding ties, conversion limits) and
 // random ones of every magnitude.
@@ -150,7 +120,7 @@ RunSpec fpSpec(const std::string& kernel, const char* ft, size_t n, size_t nf, s
                                  withUL ? fmt::format(R"({{"name": "uv", "buffer": {{"type": "u32", "length": {0}}}}},
                                                          {{"name": "lv", "buffer": {{"type": "i64", "length": {0}}}}},)", n)
                                         : "");
-  return parseRunSpec(json, (kData / "fp.json").string());
+  return parseRunSpec(json, (kInterpData / "fp.json").string());
 }
 
 // Runs `kernel` on all (a, b, c) triples built from `vals` and compares every output with `native`.
@@ -174,7 +144,7 @@ void differential(const std::string& kernel, const char* ft, const std::vector<T
   s.args[4].init = bytesOf(ints.uv);
   s.args[5].init = bytesOf(ints.lv);
   Kernel k("fp.spv");
-  InterpResult r = interpret(*k.view, s);
+  InterpResult r = k.run(s);
   auto o = elems<T>(r.buffers[6]);
   auto io = elems<int64_t>(r.buffers[7]);
   std::vector<T> eo(FP_NF);
@@ -196,16 +166,6 @@ void differential(const std::string& kernel, const char* ft, const std::vector<T
       }
   }
   CHECK(n > 1000);
-}
-
-std::string errorOf(const Kernel& k, const RunSpec& s) {
-  try {
-    interpret(*k.view, s);
-  } catch (const DiagnosticError& e) {
-    return e.what();
-  }
-  FAIL("expected a DiagnosticError");
-  return "";
 }
 
 } // namespace
@@ -249,7 +209,7 @@ TEST_CASE("interp float: f16 operations are correctly rounded") {
   s.args[2].init = bytesOf(c);
   s.args[3].init = bytesOf(ints.iv);
   Kernel k("fp.spv");
-  InterpResult r = interpret(*k.view, s);
+  InterpResult r = k.run(s);
   auto o = elems<uint16_t>(r.buffers[4]);
   auto io = elems<int64_t>(r.buffers[5]);
   size_t mismatches = 0;
@@ -284,7 +244,7 @@ TEST_CASE("interp float: saturating conversions and out-of-range conversions") {
       {{"name": "s", "buffer": {{"type": "i32", "length": {0}}}}}, {{"name": "u", "buffer": {{"type": "u32", "length": {0}}}}},
       {{"name": "n", "value": {0}}}]}})", a.size()), "sat.json");
   s.args[0].init = bytesOf(a);
-  InterpResult r = interpret(*k.view, s);
+  InterpResult r = k.run(s);
   auto si = elems<int32_t>(r.buffers[1]);
   auto ui = elems<uint32_t>(r.buffers[2]);
   for (size_t i = 0; i < a.size(); ++i) {
@@ -296,11 +256,11 @@ TEST_CASE("interp float: saturating conversions and out-of-range conversions") {
 
   RunSpec bad = parseRunSpec(R"({"kernel": "badconv", "args": [{"name": "a", "buffer": {"type": "f32", "length": 1, "init": [3e9]}},
       {"name": "s", "buffer": {"type": "i32", "length": 1}}]})", "bad.json");
-  std::string e = errorOf(k, bad);
+  std::string e = k.error(bad);
   CHECK_MESSAGE(e.find("OpConvertFToS") != std::string::npos, e);
   CHECK_MESSAGE(e.find("out of range") != std::string::npos, e);
   bad.args[0].init = bytesOf(std::vector<float>{std::numeric_limits<float>::quiet_NaN()});
-  e = errorOf(k, bad);
+  e = k.error(bad);
   CHECK_MESSAGE(e.find("nan to a 32-bit signed integer is out of range") != std::string::npos, e);
 }
 
@@ -315,7 +275,7 @@ TEST_CASE("interp float: unordered comparisons, OpFRem and OpFMod (hand-written 
       {{"name": "rem", "buffer": {{"type": "f32", "length": {1}}}}}], "global_size": [{0}]}})", n, 2 * n), "funord.json");
   s.args[0].init = bytesOf(a);
   s.args[1].init = bytesOf(b);
-  InterpResult r = interpret(*k.view, s);
+  InterpResult r = k.run(s);
   auto flags = elems<int32_t>(r.buffers[2]);
   auto rem = elems<float>(r.buffers[3]);
   for (size_t i = 0; i < n; ++i) {
@@ -340,7 +300,7 @@ TEST_CASE("interp float: unordered comparisons, OpFRem and OpFMod (hand-written 
 TEST_CASE("interp float: unsupported built-ins are named") {
   Kernel k("fp.spv");
   RunSpec s = parseRunSpec(R"({"kernel": "unsupported", "args": [{"name": "a", "buffer": {"type": "f32", "length": 1}}]})", "u.json");
-  std::string e = errorOf(k, s);
+  std::string e = k.error(s);
   CHECK_MESSAGE(e.find("unsupported instruction OpExtInst OpenCL.std lgamma") != std::string::npos, e);
 }
 
@@ -352,7 +312,7 @@ TEST_CASE("interp float: vector operations are component-wise") {
       {"name": "io", "buffer": {"type": "i32", "length": 4}}]})", "vec4.json");
   s.args[0].init = bytesOf(a);
   s.args[1].init = bytesOf(b);
-  InterpResult r = interpret(*k.view, s);
+  InterpResult r = k.run(s);
   auto o = elems<float>(r.buffers[2]);
   auto io = elems<int32_t>(r.buffers[3]);
   const float c[4] = {0.5f, -0.5f, 1e-8f, 3.0f};
@@ -378,7 +338,7 @@ TEST_CASE("interp float: NaN in a vector conversion is an error") {
   RunSpec s = parseRunSpec(R"({"kernel": "vec4", "args": [{"name": "a", "buffer": {"type": "f32", "length": 4, "init": [1, "nan", 2, 3]}},
       {"name": "b", "buffer": {"type": "f32", "length": 4, "init": [1, 1, 1, 1]}}, {"name": "o", "buffer": {"type": "f32", "length": 16}},
       {"name": "io", "buffer": {"type": "i32", "length": 4}}]})", "vec4.json");
-  std::string e = errorOf(k, s);
+  std::string e = k.error(s);
   CHECK_MESSAGE(e.find("conversion of nan to a 32-bit signed integer is out of range") != std::string::npos, e);
 }
 
@@ -387,6 +347,6 @@ TEST_CASE("interp: convert_char_sat (OpSConvert + SaturatedConversion) clamps; m
   for (auto [in, out] : {std::pair{1000, 127}, {-1000, -128}, {-5, -5}}) {
     RunSpec is = parseRunSpec(fmt::format(R"({{"kernel": "isat", "args": [{{"name": "a", "buffer": {{"type": "i32", "length": 1, "init": [{}]}}}},
         {{"name": "c", "buffer": {{"type": "i8", "length": 1}}}}]}})", in), "isat.json");
-    CHECK(static_cast<int8_t>(interpret(*k.view, is).buffers[1].at(0)) == out);
+    CHECK(static_cast<int8_t>(k.run(is).buffers[1].at(0)) == out);
   }
 }

@@ -5,10 +5,7 @@
 
 #include <climits>
 #include <cstdint>
-#include <cstring>
-#include <filesystem>
 #include <limits>
-#include <memory>
 #include <random>
 #include <type_traits>
 
@@ -17,6 +14,8 @@
 #include "frontend/module.h"
 #include "sim/interp.h"
 #include "sim/runspec.h"
+
+#include "interp_test_util.h"
 
 namespace natnative {
 // Mixed-sign comparisons are part of what is tested.
@@ -28,26 +27,9 @@ namespace natnative {
 
 using namespace spvhls;
 using namespace spvhls::sim;
+using namespace spvhls::testutil;
 
 namespace {
-
-namespace fs = std::filesystem;
-const fs::path kData = fs::path(SPVHLS_SOURCE_DIR) / "tests/unit/data/interp";
-
-struct Kernel {
-  std::unique_ptr<spirv::Module> module;
-  std::unique_ptr<spirv::ModuleView> view;
-  explicit Kernel(const std::string& file)
-      : module(std::make_unique<spirv::Module>(spirv::readModuleFile((kData / file).string()))),
-        view(std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*module))) {}
-};
-
-template <typename T>
-std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
 
 struct Inputs {
   std::vector<int64_t> x, y;
@@ -108,10 +90,9 @@ void differential(const std::string& file, const std::string& kernel, CaseFn nat
   s.args[1].init = bytesOf(in.y);
   s.args[2].init = bytesOf(in.z);
   Kernel k(file);
-  InterpResult r = interpret(*k.view, s);
+  InterpResult r = k.run(s);
   REQUIRE(r.buffers[3].size() == n * outputs * sizeof(int64_t));
-  std::vector<int64_t> o(n * outputs);
-  std::memcpy(o.data(), r.buffers[3].data(), r.buffers[3].size());
+  const std::vector<int64_t> o = elems<int64_t>(r.buffers[3]);
   std::vector<long> expect(outputs);
   size_t mismatches = 0;
   for (size_t i = 0; i < n && mismatches < 10; ++i) {

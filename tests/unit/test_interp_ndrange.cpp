@@ -3,9 +3,6 @@
 // computed here from the OpenCL / extension definitions.
 #include <doctest/doctest.h>
 
-#include <cstring>
-#include <filesystem>
-#include <memory>
 
 #include <fmt/format.h>
 
@@ -13,50 +10,15 @@
 #include "sim/interp.h"
 #include "sim/runspec.h"
 
+#include "interp_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::sim;
+using namespace spvhls::testutil;
 
 namespace {
 
-namespace fs = std::filesystem;
-const fs::path kData = fs::path(SPVHLS_SOURCE_DIR) / "tests/unit/data/interp";
-
-struct Kernel {
-  std::unique_ptr<spirv::Module> module;
-  std::unique_ptr<spirv::ModuleView> view;
-  explicit Kernel(const std::string& file)
-      : module(std::make_unique<spirv::Module>(spirv::readModuleFile((kData / file).string()))),
-        view(std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*module))) {}
-  InterpResult run(const RunSpec& s) const { return interpret(*view, s); }
-  std::string error(const RunSpec& s) const {
-    try {
-      interpret(*view, s);
-    } catch (const DiagnosticError& e) {
-      return e.what();
-    }
-    FAIL("expected a DiagnosticError");
-    return "";
-  }
-};
-
-RunSpec spec(const std::string& json) { return parseRunSpec(json, (kData / "nd.json").string()); }
-
-template <typename T>
-std::vector<T> elems(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-template <typename T>
-std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
-  std::vector<uint8_t> b(v.size() * sizeof(T));
-  std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
-
-void checkContains(const std::string& text, const std::string& part) {
-  CHECK_MESSAGE(text.find(part) != std::string::npos, "expected \"" << part << "\" in:\n" << text);
-}
+RunSpec spec(const std::string& json) { return parseRunSpec(json, (kInterpData / "nd.json").string()); }
 
 } // namespace
 
@@ -71,13 +33,8 @@ TEST_CASE("interp ndrange: run spec keys") {
   CHECK(d.globalSize == std::array<uint64_t, 3>{1, 1, 1});
   CHECK(d.subgroupSize == 8);
   auto err = [](const char* json) {
-    try {
-      spec(json);
-    } catch (const DiagnosticError& e) {
-      return std::string(e.what());
-    }
-    FAIL("expected an error for " << json);
-    return std::string();
+    INFO(json);
+    return errorOf([&] { spec(json); });
   };
   checkContains(err(R"({"kernel": "k", "args": [], "global_size": [10], "local_size": [4]})"), "4 does not divide global_size[0] = 10");
   checkContains(err(R"({"kernel": "k", "args": [], "global_size": [8, 8], "local_size": [4]})"), "has 1 entries but global_size has 2");
@@ -321,16 +278,8 @@ OpStore %out %v
 OpReturn
 OpFunctionEnd
 )";
-  spirv::Module m = spirv::readText(text, "img.spvasm");
-  spirv::ModuleView mv = spirv::buildModuleView(m);
-  RunSpec s = spec(R"({"kernel": "k", "args": [{"name": "img", "value": 0},
-      {"name": "out", "buffer": {"type": "u32", "length": 1}}]})");
-  try {
-    (void)interpret(mv, s);
-    FAIL("expected a DiagnosticError");
-  } catch (const DiagnosticError& e) {
-    std::string msg = e.what();
-    CHECK_MESSAGE(msg.find("parameter 0 'img' of kernel 'k' is an image") != std::string::npos, msg);
-    CHECK_MESSAGE(msg.find("image block IO (OpSubgroupImageBlockReadINTEL/WriteINTEL)") != std::string::npos, msg);
-  }
+  std::string e = Kernel::fromText(text, "img.spvasm").error(spec(R"({"kernel": "k", "args": [{"name": "img", "value": 0},
+      {"name": "out", "buffer": {"type": "u32", "length": 1}}]})"));
+  checkContains(e, "parameter 0 'img' of kernel 'k' is an image");
+  checkContains(e, "image block IO (OpSubgroupImageBlockReadINTEL/WriteINTEL)");
 }

@@ -5,7 +5,6 @@
 // AsyncCapacity, task threads as invocations of their own).
 #include <doctest/doctest.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -15,8 +14,11 @@
 #include "sim/interp.h"
 #include "sim/runspec.h"
 
+#include "interp_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::sim;
+using namespace spvhls::testutil;
 
 namespace {
 
@@ -147,27 +149,11 @@ RunSpec spec(uint32_t groups = 1) {
 // The kernel's buffer after the run: out[0] tasks run, out[1...] their arguments in the order they
 // ran, out[64...] the results of the gets.
 std::vector<uint32_t> run(const std::string& text, uint32_t groups = 1) {
-  spirv::Module m = spirv::readText(text, "task.spvasm");
-  spirv::ModuleView mv = spirv::buildModuleView(m);
-  InterpResult r = interpret(mv, spec(groups));
-  std::vector<uint32_t> out(128);
-  std::memcpy(out.data(), r.buffers[0].data(), 128 * 4);
-  return out;
+  return elems<uint32_t>(Kernel::fromText(text, "task.spvasm").run(spec(groups)).buffers[0]);
 }
 
-std::string errorOf(const std::string& text) {
-  try {
-    run(text);
-  } catch (const DiagnosticError& e) {
-    return e.what();
-  }
-  FAIL("expected a DiagnosticError");
-  return "";
-}
-
-void checkContains(const std::string& text, const std::string& part) {
-  CHECK_MESSAGE(text.find(part) != std::string::npos, "expected \"" << part << "\" in:\n" << text);
-}
+// The error the kernel's run ends with.
+std::string runError(const std::string& text) { return Kernel::fromText(text, "task.spvasm").error(spec()); }
 
 } // namespace
 
@@ -189,7 +175,7 @@ TEST_CASE("task sequence: GetCapacity + AsyncCapacity asyncs may be outstanding,
   // GetCapacity 1 stores one result; AsyncCapacity 2 lets two finished threads wait for room.
   auto out = run(scriptKernel("AAAGGG", 1, 2));
   CHECK(std::vector<uint32_t>(out.begin() + 64, out.begin() + 67) == std::vector<uint32_t>{16, 22, 28});
-  std::string e = errorOf(scriptKernel("AAAAGGGG", 1, 2));
+  std::string e = runError(scriptKernel("AAAAGGGG", 1, 2));
   checkContains(e, "task.spvasm:");
   checkContains(e, "OpTaskSequenceAsyncINTEL");
   checkContains(e, "deadlock: this async blocks forever");
@@ -201,24 +187,24 @@ TEST_CASE("task sequence: GetCapacity + AsyncCapacity asyncs may be outstanding,
 }
 
 TEST_CASE("task sequence: a get with nothing outstanding is a deadlock") {
-  std::string e = errorOf(scriptKernel("AGG", 2, 2));
+  std::string e = runError(scriptKernel("AGG", 2, 2));
   checkContains(e, "OpTaskSequenceGetINTEL");
   checkContains(e, "deadlock: this get blocks forever");
   checkContains(e, "1 asyncs, all 1 results already retrieved");
-  checkContains(errorOf(scriptKernel("G", 2, 2)), "no outstanding task thread");
+  checkContains(runError(scriptKernel("G", 2, 2)), "no outstanding task thread");
 }
 
 TEST_CASE("task sequence: zero capacities can never make progress") {
-  checkContains(errorOf(scriptKernel("AG", 0, 2)), "has GetCapacity 0, so its 1 finished task threads can never store");
-  checkContains(errorOf(scriptKernel("A", 2, 0)), "has AsyncCapacity 0, so this async can never start a task thread");
+  checkContains(runError(scriptKernel("AG", 0, 2)), "has GetCapacity 0, so its 1 finished task threads can never store");
+  checkContains(runError(scriptKernel("A", 2, 0)), "has AsyncCapacity 0, so this async can never start a task thread");
 }
 
 TEST_CASE("task sequence: use after release is an error; release discards outstanding results") {
   CHECK(run(scriptKernel("AAR", 2, 2))[0] == 2);
-  std::string e = errorOf(scriptKernel("ARA", 2, 2));
+  std::string e = runError(scriptKernel("ARA", 2, 2));
   checkContains(e, "OpTaskSequenceAsyncINTEL");
   checkContains(e, "was already released by OpTaskSequenceReleaseINTEL");
-  checkContains(errorOf(scriptKernel("ARG", 2, 2)), "already released");
+  checkContains(runError(scriptKernel("ARG", 2, 2)), "already released");
 }
 
 namespace {
@@ -252,7 +238,7 @@ TEST_CASE("task sequence: a task thread is an invocation of its own") {
     CHECK(run(oneTaskKernel("%initv", "", ""))[64] == 10);
   }
   SUBCASE("no access to the caller's Function memory") {
-    std::string e = errorOf(oneTaskKernel("%own", "OpStore %local %uint_3\n", " %local"));
+    std::string e = runError(oneTaskKernel("%own", "OpStore %local %uint_3\n", " %local"));
     checkContains(e, "OpLoad %pv");
     checkContains(e, "another invocation's Function memory");
   }
