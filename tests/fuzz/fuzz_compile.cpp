@@ -12,6 +12,8 @@
 #include "driver/pipeline.h"
 #include "frontend/module.h"
 
+#include "fuzz_input.h"
+
 using namespace spvhls;
 
 namespace {
@@ -41,15 +43,7 @@ void compileKernels(spirv::Module m, uint8_t seed) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::vector<uint8_t> bytes(data, data + size);
-  uint8_t seed = size ? data[size - 1] : 0;
-  try {
-    compileKernels(spirv::readBinary(bytes, "fuzz.spv"), seed);
-  } catch (const DiagnosticError&) {
-  }
-  try {
-    compileKernels(spirv::readText(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.spvasm"), seed);
-  } catch (const DiagnosticError&) {
-  }
+  const uint8_t seed = size ? data[size - 1] : 0;
+  fuzz::forEachReading(data, size, [&](spirv::Module m) { compileKernels(std::move(m), seed); });
   return 0;
 }

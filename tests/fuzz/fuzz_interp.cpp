@@ -12,6 +12,8 @@
 #include "frontend/module.h"
 #include "sim/interp.h"
 
+#include "fuzz_input.h"
+
 using namespace spvhls;
 
 namespace {
@@ -61,15 +63,7 @@ void runKernels(const spirv::Module& m, uint8_t seed) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::vector<uint8_t> bytes(data, data + size);
-  uint8_t seed = size ? data[size - 1] : 0;
-  try {
-    runKernels(spirv::readBinary(bytes, "fuzz.spv"), seed);
-  } catch (const DiagnosticError&) {
-  }
-  try {
-    runKernels(spirv::readText(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.spvasm"), seed);
-  } catch (const DiagnosticError&) {
-  }
+  const uint8_t seed = size ? data[size - 1] : 0;
+  fuzz::forEachReading(data, size, [&](const spirv::Module& m) { runKernels(m, seed); });
   return 0;
 }

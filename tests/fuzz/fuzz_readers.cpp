@@ -9,6 +9,8 @@
 
 #include "frontend/module.h"
 
+#include "fuzz_input.h"
+
 using namespace spvhls;
 using namespace spvhls::spirv;
 
@@ -32,14 +34,6 @@ void exercise(const Module& m) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::vector<uint8_t> bytes(data, data + size);
-  try {
-    exercise(readBinary(bytes, "fuzz.spv"));
-  } catch (const DiagnosticError&) {
-  }
-  try {
-    exercise(readText(std::string(bytes.begin(), bytes.end()), "fuzz.spvasm"));
-  } catch (const DiagnosticError&) {
-  }
+  fuzz::forEachReading(data, size, [](const Module& m) { exercise(m); });
   return 0;
 }
