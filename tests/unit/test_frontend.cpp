@@ -6,57 +6,21 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "frontend/grammar.h"
 #include "frontend/literals.h"
 #include "frontend/module.h"
 
+#include "frontend_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::spirv;
+using namespace spvhls::testutil;
 
 namespace {
 
 std::string fixture(const std::string& name) { return std::string(SPVHLS_SOURCE_DIR) + "/tests/unit/data/frontend/" + name; }
-
-std::vector<uint8_t> readBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string readString(const std::string& path) {
-  auto b = readBytes(path);
-  return {b.begin(), b.end()};
-}
-
-std::vector<uint32_t> wordsOf(const std::vector<uint8_t>& b) {
-  std::vector<uint32_t> w(b.size() / 4);
-  for (size_t i = 0; i < w.size(); ++i)
-    w[i] = b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 | uint32_t(b[4 * i + 3]) << 24;
-  return w;
-}
-
-std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& w, bool bigEndian = false) {
-  std::vector<uint8_t> b;
-  for (uint32_t x : w)
-    for (int k = 0; k < 4; ++k) b.push_back(uint8_t(x >> (8 * (bigEndian ? 3 - k : k))));
-  return b;
-}
-
-// The diagnostics of a failing call, joined; fails the test if the call succeeds.
-template <class F>
-std::vector<Diagnostic> diagnosticsOf(F&& f) {
-  try {
-    f();
-  } catch (const DiagnosticError& e) {
-    return e.diagnostics();
-  }
-  FAIL("expected a DiagnosticError");
-  return {};
-}
 
 const Block* findBlockWithLoop(const ModuleView& v) {
   for (const auto& f : v.functions)
@@ -481,28 +445,7 @@ TEST_CASE("text literals: ids, integers, floats, 64-bit, OpSwitch, OpExtInst, Op
 %sc = OpSpecConstantOp %uint IAdd %uint_1 %uint_10
 %fnl = OpTypeFunction %void %ulong
 )";
-  std::string text = R"(OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpCapability Int16
-OpCapability Int8
-OpCapability Float16
-OpCapability Float64
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k"
-%void = OpTypeVoid
-%bool = OpTypeBool
-%uint = OpTypeInt 32 0
-%ulong = OpTypeInt 64 0
-%uchar = OpTypeInt 8 0
-%short = OpTypeInt 16 1
-%float = OpTypeFloat 32
-%double = OpTypeFloat 64
-%half = OpTypeFloat 16
-%uint_0 = OpConstant %uint 0
-%uint_1 = OpConstant %uint 1
-%uint_10 = OpConstant %uint 10
-)" + decls + R"(
+  std::string text = kPrelude + decls + R"(
 %k = OpFunction %void None %fnl
 %p = OpFunctionParameter %ulong
 %entry = OpLabel

@@ -16,37 +16,21 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include "frontend/module.h"
 
+#include "frontend_test_util.h"
+
 using namespace spvhls::spirv;
+using namespace spvhls::testutil;
 namespace fs = std::filesystem;
 
 namespace {
 
 // SPIRV-Tools Assembler (tool 7), version 0: what spirv-as writes as the header's generator word.
 constexpr uint32_t kSpirvAsGenerator = 7u << 16;
-
-std::vector<uint8_t> readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in, "cannot open ", path.string());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string readString(const fs::path& path) {
-  auto b = readBytes(path);
-  return {b.begin(), b.end()};
-}
-
-std::vector<uint32_t> wordsOf(const std::vector<uint8_t>& b) {
-  std::vector<uint32_t> w(b.size() / 4);
-  for (size_t i = 0; i < w.size(); ++i)
-    w[i] = b[4 * i] | b[4 * i + 1] << 8 | b[4 * i + 2] << 16 | uint32_t(b[4 * i + 3]) << 24;
-  return w;
-}
 
 // Quotes a path for /bin/sh.
 std::string sh(const fs::path& p) {

@@ -12,8 +12,11 @@
 
 #include "frontend/module.h"
 
+#include "frontend_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::spirv;
+using namespace spvhls::testutil;
 
 namespace {
 
@@ -108,14 +111,6 @@ Diagnostic onlyError(const std::string& text, const std::string& good, const std
   auto diags = errorsOf(broken);
   REQUIRE_MESSAGE(diags.size() == 1, broken);
   return diags[0];
-}
-
-std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& words) {
-  std::vector<uint8_t> bytes;
-  for (uint32_t w : words)
-    for (int k = 0; k < 4; ++k)
-      bytes.push_back(uint8_t(w >> (8 * k)));
-  return bytes;
 }
 
 bool contains(const std::string& s, const std::string& part) {

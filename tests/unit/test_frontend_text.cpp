@@ -10,20 +10,13 @@
 
 #include "frontend/module.h"
 
+#include "frontend_test_util.h"
+
 using namespace spvhls;
 using namespace spvhls::spirv;
+using namespace spvhls::testutil;
 
 namespace {
-
-template <class F> std::vector<Diagnostic> diagnosticsOf(F&& f) {
-  try {
-    f();
-  } catch (const DiagnosticError& e) {
-    return e.diagnostics();
-  }
-  FAIL("expected a DiagnosticError");
-  return {};
-}
 
 Id idNamed(const Module& m, const std::string& name) {
   for (const auto& [id, n] : m.textNames)
