@@ -247,12 +247,13 @@ void ViewBuilder::indexType(uint32_t i) {
   }
   // Component types come first (only a pointer may name a type declared later, through
   // OpTypeForwardPointer), so types are never cyclic.
-  std::vector<Id> parts = t.members;
-  if (t.kind == K::Vector || t.kind == K::Array || t.kind == K::RuntimeArray) parts.push_back(t.elem);
-  for (Id part : parts)
+  auto declaredBefore = [&](Id part) {
     if (!v_.types.count(part) && !forwardPointers_.count(part))
       error(i, fmt::format("component type {} is not a type declared before {}; expected a type declared earlier",
                            v_.nameOf(part), v_.nameOf(inst.resultId)));
+  };
+  for (Id member : t.members) declaredBefore(member);
+  if (t.kind == K::Vector || t.kind == K::Array || t.kind == K::RuntimeArray) declaredBefore(t.elem);
   v_.types[inst.resultId] = std::move(t);
 }
 

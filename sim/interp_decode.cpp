@@ -236,14 +236,12 @@ void FunctionDecoder::decodeAtomic(X op) {
 
 // ---- calls ----
 
-uint32_t FunctionDecoder::calleeIndex(Id callee, size_t args) {
+uint32_t FunctionDecoder::calleeIndex(Id callee) {
   const spirv::Function* fn = mv_.findFunction(callee);
   if (!fn) fail(fmt::format("{} is not a function", mv_.nameOf(callee)));
   if (fn->isDeclaration())
     fail(fmt::format("call to {} which has no body (an imported declaration); the interpreter cannot run it",
                      mv_.nameOf(callee)));
-  if (fn->params.size() != args)
-    fail(fmt::format("{} arguments passed to {} which takes {}", args, mv_.nameOf(callee), fn->params.size()));
   if (auto it = p_.functionIndex.find(callee); it != p_.functionIndex.end()) return it->second;
   uint32_t index = static_cast<uint32_t>(p_.functions.size());
   p_.functionIndex[callee] = index;
@@ -254,7 +252,7 @@ uint32_t FunctionDecoder::calleeIndex(Id callee, size_t args) {
 
 void FunctionDecoder::decodeCall() {
   DInst d{X::Call};
-  d.a = calleeIndex(operand(0), inst().operands.size() - 1);
+  d.a = calleeIndex(operand(0)); // the module view has checked the arguments against the parameters
   if (slotCount(p_, inst().resultType, cur_) > 0) d.dst = dst();
   d.b = extraPos();
   d.n = static_cast<uint32_t>(inst().operands.size() - 1);
@@ -268,7 +266,7 @@ void FunctionDecoder::decodeTaskSequence(X op) {
   DInst d{op};
   if (op == X::TaskCreate) {
     d.dst = dst();
-    d.a = calleeIndex(operand(0), mv_.findFunction(operand(0)) ? mv_.findFunction(operand(0))->params.size() : 0);
+    d.a = calleeIndex(operand(0)); // the arguments are checked at each async
     d.b = operand(3);
     d.c = operand(4);
     emit(d);

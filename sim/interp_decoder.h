@@ -119,8 +119,8 @@ private:
 
   // ---- calls (interp_decode.cpp) ----
 
-  // Index of `callee` in p_.functions, queueing it for decoding; `args` arguments are passed to it.
-  uint32_t calleeIndex(Id callee, size_t args);
+  // Index of `callee` in p_.functions, queueing it for decoding.
+  uint32_t calleeIndex(Id callee);
   void decodeCall();
   // SPV_INTEL_task_sequence. Create: Function, Pipelined, ClusterMode, GetCapacity, AsyncCapacity
   // (the FPGA-only literals do not change results). The others take the sequence first.

@@ -17,6 +17,13 @@
 
 namespace spvhls::sim::interp {
 
+namespace {
+// Where a sequence was created, for the deadlock diagnostics.
+std::string createdAt(const Program& p, const TaskSequence& s) {
+  return fmt::format("created at {}", p.mv.locOf(s.createSrc).str());
+}
+} // namespace
+
 TaskSequence& Executor::sequence(const DInst& in, uint64_t handle) {
   if (handle == 0 || handle > sequences_.size())
     fail(in, "the Sequence operand is not a task sequence created by OpTaskSequenceCreateINTEL (undefined or null)");
@@ -39,8 +46,8 @@ void Executor::taskCreate(const DInst& in, uint64_t* r) {
 
 void Executor::taskAsync(WorkItem& wi, const DInst& in, const uint64_t* r) {
   TaskSequence& s = sequence(in, r[in.a]);
-  const std::string created = fmt::format("created at {}", p_.mv.locOf(s.createSrc).str());
   if (s.waiting.size() >= s.asyncCapacity) {
+    const std::string created = createdAt(p_, s);
     if (s.asyncCapacity == 0)
       fail(in, fmt::format("deadlock: the task sequence ({}) has AsyncCapacity 0, so this async can never start a task "
                            "thread; use an AsyncCapacity of at least 1",
@@ -86,7 +93,7 @@ void Executor::taskAsync(WorkItem& wi, const DInst& in, const uint64_t* r) {
 void Executor::taskGet(const DInst& in, uint64_t* r) {
   TaskSequence& s = sequence(in, r[in.a]);
   if (s.stored.empty()) {
-    const std::string created = fmt::format("created at {}", p_.mv.locOf(s.createSrc).str());
+    const std::string created = createdAt(p_, s);
     if (!s.waiting.empty())
       fail(in, fmt::format("deadlock: the task sequence ({}) has GetCapacity 0, so its {} finished task threads can "
                            "never store their results; use a GetCapacity of at least 1",
