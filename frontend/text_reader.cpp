@@ -388,21 +388,24 @@ public:
   }
 
   uint32_t literal(const OperandDesc& d) override {
-    const Token& t = next(d);
-    auto p = t.kind == Token::Kind::Word ? detail::parseInteger(t.text) : std::nullopt;
-    auto v = p ? detail::fitInteger(*p, 32) : std::nullopt;
-    if (!v) failAt(t, fmt::format("expected a 32-bit integer literal{}", what(d)));
-    words_.push_back(static_cast<uint32_t>(*v));
-    return static_cast<uint32_t>(*v);
+    uint32_t v = static_cast<uint32_t>(integerLiteral(d, 32));
+    words_.push_back(v);
+    return v;
   }
 
   void literal64(const OperandDesc& d) override {
+    uint64_t v = integerLiteral(d, 64);
+    words_.push_back(static_cast<uint32_t>(v));
+    words_.push_back(static_cast<uint32_t>(v >> 32));
+  }
+
+  // The next operand as an integer literal that fits `width` bits.
+  uint64_t integerLiteral(const OperandDesc& d, uint32_t width) {
     const Token& t = next(d);
     auto p = t.kind == Token::Kind::Word ? detail::parseInteger(t.text) : std::nullopt;
-    auto v = p ? detail::fitInteger(*p, 64) : std::nullopt;
-    if (!v) failAt(t, fmt::format("expected a 64-bit integer literal{}", what(d)));
-    words_.push_back(static_cast<uint32_t>(*v));
-    words_.push_back(static_cast<uint32_t>(*v >> 32));
+    auto v = p ? detail::fitInteger(*p, width) : std::nullopt;
+    if (!v) failAt(t, fmt::format("expected a {}-bit integer literal{}", width, what(d)));
+    return *v;
   }
 
   void number(const OperandDesc& d, detail::NumberType type) override {
