@@ -264,6 +264,9 @@ int main(int argc, char** argv) {
     if (a.command == "as") return cmdAs(a);
     if (a.command == "dis") return cmdDis(a);
     usageError("unknown command '" + a.command + "'");
+  } catch (const InternalError& e) {
+    for (const Diagnostic& d : e.diagnostics()) std::cerr << d.str() << "\n";
+    return 3;
   } catch (const DiagnosticError& e) {
     for (const Diagnostic& d : e.diagnostics()) std::cerr << d.str() << "\n";
     return 1;

@@ -31,4 +31,21 @@ DiagnosticError::DiagnosticError(SourceLoc loc, std::string construct, std::stri
     : DiagnosticError(std::vector<Diagnostic>{
           Diagnostic{Diagnostic::Severity::Error, std::move(loc), std::move(construct), std::move(message)}}) {}
 
+namespace {
+constexpr const char* kInternalPrefix = "internal compiler error (please report): ";
+std::vector<Diagnostic> markInternal(std::vector<Diagnostic> diags) {
+  for (auto& d : diags)
+    if (d.message.rfind(kInternalPrefix, 0) != 0) d.message = kInternalPrefix + d.message;
+  return diags;
+}
+} // namespace
+
+InternalError::InternalError(std::vector<Diagnostic> diags) : DiagnosticError(markInternal(std::move(diags))) {}
+
+InternalError::InternalError(SourceLoc loc, std::string construct, std::string message)
+    : InternalError(std::vector<Diagnostic>{
+          Diagnostic{Diagnostic::Severity::Error, std::move(loc), std::move(construct), std::move(message)}}) {}
+
+InternalError InternalError::from(const DiagnosticError& e) { return InternalError(e.diagnostics()); }
+
 } // namespace spvhls

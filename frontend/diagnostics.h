@@ -38,4 +38,15 @@ private:
   std::vector<Diagnostic> diags_;
 };
 
+// A broken invariant of the compiler itself (not of the input): the driver exits with status 3 and
+// the message asks for a report. Its diagnostics say so in their text too.
+class InternalError : public DiagnosticError {
+public:
+  explicit InternalError(std::vector<Diagnostic> diags);
+  InternalError(SourceLoc loc, std::string construct, std::string message);
+  // Re-raises a DiagnosticError from a check of the compiler's own output (IR or schedule verifier)
+  // as an internal error.
+  static InternalError from(const DiagnosticError& e);
+};
+
 } // namespace spvhls

@@ -176,10 +176,13 @@ struct Kernel {
   std::vector<Diagnostic> diagnostics;
 };
 
-// Checks the IR's own invariants (operands defined before use, widths consistent, memory indices
-// valid, loop structure). Throws DiagnosticError describing the first violation. Lowering output must
-// always pass; a failure is a compiler bug, reported as such.
-void verifyKernel(const Kernel& k);
+// Checks the IR's own invariants (operands defined before use, phi entries matching predecessors,
+// widths consistent, memory indices valid, loop structure). Throws DiagnosticError describing the
+// first violation. Lowering output must always pass; a failure is a compiler bug, reported as such.
+// `Between` is the state between lowering passes: unreachable blocks (and loops no block calls yet or
+// any longer) are allowed there, everything else is checked as in the final IR.
+enum class VerifyLevel { Final, Between };
+void verifyKernel(const Kernel& k, VerifyLevel level = VerifyLevel::Final);
 
 // A readable dump, for tests and --dump-ir.
 std::string printKernel(const Kernel& k);

@@ -23,7 +23,7 @@ bool isArith(OpKind k) {
 
 class Verifier {
 public:
-  explicit Verifier(const Kernel& k) : k_(k) {}
+  Verifier(const Kernel& k, VerifyLevel level) : k_(k), final_(level == VerifyLevel::Final) {}
 
   void run() {
     checkInterface();
@@ -33,6 +33,7 @@ public:
 
 private:
   const Kernel& k_;
+  const bool final_;
   std::vector<int> idom_;
   std::vector<uint32_t> blockOfOp_, posOfOp_;
 
@@ -181,8 +182,12 @@ private:
     std::vector<std::vector<uint32_t>> preds(n);
     for (uint32_t a = 0; a < n; ++a)
       for (uint32_t s : succ[a]) preds[s].push_back(a);
-    for (uint32_t b = 1; b < n; ++b)
-      if (idom_[b] < 0) fail(k_.blocks[b].term.loc, "block " + k_.blocks[b].name, "unreachable block");
+    std::vector<uint8_t> reach(n, 0);
+    reach[0] = 1;
+    for (uint32_t b = 1; b < n; ++b) {
+      reach[b] = idom_[b] >= 0;
+      if (!reach[b] && final_) fail(k_.blocks[b].term.loc, "block " + k_.blocks[b].name, "unreachable block");
+    }
 
     std::vector<uint32_t> loopCalls(k_.loops.size(), 0);
     for (ValueId v = 0; v < k_.ops.size(); ++v) {
@@ -202,13 +207,26 @@ private:
         break;
       case OpKind::Phi: {
         if (op.phiBlocks.size() != op.operands.size()) fail(op.loc, where, "one predecessor per operand expected");
+        if (!reach[b]) continue; // dead code between passes: compaction removes it unchecked
+        // One entry per predecessor; between passes a predecessor that is itself unreachable may
+        // have lost its entry already (its edge is dead).
         std::vector<uint32_t> got = op.phiBlocks, want = preds[b];
         std::sort(got.begin(), got.end());
         std::sort(want.begin(), want.end());
-        if (got != want) fail(op.loc, where, "phi predecessors do not match the block's predecessors");
+        want.erase(std::unique(want.begin(), want.end()), want.end());
+        if (std::adjacent_find(got.begin(), got.end()) != got.end())
+          fail(op.loc, where, "phi has two entries for one predecessor");
+        for (uint32_t p : got)
+          if (!std::binary_search(want.begin(), want.end(), p))
+            fail(op.loc, where, fmt::format("phi has an entry for block {}, which is not a predecessor",
+                                            p < n ? k_.blocks[p].name : std::to_string(p)));
+        for (uint32_t p : want)
+          if (reach[p] && !std::binary_search(got.begin(), got.end(), p))
+            fail(op.loc, where, fmt::format("phi has no entry for predecessor {}", k_.blocks[p].name));
         for (size_t i = 0; i < op.operands.size(); ++i) {
+          if (op.operands[i] == kNone || op.operands[i] >= k_.ops.size()) fail(op.loc, where, "missing phi operand");
           if (k_.ops[op.operands[i]].width != op.width) fail(op.loc, where, "phi operand width differs");
-          if (!lower::dominates(idom_, blockOfOp_[op.operands[i]], op.phiBlocks[i]))
+          if (reach[op.phiBlocks[i]] && !lower::dominates(idom_, blockOfOp_[op.operands[i]], op.phiBlocks[i]))
             fail(op.loc, where, fmt::format("operand %{} is not available at the end of block {}", op.operands[i],
                                             k_.blocks[op.phiBlocks[i]].name));
         }
@@ -236,6 +254,7 @@ private:
       default:
         break;
       }
+      if (!reach[b]) continue; // dead code: nothing runs it
       for (ValueId o : op.operands) {
         if (o == kNone) continue;
         const uint32_t ob = blockOfOp_[o];
@@ -245,11 +264,11 @@ private:
     }
     for (uint32_t b = 0; b < n; ++b) {
       const Terminator& t = k_.blocks[b].term;
-      if (t.cond != kNone && !lower::dominates(idom_, blockOfOp_[t.cond], b))
+      if (reach[b] && t.cond != kNone && !lower::dominates(idom_, blockOfOp_[t.cond], b))
         fail(t.loc, "block " + k_.blocks[b].name, "branch condition is not defined before the branch");
     }
     for (size_t l = 0; l < k_.loops.size(); ++l)
-      if (loopCalls[l] != 1)
+      if (final_ ? loopCalls[l] != 1 : loopCalls[l] > 1)
         fail(k_.loops[l].loc, "loop " + k_.loops[l].name, fmt::format("called {} times, expected once", loopCalls[l]));
   }
 
@@ -297,6 +316,6 @@ private:
 
 } // namespace
 
-void verifyKernel(const Kernel& k) { Verifier(k).run(); }
+void verifyKernel(const Kernel& k, VerifyLevel level) { Verifier(k, level).run(); }
 
 } // namespace spvhls::ir

@@ -2,6 +2,8 @@
 #include "ir/lower.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -36,9 +38,12 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
 
   lower::Context c(mv, *ep, *f);
   lower::LFunc lf = lower::decodeAndInline(c);
+  lower::checkFunc(c, lf, "inlining");
   lower::promoteVariables(c, lf);
+  lower::checkFunc(c, lf, "promotion of variables");
   lower::Translated t = lower::translate(c, lf);
   Kernel k = std::move(t.kernel);
+  lower::checkAfter(k, "translation");
   k.registerLimit = spirv::registerLimitOf(mv, ep->function);
   if (mv.hasDecoration(ep->function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";
   if (mv.hasDecoration(ep->function, spirv::spv::Decoration::StallFreeINTEL)) {
@@ -61,6 +66,7 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
         keep[static_cast<size_t>(&b - k.blocks.data())] = 1;
   }
   lower::threadForwardingBlocks(k, keep);
+  lower::checkAfter(k, "forwarding-block threading");
   lower::LoopForest forest = lower::findLoops(k);
   std::sort(forest.irreducible.begin(), forest.irreducible.end());
   forest.irreducible.erase(std::unique(forest.irreducible.begin(), forest.irreducible.end()), forest.irreducible.end());
@@ -69,17 +75,29 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
                                        "is entered by a cycle with several entries (irreducible control flow); "
                                        "that cycle runs in the FSM and is not pipelined"});
   lower::attachControls(k, forest, t.controls);
+  lower::checkAfter(k, "attaching loop controls");
   lower::extractLoops(k, forest);
+  lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);
-  try {
-    verifyKernel(k);
-  } catch (const DiagnosticError& e) {
-    // The input was accepted, so a broken invariant is the compiler's fault.
-    std::vector<Diagnostic> diags = e.diagnostics();
-    for (auto& d : diags) d.message = "internal compiler error (please report): " + d.message;
-    throw DiagnosticError(std::move(diags));
-  }
+  lower::checkAfter(k, "compaction", VerifyLevel::Final);
   return k;
 }
+
+namespace lower {
+
+void checkAfter(const Kernel& k, const char* pass, VerifyLevel level) {
+  try {
+    verifyKernel(k, level);
+  } catch (const DiagnosticError& e) {
+    // The input was accepted, so a broken invariant is the compiler's fault.
+    // For compiler developers: the IR the check rejected.
+    if (std::getenv("SPVHLS_DUMP_BAD_IR")) std::cerr << printKernel(k) << "\n";
+    std::vector<Diagnostic> diags = e.diagnostics();
+    for (auto& d : diags) d.message = fmt::format("after {}: {}", pass, d.message);
+    throw InternalError(std::move(diags));
+  }
+}
+
+} // namespace lower
 
 } // namespace spvhls::ir

@@ -11,6 +11,19 @@ namespace spvhls::ir::lower {
 namespace {
 
 
+// Removes the phi entries of block `to` that come from block `from` (the edge was removed).
+void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from) {
+  for (ValueId v : k.blocks[to].ops) {
+    Op& phi = k.ops[v];
+    if (phi.kind != OpKind::Phi) continue;
+    for (size_t i = phi.phiBlocks.size(); i-- > 0;)
+      if (phi.phiBlocks[i] == from) {
+        phi.phiBlocks.erase(phi.phiBlocks.begin() + static_cast<std::ptrdiff_t>(i));
+        phi.operands.erase(phi.operands.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+  }
+}
+
 // CondBranch/Switch on a constant -> Branch.
 void foldConstantBranches(Kernel& k) {
   for (auto& b : k.blocks) {
@@ -29,6 +42,11 @@ void foldConstantBranches(Kernel& k) {
           break;
         }
     }
+    // The edges to the other targets are gone: so are the phi entries they fed. Left in place, a
+    // later merge of `b` into its predecessor would turn them into a second, wrong entry.
+    const uint32_t self = static_cast<uint32_t>(&b - k.blocks.data());
+    for (uint32_t other : t.targets)
+      if (other != target) dropPhiEntries(k, other, self);
     t.kind = Terminator::Kind::Branch;
     t.cond = kNone;
     t.targets = {target};
@@ -244,12 +262,15 @@ bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& l
 
 void compactKernel(Kernel& k) {
   foldConstantBranches(k);
+  checkAfter(k, "constant-branch folding");
   mergeStraightLines(k);
+  checkAfter(k, "straight-line merging");
   std::vector<uint8_t> keep(k.blocks.size(), 0); // blocks entering loops (see mergeStraightLines)
   for (uint32_t b = 0; b < k.blocks.size(); ++b)
     for (uint32_t t : k.blocks[b].term.targets)
       if (k.blocks[t].loopCall) keep[b] = 1;
   threadForwardingBlocks(k, keep);
+  checkAfter(k, "forwarding-block threading");
   const Succs succ = kernelSuccessors(k);
   const std::vector<uint32_t> order = reversePostOrder(succ, 0);
   std::vector<uint8_t> reach(k.blocks.size(), 0);
@@ -317,9 +338,14 @@ void compactKernel(Kernel& k) {
       if (memMap[m] != UINT32_MAX) kept.push_back({memMap[m], d});
     lc.memoryDependenceDistance = std::move(kept);
   };
-  for (Loop& lp : loops) {
-    for (Op& op : lp.ops)
+  // Every access is renumbered, in the CFG as in loop bodies: a stale index names another memory.
+  auto remapAccesses = [&](std::vector<Op>& list) {
+    for (Op& op : list)
       if (op.kind == OpKind::Load || op.kind == OpKind::Store) op.memory = memMap[op.memory];
+  };
+  remapAccesses(k.ops);
+  for (Loop& lp : loops) {
+    remapAccesses(lp.ops);
     remapControls(lp.controls);
   }
   for (KernelArg& a : k.args)

@@ -65,6 +65,9 @@ public:
   LFunc decode(const spirv::Function& f, std::vector<Id>& stack) {
     LFunc out = decodeBlocks(f);
     inlineCalls(out, stack);
+    // A callee that never returns leaves its continuation (and everything only it reaches)
+    // unreachable; later steps walk the dominator tree and must not see such blocks.
+    pruneUnreachable(out);
     return out;
   }
 
@@ -169,10 +172,46 @@ private:
       }
       out.blocks.push_back(std::move(lb));
     }
-    // Drop phi entries of unreachable predecessors, then restore module order (the entry first).
+    dropDeadPhiEntries(out);
+    // Restore module order (the entry first).
+    std::stable_sort(out.blocks.begin(), out.blocks.end(), [&](const LBlock& a, const LBlock& b) {
+      return index[a.label] < index[b.label];
+    });
+    return out;
+  }
+
+  // Removes blocks not reachable from the entry (order kept) and the phi entries they fed.
+  static void pruneUnreachable(LFunc& f) {
+    std::unordered_map<Id, size_t> index;
+    for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].label] = i;
+    std::vector<uint8_t> seen(f.blocks.size(), 0);
+    std::vector<size_t> work{0};
+    seen[0] = 1;
+    while (!work.empty()) {
+      const size_t b = work.back();
+      work.pop_back();
+      for (Id s : successorLabels(f.blocks[b]))
+        if (auto it = index.find(s); it != index.end() && !seen[it->second]) {
+          seen[it->second] = 1;
+          work.push_back(it->second);
+        }
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < f.blocks.size(); ++i)
+      if (seen[i]) {
+        if (n != i) f.blocks[n] = std::move(f.blocks[i]);
+        ++n;
+      }
+    if (n == f.blocks.size()) return;
+    f.blocks.resize(n);
+    dropDeadPhiEntries(f);
+  }
+
+  // Drops phi entries whose predecessor block is not in `f`.
+  static void dropDeadPhiEntries(LFunc& f) {
     std::unordered_set<Id> live;
-    for (const auto& b : out.blocks) live.insert(b.label);
-    for (auto& b : out.blocks)
+    for (const auto& b : f.blocks) live.insert(b.label);
+    for (auto& b : f.blocks)
       for (auto& in : b.insts) {
         if (in.op != SpvOp::OpPhi) continue;
         std::vector<Id> kept;
@@ -180,17 +219,17 @@ private:
           if (live.count(in.ids[i + 1])) kept.insert(kept.end(), {in.ids[i], in.ids[i + 1]});
         in.ids = std::move(kept);
       }
-    std::stable_sort(out.blocks.begin(), out.blocks.end(), [&](const LBlock& a, const LBlock& b) {
-      return index[a.label] < index[b.label];
-    });
-    return out;
   }
 
   // Renames every id defined in `body` (results and labels) to a fresh one and substitutes the
   // parameters by the call's arguments.
   void renameBody(LFunc& body, const spirv::Function& callee, const LInst& call) {
     std::unordered_map<Id, Id> map;
-    for (size_t i = 0; i < callee.params.size(); ++i) map[callee.params[i]] = call.ids.at(i + 1);
+    std::vector<LInst> byValCopies;
+    for (size_t i = 0; i < callee.params.size(); ++i) {
+      const Id param = callee.params[i], arg = call.ids.at(i + 1);
+      map[param] = isByVal(param) ? byValCopy(param, arg, call, byValCopies) : arg;
+    }
     for (auto& b : body.blocks) {
       map[b.label] = c_.freshId(b.label);
       for (auto& in : b.insts)
@@ -209,6 +248,43 @@ private:
       if (b.controls)
         for (auto& [var, dist] : b.controls->dependencyArray) sub(var);
     }
+    auto& entry = body.blocks.front().insts;
+    entry.insert(entry.begin(), byValCopies.begin(), byValCopies.end());
+  }
+
+  // FuncParamAttr ByVal: the parameter points to the callee's own copy of the argument's pointee
+  // (C passes aggregates by value; clang passes their address and marks it so).
+  bool isByVal(Id param) const {
+    constexpr uint32_t kFuncParamAttr = 38, kByVal = 2;
+    auto it = c_.mv.decorations.find(param);
+    if (it == c_.mv.decorations.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(), [](const spirv::Decoration& d) {
+      return d.kind == kFuncParamAttr && !d.literals.empty() && d.literals[0] == kByVal;
+    });
+  }
+
+  // A Function variable for the copy and the copy itself, made at the start of the callee.
+  Id byValCopy(Id param, Id arg, const LInst& call, std::vector<LInst>& out) {
+    const Id ptrType = c_.typeOf(param);
+    const spirv::Type* t = c_.mv.findType(ptrType);
+    if (!t || t->kind != spirv::Type::Kind::Pointer || t->storageClass != spirv::spv::StorageClass::Function)
+      c_.failAt(call, fmt::format("parameter {} is decorated FuncParamAttr ByVal but is not a Function-storage "
+                                  "pointer; expected a pointer to the caller's private copy",
+                                  c_.ref(param)));
+    LInst var;
+    var.op = SpvOp::OpVariable;
+    var.type = ptrType;
+    var.result = c_.freshNamedId(c_.nameOf(param), ptrType);
+    var.lits = {spirv::spv::StorageClass::Function};
+    var.src = call.src;
+    LInst copy;
+    copy.op = SpvOp::OpCopyMemory;
+    copy.ids = {var.result, arg};
+    copy.lits = {0};
+    copy.src = call.src;
+    out.push_back(var);
+    out.push_back(copy);
+    return var.result;
   }
 
   void inlineCalls(LFunc& f, std::vector<Id>& stack) {
@@ -286,6 +362,86 @@ LFunc decodeAndInline(Context& c) {
   Decoder d(c);
   std::vector<Id> stack{c.entryFunc.id};
   return d.decode(c.entryFunc, stack);
+}
+
+} // namespace spvhls::ir::lower
+
+namespace spvhls::ir::lower {
+
+void checkFunc(const Context& c, const LFunc& f, const char* pass) {
+  auto fail = [&](const LInst* at, const std::string& msg) {
+    const SourceLoc loc = at ? c.locOf(at->src) : c.locOf(c.entry.inst);
+    throw InternalError(loc, at ? c.describe(*at) : "kernel " + c.entry.name,
+                        fmt::format("after {}: working copy invariant violated: {}", pass, msg));
+  };
+  if (f.blocks.empty()) fail(nullptr, "no blocks");
+  std::unordered_map<Id, size_t> index;
+  std::unordered_set<Id> defined;
+  for (size_t i = 0; i < f.blocks.size(); ++i) {
+    if (!index.emplace(f.blocks[i].label, i).second) fail(nullptr, "a block label is used twice");
+    for (const auto& in : f.blocks[i].insts)
+      if (in.result && !defined.insert(in.result).second) fail(&in, "result id defined twice");
+  }
+  auto isTerminator = [](SpvOp op) {
+    return op == SpvOp::OpBranch || op == SpvOp::OpBranchConditional || op == SpvOp::OpSwitch ||
+           op == SpvOp::OpReturn || op == SpvOp::OpReturnValue || op == SpvOp::OpUnreachable;
+  };
+  std::vector<std::vector<Id>> preds(f.blocks.size());
+  for (const auto& b : f.blocks) {
+    if (b.insts.empty() || !isTerminator(b.insts.back().op)) fail(b.insts.empty() ? nullptr : &b.insts.back(),
+                                                                   "block " + c.nameOf(b.label) + " has no terminator");
+    for (Id s : successorLabels(b)) {
+      auto it = index.find(s);
+      if (it == index.end()) fail(&b.insts.back(), "branch to " + c.ref(s) + ", which is not a block");
+      preds[it->second].push_back(b.label);
+    }
+  }
+  // Reachability: a dominator-tree walk never sees unreachable blocks, so nothing may be left there.
+  std::vector<uint8_t> seen(f.blocks.size(), 0);
+  std::vector<size_t> work{0};
+  seen[0] = 1;
+  while (!work.empty()) {
+    const size_t b = work.back();
+    work.pop_back();
+    for (Id s : successorLabels(f.blocks[b]))
+      if (!seen[index[s]]) {
+        seen[index[s]] = 1;
+        work.push_back(index[s]);
+      }
+  }
+  for (size_t i = 0; i < f.blocks.size(); ++i)
+    if (!seen[i]) fail(&f.blocks[i].insts.front(), "block " + c.nameOf(f.blocks[i].label) + " is unreachable");
+
+  const std::unordered_set<Id> params(c.entryFunc.params.begin(), c.entryFunc.params.end());
+  auto isDefined = [&](Id id) {
+    return defined.count(id) || index.count(id) || params.count(id) || c.mv.constants.count(id) ||
+           c.mv.types.count(id) || c.mv.functionIndex.count(id) || c.mv.extInstImports.count(id) ||
+           std::find(c.mv.globals.begin(), c.mv.globals.end(), id) != c.mv.globals.end() ||
+           c.isSynthesizedUndef(id);
+  };
+  for (size_t bi = 0; bi < f.blocks.size(); ++bi) {
+    const auto& b = f.blocks[bi];
+    bool phisDone = false;
+    for (size_t i = 0; i < b.insts.size(); ++i) {
+      const LInst& in = b.insts[i];
+      if (i + 1 < b.insts.size() && isTerminator(in.op)) fail(&in, "terminator in the middle of a block");
+      for (Id id : in.ids)
+        if (!isDefined(id)) fail(&in, "operand " + c.ref(id) + " is not defined");
+      if (in.op != SpvOp::OpPhi) {
+        phisDone = true;
+        continue;
+      }
+      if (phisDone) fail(&in, "phi after a non-phi");
+      std::vector<Id> got;
+      for (size_t j = 1; j < in.ids.size(); j += 2) got.push_back(in.ids[j]);
+      std::vector<Id> want = preds[bi];
+      std::sort(got.begin(), got.end());
+      std::sort(want.begin(), want.end());
+      if (in.ids.size() % 2 != 0 || got != want)
+        fail(&in, fmt::format("phi has {} entries for the {} predecessors of {}", got.size(), want.size(),
+                              c.nameOf(b.label)));
+    }
+  }
 }
 
 } // namespace spvhls::ir::lower

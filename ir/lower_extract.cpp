@@ -149,8 +149,8 @@ private:
     if (auto it = vmap_.find(v); it != vmap_.end()) return it->second;
     const Op& op = k_.ops[v];
     if (inLoop(op.block))
-      throw DiagnosticError(op.loc, "loop " + loop_.name,
-                            fmt::format("internal error: value #{} used before its definition in the loop", v));
+      throw InternalError(op.loc, "loop " + loop_.name,
+                          fmt::format("value #{} used before its definition in the loop", v));
     if (op.kind == OpKind::Const) return vmap_[v] = lb_.constant(op.width, op.imm);
     if (op.kind == OpKind::Undef) return vmap_[v] = lb_.undef(op.width);
     uint32_t i = liveIn(v);

@@ -98,7 +98,14 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------------
-// Steps.
+// Steps. Each is followed by a check of the invariants it must keep (checkAfter, checkFunc): a
+// broken invariant is an internal error naming the step, not wrong hardware later.
+
+// The HLS IR between passes (verifyKernel at VerifyLevel::Between, or Final).
+void checkAfter(const Kernel& k, const char* pass, VerifyLevel level = VerifyLevel::Between);
+// The working copy: blocks reachable, terminated, phis with one entry per predecessor, every id
+// operand defined (lower_decode.cpp).
+void checkFunc(const Context& c, const LFunc& f, const char* pass);
 
 // Decodes the entry function's reachable blocks and inlines every call (lower_decode.cpp).
 LFunc decodeAndInline(Context& c);

@@ -42,6 +42,7 @@ class Promoter {
 public:
   Promoter(Context& c, LFunc& f) : c_(c), f_(f) {}
 
+  // Returns whether anything was promoted: promotion only removes instructions, so rounds end.
   bool round() {
     findCandidates();
     if (vars_.empty()) return false;
@@ -49,10 +50,11 @@ public:
     placePhis();
     std::unordered_map<Id, std::vector<Id>> stacks;
     rename(0, stacks);
+    const bool progress = !dead_.empty();
     rewrite();
     removeTrivialPhis();
     removeDeadPhis();
-    return true;
+    return progress;
   }
 
 private:

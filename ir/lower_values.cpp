@@ -104,7 +104,7 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
   if (c_.isPointerValue(id))
     c_.failAt(at, fmt::format("uses pointer {} as data; converting, comparing or storing pointers is not "
                               "supported", c_.ref(id)));
-  c_.failAt(at, fmt::format("internal error: value {} used before its definition", c_.ref(id)));
+  throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("value {} used before its definition", c_.ref(id)));
 }
 
 Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
@@ -115,7 +115,7 @@ Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
                               c_.ref(id)));
   if (argOf_.count(id) || varMemory_.count(id)) // arguments and module-scope variables
     return ptrs_[id] = Ptr{static_cast<uint32_t>(m), b_.constant(64, 0)};
-  c_.failAt(at, fmt::format("internal error: pointer {} used before its definition", c_.ref(id)));
+  throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("pointer {} used before its definition", c_.ref(id)));
 }
 
 uint32_t Translator::accessSize(Id type, const LInst& at) const {

@@ -74,8 +74,7 @@ std::vector<uint32_t> findPositiveCycle(const Problem& p, uint32_t ii, bool zero
   if (noNegativeCycle) return {};
 
   auto internal = [&](const char* what) {
-    return DiagnosticError(SourceLoc{}, "scheduler",
-                           fmt::format("internal error: positive-cycle recovery failed: {}", what));
+    return InternalError(SourceLoc{}, "scheduler", fmt::format("positive-cycle recovery failed: {}", what));
   };
   size_t v = lastRelaxed;
   for (size_t i = 0; i <= n; ++i) {

@@ -86,7 +86,7 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
     ls.mii = computeMII(ls.problem);
   } catch (const DiagnosticError& e) {
     // The builders only create schedulable dependence graphs from valid IR: this is a compiler bug.
-    throw DiagnosticError(loop.loc, construct, fmt::format("internal error: {}", e.what()));
+    throw InternalError(loop.loc, construct, e.what());
   }
   const ir::LoopControls& c = loop.controls;
   const uint32_t mii = ls.mii.mii();
@@ -128,7 +128,11 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
                                       ls.requestedII ? ", InitiationIntervalINTEL ignored" : "", s->ii,
                                       ls.limitingReason);
   }
-  verify(ls.problem, *s);
+  try {
+    verify(ls.problem, *s);
+  } catch (const DiagnosticError& e) {
+    throw InternalError(loop.loc, construct, e.what());
+  }
   ls.schedule = std::move(*s);
   return ls;
 }
@@ -147,7 +151,7 @@ KernelSchedule scheduleKernel(const ir::Kernel& k, const ScheduleOptions& opts) 
       bs.schedule = listSchedule(bs.problem);
       verify(bs.problem, bs.schedule);
     } catch (const DiagnosticError& e) {
-      throw DiagnosticError(k.blocks[b].term.loc, "block " + k.blocks[b].name, fmt::format("internal error: {}", e.what()));
+      throw InternalError(k.blocks[b].term.loc, "block " + k.blocks[b].name, e.what());
     }
     ks.blocks.push_back(std::move(bs));
   }

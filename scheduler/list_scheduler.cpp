@@ -91,8 +91,7 @@ Schedule listSchedule(const Problem& p) {
   try {
     verify(p, s);
   } catch (const DiagnosticError& e) {
-    throw DiagnosticError(SourceLoc{}, "list scheduler",
-                          fmt::format("internal error: the schedule fails verification: {}", e.what()));
+    throw InternalError(SourceLoc{}, "list scheduler", fmt::format("the schedule fails verification: {}", e.what()));
   }
   return s;
 }

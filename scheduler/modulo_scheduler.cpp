@@ -47,8 +47,8 @@ std::vector<int64_t> heights(const Problem& p, uint32_t ii) {
                                                    .predecessor_map(pred.data())
                                                    .root_vertex(end));
   if (!ok)
-    throw DiagnosticError(SourceLoc{}, "modulo scheduler",
-                          fmt::format("internal error: positive cycle at II {} after the feasibility check", ii));
+    throw InternalError(SourceLoc{}, "modulo scheduler",
+                        fmt::format("positive cycle at II {} after the feasibility check", ii));
   std::vector<int64_t> h(n);
   for (size_t v = 0; v < n; ++v) h[v] = -dist[v];
   return h;
@@ -164,7 +164,7 @@ private:
 
 std::optional<Schedule> moduloSchedule(const Problem& p, uint32_t ii) {
   if (ii == 0)
-    throw DiagnosticError(SourceLoc{}, "modulo scheduler", "internal error: asked for a modulo schedule at II 0");
+    throw InternalError(SourceLoc{}, "modulo scheduler", "asked for a modulo schedule at II 0");
   p.check();
   // Cheap infeasibility tests first: too many uses of a resource, or a recurrence longer than II.
   std::vector<uint64_t> uses(p.resources.size(), 0);
@@ -182,15 +182,15 @@ std::optional<Schedule> moduloSchedule(const Problem& p, uint32_t ii) {
   for (size_t i = 0; i < start->size(); ++i) {
     int64_t t = (*start)[i] - first; // shifting every start keeps dependences and MRT slots intact
     if (t > std::numeric_limits<int>::max() / 2)
-      throw DiagnosticError(SourceLoc{}, "modulo scheduler", "internal error: start time overflow");
+      throw InternalError(SourceLoc{}, "modulo scheduler", "start time overflow");
     s.start.push_back(int(t));
     s.length = std::max<int>(s.length, int(t) + int(p.ops[i].latency));
   }
   try {
     verify(p, s);
   } catch (const DiagnosticError& e) {
-    throw DiagnosticError(SourceLoc{}, "modulo scheduler",
-                          fmt::format("internal error: the schedule at II {} fails verification: {}", ii, e.what()));
+    throw InternalError(SourceLoc{}, "modulo scheduler",
+                        fmt::format("the schedule at II {} fails verification: {}", ii, e.what()));
   }
   return s;
 }

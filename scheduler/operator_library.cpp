@@ -40,8 +40,7 @@ uint32_t OperatorLibrary::latency(const ir::Op& op) const {
     return target_.memLatency + 1;
   }
   // Only reachable with an OpKind value outside the enum: a corrupted IR, not a user error.
-  throw DiagnosticError(op.loc, "operator library",
-                        fmt::format("internal error: no latency for operation kind {}", int(op.kind)));
+  throw InternalError(op.loc, "operator library", fmt::format("no latency for operation kind {}", int(op.kind)));
 }
 
 int OperatorLibrary::resource(const ir::Op& op) const {

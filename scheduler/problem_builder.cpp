@@ -20,8 +20,8 @@ std::string operationName(const ir::Op& op, uint32_t index) {
   return fmt::format("{} = {}", valueName(op, index), ir::opKindName(op.kind));
 }
 
-DiagnosticError internalIrError(const SourceLoc& loc, const std::string& construct, const std::string& what) {
-  return DiagnosticError(loc, construct, "internal error: malformed HLS IR: " + what);
+InternalError internalIrError(const SourceLoc& loc, const std::string& construct, const std::string& what) {
+  return InternalError(loc, construct, "malformed HLS IR: " + what);
 }
 
 void addDep(Problem& p, uint32_t from, uint32_t to, int latency, uint32_t distance, Dependence::Kind kind) {

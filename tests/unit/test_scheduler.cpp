@@ -415,7 +415,8 @@ TEST_CASE("buildLoopProblem: data, carried, phi-order, memory and control depend
   // Malformed IR is reported, not crashed on.
   ir::Loop bad = loop;
   bad.ops[inc].operands[0] = 999;
-  CHECK(contains(errorOf([&] { buildLoopProblem(bad, lib); }), "internal error"));
+  CHECK(contains(errorOf([&] { buildLoopProblem(bad, lib); }), "internal compiler error"));
+  CHECK_THROWS_AS(buildLoopProblem(bad, lib), InternalError); // the driver exits 3 for these
   ir::Kernel k = kernelWith(loop, {"x"});
   CHECK(contains(errorOf([&] { buildLoopProblem(k, 0, lib); }), "uses memory 1, but there are 1 memories"));
 }
