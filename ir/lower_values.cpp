@@ -104,6 +104,10 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
   if (c_.isPointerValue(id))
     c_.failAt(at, fmt::format("uses pointer {} as data; converting, comparing or storing pointers is not "
                               "supported", c_.ref(id)));
+  if (const spirv::Instruction* def = c_.mv.defInst(id); def && def->op() == SpvOp::OpSpecConstantOp)
+    c_.failAt(at, fmt::format("uses {}, an OpSpecConstantOp whose value the compiler cannot compute; "
+                              "expected integer arithmetic or conversions on constants",
+                              c_.ref(id)));
   throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("value {} used before its definition", c_.ref(id)));
 }
 
@@ -209,9 +213,22 @@ Translator::Ptr Translator::accessChain(const LInst& in) {
 }
 
 void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset) const {
-  const spirv::Constant* k = c_.mv.findConstant(constant);
   const uint32_t where = c_.mv.def.count(constant) ? c_.mv.def.at(constant) : 0;
-  if (!k) c_.fail(where, "initializer", fmt::format("{} is not a constant", c_.ref(constant)));
+  const spirv::Instruction* def = c_.mv.defInst(constant);
+  const std::string what = def ? fmt::format("{} ({})", c_.ref(constant),
+                                             spirv::grammar::opName(def->opcode))
+                               : c_.ref(constant);
+  if (c_.type(type).kind == K::Pointer)
+    c_.fail(where, "initializer",
+            fmt::format("{} puts an address into memory (a table of pointers, e.g. `int *t[] = {{&g}}`); "
+                        "pointers stored in memory are not supported in hardware yet: index the data "
+                        "directly instead",
+                        what));
+  const spirv::Constant* k = c_.mv.findConstant(constant);
+  if (!k)
+    c_.fail(where, "initializer",
+            fmt::format("{} has no value known at compile time; expected a constant of type {}", what,
+                        c_.typeName(type)));
   if (k->isNull || k->isUndef) return; // zeros
   const spirv::Type& t = c_.type(type);
   if (t.kind == K::Int || t.kind == K::Float) {
