@@ -135,7 +135,7 @@ def run_case(seed, profile, cluster, a, out):
     os.makedirs(c.dir)
     T = a.timeout
     prog = os.path.join(c.dir, "csmith.c")
-    rc, o = c.run("csmith", ["csmith", "--seed", str(seed), "-o", prog] + COMMON + PROFILES[profile][1], T)
+    rc, o = c.run("csmith", ["csmith", "--seed", str(seed), "-o", prog] + COMMON + PROFILES[profile][1], T, cwd=c.dir)
     if rc != 0:
         return c.result("frontend-reject", "csmith", first_line(o))
     m = re.search(r"^static\s+([^;(]*?)\s*func_1\s*\(void\);", open(prog).read(), re.M)
