@@ -1,6 +1,7 @@
 // Translation of the working copy into the HLS IR CFG: the kernel interface, blocks, memories
 // (pointer provenance), phis, terminators and loop controls. Instructions are in lower_values.cpp.
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,7 @@ Translated Translator::run() {
   computeMemories();
   for (uint32_t fi : rpo_) translateBlock(fi);
   fillPhis();
+  storeWrittenInitialisers();
   for (auto& m : k_.memories)
     if (m.elemBytes == 0) m.elemBytes = 4;
   Translated out;
@@ -314,6 +316,47 @@ void Translator::translateTerminator(const LInst& t) {
     c_.failAt(t, "expected a block terminator (OpBranch, OpBranchConditional, OpSwitch, OpReturn or "
                  "OpUnreachable)");
   }
+}
+
+// An initialised private array lives in its RAM's configuration-time contents, which a write would
+// change for every later run of the kernel. When the kernel writes one, its initial contents are
+// stored instead, at the start of the entry block (nothing accesses it before: contents are only
+// taken from initialisers in the prologue, before the first access).
+void Translator::storeWrittenInitialisers() {
+  std::vector<uint8_t> written(k_.memories.size(), 0);
+  for (const Op& op : k_.ops)
+    if (op.kind == OpKind::Store) written[op.memory] = 1;
+  std::vector<ValueId> stores; // new ops, in order: each store after its constants
+  for (uint32_t m = 0; m < k_.memories.size(); ++m) {
+    Memory& mem = k_.memories[m];
+    if (mem.kind != Memory::Kind::Local || mem.init.empty() || readOnly_[m] || !written[m]) continue;
+    // Fresh constants (not the builder's shared ones, which may be defined later in the block).
+    auto emit = [&](Op op) {
+      op.block = 0;
+      op.loc = k_.loc;
+      stores.push_back(static_cast<ValueId>(k_.ops.size()));
+      k_.ops.push_back(std::move(op));
+      return stores.back();
+    };
+    for (uint64_t pos = 0; pos < mem.init.size();) {
+      const uint64_t chunk = std::bit_floor(std::min<uint64_t>(8, mem.init.size() - pos));
+      uint64_t v = 0;
+      for (uint64_t i = 0; i < chunk; ++i) v |= static_cast<uint64_t>(mem.init[pos + i]) << (8 * i);
+      const ValueId off = emit(Op{.kind = OpKind::Const, .width = 64, .imm = pos});
+      const ValueId data = emit(Op{.kind = OpKind::Const, .width = static_cast<uint8_t>(8 * chunk), .imm = v});
+      Op st;
+      st.kind = OpKind::Store;
+      st.size = static_cast<uint8_t>(chunk);
+      st.memory = m;
+      st.operands = {off, data, kNone};
+      emit(std::move(st));
+      pos += chunk;
+    }
+    mem.init.clear();
+  }
+  // Every byte is stored, zeros too: a previous run may have left other values.
+  auto& entry = k_.blocks[0].ops;
+  entry.insert(entry.begin(), stores.begin(), stores.end());
 }
 
 void Translator::fillPhis() {

@@ -55,6 +55,7 @@ private:
   void translateBlock(uint32_t fi);
   void translateTerminator(const LInst& t);
   void fillPhis();
+  void storeWrittenInitialisers();
   void collectControls(Translated& out);
 
   // lower_values.cpp: values, pointers, instructions.

@@ -377,8 +377,11 @@ private:
 
   std::string localRam(uint32_t m) {
     std::string p = memPort(m);
+    // Responses are as wide as the port; accesses narrower than 8 bytes read only the low bits.
     std::string s = fmt::format("  wire {0}_req_valid, {0}_req_ready, {0}_req_write, {0}_resp_valid;\n"
-                                "  wire [63:0] {0}_req_addr, {0}_req_wdata, {0}_resp_data;\n  wire [3:0] {0}_req_size;\n",
+                                "  wire [63:0] {0}_req_addr, {0}_req_wdata;\n  wire [3:0] {0}_req_size;\n"
+                                "  /* verilator lint_off UNUSEDSIGNAL */\n  wire [63:0] {0}_resp_data;\n"
+                                "  /* verilator lint_on UNUSEDSIGNAL */\n",
                                 p);
     s += fmt::format("  {} u_{} (.clk(clk), .rst(rst), .req_valid({}_req_valid), .req_ready({}_req_ready), "
                      ".req_write({}_req_write), .req_addr({}_req_addr), .req_size({}_req_size), "
@@ -399,15 +402,15 @@ private:
 std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
                               std::vector<uint32_t>& blockCycles) {
   // An initialised array lives in the RAM's configuration-time contents, so it must never be written:
-  // a second run of the kernel would see the first run's writes.
+  // a second run of the kernel would see the first run's writes. Lowering stores the initial
+  // contents of arrays the kernel writes instead, so this is a check of the compiler.
   auto rejectWritesToInitialised = [&](const std::vector<ir::Op>& ops) {
     for (const ir::Op& op : ops) {
       if (op.kind != OpKind::Store) continue;
       const ir::Memory& mem = k.memories[op.memory];
       if (mem.kind == ir::Memory::Kind::Local && !mem.init.empty())
-        throw DiagnosticError(op.loc, "private array '" + mem.name + "'",
-                              "an initialised private array that the kernel also writes is not supported in "
-                              "hardware yet; initialise it with stores instead");
+        throw InternalError(op.loc, "private array '" + mem.name + "'",
+                            "the kernel writes an array whose contents are configuration-time initialised");
     }
   };
   rejectWritesToInitialised(k.ops);

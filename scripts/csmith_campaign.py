@@ -183,7 +183,7 @@ def run_case(seed, profile, cluster, a, out):
             return c.result("frontend-reject", "spirv-val", first_line(o))
 
     # interpreter vs native
-    rc, o = c.run("run", [a.spvhls, "run", spv, "--run", spec], T)
+    rc, o = c.run("run", [a.spvhls, "run", spv, "--run", spec, "--full"], T)
     if rc is None:
         return c.result("hang", "run", o)
     if is_internal(rc, o):
@@ -192,7 +192,7 @@ def run_case(seed, profile, cluster, a, out):
         if "not supported" in o or "unsupported" in o:
             return c.result("unsupported", "run", first_line(o))
         return c.result("wrong-interp", "run", f"interpreter error on a program native runs cleanly: {first_line(o)}")
-    diffs, _, _ = check_native.compare_outputs(o, native)
+    diffs, _ = check_native.compare_outputs(o, native)
     if diffs:
         return c.result("wrong-interp", "run", "; ".join(diffs))
 

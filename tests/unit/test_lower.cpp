@@ -769,6 +769,13 @@ TEST_CASE("issue 9: lowering keeps C semantics where random programs found it wr
   ir::Kernel noret = lower(l, "noreturn_call");
   CHECK(eval(noret) == std::vector<int32_t>{5, 7, 7, 0});
   runBoth(l, noret, {ints("r", r)});
+
+  // A written initialised array keeps no configuration-time contents: they are stored at entry.
+  ir::Kernel init = lower(l, "written_init");
+  for (const auto& m : init.memories) CHECK_MESSAGE(m.init.empty(), "memory " << m.name << " keeps an initial image");
+  CHECK(eval(init) == std::vector<int32_t>{6, 17, 8, 9});
+  runBoth(l, init, {ints("r", r)});
+  runBoth(l, init, {ints("r", {2, 0, 0, 0})});
 }
 
 TEST_CASE("verifyKernel: phi entries match the predecessors; between passes dead code is allowed") {

@@ -30,3 +30,12 @@ kernel void byval(global int *r) { struct S x = {1, {2, 3, 4}}; r[0] = setA(x); 
 static void put(global int *r, int v) { r[1] = v; }
 static void spin(void) { for (;;) ; }
 kernel void noreturn_call(global int *r) { if (r[0] == 123) { spin(); put(r, 5); } r[2] = 7; }
+
+// An initialised private array that the kernel writes: its contents are stored at the start of every
+// run (a configuration-time initial image would keep the last run's writes). r = [5, 7, 0, 0] ->
+// t = {1, 12, 3, 4, 5}: r = [6, 17, 8, 9].
+kernel void written_init(global int *r) {
+  int t[5] = {1, 2, 3, 4, 5};
+  t[r[0] & 3] += 10;
+  for (int i = 0; i < 4; i++) r[i] = t[i] + t[4];
+}
