@@ -68,7 +68,7 @@ uint32_t FunctionDecoder::val(Id id) {
 
 std::optional<int64_t> FunctionDecoder::constInt(Id id) const {
   const spirv::Constant* c = mv_.findConstant(id);
-  if (!c || c->isUndef) return std::nullopt;
+  if (!c || c->isUndef || c->expr) return std::nullopt;
   const Type& t = type(c->type);
   if (t.kind != Type::Kind::Int) return std::nullopt;
   return c->isNull ? 0 : sext(c->bits, t.width);
