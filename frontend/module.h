@@ -189,6 +189,9 @@ public:
   const Function* findFunction(Id id) const;
   const EntryPoint* findEntryPoint(const std::string& name) const;
   bool hasDecoration(Id id, uint32_t kind) const;
+  // Whether an OpFunctionParameter is decorated FuncParamAttr ByVal: the pointer argument stands for
+  // an aggregate passed by value, so the callee works on its own copy of the pointee, made on entry.
+  bool isByValParam(Id param) const;
   // A readable name for an id: its OpName, else its text name, else "%<id>".
   std::string nameOf(Id id) const;
   SourceLoc locOf(uint32_t instIndex) const { return module.locOf(module.insts[instIndex]); }

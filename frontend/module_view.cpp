@@ -529,6 +529,16 @@ bool ModuleView::hasDecoration(Id id, uint32_t kind) const {
   return false;
 }
 
+bool ModuleView::isByValParam(Id param) const {
+  auto it = decorations.find(param);
+  if (it == decorations.end()) return false;
+  for (const auto& d : it->second)
+    if (d.kind == spv::Decoration::FuncParamAttr && !d.member && !d.literals.empty() &&
+        d.literals[0] == spv::FunctionParameterAttribute::ByVal)
+      return true;
+  return false;
+}
+
 std::string ModuleView::nameOf(Id id) const {
   if (auto it = names.find(id); it != names.end() && !it->second.empty()) return "%" + it->second;
   if (auto it = module.textNames.find(id); it != module.textNames.end()) return "%" + it->second;

@@ -154,6 +154,14 @@ struct DFunction {
   uint32_t nLocals = 0, nSlots = 0;
   std::vector<uint64_t> constInit;                   // values of slots [nLocals, nSlots)
   std::vector<std::pair<uint32_t, uint32_t>> params; // (first slot, slot count)
+  // Parameters decorated FuncParamAttr ByVal: the callee gets a fresh Function-storage copy of the
+  // argument's pointee (spirv::ModuleView::isByValParam).
+  struct ByValParam {
+    uint32_t index = 0; // parameter number
+    Id param = 0;       // its OpFunctionParameter
+    uint64_t bytes = 0; // size of the pointee
+  };
+  std::vector<ByValParam> byVal;
   uint32_t entryBlock = 0;                            // global block number
   bool decoded = false;
 };

@@ -802,3 +802,22 @@ TEST_CASE("interp: OpSpecConstantOp errors: unsupported, division by zero, null 
   checkContains(e2, "OpSpecConstantOp %bad");
   checkContains(e2, "pointer arithmetic on a null pointer");
 }
+
+TEST_CASE("interp: ByVal struct parameters are copied on entry (byval.cl)") {
+  Kernel k("byval.spv");
+  auto run = [&](const char* kernel) {
+    return elems<int32_t>(k.run(spec(fmt::format(R"({{"kernel": "{}", "args": [
+        {{"name": "r", "buffer": {{"type": "i32", "length": 4}}}}]}})", kernel))).buffers[0]);
+  };
+  // f(x) sets its copy's a to 5; x.a stays 1.
+  CHECK(run("simple") == std::vector<int32_t>{5, 1, 0, 0});
+  // The callee overwrites its copy's array member and n: 1+2+3+4 + 99; the caller's x is unchanged.
+  CHECK(run("arrayMember") == std::vector<int32_t>{109, 5, 7, 0});
+  // outer's copy gets +10, each inner call its own copy of that (+100); the kernel's x is unchanged.
+  CHECK(run("nested") == std::vector<int32_t>{111, 111, 11, 1});
+  // The module view tells which parameters are ByVal.
+  int byVal = 0;
+  for (const auto& f : k.view->functions)
+    for (spirv::Id prm : f.params) byVal += k.view->isByValParam(prm);
+  CHECK(byVal == 4);
+}
