@@ -61,14 +61,38 @@ struct Type {
   std::vector<Id> members;   // Struct members, Function parameter types
 };
 
+// An address-valued OpSpecConstantOp, kept as an expression because only the consumer's pointer model
+// can evaluate it. `operands` are the operation's operands after the Opcode word, all ids, each
+// defined before the constant and validated as the operation requires:
+//   OpPtrCastToGeneric, OpGenericCastToPtr, OpBitcast (pointer to pointer): {pointer} -- same address;
+//   OpBitcast (pointer <-> 64-bit integer), OpConvertPtrToU, OpConvertUToPtr: {value} -- the address as
+//     an integer (ConvertPtrToU / Bitcast to integer: a Constant of integer type with an expr) or back;
+//   OpAccessChain, OpInBoundsAccessChain: {base, index...};
+//   OpPtrAccessChain, OpInBoundsPtrAccessChain: {base, element, index...} -- as the instructions: the
+//     element steps over the base's pointee, indices walk into it (struct members by constant value).
+// A pointer operand is a module-scope OpVariable (ModuleView::globals), a null pointer constant
+// (access chains only: casts of null are folded to isNull) or another Constant with an expr. Integer
+// operands (indices, element, ConvertUToPtr's value) are scalar integer constants with known bits,
+// read as signed of their type's width for indices. Struct indices are in range and the walked type
+// is the result's pointee.
+struct ConstantExpr {
+  Op op = Op::OpNop;
+  std::vector<Id> operands;
+};
+
 // A scalar, composite or null constant (OpConstant, OpConstantTrue/False, OpConstantNull,
-// OpConstantComposite, OpSpecConstant* with their default values, OpUndef as an undefined scalar).
+// OpConstantComposite, OpSpecConstant* with their default values, OpUndef as an undefined scalar), or
+// an OpSpecConstantOp (frontend/spec_constant_op.cpp): integer and bool operations are folded into
+// bits, composite ones (CompositeExtract/Insert, VectorShuffle, Select) into constituents or a copy of
+// the chosen constant; address-valued ones are kept in `expr`. Exactly one of isUndef, isNull,
+// constituents (non-empty), expr and bits describes the value.
 struct Constant {
   Id type = 0;
   bool isUndef = false;
   bool isNull = false;
-  uint64_t bits = 0;               // scalar value, zero-extended to 64 bits (bool: 0/1)
-  std::vector<Id> constituents;    // composite constants
+  uint64_t bits = 0;               // scalar value, zero-extended to 64 bits (bool: 0/1); 0 when expr is set
+  std::vector<Id> constituents;    // composite constants (ids of constants or module-scope variables)
+  std::optional<ConstantExpr> expr; // address-valued OpSpecConstantOp: evaluate, do not read bits
 };
 
 // Decoded FPGA and core loop controls (from OpLoopMerge or OpLoopControlINTEL), operands decoded by
@@ -165,6 +189,9 @@ public:
   const Function* findFunction(Id id) const;
   const EntryPoint* findEntryPoint(const std::string& name) const;
   bool hasDecoration(Id id, uint32_t kind) const;
+  // Whether an OpFunctionParameter is decorated FuncParamAttr ByVal: the pointer argument stands for
+  // an aggregate passed by value, so the callee works on its own copy of the pointee, made on entry.
+  bool isByValParam(Id param) const;
   // A readable name for an id: its OpName, else its text name, else "%<id>".
   std::string nameOf(Id id) const;
   SourceLoc locOf(uint32_t instIndex) const { return module.locOf(module.insts[instIndex]); }

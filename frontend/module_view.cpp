@@ -214,7 +214,7 @@ void ViewBuilder::indexType(uint32_t i) {
     t.kind = K::Array;
     t.elem = ops.at(0);
     const Constant* len = v_.findConstant(ops.at(1));
-    if (!len || len->isUndef || !len->constituents.empty())
+    if (!len || len->isUndef || !len->constituents.empty() || len->expr)
       error(i, fmt::format("array length {} is not a scalar constant defined before the array type",
                            v_.nameOf(ops.at(1))));
     else if (len->bits == 0 || len->bits > UINT32_MAX)
@@ -321,7 +321,10 @@ void ViewBuilder::indexConstant(uint32_t i) {
     c.constituents = ops;
     break;
   case Op::OpUndef: c.isUndef = true; break;
-  default: return; // OpSpecConstantOp, OpConstantSampler, ...: no constant value recorded
+  case Op::OpSpecConstantOp:
+    if (!foldSpecConstantOp(i, c)) return;
+    break;
+  default: return; // OpConstantSampler, ...: no constant value recorded
   }
   v_.constants[inst.resultId] = std::move(c);
 }
@@ -523,6 +526,16 @@ bool ModuleView::hasDecoration(Id id, uint32_t kind) const {
   if (it == decorations.end()) return false;
   for (const auto& d : it->second)
     if (d.kind == kind && !d.member) return true;
+  return false;
+}
+
+bool ModuleView::isByValParam(Id param) const {
+  auto it = decorations.find(param);
+  if (it == decorations.end()) return false;
+  for (const auto& d : it->second)
+    if (d.kind == spv::Decoration::FuncParamAttr && !d.member && !d.literals.empty() &&
+        d.literals[0] == spv::FunctionParameterAttribute::ByVal)
+      return true;
   return false;
 }
 

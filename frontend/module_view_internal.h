@@ -35,6 +35,7 @@ private:
   void indexType(uint32_t i);
   void indexConstant(uint32_t i);
   bool checkConstituents(uint32_t i);
+  bool foldSpecConstantOp(uint32_t i, Constant& out); // spec_constant_op.cpp; false after reporting
   void checkCall(uint32_t i);
   void closeBlock(Function& fn, uint32_t index, bool terminated);
   void checkBlock(const Function& fn, Block& block, const std::vector<std::vector<Id>>& preds);

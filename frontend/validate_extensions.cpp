@@ -400,7 +400,7 @@ private:
   // A constant instruction with scalar 32-bit integer type; its value, or nullopt after reporting.
   std::optional<uint32_t> constant32(uint32_t i, const char* what, Id id) {
     const Constant* c = v_.findConstant(id);
-    if (!c || c->isUndef || !c->constituents.empty() || !isIntScalar(id, 32)) {
+    if (!c || c->isUndef || !c->constituents.empty() || c->expr || !isIntScalar(id, 32)) {
       const Instruction* d = v_.defInst(id);
       report_(
           i, fmt::format("{}: {} is defined by {} and {}; expected a constant instruction with scalar 32-bit "

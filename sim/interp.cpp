@@ -89,6 +89,7 @@ void setupGlobals(Program& p, uint64_t maxBytes) {
       p.globals.push_back(gv);
     }
   // Initial contents need every address (an initializer may point at another variable).
+  evaluateConstantExprs(p);
   for (GlobalVar& gv : p.globals) {
     uint32_t at = mv.def.at(gv.var);
     const spirv::Instruction& in = mv.inst(at);

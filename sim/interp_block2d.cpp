@@ -107,7 +107,7 @@ std::optional<DInst> decodeBlock2D(Program& p, uint32_t where, std::vector<uint3
   if (ops.size() != (op == X::Block2DPrefetch ? 9u : 10u)) failAt(p, where, "wrong number of operands");
   auto constant = [&](size_t k) {
     const spirv::Constant* c = mv.findConstant(ops[k]);
-    if (!c || c->isUndef || !c->constituents.empty())
+    if (!c || c->isUndef || !c->constituents.empty() || c->expr)
       failAt(p, where, fmt::format("operand {} must be an integer constant", k + 1));
     return static_cast<uint32_t>(c->bits);
   };

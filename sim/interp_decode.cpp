@@ -41,7 +41,12 @@ void FunctionDecoder::assignSlots() {
     const uint32_t at = mv_.def.at(param);
     cur_ = at;
     uint32_t first = out_.nLocals;
-    add(param, mv_.inst(at).resultType, at);
+    const Id type = mv_.inst(at).resultType;
+    add(param, type, at);
+    if (mv_.isByValParam(param)) {
+      if (!isPointer(type)) fail("a FuncParamAttr ByVal parameter must be a pointer");
+      out_.byVal.push_back({static_cast<uint32_t>(out_.params.size()), param, objectSize(p_, this->type(type).elem, at)});
+    }
     out_.params.emplace_back(first, out_.nLocals - first);
   }
   for (const spirv::Block& b : f_.blocks) {
@@ -68,7 +73,7 @@ uint32_t FunctionDecoder::val(Id id) {
 
 std::optional<int64_t> FunctionDecoder::constInt(Id id) const {
   const spirv::Constant* c = mv_.findConstant(id);
-  if (!c || c->isUndef) return std::nullopt;
+  if (!c || c->isUndef || c->expr) return std::nullopt;
   const Type& t = type(c->type);
   if (t.kind != Type::Kind::Int) return std::nullopt;
   return c->isNull ? 0 : sext(c->bits, t.width);

@@ -238,6 +238,25 @@ void Executor::copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r) {
   std::memmove(dst.bytes.data() + d, src.bytes.data() + so, size);
 }
 
+// ByVal parameters: the callee works on its own copy of the argument's pointee, made on entry in the
+// callee's invocation `to` (the caller's `from`, or a task thread) from the caller's memory.
+void Executor::copyByValArguments(WorkItem& from, WorkItem& wi, const DInst& in, const DFunction& callee, uint64_t* cr) {
+  for (const DFunction::ByValParam& b : callee.byVal) {
+    uint64_t& arg = cr[callee.params[b.index].first];
+    const uint32_t obj = allocate(wi, in, b.bytes, ObjectInfo{ObjectKind::Variable, spv::StorageClass::Function, false, true, 0, b.param});
+    MemObject& copy = wi.objects[wi.objTop - 1]; // after allocate, which may move the objects
+    const MemObject& src = access(from, arg, b.bytes, in, "ByVal copy of an argument from", false);
+    const uint64_t so = arg & kOffsetMask;
+    if (b.bytes) {
+      std::memcpy(copy.bytes.data(), src.bytes.data() + so, b.bytes);
+      // Never-written bytes (padding, unset members) stay never written in the copy.
+      if (src.info.tracksInit) std::memcpy(copy.defined.data(), src.defined.data() + so, b.bytes);
+      else copy.defined.assign(b.bytes, 1);
+    }
+    arg = makeAddress(obj, 0);
+  }
+}
+
 void Executor::atomic(WorkItem& wi, const DInst& in, uint64_t* r) {
   uint64_t addr = r[in.a], off = addr & kOffsetMask;
   MemObject& o = access(wi, addr, in.n, in, "atomic access", in.op != X::AtomicLoad);
@@ -572,6 +591,7 @@ Executor::Status Executor::run(WorkItem& wi) {
       for (uint32_t k = 0; k < in.n; ++k)
         for (uint32_t j = 0; j < callee.params[k].second; ++j) cr[callee.params[k].first + j] = r[args[k] + j];
       wi.frames.push_back(Frame{in.a, 0, base, in.dst, wi.objTop, wi.liveBytes});
+      if (!callee.byVal.empty()) copyByValArguments(wi, wi, in, callee, cr); // the copies die on return
       f = &wi.frames.back();
       fn = &callee;
       code = fn->code.data();

@@ -109,6 +109,7 @@ private:
   [[noreturn]] void fail(const DInst& in, const std::string& msg) const;
   void atomic(WorkItem& wi, const DInst& in, uint64_t* r);
   void copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r);
+  void copyByValArguments(WorkItem& from, WorkItem& wi, const DInst& in, const DFunction& callee, uint64_t* cr);
   bool extInst(const DInst& in, uint64_t* r) const;
   bool floatInst(const DInst& in, uint64_t* r) const; // interp_float.cpp
   void block2d(const std::vector<WorkItem*>& items, uint64_t maxSize);  // SPV_INTEL_2d_block_io, interp_block2d.cpp

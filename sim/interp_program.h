@@ -154,6 +154,14 @@ struct DFunction {
   uint32_t nLocals = 0, nSlots = 0;
   std::vector<uint64_t> constInit;                   // values of slots [nLocals, nSlots)
   std::vector<std::pair<uint32_t, uint32_t>> params; // (first slot, slot count)
+  // Parameters decorated FuncParamAttr ByVal: the callee gets a fresh Function-storage copy of the
+  // argument's pointee (spirv::ModuleView::isByValParam).
+  struct ByValParam {
+    uint32_t index = 0; // parameter number
+    Id param = 0;       // its OpFunctionParameter
+    uint64_t bytes = 0; // size of the pointee
+  };
+  std::vector<ByValParam> byVal;
   uint32_t entryBlock = 0;                            // global block number
   bool decoded = false;
 };
@@ -208,6 +216,10 @@ struct Program {
   std::vector<BufferBinding> buffers;
   std::unordered_map<Id, uint64_t> globalAddress;       // module-scope variable -> address
   std::unordered_map<Id, std::string> unsupportedGlobals; // reported where such a variable is used
+  // Address-valued OpSpecConstantOps (spirv::ConstantExpr), evaluated once after the globals have
+  // addresses: the value, or the error to report where the constant is used.
+  std::unordered_map<Id, uint64_t> constExprValues;
+  std::unordered_map<Id, DiagnosticError> constExprErrors;
   uint32_t sharedObjects = 1;                           // object 0 is null
   uint32_t perWorkItemObjects = 0;
 };
@@ -223,6 +235,9 @@ uint64_t objectSize(Program& p, Id type, uint32_t where);
 uint32_t layoutIndexOf(Program& p, Id type, uint32_t where);
 // Slot values of a constant (or OpUndef = 0, or module-scope variable = its address).
 void materialize(Program& p, Id id, std::vector<uint64_t>& out, uint32_t where);
+// Evaluates every address-valued constant expression (spirv::ConstantExpr) in module order, after
+// p.globalAddress is complete; each only uses earlier ones, so evaluation never nests deeply.
+void evaluateConstantExprs(Program& p);
 // Memory image (little-endian bytes) of a constant of type `type`.
 std::vector<uint8_t> imageOf(Program& p, Id constant, Id type, uint32_t where);
 // Byte offset of member `index` of a struct type.

@@ -79,6 +79,7 @@ void Executor::taskAsync(WorkItem& wi, const DInst& in, const uint64_t* r) {
   task.taskDepth = wi.taskDepth + 1;
   task.objBase = task.taskDepth * kTaskObjects;
   start(task, s.fn, args);
+  if (!fn.byVal.empty()) copyByValArguments(wi, task, in, fn, task.values.data());
   for (;;) {
     Status st = run(task);
     if (st == Status::Finished) break;

@@ -186,6 +186,14 @@ void materialize(Program& p, Id id, std::vector<uint64_t>& out, uint32_t where) 
     }
     failAt(p, where, fmt::format("{} is not a constant", p.mv.nameOf(id)));
   }
+  if (c->expr) {
+    if (auto v = p.constExprValues.find(id); v != p.constExprValues.end()) {
+      out.push_back(v->second);
+      return;
+    }
+    if (auto e = p.constExprErrors.find(id); e != p.constExprErrors.end()) throw e->second;
+    failAt(p, where, fmt::format("internal error: constant expression {} was not evaluated", p.mv.nameOf(id)));
+  }
   const Type& t = p.mv.type(c->type);
   if (c->isUndef || c->isNull) { // OpUndef reads as zero
     out.resize(out.size() + slotCount(p, c->type, where), 0);
@@ -204,6 +212,87 @@ void materialize(Program& p, Id id, std::vector<uint64_t>& out, uint32_t where) 
   default: break;
   }
   failAt(p, where, fmt::format("constant {} of {} type is not supported by the interpreter", p.mv.nameOf(id), kindName(t.kind)));
+}
+
+namespace {
+
+// The value of one constant expression in the interpreter's pointer encoding; its operands are
+// constants, variables or expressions evaluated before it.
+uint64_t evalConstantExpr(Program& p, Id id, const spirv::Constant& c) {
+  const spirv::ConstantExpr& e = *c.expr;
+  const uint32_t at = p.mv.def.at(id);
+  auto value = [&](Id operand) {
+    std::vector<uint64_t> v;
+    materialize(p, operand, v, at);
+    if (v.size() != 1) failAt(p, at, fmt::format("operand {} is not a scalar", p.mv.nameOf(operand)));
+    return v[0];
+  };
+  auto index = [&](Id operand) { // sign-extended, as the interpreter's access chains read indices
+    const Type& t = p.mv.type(p.mv.findConstant(operand)->type);
+    return static_cast<uint64_t>(sext(value(operand), t.width));
+  };
+  const Type& rt = p.mv.type(c.type);
+  const uint64_t base = value(e.operands.at(0));
+  switch (e.op) {
+  case spirv::Op::OpPtrCastToGeneric:
+  case spirv::Op::OpBitcast:
+  case spirv::Op::OpConvertUToPtr: return base;
+  case spirv::Op::OpConvertPtrToU: return base & widthMask(rt.width);
+  case spirv::Op::OpGenericCastToPtr: {
+    const uint32_t object = static_cast<uint32_t>(base >> kOffsetBits);
+    for (const GlobalVar& g : p.globals)
+      if (g.object == object && g.info.storageClass != rt.storageClass)
+        failAt(p, at, fmt::format("{} is in {} storage, not {}", p.mv.nameOf(g.var),
+                                  spirv::grammar::enumName(spirv::OperandKind::StorageClass, g.info.storageClass),
+                                  spirv::grammar::enumName(spirv::OperandKind::StorageClass, rt.storageClass)));
+    return base;
+  }
+  case spirv::Op::OpAccessChain:
+  case spirv::Op::OpInBoundsAccessChain:
+  case spirv::Op::OpPtrAccessChain:
+  case spirv::Op::OpInBoundsPtrAccessChain: {
+    const Id ptrType = p.mv.defInst(e.operands[0])->resultType;
+    uint64_t delta = 0; // two's complement, as in the decoded OpAccessChain
+    size_t k = 1;
+    if (e.op == spirv::Op::OpPtrAccessChain || e.op == spirv::Op::OpInBoundsPtrAccessChain)
+      delta += index(e.operands.at(k++)) * strideOf(p, ptrType, at);
+    Id cur = p.mv.type(ptrType).elem;
+    for (; k < e.operands.size(); ++k) {
+      const Type& t = p.mv.type(cur);
+      if (t.kind == Type::Kind::Struct) {
+        const uint64_t member = value(e.operands[k]);
+        delta += memberOffset(p, cur, static_cast<uint32_t>(member), at);
+        cur = t.members.at(member);
+      } else {
+        delta += index(e.operands[k]) * strideOf(p, cur, at);
+        cur = t.elem;
+      }
+    }
+    if ((base >> kOffsetBits) == 0) failAt(p, at, "pointer arithmetic on a null pointer");
+    const auto off = static_cast<int64_t>((base & kOffsetMask) + delta);
+    if (off < 0 || off > static_cast<int64_t>(kOffsetMask))
+      failAt(p, at, fmt::format("pointer arithmetic leaves the memory object: byte offset {}", off));
+    return (base & ~kOffsetMask) | static_cast<uint64_t>(off);
+  }
+  default: break;
+  }
+  failAt(p, at, fmt::format("constant expression {} is not supported by the interpreter", spirv::grammar::opName(uint16_t(e.op))));
+}
+
+} // namespace
+
+void evaluateConstantExprs(Program& p) {
+  const auto& insts = p.mv.module.insts;
+  for (const spirv::Instruction& in : insts) {
+    if (in.op() != spirv::Op::OpSpecConstantOp) continue;
+    const spirv::Constant* c = p.mv.findConstant(in.resultId);
+    if (!c || !c->expr) continue;
+    try {
+      p.constExprValues[in.resultId] = evalConstantExpr(p, in.resultId, *c);
+    } catch (const DiagnosticError& e) { // reported only if the constant is used
+      p.constExprErrors.emplace(in.resultId, e);
+    }
+  }
 }
 
 std::vector<uint8_t> imageOf(Program& p, Id constant, Id type, uint32_t where) {

@@ -527,3 +527,145 @@ TEST_CASE("2D block IO rules") {
     CHECK(contains(d[4].message, "Dst Pointer"));
   }
 }
+
+namespace {
+
+// Module-scope declarations for the OpSpecConstantOp tests; `extra` goes after them, before %k.
+std::string specModule(const std::string& extra) {
+  return std::string(R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Int16
+OpCapability GenericPointer
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%bool = OpTypeBool
+%ushort = OpTypeInt 16 0
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%float = OpTypeFloat 32
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%uint_4 = OpConstant %uint 4
+%uint_32 = OpConstant %uint 32
+%m7 = OpConstant %uint 0xfffffff9
+%min = OpConstant %uint 0x80000000
+%minus1 = OpConstant %uint 0xffffffff
+%s8001 = OpConstant %ushort 0x8001
+%float_1 = OpConstant %float 1
+%arr4 = OpTypeArray %uint %uint_4
+%v2 = OpTypeVector %uint 2
+%st = OpTypeStruct %uint %arr4
+%gst = OpTypePointer CrossWorkgroup %st
+%gu = OpTypePointer CrossWorkgroup %uint
+%genu = OpTypePointer Generic %uint
+%gv = OpVariable %gst CrossWorkgroup
+%fnty = OpTypeFunction %void
+)") + extra + "%k = OpFunction %void None %fnty\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+}
+
+} // namespace
+
+TEST_CASE("OpSpecConstantOp: integer and composite operations fold, addresses are recorded") {
+  const std::string text = specModule(R"(%add = OpSpecConstantOp %uint IAdd %uint_2 %uint_3
+%shl = OpSpecConstantOp %uint ShiftLeftLogical %uint_1 %uint_4
+%sconv = OpSpecConstantOp %uint SConvert %s8001
+%uconv = OpSpecConstantOp %uint UConvert %s8001
+%trunc = OpSpecConstantOp %ushort UConvert %m7
+%sdiv = OpSpecConstantOp %uint SDiv %m7 %uint_2
+%srem = OpSpecConstantOp %uint SRem %m7 %uint_2
+%smod = OpSpecConstantOp %uint SMod %m7 %uint_2
+%sra = OpSpecConstantOp %uint ShiftRightArithmetic %m7 %uint_1
+%wrap = OpSpecConstantOp %uint IMul %min %uint_2
+%lt = OpSpecConstantOp %bool SLessThan %m7 %uint_0
+%ult = OpSpecConstantOp %bool ULessThan %m7 %uint_0
+%not = OpSpecConstantOp %bool LogicalNot %ult
+%sel = OpSpecConstantOp %uint Select %lt %add %shl
+%vals = OpConstantComposite %arr4 %add %shl %sconv %uconv
+%ext = OpSpecConstantOp %uint CompositeExtract %vals 2
+%ins = OpSpecConstantOp %arr4 CompositeInsert %sdiv %vals 0
+%va = OpConstantComposite %v2 %uint_1 %uint_2
+%vb = OpConstantComposite %v2 %uint_3 %uint_4
+%shuf = OpSpecConstantOp %v2 VectorShuffle %va %vb 3 0
+%elt = OpSpecConstantOp %gu InBoundsAccessChain %gv %uint_1 %uint_3
+%gen = OpSpecConstantOp %genu PtrCastToGeneric %elt
+%addr = OpSpecConstantOp %ulong ConvertPtrToU %gen
+%nullg = OpConstantNull %gu
+%nullgen = OpSpecConstantOp %genu PtrCastToGeneric %nullg
+%table = OpTypeArray %genu %uint_2
+%tab = OpConstantComposite %table %gen %nullgen
+)");
+  Module m = readText(text, "spec.spvasm");
+  ModuleView v = buildModuleView(m);
+  auto id = [&](const std::string& name) {
+    for (const auto& [i, n] : m.textNames)
+      if (n == name) return i;
+    FAIL("no id named " << name);
+    return Id(0);
+  };
+  auto bits = [&](const std::string& name) {
+    const Constant* c = v.findConstant(id(name));
+    REQUIRE_MESSAGE(c, name);
+    CHECK_MESSAGE(!c->expr, name);
+    return c->bits;
+  };
+  CHECK(bits("add") == 5);
+  CHECK(bits("shl") == 16);
+  CHECK(bits("sconv") == 0xffff8001u);
+  CHECK(bits("uconv") == 0x8001u);
+  CHECK(bits("trunc") == 0xfff9u);
+  CHECK(bits("sdiv") == uint32_t(-3));
+  CHECK(bits("srem") == uint32_t(-1));
+  CHECK(bits("smod") == 1u);
+  CHECK(bits("sra") == uint32_t(-4));
+  CHECK(bits("wrap") == 0u);
+  CHECK(bits("lt") == 1u);
+  CHECK(bits("ult") == 0u);
+  CHECK(bits("not") == 1u);
+  CHECK(bits("sel") == 5u);
+  CHECK(bits("ext") == 0xffff8001u);
+  CHECK(v.findConstant(id("ins"))->constituents == std::vector<Id>{id("sdiv"), id("shl"), id("sconv"), id("uconv")});
+  CHECK(v.findConstant(id("shuf"))->constituents == std::vector<Id>{id("uint_4"), id("uint_1")});
+  // Addresses stay expressions for the consumers' pointer models.
+  const Constant* elt = v.findConstant(id("elt"));
+  REQUIRE(elt->expr);
+  CHECK(elt->expr->op == Op::OpInBoundsAccessChain);
+  CHECK(elt->expr->operands == std::vector<Id>{id("gv"), id("uint_1"), id("uint_3")});
+  CHECK(v.findConstant(id("gen"))->expr->op == Op::OpPtrCastToGeneric);
+  CHECK(v.findConstant(id("gen"))->expr->operands == std::vector<Id>{id("elt")});
+  CHECK(v.findConstant(id("addr"))->expr->op == Op::OpConvertPtrToU);
+  CHECK(v.findConstant(id("nullgen"))->isNull); // a cast of null is null
+  CHECK(!v.findConstant(id("nullgen"))->expr);
+  CHECK(v.findConstant(id("tab"))->constituents == std::vector<Id>{id("gen"), id("nullgen")});
+}
+
+TEST_CASE("OpSpecConstantOp: rejected operations and operands name the problem") {
+  const std::string good = "%c = OpSpecConstantOp %uint IAdd %uint_2 %uint_3\n";
+  const std::string text = specModule(good);
+  auto fails = [&](const std::string& bad, const std::string& message) {
+    Diagnostic d = onlyError(text, good, bad);
+    CHECK(d.construct == "OpSpecConstantOp");
+    CHECK_MESSAGE(contains(d.message, message), d.message);
+  };
+  fails("%c = OpSpecConstantOp %float FAdd %float_1 %float_1\n", "OpSpecConstantOp FAdd is not supported yet");
+  fails("%c = OpSpecConstantOp %uint BitReverse %uint_2\n", "OpSpecConstantOp BitReverse is not allowed");
+  fails("%c = OpSpecConstantOp %uint UDiv %uint_2 %uint_0\n", "OpSpecConstantOp UDiv: division by zero (%uint_0 is 0)");
+  fails("%c = OpSpecConstantOp %uint SRem %uint_2 %uint_0\n", "division by zero");
+  fails("%c = OpSpecConstantOp %uint SDiv %min %minus1\n", "signed overflow");
+  fails("%c = OpSpecConstantOp %uint ShiftLeftLogical %uint_1 %uint_32\n", "shift amount 32 is not below the width 32");
+  fails("%c = OpSpecConstantOp %uint IAdd %uint_2 %later\n%later = OpConstant %uint 1\n",
+        "operand %later is not defined before %c");
+  fails("%c = OpSpecConstantOp %uint IAdd %uint_2 %s8001\n", "operands are 32- and 16-bit integers");
+  fails("%c = OpSpecConstantOp %uint IAdd %uint_2 %float_1\n", "operand %float_1 has type %float; expected a scalar integer");
+  fails("%c = OpSpecConstantOp %gu InBoundsAccessChain %gv\n", "the indices reach type %st; expected the result's pointee");
+  fails("%c = OpSpecConstantOp %gu InBoundsAccessChain %gv %uint_2 %uint_0\n", "struct member index %uint_2 is out of range");
+  fails("%c = OpSpecConstantOp %gu PtrCastToGeneric %gv\n", "PtrCastToGeneric from CrossWorkgroup to CrossWorkgroup storage");
+  fails("%c = OpSpecConstantOp %uint ConvertPtrToU %uint_1\n", "operand %uint_1 has type %uint; expected a pointer");
+  // An array length must be a number, not an address.
+  Diagnostic d = onlyError(text, good, "%c = OpSpecConstantOp %ulong ConvertPtrToU %gv\n%bad = OpTypeArray %uint %c\n");
+  CHECK(d.construct == "OpTypeArray");
+  CHECK_MESSAGE(contains(d.message, "array length %c is not a scalar constant"), d.message);
+}

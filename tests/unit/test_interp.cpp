@@ -690,3 +690,134 @@ OpEntryPoint Kernel %k "k"
   std::string e = Kernel::fromText(module("%w = OpLoad %arr %a\n"), "big.spvasm").error(s);
   checkContains(e, "values of type %arr have 10000000 scalars, more than the interpreter's limit of 4194304 per value");
 }
+
+TEST_CASE("interp: OpSpecConstantOp addresses in initializers (specconst.cl)") {
+  Kernel k("specconst.spv");
+  // int *t[4] = {&g, ...}: a constant composite of PtrCastToGeneric %g, copied into a private array.
+  for (int i = 0; i < 4; ++i) {
+    InterpResult r = k.run(spec(fmt::format(R"({{"kernel": "table", "args": [
+        {{"name": "r", "buffer": {{"type": "i32", "length": 4, "init": [5, {}, 0, 0]}}}}]}})", i)));
+    CHECK(elems<int32_t>(r.buffers[0]) == std::vector<int32_t>{1, i, 0, 0});
+  }
+  // global int *p = &arr[2], *q = &st.b[1]: Bitcast / PtrAccessChain chains on module-scope variables.
+  InterpResult r = k.run(spec(R"({"kernel": "chain", "args": [{"name": "r", "buffer": {"type": "i32", "length": 4}}]})"));
+  CHECK(elems<int32_t>(r.buffers[0]) == std::vector<int32_t>{30, 40, 10, 3});
+}
+
+namespace {
+
+// Folded integer constants and constant addresses, stored to the buffer in this order: IAdd,
+// ShiftLeftLogical, SConvert, SDiv, SMod, Select, CompositeExtract of a CompositeInsert, a load through
+// an InBoundsAccessChain constant, one through a global pointer initialised with it, and one through
+// a PtrCastToGeneric of it.
+std::string specConstModule(const std::string& body) {
+  return R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Int16
+OpCapability GenericPointer
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%bool = OpTypeBool
+%ushort = OpTypeInt 16 0
+%uint = OpTypeInt 32 0
+%uint_0 = OpConstant %uint 0
+%uint_1 = OpConstant %uint 1
+%uint_2 = OpConstant %uint 2
+%uint_3 = OpConstant %uint 3
+%uint_4 = OpConstant %uint 4
+%m7 = OpConstant %uint 0xfffffff9
+%s8001 = OpConstant %ushort 0x8001
+%arr4 = OpTypeArray %uint %uint_4
+%st = OpTypeStruct %uint %arr4
+%gst = OpTypePointer CrossWorkgroup %st
+%gu = OpTypePointer CrossWorkgroup %uint
+%genu = OpTypePointer Generic %uint
+%gpp = OpTypePointer CrossWorkgroup %gu
+%add = OpSpecConstantOp %uint IAdd %uint_2 %uint_3
+%shl = OpSpecConstantOp %uint ShiftLeftLogical %uint_1 %uint_4
+%sconv = OpSpecConstantOp %uint SConvert %s8001
+%sdiv = OpSpecConstantOp %uint SDiv %m7 %uint_2
+%smod = OpSpecConstantOp %uint SMod %m7 %uint_2
+%lt = OpSpecConstantOp %bool SLessThan %m7 %uint_0
+%sel = OpSpecConstantOp %uint Select %lt %add %shl
+%vals = OpConstantComposite %arr4 %add %shl %sconv %uint_4
+%ins = OpSpecConstantOp %arr4 CompositeInsert %sdiv %vals 3
+%ext = OpSpecConstantOp %uint CompositeExtract %ins 3
+%init = OpConstantComposite %st %uint_1 %ins
+%gv = OpVariable %gst CrossWorkgroup %init
+%elt = OpSpecConstantOp %gu InBoundsAccessChain %gv %uint_1 %uint_1
+%pv = OpVariable %gpp CrossWorkgroup %elt
+%gen = OpSpecConstantOp %genu PtrCastToGeneric %elt
+%nullp = OpConstantNull %gu
+%bad = OpSpecConstantOp %gu PtrAccessChain %nullp %uint_1
+%fnty = OpTypeFunction %void %gu
+%k = OpFunction %void None %fnty
+%out = OpFunctionParameter %gu
+%entry = OpLabel
+)" + body + "OpReturn\nOpFunctionEnd\n";
+}
+
+} // namespace
+
+TEST_CASE("interp: OpSpecConstantOp integer folds and constant access chains (SPIR-V text)") {
+  std::string body;
+  const char* values[] = {"%add", "%shl", "%sconv", "%sdiv", "%smod", "%sel", "%ext"};
+  for (int i = 0; i < 7; ++i)
+    body += fmt::format("%o{0} = OpInBoundsPtrAccessChain %gu %out %c{0}\nOpStore %o{0} {1}\n", i, values[i]);
+  body += R"(%l7 = OpLoad %uint %elt
+%o7 = OpInBoundsPtrAccessChain %gu %out %c7
+OpStore %o7 %l7
+%p8 = OpLoad %gu %pv
+%l8 = OpLoad %uint %p8
+%o8 = OpInBoundsPtrAccessChain %gu %out %c8
+OpStore %o8 %l8
+%l9 = OpLoad %uint %gen
+%o9 = OpInBoundsPtrAccessChain %gu %out %c9
+OpStore %o9 %l9
+)";
+  std::string consts;
+  for (int i = 0; i < 10; ++i) consts += fmt::format("%c{} = OpConstant %uint {}\n", i, i);
+  std::string text = specConstModule(body);
+  text.insert(text.find("%add ="), consts);
+  Kernel k = Kernel::fromText(text, "specconst.spvasm");
+  InterpResult r = k.run(spec(R"({"kernel": "k", "args": [{"buffer": {"type": "i32", "length": 10}}]})"));
+  // %ins = {5, 16, 0xffff8001, -3}; %elt = &gv.arr[1] = 16 (the unused %bad, null + 4, is no error).
+  CHECK(elems<int32_t>(r.buffers[0]) == std::vector<int32_t>{5, 16, int32_t(0xffff8001u), -3, 1, 5, -3, 16, 16, 16});
+}
+
+TEST_CASE("interp: OpSpecConstantOp errors: unsupported, division by zero, null pointer arithmetic") {
+  auto viewError = [](const std::string& text) { return errorOf([&] { Kernel::fromText(text, "bad.spvasm"); }); };
+  std::string text = specConstModule("");
+  std::string div = text;
+  div.insert(div.find("%fnty ="), "%z = OpSpecConstantOp %uint UMod %uint_1 %uint_0\n");
+  checkContains(viewError(div), "OpSpecConstantOp UMod: division by zero (%uint_0 is 0)");
+  std::string fl = text;
+  fl.insert(fl.find("%fnty ="), "%float = OpTypeFloat 32\n%f1 = OpConstant %float 1\n%z = OpSpecConstantOp %float FMul %f1 %f1\n");
+  checkContains(viewError(fl), "OpSpecConstantOp FMul is not supported yet");
+  // An address the interpreter cannot form is reported where it is used.
+  std::string e2 = Kernel::fromText(specConstModule("OpStore %bad %uint_1\n"), "null.spvasm")
+                       .error(spec(R"({"kernel": "k", "args": [{"buffer": {"type": "i32", "length": 1}}]})"));
+  checkContains(e2, "OpSpecConstantOp %bad");
+  checkContains(e2, "pointer arithmetic on a null pointer");
+}
+
+TEST_CASE("interp: ByVal struct parameters are copied on entry (byval.cl)") {
+  Kernel k("byval.spv");
+  auto run = [&](const char* kernel) {
+    return elems<int32_t>(k.run(spec(fmt::format(R"({{"kernel": "{}", "args": [
+        {{"name": "r", "buffer": {{"type": "i32", "length": 4}}}}]}})", kernel))).buffers[0]);
+  };
+  // f(x) sets its copy's a to 5; x.a stays 1.
+  CHECK(run("simple") == std::vector<int32_t>{5, 1, 0, 0});
+  // The callee overwrites its copy's array member and n: 1+2+3+4 + 99; the caller's x is unchanged.
+  CHECK(run("arrayMember") == std::vector<int32_t>{109, 5, 7, 0});
+  // outer's copy gets +10, each inner call its own copy of that (+100); the kernel's x is unchanged.
+  CHECK(run("nested") == std::vector<int32_t>{111, 111, 11, 1});
+  // The module view tells which parameters are ByVal.
+  int byVal = 0;
+  for (const auto& f : k.view->functions)
+    for (spirv::Id prm : f.params) byVal += k.view->isByValParam(prm);
+  CHECK(byVal == 4);
+}

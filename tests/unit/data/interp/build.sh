@@ -11,7 +11,7 @@ cl() { # cl <name> <opt> <out> [extra clang flags]
   rm -f "$3.bc"
   spirv-val "$3.spv"
 }
-for k in vadd dot fir histogram switch calls localarray math64 builtins vectors localmem errors globals; do
+for k in vadd dot fir histogram switch calls localarray math64 builtins vectors localmem errors globals specconst byval; do
   cl $k O0 $k
 done
 # Floating point: fp_common.h is shared with test_interp_float.cpp; no contraction of a * b + c.
