@@ -175,6 +175,9 @@ public:
   std::unordered_map<Id, std::vector<Decoration>> decorations;
   std::unordered_map<Id, Type> types;
   std::unordered_map<Id, Constant> constants;
+  // OpSpecConstantOps the view does not evaluate (an operation not supported yet, or an undefined
+  // result such as a division by zero), with the reason: an error only where they are used.
+  std::unordered_map<Id, std::string> unevaluatedConstants;
   std::vector<Id> globals;                           // module-scope OpVariable ids, in order
   std::vector<Function> functions;
   std::unordered_map<Id, uint32_t> functionIndex;    // function id -> index in functions

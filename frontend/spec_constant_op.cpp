@@ -136,8 +136,14 @@ private:
     report_(message);
     throw Rejected{};
   }
+  // A valid constant without a value here: not an error unless something uses it (an unused
+  // constant must not make a valid module fail). Consumers report the reason where it is used.
+  [[noreturn]] void defer(const std::string& message) {
+    v_.unevaluatedConstants[inst_.resultId] = message;
+    throw Rejected{};
+  }
   [[noreturn]] void notYet(const std::string& detail = "") {
-    reject(
+    defer(
         fmt::format("OpSpecConstantOp {} {}is not supported yet", name_, detail.empty() ? "" : detail + " "));
   }
 
@@ -168,6 +174,9 @@ private:
   const Constant& constant(Id id) {
     const Instruction& d = definedBefore(id);
     const Constant* c = v_.findConstant(id);
+    if (!c && v_.unevaluatedConstants.count(id))
+      defer(fmt::format("OpSpecConstantOp {} of {}, which has no value: {}", name_, v_.nameOf(id),
+                        v_.unevaluatedConstants.at(id)));
     if (!c)
       reject(fmt::format("operand {} is defined by {}; expected a constant", v_.nameOf(id),
                          grammar::opName(d.opcode)));
@@ -314,11 +323,12 @@ private:
     const uint64_t x = a->isNull ? 0 : a->bits, y = b->isNull ? 0 : b->bits;
     const int64_t sx = signedOf(x, w), sy = signedOf(y, tb->width);
     auto divisor = [&] {
+      // Undefined values, not invalid modules: an error only where they are used.
       if (y == 0)
-        reject(
+        defer(
             fmt::format("OpSpecConstantOp {}: division by zero ({} is 0)", name_, v_.nameOf(operandId(1))));
       if (op_ != Op::OpUDiv && op_ != Op::OpUMod && sy == -1 && sx == signedOf(uint64_t(1) << (w - 1), w))
-        reject(fmt::format("OpSpecConstantOp {}: signed overflow (the minimum {}-bit value divided by -1)",
+        defer(fmt::format("OpSpecConstantOp {}: signed overflow (the minimum {}-bit value divided by -1)",
                            name_, w));
     };
     uint64_t r = 0;
@@ -359,7 +369,7 @@ private:
     case Op::OpShiftRightLogical:
     case Op::OpShiftRightArithmetic:
       if (y >= w)
-        reject(fmt::format("OpSpecConstantOp {}: shift amount {} is not below the width {}", name_, y, w));
+        defer(fmt::format("OpSpecConstantOp {}: shift amount {} is not below the width {}", name_, y, w));
       r = op_ == Op::OpShiftLeftLogical    ? x << y
           : op_ == Op::OpShiftRightLogical ? x >> y
                                            : static_cast<uint64_t>(sx >> y);

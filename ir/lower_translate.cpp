@@ -189,6 +189,10 @@ int Translator::memoryOf(Id ptr, const LInst& at) {
   if (it != memOf_.end()) return it->second;
   if (std::find(c_.mv.globals.begin(), c_.mv.globals.end(), ptr) != c_.mv.globals.end())
     return memOf_[ptr] = static_cast<int>(moduleVariableMemory(ptr, at));
+  // A constant address (OpSpecConstantOp): the memory of the variable it is based on.
+  if (const spirv::Constant* k = c_.mv.findConstant(ptr); k && k->expr && !k->expr->operands.empty() &&
+                                                          c_.isPointerValue(k->expr->operands[0]))
+    return memOf_[ptr] = memoryOf(k->expr->operands[0], at);
   return -1; // undefined, null, or not computed yet
 }
 

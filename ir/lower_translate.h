@@ -65,6 +65,7 @@ private:
   void translateInst(const LInst& in);
   void translateExtInst(const LInst& in);
   Ptr accessChain(const LInst& in);
+  Ptr constantAddress(Id id, const spirv::ConstantExpr& e, const LInst& at);
   uint64_t memberOffset(Id structType, uint32_t member) const;
   uint32_t accessSize(Id type, const LInst& at) const;
   ValueId emitLoad(const Ptr& p, uint32_t size, const LInst& at);

@@ -94,6 +94,10 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
     return undefVals_[id] = b_.undef(widthOf(c_.typeOf(id), at));
   }
   if (const spirv::Constant* k = c_.mv.findConstant(id)) {
+    if (k->expr)
+      c_.failAt(at, fmt::format("uses {}, the address of a variable as a number ({} of a constant address); "
+                                "converting pointers to integers is not supported in hardware",
+                                c_.ref(id), spirv::grammar::opName(static_cast<uint16_t>(k->expr->op))));
     const uint8_t w = widthOf(k->type, at);
     if (k->isUndef) {
       if (auto u = undefVals_.find(id); u != undefVals_.end()) return u->second;
@@ -104,15 +108,14 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
   if (c_.isPointerValue(id))
     c_.failAt(at, fmt::format("uses pointer {} as data; converting, comparing or storing pointers is not "
                               "supported", c_.ref(id)));
-  if (const spirv::Instruction* def = c_.mv.defInst(id); def && def->op() == SpvOp::OpSpecConstantOp)
-    c_.failAt(at, fmt::format("uses {}, an OpSpecConstantOp whose value the compiler cannot compute; "
-                              "expected integer arithmetic or conversions on constants",
-                              c_.ref(id)));
+  if (auto u = c_.mv.unevaluatedConstants.find(id); u != c_.mv.unevaluatedConstants.end())
+    c_.failAt(at, fmt::format("uses {}: {}", c_.ref(id), u->second));
   throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("value {} used before its definition", c_.ref(id)));
 }
 
 Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
   if (auto it = ptrs_.find(id); it != ptrs_.end()) return it->second;
+  if (const spirv::Constant* k = c_.mv.findConstant(id); k && k->expr) return constantAddress(id, *k->expr, at);
   const int m = memoryOf(id, at);
   if (m < 0)
     c_.failAt(at, fmt::format("pointer {} does not point into a known buffer (it is undefined or null)",
@@ -177,6 +180,32 @@ uint64_t Translator::memberOffset(Id structType, uint32_t member) const {
     if (i < member) off += c_.mv.sizeOf(t.members[i]);
   }
   return off;
+}
+
+// An address computed by OpSpecConstantOp (a cast of or an access chain into a module-scope
+// variable): evaluated like the instruction it names, where it is used (its offsets are constants of
+// the current block, so the result is not cached across blocks).
+Translator::Ptr Translator::constantAddress(Id id, const spirv::ConstantExpr& e, const LInst& at) {
+  switch (e.op) {
+  case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr: case SpvOp::OpBitcast:
+    if (c_.isPointerValue(e.operands.at(0))) return ptrOf(e.operands[0], at);
+    break;
+  case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
+  case SpvOp::OpInBoundsPtrAccessChain: {
+    LInst chain;
+    chain.op = e.op;
+    chain.type = c_.typeOf(id);
+    chain.result = id;
+    chain.ids = e.operands;
+    chain.src = at.src;
+    return accessChain(chain);
+  }
+  default:
+    break;
+  }
+  c_.failAt(at, fmt::format("uses {}, an address made from an integer ({}); converting integers to pointers is "
+                            "not supported in hardware",
+                            c_.ref(id), spirv::grammar::opName(static_cast<uint16_t>(e.op))));
 }
 
 Translator::Ptr Translator::accessChain(const LInst& in) {

@@ -180,6 +180,8 @@ void materialize(Program& p, Id id, std::vector<uint64_t>& out, uint32_t where) 
       out.resize(out.size() + slotCount(p, def->resultType, where), 0);
       return;
     }
+    if (auto u = p.mv.unevaluatedConstants.find(id); u != p.mv.unevaluatedConstants.end())
+      failAt(p, where, fmt::format("uses {}: {}", p.mv.nameOf(id), u->second));
     if (def) {
       uint32_t at = p.mv.def.at(id);
       failAt(p, at, fmt::format("{} is not supported as a constant by the interpreter", spirv::grammar::opName(def->opcode)));

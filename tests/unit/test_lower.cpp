@@ -764,6 +764,7 @@ TEST_CASE("issue 9: lowering keeps C semantics where random programs found it wr
   // The callee writes its own copy of a by-value struct, never the caller's.
   ir::Kernel byval = lower(l, "byval");
   CHECK(eval(byval) == std::vector<int32_t>{5, 1, 0, 0});
+  runBoth(l, byval, {ints("r", r)});
 
   // A call that never returns made promotion loop forever over the unreachable rest.
   ir::Kernel noret = lower(l, "noreturn_call");
@@ -825,4 +826,61 @@ TEST_CASE("verifyKernel: phi entries match the predecessors; between passes dead
   dead.blocks.push_back(extra);
   CHECK_NOTHROW(ir::verifyKernel(dead, ir::VerifyLevel::Between));
   CHECK_THROWS_AS(ir::verifyKernel(dead, ir::VerifyLevel::Final), DiagnosticError);
+}
+
+TEST_CASE("OpSpecConstantOp addresses into a constant table are followed; numbers folded by the view") {
+  // r[0] = tab[1 + (r[1] & 1)] through a constant access chain and its cast; r[2] = 6 * 7 folded.
+  const std::string text = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability GenericPointer
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %r "r"
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+       %void = OpTypeVoid
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_6 = OpConstant %uint 6
+     %uint_7 = OpConstant %uint 7
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_2 = OpConstant %ulong 2
+    %ulong_4 = OpConstant %ulong 4
+        %arr = OpTypeArray %uint %ulong_4
+    %ptr_arr = OpTypePointer UniformConstant %arr
+     %ptr_uc = OpTypePointer UniformConstant %uint
+     %ptr_cw = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr_cw
+   %uint_10 = OpConstant %uint 10
+   %uint_20 = OpConstant %uint 20
+   %uint_30 = OpConstant %uint 30
+   %uint_40 = OpConstant %uint 40
+       %init = OpConstantComposite %arr %uint_10 %uint_20 %uint_30 %uint_40
+        %tab = OpVariable %ptr_arr UniformConstant %init
+         %p1 = OpSpecConstantOp %ptr_uc InBoundsAccessChain %tab %ulong_1
+         %p1b = OpSpecConstantOp %ptr_uc Bitcast %p1
+         %c42 = OpSpecConstantOp %uint IMul %uint_6 %uint_7
+          %k = OpFunction %void None %fn
+          %r = OpFunctionParameter %ptr_cw
+      %entry = OpLabel
+        %r1p = OpInBoundsPtrAccessChain %ptr_cw %r %ulong_1
+         %r1 = OpLoad %uint %r1p Aligned 4
+        %odd = OpBitwiseAnd %uint %r1 %uint_1
+       %oddl = OpUConvert %ulong %odd
+          %q = OpInBoundsPtrAccessChain %ptr_uc %p1b %oddl
+          %v = OpLoad %uint %q Aligned 4
+               OpStore %r %v Aligned 4
+        %r2p = OpInBoundsPtrAccessChain %ptr_cw %r %ulong_2
+               OpStore %r2p %c42 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+  Loaded l = loadText(text);
+  ir::Kernel k = lower(l, "k");
+  ir::EvalResult e = runBoth(l, k, {ints("r", {0, 7, 0, 0})});
+  CHECK(intsOf(e.buffers[0]) == std::vector<int32_t>{30, 7, 42, 0});
+  runBoth(l, k, {ints("r", {0, 6, 0, 0})});
 }
