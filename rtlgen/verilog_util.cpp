@@ -34,13 +34,16 @@ std::string lit(uint64_t value, unsigned width) {
 
 std::optional<uint64_t> litValue(const std::string& e) {
   size_t q = e.find('\'');
-  if (q == 0 || q == std::string::npos || q + 2 >= e.size()) return std::nullopt;
+  // Widths up to 64 have at most two digits; longer digit strings are not ours (and would overflow).
+  if (q == std::string::npos || q == 0 || q > 2 || q + 2 >= e.size() || e.size() - q - 2 > 64)
+    return std::nullopt;
   if (e.find_first_not_of("0123456789") != q) return std::nullopt;
   unsigned width = unsigned(std::stoul(e.substr(0, q)));
   int base = e[q + 1] == 'h' ? 16 : e[q + 1] == 'b' ? 2 : 0;
   std::string digits = e.substr(q + 2);
   const char* allowed = base == 16 ? "0123456789abcdef" : "01";
-  if (!base || width == 0 || width > 64 || digits.find_first_not_of(allowed) != std::string::npos)
+  if (!base || width == 0 || width > 64 || digits.find_first_not_of(allowed) != std::string::npos ||
+      (base == 16 && digits.size() > 16))
     return std::nullopt;
   uint64_t v = std::stoull(digits, nullptr, base);
   return width < 64 ? v & ((uint64_t(1) << width) - 1) : v;
