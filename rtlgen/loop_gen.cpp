@@ -46,6 +46,7 @@ private:
   std::vector<uint32_t> mems_;
   std::map<uint32_t, std::vector<ValueId>> memOps_, memLoads_;
   std::string logic_;
+  Reducer red_{"red"};
 
   unsigned width(ValueId v) const { return loop_.ops[v].width; }
   bool sf() const { return p_.stallFree(); }
@@ -107,8 +108,8 @@ private:
       ports.push_back(decl("output reg", width(loop_.liveOuts[k]), fmt::format("lo_{}", k)));
     for (uint32_t m : mems_)
       for (auto& d : memoryPortDecls(fmt::format("m{}", m), memLoads_.count(m) > 0, false)) ports.push_back(d);
-    std::string s = fmt::format("// Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({}).\n", loop_.name,
-                                p_.ii, p_.F, p_.cuts.size(), clusterModeName(p_.kind));
+    std::string s = fmt::format("// Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({}).\n",
+                                commentName(loop_.name), p_.ii, p_.F, p_.cuts.size(), clusterModeName(p_.kind));
     return s + moduleHeader(name, ports);
   }
 
@@ -143,7 +144,7 @@ private:
       const ir::Op& op = loop_.ops[v];
       if (isGlobal(op.kind) || op.width == 0) continue;
       std::string d = fmt::format("  {}; // {} {}\n", decl("wire", op.width, fmt::format("c{}", v)),
-                                  ir::opKindName(op.kind), op.name);
+                                  ir::opKindName(op.kind), commentName(op.name));
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
         if (!(sf() && p_.isCut(uint32_t(pos))))
           d += fmt::format("  {};\n", decl("reg", op.width, fmt::format("v{}_p{}", v, pos)));
@@ -188,27 +189,30 @@ private:
     if (!sf()) {
       // One enable freezes every position: a token that cannot do its memory operation stalls all.
       std::vector<std::string> stalls;
-      std::string ok0;
+      std::vector<std::string> issueTerms = {issueCond, "en"};
       for (ValueId i = 0; i < loop_.ops.size(); ++i) {
         const ir::Op& op = loop_.ops[i];
         if (!isMem(op.kind)) continue;
         uint32_t t = p_.start[i];
         std::string ready = fmt::format("m{}_req_ready", op.memory);
-        if (t == 0) ok0 += fmt::format(" & (~{} | {})", predAt(i, 0), ready);
+        if (t == 0) issueTerms.push_back(fmt::format("(~{} | {})", predAt(i, 0), ready));
         else stalls.push_back(fmt::format("({} & {} & ~{})", vk(t), predAt(i, t), ready));
         if (op.kind == OpKind::Load)
           stalls.push_back(fmt::format("({} & {} & ~rf{}_nonempty)", vk(p_.compPos[i]), predAt(i, p_.compPos[i]), i));
       }
-      s += fmt::format("  assign en = {};\n", stalls.empty() ? "1'b1" : "~(" + join(stalls, " | ") + ")");
+      // The reduction's wires go into `s` first, then the line that uses them.
+      std::string en = stalls.empty() ? "1'b1" : "~(" + red_.any(s, stalls) + ")";
+      s += fmt::format("  assign en = {};\n", en);
       if (p_.ii > 1) {
         unsigned w = log2Ceil(p_.ii);
         s += fmt::format("  {};\n", decl("reg", w, "slot"));
         logic_ += fmt::format("  always @(posedge clk) begin\n    if (rst || start) slot <= {};\n"
                               "    else if (en) slot <= (slot == {}) ? {} : slot + {};\n  end\n",
                               lit(0, w), lit(p_.ii - 1, w), lit(0, w), lit(1, w));
-        issueCond += fmt::format(" & (slot == {})", lit(0, w));
+        issueTerms.push_back(fmt::format("(slot == {})", lit(0, w)));
       }
-      s += fmt::format("  assign issue = {} & en{};\n", issueCond, ok0);
+      std::string issue = red_.all(s, issueTerms);
+      s += fmt::format("  assign issue = {};\n", issue);
     } else {
       s += admission(issueCond);
     }
@@ -238,12 +242,6 @@ private:
     return s;
   }
 
-  static std::string join(const std::vector<std::string>& v, const std::string& sep) {
-    std::string s;
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-    return s;
-  }
-
   // Stall-free clusters: admission of a token into cluster j by its credit counter, the II spacing,
   // the responses and request ports it needs, port priority, and carry gates.
   std::string admission(const std::string& issueCond) {
@@ -257,12 +255,12 @@ private:
       for (ValueId v : xs) w += width(v);
       InlineFifo f{fmt::format("f{}", j), w, p_.exitFifoDepth[j]};
       s += f.decls();
-      std::string din = "lst_in_" + std::to_string(j);
       uint32_t c = p_.cuts[j + 1];
-      std::vector<std::string> parts = {lastAt(c - 1)};
-      for (ValueId v : xs) parts.push_back(valueAt(v, c - 1));
+      std::vector<std::pair<std::string, unsigned>> parts = {{lastAt(c - 1), 1}};
+      for (ValueId v : xs) parts.emplace_back(valueAt(v, c - 1), width(v));
       std::reverse(parts.begin(), parts.end()); // lst ends up in bit 0
-      s += fmt::format("  wire [{}:0] f{}_din = {{{}}};\n", w - 1, j, join(parts, ", "));
+      std::string din = red_.concat(s, parts);
+      s += fmt::format("  wire [{}:0] f{}_din = {};\n", w - 1, j, din);
       logic_ += f.logic(vk(c - 1), fmt::format("f{}_din", j), fmt::format("admit_{}", j + 1), "start");
       unsigned lo = 1;
       s += fmt::format("  wire f{0}_lst = f{0}_dout[0];\n", j);
@@ -324,18 +322,20 @@ private:
         if (op.kind == OpKind::Load && p_.compPos[i] == c)
           conds.push_back(fmt::format("(~{} | rf{}_nonempty)", predAt(i, c), i));
         if (p_.start[i] == c) {
-          std::string busy;
+          std::vector<std::string> free = {fmt::format("m{}_req_ready", op.memory)};
           // A later cluster (older iteration) using the same port has priority.
           for (ValueId o : memOps_.at(op.memory))
             if (p_.start[o] > c)
-              busy += fmt::format(" & ~(admit_{} & {})", p_.clusterOf(p_.start[o]), predAt(o, p_.start[o]));
-          conds.push_back(fmt::format("(~{} | (m{}_req_ready{}))", predAt(i, c), op.memory, busy));
+              free.push_back(
+                  fmt::format("~(admit_{} & {})", p_.clusterOf(p_.start[o]), predAt(o, p_.start[o])));
+          conds.push_back(fmt::format("(~{} | ({}))", predAt(i, c), red_.all(s, free)));
         }
       }
       for (size_t g = 0; g < p_.gates.size(); ++g)
         if (p_.gates[g].toCluster == j)
           conds.push_back(fmt::format("((gate{}_passed + 32'd{}) > adm{}_count)", g, p_.gates[g].distance, j));
-      s += fmt::format("  assign {} = {};\n", j == 0 ? "issue" : fmt::format("admit_{}", j), join(conds, " & "));
+      std::string admit = red_.all(s, conds);
+      s += fmt::format("  assign {} = {};\n", j == 0 ? "issue" : fmt::format("admit_{}", j), admit);
     }
     return s;
   }
@@ -415,23 +415,30 @@ private:
     std::string s;
     for (uint32_t m : mems_) {
       const auto& ops = memOps_.at(m);
-      std::vector<std::string> valids;
-      std::string write = "1'b0", addr = lit(0, 64), size = lit(0, 4), wdata = lit(0, 64);
+      // Requests in program order; a later one has priority in the muxes.
+      std::vector<std::string> valids, writes;
+      std::vector<std::pair<std::string, std::string>> addrs, sizes, wdatas;
       for (ValueId i : ops) {
         const ir::Op& op = loop_.ops[i];
         uint32_t t = p_.start[i];
         std::string f = fmt::format("fire{}", i);
         s += fmt::format("  wire {} = {};\n", f, fire(i));
         valids.push_back(f);
-        std::string a = resize(valueAt(op.operands[0], t), width(op.operands[0]), 64);
-        addr = fmt::format("{} ? {} : {}", f, a, addr);
-        size = fmt::format("{} ? {} : {}", f, lit(op.size, 4), size);
+        addrs.emplace_back(f, resize(valueAt(op.operands[0], t), width(op.operands[0]), 64));
+        sizes.emplace_back(f, lit(op.size, 4));
         if (op.kind == OpKind::Store) {
-          write = fmt::format("{} | {}", f, write);
-          wdata = fmt::format("{} ? {} : {}", f, resize(valueAt(op.operands[1], t), width(op.operands[1]), 64), wdata);
+          writes.push_back(f);
+          wdatas.emplace_back(f, resize(valueAt(op.operands[1], t), width(op.operands[1]), 64));
         }
       }
-      s += fmt::format("  assign m{}_req_valid = {};\n", m, join(valids, " | "));
+      std::reverse(addrs.begin(), addrs.end());
+      std::reverse(sizes.begin(), sizes.end());
+      std::reverse(wdatas.begin(), wdatas.end());
+      std::string valid = red_.any(s, valids), write = red_.any(s, writes);
+      std::string addr = red_.priorityMux(s, addrs, lit(0, 64), 64);
+      std::string size = red_.priorityMux(s, sizes, lit(0, 4), 4);
+      std::string wdata = red_.priorityMux(s, wdatas, lit(0, 64), 64);
+      s += fmt::format("  assign m{}_req_valid = {};\n", m, valid);
       s += fmt::format("  assign m{}_req_write = {};\n", m, write);
       s += fmt::format("  assign m{}_req_addr = {};\n", m, addr);
       s += fmt::format("  assign m{}_req_size = {};\n", m, size);
@@ -447,10 +454,14 @@ private:
         for (ValueId i : loads) depth += p_.respFifoDepth[i];
         InlineFifo tag{fmt::format("tag{}", m), tw, roundUpPow2(depth)};
         s += tag.decls();
-        std::string tagIn = lit(0, tw);
-        for (size_t k = 0; k < loads.size(); ++k) tagIn = fmt::format("fire{} ? {} : {}", loads[k], lit(k, tw), tagIn);
-        std::string push = "1'b0";
-        for (ValueId i : loads) push = fmt::format("fire{} | {}", i, push);
+        std::vector<std::pair<std::string, std::string>> tags;
+        std::vector<std::string> fires;
+        for (size_t k = loads.size(); k-- > 0;) { // the last load has priority, as in the request muxes
+          tags.emplace_back(fmt::format("fire{}", loads[k]), lit(k, tw));
+          fires.push_back(fmt::format("fire{}", loads[k]));
+        }
+        std::string tagIn = red_.priorityMux(s, tags, lit(0, tw), tw);
+        std::string push = red_.any(s, fires);
         logic_ += tag.logic(fmt::format("m{}_req_ready & ({})", m, push), tagIn,
                             fmt::format("m{}_resp_valid", m), "start");
         for (size_t k = 0; k < loads.size(); ++k) {

@@ -5,15 +5,32 @@
    several seeds of random memory latency and back-pressure, compare every buffer bit for bit, and
    (--check-cycles) compare the cycle count with the report's prediction at fixed latency.
 2. The report's II (and pipelining) for the first loop matches what the example is meant to show.
-3. `verilator --lint-only -Wall` on the generated Verilog: no warning at all.
+3. The generated text keeps the generator's rules (bounded lines, no part-select of a literal), and
+   `verilator --lint-only -Wall` on it gives no warning at all.
 4. yosys synthesises it (generic `synth`).
 """
-import argparse, glob, json, os, subprocess, sys
+import argparse, glob, json, os, re, subprocess, sys
 
 
 def run(cmd, **kw):
     print("+", " ".join(cmd), flush=True)
     return subprocess.run(cmd, text=True, capture_output=True, **kw)
+
+
+# The generator's own rules for its text (rtlgen/verilog_util.h, verilogTextProblems): bounded lines,
+# and no part-select of a literal (Verilator rejects both).
+MAX_LINE_CHARS = 1000
+LITERAL_SELECT = re.compile(r"\d+\s*'[sS]?[hHdDbBoO]\s*[0-9a-fA-FxXzZ_?]+\s*\[")
+
+
+def verilog_text_problems(text):
+    problems = []
+    for n, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE_CHARS:
+            problems.append(f"line {n}: {len(line)} characters (limit {MAX_LINE_CHARS})")
+        elif LITERAL_SELECT.search(line):
+            problems.append(f"line {n}: part-select of a literal: {line.strip()}")
+    return problems
 
 
 def main():
@@ -64,6 +81,8 @@ def main():
                 failures.append(f"cluster kind {loop['cluster_kind']}, expected {args.cluster_kind}")
         top = rep["module"]
         files = sorted(glob.glob(os.path.join(args.out, "*.v")))
+        for f in files:
+            failures += [f"{os.path.basename(f)}: {p}" for p in verilog_text_problems(open(f).read())]
         lint = run(["verilator", "--lint-only", "-Wall", "--top-module", top] + files)
         if lint.returncode != 0 or lint.stderr.strip():
             failures.append("verilator lint:\n" + lint.stderr)

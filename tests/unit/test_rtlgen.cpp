@@ -11,6 +11,7 @@
 
 #include "rtlgen/loop_plan.h"
 #include "rtlgen/rtlgen.h"
+#include "rtlgen/verilog_util.h"
 #include "scheduler/kernel_schedule.h"
 
 using namespace spvhls;
@@ -140,7 +141,201 @@ std::string slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
+// Every generated file is free of what Verilator rejects or what the generator must never write:
+// overlong lines and part-selects of literals.
+void checkText(const rtl::RtlResult& r) {
+  for (auto& [name, text] : r.files) {
+    CAPTURE(name);
+    std::vector<std::string> problems = rtl::verilogTextProblems(text);
+    INFO((problems.empty() ? "" : problems[0]));
+    CHECK(problems.empty());
+  }
+}
+
+// Schedules `k` with every loop in `mode`, generates Verilog, checks its text and lints it.
+rtl::RtlResult generateAndLint(const ir::Kernel& k, rtl::ClusterMode mode, const std::string& dirName) {
+  std::vector<rtl::ClusterMode> kinds;
+  std::vector<std::string> reasons;
+  sched::ScheduleOptions so;
+  for (const ir::Loop& loop : k.loops) {
+    std::string reason;
+    kinds.push_back(rtl::chooseClusterKind(loop, mode, reason));
+    reasons.push_back(reason);
+    so.exitBeforeMemory.push_back(kinds.back() == rtl::ClusterMode::StallFree);
+  }
+  sched::KernelSchedule s = sched::scheduleKernel(k, so);
+  rtl::RtlOptions ro;
+  ro.loopKinds = kinds;
+  ro.loopKindReasons = reasons;
+  rtl::RtlResult r = rtl::generateVerilog(k, s, ro);
+  checkText(r);
+  std::string dir = tempDir(dirName);
+  std::string files;
+  for (auto& [name, text] : r.files) {
+    std::ofstream(dir + "/" + name) << text;
+    files += " " + dir + "/" + name;
+  }
+  std::string log = dir + "/lint.log";
+  int rc = runCommand("verilator --lint-only -Wall --top-module " + r.moduleName + files, log);
+  INFO(slurp(log));
+  CHECK(rc == 0);
+  CHECK(slurp(log).empty());
+  return r;
+}
+
+size_t longestLine(const rtl::RtlResult& r) {
+  size_t n = 0;
+  for (auto& [name, text] : r.files) {
+    size_t b = 0;
+    for (size_t e; (e = text.find('\n', b)) != std::string::npos; b = e + 1) n = std::max(n, e - b);
+  }
+  return n;
+}
+
+// everyOpKernel's loop with `n` more loads of a and stores to c: hundreds of stall sources, request
+// valids and mux arms per port.
+ir::Kernel manyMemoryOpsKernel(unsigned n) {
+  ir::Kernel k = everyOpKernel();
+  LoopBuilder b;
+  b.loop = k.loops[0];
+  ir::ValueId off = ir::kNone, i = ir::kNone, cont = b.loop.continueCond;
+  for (ir::ValueId v = 0; v < b.loop.ops.size(); ++v) {
+    if (b.loop.ops[v].kind == OpKind::Shl && b.loop.ops[v].width == 64) off = v;
+    if (b.loop.ops[v].kind == OpKind::LoopPhi && b.loop.ops[v].index == 0) i = v;
+  }
+  for (unsigned j = 1; j <= n; ++j) {
+    ir::ValueId addr = b.add(OpKind::Add, 64, {off, b.add(OpKind::Const, 64, {}, 4 * j)});
+    ir::ValueId x = b.mem(OpKind::Load, 0, 4, {addr, cont});
+    b.mem(OpKind::Store, 1, 4, {addr, b.add(OpKind::Add, 32, {x, i}), cont});
+  }
+  k.loops[0] = b.loop;
+  return k;
+}
+
 } // namespace
+
+TEST_CASE("verilogTextProblems finds overlong lines and part-selects of literals") {
+  CHECK(rtl::verilogTextProblems("  assign c = x[15:0];\n  assign d = 16'h32d4;\n").empty());
+  CHECK(rtl::verilogTextProblems("  assign c28 = 32'h32d4[15:0];\n").size() == 1);
+  CHECK(rtl::verilogTextProblems("  assign c = 8'd12 [3];\n  assign d = 4'b1010[0];\n").size() == 2);
+  CHECK(rtl::verilogTextProblems("  assign c = " + std::string(rtl::kMaxLineChars, 'x') + ";\n").size() == 1);
+}
+
+TEST_CASE("operations over literals are printed as literals of the result width") {
+  auto op = [](OpKind k, uint8_t width) {
+    ir::Op o;
+    o.kind = k;
+    o.width = width;
+    return o;
+  };
+  // The reproducer of issue 9: a truncation of a constant was a part-select of a literal.
+  CHECK(rtl::opExpr(op(OpKind::Trunc, 16), {"32'h32d4"}, {32}) == "16'h32d4");
+  CHECK(rtl::opExpr(op(OpKind::Trunc, 8), {"32'h1234"}, {32}) == "8'h34");
+  CHECK(rtl::opExpr(op(OpKind::SExt, 32), {"8'h80"}, {8}) == "32'hffffff80");
+  CHECK(rtl::opExpr(op(OpKind::ZExt, 32), {"8'h80"}, {8}) == "32'h80");
+  CHECK(rtl::opExpr(op(OpKind::Add, 8), {"8'hff", "8'h2"}, {8, 8}) == "8'h1");
+  CHECK(rtl::opExpr(op(OpKind::SLt, 1), {"8'hff", "8'h0"}, {8, 8}) == "1'h1");
+  CHECK(rtl::opExpr(op(OpKind::AShr, 8), {"8'h80", "8'h9"}, {8, 8}) == "8'hc0"); // amount modulo the width
+  // Where the IR leaves the result undefined, the literal is what the hardware expression gives.
+  CHECK(rtl::opExpr(op(OpKind::UDiv, 32), {"32'h7", "32'h0"}, {32, 32}) == "32'h0");
+  CHECK(rtl::opExpr(op(OpKind::SDiv, 32), {"32'h80000000", "32'hffffffff"}, {32, 32}) == "32'h80000000");
+  CHECK(rtl::opExpr(op(OpKind::SRem, 32), {"32'h80000000", "32'hffffffff"}, {32, 32}) == "32'h0");
+  // A literal condition selects; a literal shift amount is reduced, never part-selected.
+  CHECK(rtl::opExpr(op(OpKind::Select, 32), {"1'h1", "c3", "c4"}, {1, 32, 32}) == "c3");
+  CHECK(rtl::opExpr(op(OpKind::Select, 32), {"1'b0", "c3", "c4"}, {1, 32, 32}) == "c4");
+  CHECK(rtl::opExpr(op(OpKind::Shl, 32), {"c3", "64'h21"}, {32, 64}) == "c3 << 5'h1");
+  CHECK(rtl::opExpr(op(OpKind::Trunc, 16), {"c3"}, {32}) == "c3[15:0]");
+  CHECK(rtl::resize("32'h12345", 32, 16) == "16'h2345");
+  CHECK(rtl::resize("32'h12345", 32, 64) == "64'h12345");
+}
+
+TEST_CASE("a loop truncating and extending constants lints clean") {
+  ir::Kernel k = everyOpKernel();
+  LoopBuilder b;
+  b.loop = k.loops[0];
+  ir::ValueId off = ir::kNone;
+  for (ir::ValueId v = 0; v < b.loop.ops.size(); ++v)
+    if (b.loop.ops[v].kind == OpKind::Shl && b.loop.ops[v].width == 64) off = v;
+  ir::ValueId t = b.add(OpKind::Trunc, 16, {b.add(OpKind::Const, 32, {}, 0x32d4)});
+  ir::ValueId x = b.add(OpKind::SExt, 32, {t});
+  ir::ValueId sel = b.add(OpKind::Select, 32, {b.add(OpKind::Const, 1, {}, 1), x, x});
+  b.mem(OpKind::Store, 1, 4, {off, sel, b.loop.continueCond});
+  k.loops[0] = b.loop;
+  ir::verifyKernel(k);
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallEnable, rtl::ClusterMode::StallFree}) {
+    CAPTURE(rtl::clusterModeName(mode));
+    rtl::RtlResult r = generateAndLint(k, mode, fmt::format("consts_{}", rtl::clusterModeName(mode)));
+    CHECK(r.files[1].second.find(fmt::format("assign c{} = 16'h32d4;", t)) != std::string::npos);
+  }
+}
+
+TEST_CASE("lines stay bounded with hundreds of stall sources and requests") {
+  // The FSM: one block of 400 stores; its stall OR, request valid OR and address/data muxes.
+  ir::Kernel k;
+  k.name = "stores";
+  k.args = {{"r", true, 0, 0}};
+  k.memories.resize(1);
+  k.memories[0].name = "r";
+  k.blocks.resize(1);
+  k.blocks[0].name = "entry";
+  k.blocks[0].term.kind = ir::Terminator::Kind::Return;
+  auto kop = [&](OpKind kind, uint8_t w, std::vector<ir::ValueId> ops, uint64_t imm = 0) {
+    ir::Op op;
+    op.kind = kind;
+    op.width = w;
+    op.operands = std::move(ops);
+    op.imm = imm;
+    k.ops.push_back(op);
+    k.blocks[0].ops.push_back(ir::ValueId(k.ops.size() - 1));
+    return ir::ValueId(k.ops.size() - 1);
+  };
+  for (unsigned j = 0; j < 400; ++j) {
+    ir::ValueId addr = kop(OpKind::Const, 64, {}, 4 * (j % 64));
+    ir::ValueId st = kop(OpKind::Store, 0, {addr, kop(OpKind::Const, 32, {}, j), ir::kNone});
+    k.ops[st].size = 4;
+  }
+  ir::verifyKernel(k);
+  rtl::RtlResult fsm = generateAndLint(k, rtl::ClusterMode::Auto, "many_stores");
+  CHECK(longestLine(fsm) <= rtl::kMaxLineChars);
+  CHECK(fsm.files[0].second.find("wire red_") != std::string::npos); // the reductions became trees
+
+  // A pipelined loop with 60 loads and 60 stores more: its enable, admissions, FIFO inputs and muxes.
+  ir::Kernel lk = manyMemoryOpsKernel(60);
+  ir::verifyKernel(lk);
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallEnable, rtl::ClusterMode::StallFree}) {
+    CAPTURE(rtl::clusterModeName(mode));
+    rtl::RtlResult r = generateAndLint(lk, mode, fmt::format("many_mem_{}", rtl::clusterModeName(mode)));
+    CHECK(r.loops[0].kind == mode);
+    CHECK(longestLine(r) <= rtl::kMaxLineChars);
+    CHECK(r.files[1].second.find("wire red_") != std::string::npos);
+  }
+}
+
+TEST_CASE("Reducer: short lists inline, long ones as trees of bounded wires") {
+  rtl::Reducer red("red");
+  std::string decls;
+  CHECK(red.any(decls, {"a", "b"}) == "a | b");
+  CHECK(red.all(decls, {}, 4) == "4'hf");
+  CHECK(red.priorityMux(decls, {{"c0", "x"}, {"c1", "y"}}, "8'h0", 8) == "c0 ? x : c1 ? y : 8'h0");
+  CHECK(red.concat(decls, {{"a", 1}, {"b", 3}}) == "{a, b}");
+  CHECK(decls.empty());
+  std::vector<std::string> terms;
+  std::vector<std::pair<std::string, std::string>> arms;
+  std::vector<std::pair<std::string, unsigned>> parts;
+  for (int i = 0; i < 1000; ++i) {
+    terms.push_back(fmt::format("(blk == 10'h{:x} && cyc == 4'h1)", i));
+    arms.emplace_back(fmt::format("fire{}", i), fmt::format("64'h{:x}", i));
+    parts.emplace_back(fmt::format("v{}_p3", i), 8);
+  }
+  std::string any = red.any(decls, terms);
+  std::string mux = red.priorityMux(decls, arms, "64'h0", 64);
+  std::string cat = red.concat(decls, parts);
+  for (const std::string* e : {&any, &mux, &cat}) CHECK(e->size() <= rtl::Reducer::kMaxExprChars + 100);
+  CHECK(rtl::verilogTextProblems(decls).empty());
+  // At most 16 parts of 8 bits per wire; the top level is the result itself, not a wire.
+  CHECK(decls.find("wire [7999:0]") == std::string::npos);
+  CHECK(decls.find("wire [127:0] red_") != std::string::npos);
+}
 
 TEST_CASE("every operation kind lints clean in both cluster kinds") {
   ir::Kernel k = everyOpKernel();
@@ -158,6 +353,7 @@ TEST_CASE("every operation kind lints clean in both cluster kinds") {
     ro.loopKindReasons = {reason};
     rtl::RtlResult r = rtl::generateVerilog(k, s, ro);
     REQUIRE(r.files.size() == 2);
+    checkText(r);
     CHECK(r.loops[0].kind == kind);
     if (kind == rtl::ClusterMode::StallFree) CHECK(r.loops[0].clusters.size() >= 3); // load req, load resp, store
     else CHECK(r.loops[0].clusters.size() == 1);
