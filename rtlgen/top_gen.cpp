@@ -26,7 +26,7 @@ namespace {
 class TopWriter {
 public:
   TopWriter(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in)
-      : k_(k), s_(s), in_(in), slot_(k.ops.size(), 0) {
+      : k_(k), s_(s), in_(in), slot_(k.ops.size(), 0), regRead_(k.ops.size(), 0) {
     for (const ir::BasicBlock& bb : k.blocks)
       for (size_t i = 0; i < bb.ops.size(); ++i) slot_[bb.ops[i]] = uint32_t(i);
   }
@@ -34,8 +34,9 @@ public:
   std::string run(std::vector<uint32_t>& blockCycles) {
     computeBlockCycles();
     blockCycles = len_;
-    std::string body = registers() + fsm() + memories() + loops();
-    return header() + body + logic_ + "endmodule\n";
+    // Registers last: only values some reader takes from a register (value() records it) get one.
+    std::string body = fsm() + memories() + loops();
+    return header() + registers() + body + logic_ + "endmodule\n";
   }
 
 private:
@@ -45,6 +46,10 @@ private:
   std::vector<uint32_t> len_;   // per block
   std::vector<uint32_t> slot_;  // per op: its index in its block's ops (= its node in the block problem)
   std::string logic_;
+  // Per op: read from its register r<v> by some consumer (others are only read combinationally as
+  // w<v> in the cycle they are formed, and get no register). Phis are always registers.
+  mutable std::vector<uint8_t> regRead_;
+  std::vector<std::pair<ValueId, std::string>> regUpdates_; // r<v> <= ... in the FSM's register block
   Reducer red_{"red"};
   unsigned blkW_ = 1, cycW_ = 1;
 
@@ -93,6 +98,7 @@ private:
     if (op.block == block && lat(v) == 0 && formCycle(v) == cyc && op.kind != OpKind::Phi &&
         op.kind != OpKind::LoopOut)
       return fmt::format("w{}", v);
+    regRead_[v] = 1;
     return fmt::format("r{}", v);
   }
 
@@ -122,12 +128,20 @@ private:
     for (ValueId v = 0; v < k_.ops.size(); ++v) {
       const ir::Op& op = k_.ops[v];
       if (op.width == 0 || op.kind == OpKind::Const || op.kind == OpKind::Undef || op.kind == OpKind::Arg) continue;
-      std::string d = fmt::format("  {}; // {} {}\n", decl("reg", op.width, fmt::format("r{}", v)),
-                                  ir::opKindName(op.kind), commentName(op.name));
-      if (op.kind != OpKind::Phi && op.kind != OpKind::LoopOut && op.kind != OpKind::Load)
-        d += fmt::format("  {};\n", decl("wire", op.width, fmt::format("w{}", v)));
+      const bool hasWire = op.kind != OpKind::Phi && op.kind != OpKind::LoopOut && op.kind != OpKind::Load;
+      std::string d;
+      if (hasReg(v))
+        d += fmt::format("  {}; // {} {}\n", decl("reg", op.width, fmt::format("r{}", v)), ir::opKindName(op.kind),
+                         commentName(op.name));
+      if (hasWire)
+        d += fmt::format("  {};{}\n", decl("wire", op.width, fmt::format("w{}", v)),
+                         hasReg(v) ? "" : fmt::format(" // {} {}", ir::opKindName(op.kind), commentName(op.name)));
       s += maybeUnusedBits(d, partiallyUsed(k_.ops, v));
     }
+    s += "  always @(posedge clk) if (busy && fsm_en) begin\n";
+    for (const auto& [v, line] : regUpdates_)
+      if (hasReg(v)) s += line;
+    s += "  end\n";
     s += "  always @(posedge clk) if (start && !busy) begin\n";
     for (size_t i = 0; i < k_.args.size(); ++i)
       if (!k_.args[i].isPointer && argUsed(uint32_t(i)))
@@ -135,6 +149,8 @@ private:
     s += "  end\n";
     return s;
   }
+
+  bool hasReg(ValueId v) const { return regRead_[v] || k_.ops[v].kind == OpKind::Phi; }
 
   bool argUsed(uint32_t i) const {
     for (const ir::Op& op : k_.ops)
@@ -146,7 +162,7 @@ private:
   std::string fsm() {
     std::string s;
     std::vector<std::string> stalls;
-    std::string upd = "  always @(posedge clk) if (busy && fsm_en) begin\n";
+    auto upd = [&](ValueId v, std::string line) { regUpdates_.emplace_back(v, std::move(line)); };
     for (uint32_t b = 0; b < k_.blocks.size(); ++b) {
       for (ValueId v : k_.blocks[b].ops) {
         const ir::Op& op = k_.ops[v];
@@ -156,8 +172,8 @@ private:
         case OpKind::Load:
           stalls.push_back(fmt::format("({} & ~{}_req_ready)", at(b, t), memPort(op.memory)));
           stalls.push_back(fmt::format("({} & ~frf{}_nonempty)", at(b, f), op.memory));
-          upd += fmt::format("    if {} r{} <= {};\n", at(b, f), v,
-                             resize(fmt::format("frf{}_dout", op.memory), fsmLoadWidth(op.memory), op.width));
+          upd(v, fmt::format("    if {} r{} <= {};\n", at(b, f), v,
+                             resize(fmt::format("frf{}_dout", op.memory), fsmLoadWidth(op.memory), op.width)));
           break;
         case OpKind::Store:
           stalls.push_back(fmt::format("({} & ~{}_req_ready)", at(b, t), memPort(op.memory)));
@@ -167,8 +183,8 @@ private:
           break;
         case OpKind::LoopOut: {
           const ir::Op& call = k_.ops[op.operands[0]];
-          upd += fmt::format("    if ({} & lp{}_done) r{} <= lp{}_lo_{};\n", at(b, start(op.operands[0])), call.index, v,
-                             call.index, op.index);
+          upd(v, fmt::format("    if ({} & lp{}_done) r{} <= lp{}_lo_{};\n", at(b, start(op.operands[0])),
+                             call.index, v, call.index, op.index));
           break;
         }
         default: {
@@ -180,7 +196,7 @@ private:
             w.push_back(k_.ops[o].width);
           }
           s += fmt::format("  assign w{} = {};\n", v, opExpr(op, a, w));
-          upd += fmt::format("    if {} r{} <= w{};\n", at(b, f), v, v);
+          upd(v, fmt::format("    if {} r{} <= w{};\n", at(b, f), v, v));
         }
         }
       }
@@ -204,7 +220,7 @@ private:
       c += "          end\n        end\n";
     }
     c += "        default: busy <= 1'b0;\n      endcase\n    end\n  end\n";
-    return s + upd + "  end\n" + c;
+    return s + c;
   }
 
   std::string jump(uint32_t from, uint32_t to, int cyc, const std::string& ind) const {
