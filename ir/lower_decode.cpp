@@ -56,6 +56,26 @@ uint64_t alignmentOf(const std::vector<uint32_t>& ops, size_t i) {
   return 0;
 }
 
+// Per block of `f`: reachable from its entry (branches to labels outside `f` are ignored).
+std::vector<uint8_t> reachableBlocks(const LFunc& f) {
+  std::unordered_map<Id, size_t> index;
+  for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].label] = i;
+  std::vector<uint8_t> seen(f.blocks.size(), 0);
+  if (f.blocks.empty()) return seen;
+  std::vector<size_t> work{0};
+  seen[0] = 1;
+  while (!work.empty()) {
+    const size_t b = work.back();
+    work.pop_back();
+    for (Id s : successorLabels(f.blocks[b]))
+      if (auto it = index.find(s); it != index.end() && !seen[it->second]) {
+        seen[it->second] = 1;
+        work.push_back(it->second);
+      }
+  }
+  return seen;
+}
+
 class Decoder {
 public:
   explicit Decoder(Context& c) : c_(c) {}
@@ -182,20 +202,7 @@ private:
 
   // Removes blocks not reachable from the entry (order kept) and the phi entries they fed.
   static void pruneUnreachable(LFunc& f) {
-    std::unordered_map<Id, size_t> index;
-    for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].label] = i;
-    std::vector<uint8_t> seen(f.blocks.size(), 0);
-    std::vector<size_t> work{0};
-    seen[0] = 1;
-    while (!work.empty()) {
-      const size_t b = work.back();
-      work.pop_back();
-      for (Id s : successorLabels(f.blocks[b]))
-        if (auto it = index.find(s); it != index.end() && !seen[it->second]) {
-          seen[it->second] = 1;
-          work.push_back(it->second);
-        }
-    }
+    const std::vector<uint8_t> seen = reachableBlocks(f);
     size_t n = 0;
     for (size_t i = 0; i < f.blocks.size(); ++i)
       if (seen[i]) {
@@ -397,18 +404,7 @@ void checkFunc(const Context& c, const LFunc& f, const char* pass) {
     }
   }
   // Reachability: a dominator-tree walk never sees unreachable blocks, so nothing may be left there.
-  std::vector<uint8_t> seen(f.blocks.size(), 0);
-  std::vector<size_t> work{0};
-  seen[0] = 1;
-  while (!work.empty()) {
-    const size_t b = work.back();
-    work.pop_back();
-    for (Id s : successorLabels(f.blocks[b]))
-      if (!seen[index[s]]) {
-        seen[index[s]] = 1;
-        work.push_back(index[s]);
-      }
-  }
+  const std::vector<uint8_t> seen = reachableBlocks(f);
   for (size_t i = 0; i < f.blocks.size(); ++i)
     if (!seen[i]) fail(&f.blocks[i].insts.front(), "block " + c.nameOf(f.blocks[i].label) + " is unreachable");
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs every Debian package spvhls needs to build, test and simulate.
+# Installs every Debian package spvhls needs to build, test and simulate, plus any packages named on
+# the command line (scripts/setup-campaign.sh adds csmith's).
 # Idempotent: skips apt entirely when everything is already present.
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config python3
       verilator libsystemc-dev libboost-graph-dev libfmt-dev doctest-dev
-      nlohmann-json3-dev spirv-headers spirv-tools clang-15 llvm-15 llvm-spirv-15 yosys)
+      nlohmann-json3-dev spirv-headers spirv-tools clang-15 llvm-15 llvm-spirv-15 yosys "$@")
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
