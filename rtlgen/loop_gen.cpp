@@ -71,7 +71,8 @@ private:
     default: break;
     }
     if (pos < p_.compPos[v])
-      throw std::logic_error(fmt::format("loop_gen: v{} read at {} before it is formed at {}", v, pos, p_.compPos[v]));
+      throw InternalError(loop_.ops[v].loc, "loop " + loop_.name,
+                          fmt::format("loop_gen: v{} read at {} before it is formed at {}", v, pos, p_.compPos[v]));
     if (pos == p_.compPos[v]) return fmt::format("c{}", v);
     if (sf() && p_.isCut(pos)) return fmt::format("f{}_v{}", p_.clusterOf(pos) - 1, v);
     return fmt::format("v{}_p{}", v, pos);

@@ -111,7 +111,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   p.respFifoDepth.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
     int s = ls.schedule.start[i];
-    if (s < 0) throw std::logic_error("planLoop: negative start");
+    if (s < 0) throw InternalError(loop.loc, "loop " + loop.name, "planLoop: negative start");
     p.start[i] = uint32_t(s);
     p.readyPos[i] = p.start[i] + lib.latency(loop.ops[i]);
     p.compPos[i] = loop.ops[i].kind == OpKind::Load ? p.start[i] + L : p.start[i];
@@ -143,9 +143,10 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       const ir::Op& op = loop.ops[i];
       if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
       if (p.start[i] <= p.exitPos)
-        throw std::logic_error(fmt::format("planLoop: memory op at {} before the exit is known at {} in a "
-                                           "stall-free loop (scheduler constraint missing)",
-                                           p.start[i], p.exitPos));
+        throw InternalError(op.loc, "loop " + loop.name,
+                            fmt::format("planLoop: memory op at {} before the exit is known at {} in a "
+                                        "stall-free loop (scheduler constraint missing)",
+                                        p.start[i], p.exitPos));
       p.cuts.push_back(p.start[i]);
       if (op.kind == OpKind::Load) p.cuts.push_back(p.compPos[i]);
     }

@@ -415,7 +415,8 @@ private:
   std::string memArgName(uint32_t m) const {
     for (size_t i = 0; i < k_.args.size(); ++i)
       if (k_.args[i].isPointer && k_.args[i].memory == m) return argName(uint32_t(i));
-    throw std::logic_error("top_gen: memory without a pointer argument");
+    throw InternalError(k_.loc, "kernel " + k_.name,
+                        fmt::format("top_gen: global memory {} belongs to no pointer argument", m));
   }
 };
 

@@ -179,7 +179,8 @@ std::string opExpr(const ir::Op& op, const std::vector<std::string>& a, const st
   }
   default: break;
   }
-  throw std::logic_error(fmt::format("opExpr: {} is not a pure operation", ir::opKindName(op.kind)));
+  throw InternalError(op.loc, ir::opKindName(op.kind),
+                      fmt::format("opExpr: {} is not a pure operation", ir::opKindName(op.kind)));
 }
 
 std::vector<std::string> verilogTextProblems(const std::string& text) {
