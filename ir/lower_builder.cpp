@@ -141,12 +141,27 @@ ValueId Builder::undef(uint8_t width) {
   return v;
 }
 
+std::optional<bool> foldUnsignedBound(OpKind k, uint32_t width, std::optional<uint64_t> ca,
+                                      std::optional<uint64_t> cb) {
+  const uint64_t max = widthMask(width);
+  auto is = [](std::optional<uint64_t> c, uint64_t v) { return c && *c == v; };
+  switch (k) {
+  case OpKind::ULt: if (is(cb, 0) || is(ca, max)) return false; break;
+  case OpKind::UGt: if (is(ca, 0) || is(cb, max)) return false; break;
+  case OpKind::ULe: if (is(ca, 0) || is(cb, max)) return true; break;
+  case OpKind::UGe: if (is(cb, 0) || is(ca, max)) return true; break;
+  default: break;
+  }
+  return std::nullopt;
+}
+
 ValueId Builder::binary(OpKind k, ValueId a, ValueId b) {
   const uint8_t w = width(a);
   const uint8_t rw = isCompare(k) ? 1 : w;
   auto ca = constValue(a), cb = constValue(b);
   if (ca && cb)
     if (auto r = foldConstant(k, rw, {*ca, *cb}, w)) return constant(rw, *r);
+  if (auto r = foldUnsignedBound(k, w, ca, cb)) return constant(1, *r);
   // Identities that -O0 code and address arithmetic produce all the time.
   switch (k) {
   case OpKind::Add:

@@ -227,5 +227,9 @@ int64_t signExtend(uint64_t v, uint32_t width);
 std::optional<uint64_t> foldConstant(OpKind k, uint8_t width, const std::vector<uint64_t>& vals,
                                      uint8_t operandWidth);
 bool isCompare(OpKind k);
+// An unsigned comparison with a constant at an end of its range has a fixed result (x u< 0 is false,
+// x u<= max is true, ...): nullopt otherwise. `ca`, `cb`: the operands' values where constant.
+std::optional<bool> foldUnsignedBound(OpKind k, uint32_t width, std::optional<uint64_t> ca,
+                                      std::optional<uint64_t> cb);
 
 } // namespace spvhls::ir::lower

@@ -133,8 +133,13 @@ private:
   std::string declarations() {
     std::string s;
     s += "  reg running;\n";
-    for (size_t k = 0; k < loop_.liveIns.size(); ++k)
-      if (liveInUsed(k)) s += fmt::format("  {};\n", decl("reg", liveInWidth(k), fmt::format("li_{}_q", k)));
+    for (size_t k = 0; k < loop_.liveIns.size(); ++k) {
+      if (!liveInUsed(k)) continue;
+      bool partial = false; // e.g. only truncated: lint wants the unused bits declared as such
+      for (ValueId v = 0; v < loop_.ops.size(); ++v)
+        if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k) partial |= partiallyUsed(loop_.ops, v);
+      s += maybeUnusedBits(fmt::format("  {};\n", decl("reg", liveInWidth(k), fmt::format("li_{}_q", k))), partial);
+    }
     s += "  wire issue;\n  wire exit_det;\n";
     if (!sf()) s += "  wire en;\n";
     for (uint32_t pos = 0; pos < p_.F; ++pos) {
@@ -264,7 +269,8 @@ private:
       s += fmt::format("  wire [{}:0] f{}_din = {};\n", w - 1, j, din);
       logic_ += f.logic(vk(c - 1), fmt::format("f{}_din", j), fmt::format("admit_{}", j + 1), "start");
       unsigned lo = 1;
-      s += fmt::format("  wire f{0}_lst = f{0}_dout[0];\n", j);
+      // A FIFO carrying nothing but `lst` is one bit wide: a scalar, which has no bit to select.
+      s += fmt::format("  wire f{0}_lst = f{0}_dout{1};\n", j, w == 1 ? "" : "[0]");
       for (ValueId v : xs) {
         s += maybeUnusedBits(fmt::format("  {} = f{}_dout[{}:{}];\n", decl("wire", width(v), fmt::format("f{}_v{}", j, v)),
                                          j, lo + width(v) - 1, lo),

@@ -399,11 +399,12 @@ private:
 
   std::string localRam(uint32_t m) {
     std::string p = memPort(m);
-    // Responses are as wide as the port; accesses narrower than 8 bytes read only the low bits.
-    std::string s = fmt::format("  wire {0}_req_valid, {0}_req_ready, {0}_req_write, {0}_resp_valid;\n"
+    // Responses are as wide as the port; accesses narrower than 8 bytes read only the low bits, and
+    // an array that is only written (its loads folded away) reads no response at all.
+    std::string s = fmt::format("  wire {0}_req_valid, {0}_req_ready, {0}_req_write;\n"
                                 "  wire [63:0] {0}_req_addr, {0}_req_wdata;\n  wire [3:0] {0}_req_size;\n"
-                                "  /* verilator lint_off UNUSEDSIGNAL */\n  wire [63:0] {0}_resp_data;\n"
-                                "  /* verilator lint_on UNUSEDSIGNAL */\n",
+                                "  /* verilator lint_off UNUSEDSIGNAL */\n  wire {0}_resp_valid;\n"
+                                "  wire [63:0] {0}_resp_data;\n  /* verilator lint_on UNUSEDSIGNAL */\n",
                                 p);
     s += fmt::format("  {} u_{} (.clk(clk), .rst(rst), .req_valid({}_req_valid), .req_ready({}_req_ready), "
                      ".req_write({}_req_write), .req_addr({}_req_addr), .req_size({}_req_size), "

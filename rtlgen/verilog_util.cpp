@@ -123,6 +123,9 @@ std::string opExpr(const ir::Op& op, const std::vector<std::string>& a, const st
   for (const std::string& e : a)
     if (auto v = litValue(e)) c.push_back(*v);
   if (op.kind == K::Select && litValue(a[0])) return (*litValue(a[0]) & 1) ? a[1] : a[2];
+  // Fixed by the operand range (Verilator's CMPCONST / UNSIGNED warnings otherwise).
+  if (a.size() == 2)
+    if (auto r = ir::lower::foldUnsignedBound(op.kind, w[0], litValue(a[0]), litValue(a[1]))) return lit(*r, 1);
   if (c.size() == a.size() && op.kind != K::Select) {
     switch (op.kind) {
     case K::Add: case K::Sub: case K::Mul: case K::UDiv: case K::URem: case K::SDiv: case K::SRem: case K::SMod:

@@ -12,7 +12,7 @@ For each program (a csmith seed and a feature profile) the script
      pasted into one self-contained kernel.cl;
   3. builds and runs it natively with gcc (UBSan + ASan; tests/e2e/check_native.py) -> expected buffer;
   4. clang-15 + llvm-spirv-15 -> kernel.spv, checked with spirv-val;
-  5. `spvhls run` vs the native buffer; `spvhls compile`; `spvhls sim` (random latency and back-pressure)
+  5. `spvhls run` vs the native buffer; `spvhls compile`; lint of the Verilog; `spvhls sim` (random latency and back-pressure)
      vs the interpreter;
 and classifies it into exactly one outcome (first failing step wins):
   pass            native = interpreter = RTL
@@ -20,6 +20,7 @@ and classifies it into exactly one outcome (first failing step wins):
   wrong-rtl       `spvhls sim` reports a mismatch (FAIL) or a deadlock/timeout inside the simulation
   internal-error  exit 3, "internal compiler error" in the output, or a signal, in any spvhls step, or
                   generated Verilog that Verilator cannot build
+  lint            generated Verilog with a `verilator --lint-only -Wall` warning or error
   hang            a spvhls step exceeded --timeout
   unsupported     a clean exit-1 diagnostic from `spvhls compile` (or "not supported" from `spvhls run`)
   frontend-reject csmith, gcc, clang-15, llvm-spirv-15 or spirv-val failed, or func_1 returns a
@@ -53,8 +54,8 @@ PROFILES = {
     "3": ("structs", ["--no-pointers", "--structs", "--unions"]),
     "4": ("all", ["--pointers", "--structs", "--unions"]),
 }
-OUTCOMES = ["pass", "wrong-interp", "wrong-rtl", "internal-error", "hang", "unsupported", "frontend-reject",
-            "native-timeout", "native-ub"]
+OUTCOMES = ["pass", "wrong-interp", "wrong-rtl", "internal-error", "lint", "hang", "unsupported",
+            "frontend-reject", "native-timeout", "native-ub"]
 
 SPEC = {"kernel": "k", "args": [{"name": "r", "buffer": {"type": "u32", "length": 4, "init": "zeros"}}]}
 
@@ -205,6 +206,12 @@ def run_case(seed, profile, cluster, a, out):
         return c.result("internal-error", "compile", f"exit {rc}: " + first_line(o))
     if rc != 0:
         return c.result("unsupported", "compile", first_line(o))
+    # Every generated Verilog must be `verilator --lint-only -Wall` clean.
+    top = json.load(open(os.path.join(comp_dir, "report.json")))["module"]
+    files = sorted(os.path.join(comp_dir, f) for f in os.listdir(comp_dir) if f.endswith(".v"))
+    rc, o = c.run("lint", ["verilator", "--lint-only", "-Wall", "--top-module", top] + files, T)
+    if rc != 0 or "%Warning" in (o or ""):
+        return c.result("lint", "lint", first_line(o, ("%warning", "%error")))
     if a.no_sim:
         return c.result("pass", "compile", "not simulated (--no-sim)")
     sim_cmd = [a.spvhls, "sim", spv, "--run", spec, "--cluster", cluster, "-o", comp_dir, "--seeds", a.sim_seeds,
@@ -314,7 +321,7 @@ def main():
 
     print()
     print_table(results, profiles)
-    failing = [r for r in results if r["outcome"] in ("wrong-interp", "wrong-rtl", "internal-error", "hang")]
+    failing = [r for r in results if r["outcome"] in ("wrong-interp", "wrong-rtl", "internal-error", "lint", "hang")]
     if failing:
         print("\nfailing programs (seed, profile, cluster, step: first diagnostic line):")
         for r in failing:

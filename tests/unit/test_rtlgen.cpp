@@ -249,6 +249,21 @@ TEST_CASE("operations over literals are printed as literals of the result width"
   CHECK(rtl::resize("32'h12345", 32, 64) == "64'h12345");
 }
 
+TEST_CASE("unsigned comparisons fixed by the operand range are literals (Verilator CMPCONST/UNSIGNED)") {
+  auto op = [](OpKind k) {
+    ir::Op o;
+    o.kind = k;
+    o.width = 1;
+    return o;
+  };
+  CHECK(rtl::opExpr(op(OpKind::ULt), {"c3", "32'h0"}, {32, 32}) == "1'h0");
+  CHECK(rtl::opExpr(op(OpKind::UGe), {"c3", "32'h0"}, {32, 32}) == "1'h1");
+  CHECK(rtl::opExpr(op(OpKind::ULt), {"32'hffffffff", "c3"}, {32, 32}) == "1'h0");
+  CHECK(rtl::opExpr(op(OpKind::ULe), {"c3", "32'hffffffff"}, {32, 32}) == "1'h1");
+  CHECK(rtl::opExpr(op(OpKind::UGt), {"8'h0", "c3"}, {8, 8}) == "1'h0");
+  CHECK(rtl::opExpr(op(OpKind::ULt), {"c3", "32'h1"}, {32, 32}) == "c3 < 32'h1"); // not at a bound
+}
+
 TEST_CASE("a loop truncating and extending constants lints clean") {
   ir::Kernel k = everyOpKernel();
   LoopBuilder b;
