@@ -245,7 +245,18 @@ void ViewBuilder::checkDominance() {
     auto d = v_.def.find(id);
     if (d == v_.def.end()) return;
     const Instruction& def = m_.insts[d->second];
-    if (def.op() == Op::OpLabel) return; // branch targets, phi parents, merge targets
+    if (def.op() == Op::OpLabel) {
+      // A label is no value: only branches, merges and OpPhi parents (checked in checkControlFlow)
+      // name one.
+      switch (m_.insts[useInst].op()) {
+      case Op::OpBranch: case Op::OpBranchConditional: case Op::OpSwitch: case Op::OpLoopMerge:
+      case Op::OpSelectionMerge:
+        break;
+      default:
+        error(useInst, fmt::format("uses label {} as a value", v_.nameOf(id)));
+      }
+      return;
+    }
     const Function& fn = v_.functions[use.fn];
     if (def.op() == Op::OpFunctionParameter) {
       if (std::find(fn.params.begin(), fn.params.end(), id) == fn.params.end())

@@ -110,6 +110,8 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
                               "supported", c_.ref(id)));
   if (auto u = c_.mv.unevaluatedConstants.find(id); u != c_.mv.unevaluatedConstants.end())
     c_.failAt(at, fmt::format("uses {}: {}", c_.ref(id), u->second));
+  if (c_.mv.types.count(id) || c_.mv.functionIndex.count(id) || c_.mv.extInstImports.count(id))
+    c_.failAt(at, fmt::format("uses {} as a value; it is a type, function or instruction set", c_.ref(id)));
   throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("value {} used before its definition", c_.ref(id)));
 }
 

@@ -681,6 +681,13 @@ TEST_CASE("module view errors") {
     d = viewErrors(kernel("", "", diamond + "%p = OpPhi %uint %uint_0 %a %x %entry\nOpReturn\n"));
     REQUIRE(d.size() == 1);
     CHECK(d[0].message == "uses %x, whose definition in block %a does not dominate the end of its parent in block %entry");
+    // A label is not a value (fuzz_compile: an access chain indexed by a label).
+    d = viewErrors(kernel("", "", diamond + "%y = OpIAdd %uint %a %uint_1\nOpReturn\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "uses label %a as a value");
+    d = viewErrors(kernel("", "", diamond + "%p = OpPhi %uint %a %a %uint_0 %entry\nOpReturn\n"));
+    REQUIRE(d.size() == 1);
+    CHECK(d[0].message == "uses label %a as a value");
     // A loop: the header's phi takes the latch's value over the back edge; unreachable blocks are
     // not checked.
     CHECK_NOTHROW(buildModuleView(readText(

@@ -934,6 +934,7 @@ TEST_CASE("operands whose width differs from the result type's are the input's e
   fails("%x = OpNot %ulong %w", "operand %w has 32 bits; expected 64");
   fails("%x = OpSelect %ulong %c %a %w", "operand %w has 32 bits; expected 64");
   fails("%e = OpIEqual %bool %a %w\n%x = OpSelect %ulong %e %a %a", "operand %w has 32 bits; expected 64");
+  fails("%x = OpIAdd %ulong %a %ulong", "uses %ulong as a value; it is a type, function or instruction set");
   // Shift amounts may have another width.
   Loaded ok = loadText(with("%x = OpShiftLeftLogical %ulong %a %w"));
   CHECK_NOTHROW(lower(ok, "k"));
