@@ -109,6 +109,8 @@ void ViewBuilder::checkUses() {
       if (use.kind == OperandKind::IdResultType && !isTypeDecl(m_.insts[it->second]))
         error(i, fmt::format("result type {} is defined by {}; expected a type declaration", v_.nameOf(id),
                              grammar::opName(m_.insts[it->second].opcode)));
+      else if (use.kind != OperandKind::IdResultType)
+        uses_.emplace_back(i, id);
     }
   }
 }
@@ -479,6 +481,7 @@ ModuleView buildModuleView(const Module& m) {
   b.indexLayout();
   b.checkReferences();
   b.checkControlFlow();
+  if (!b.hasErrors()) b.checkDominance(); // needs terminated blocks and valid branch targets
   b.checkCapabilities();
   b.checkExtensions();
   if (b.hasErrors()) b.throwErrors();

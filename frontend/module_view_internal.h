@@ -5,6 +5,7 @@
 
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "frontend/grammar.h"
@@ -23,6 +24,7 @@ public:
   void indexLayout();        // module scope, functions, blocks, types, constants, decorations
   void checkReferences();    // entry points, execution modes, callees
   void checkControlFlow();   // branch targets, OpPhi parents, loop controls
+  void checkDominance();     // each use in a reachable block is dominated by its definition
   void checkCapabilities();  // capabilities/extensions that FPGA loop controls need
   void checkExtensions();    // extension instruction rules (validate_extensions.cpp)
 
@@ -44,6 +46,8 @@ private:
   ModuleView& v_;
   std::vector<Diagnostic> diags_;
   std::unordered_set<Id> forwardPointers_; // pointer types declared by OpTypeForwardPointer
+  // Id operands (not result or result type) by instruction index, in module order, for checkDominance.
+  std::vector<std::pair<uint32_t, Id>> uses_;
   bool usesFpgaLoopControls_ = false, usesUnstructuredLoopControls_ = false;
   uint32_t firstFpgaLoopControl_ = 0, firstUnstructured_ = 0;
 };

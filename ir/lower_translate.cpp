@@ -376,7 +376,7 @@ void Translator::fillPhis() {
       if (p.isPointer)
         v = memoryOf(in.ids[i], in) < 0 ? b_.undef(64) : ptrOf(in.ids[i], in).offset;
       else
-        v = valueOf(in.ids[i], in);
+        v = operandOf(in.ids[i], k_.ops[p.op].width, in);
       operands.push_back(v);
       blocks.push_back(pred);
     }

@@ -60,6 +60,9 @@ private:
 
   // lower_values.cpp: values, pointers, instructions.
   ValueId valueOf(Id id, const LInst& at);
+  // valueOf, for an operand that must have `width` bits (the SPIR-V rules tie operand types to the
+  // result type); another width is the input's error, not an IR invariant to trip over later.
+  ValueId operandOf(Id id, uint8_t width, const LInst& at);
   Ptr ptrOf(Id id, const LInst& at);
   uint8_t widthOf(Id type, const LInst& at) const;
   void translateInst(const LInst& in);

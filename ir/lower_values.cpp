@@ -110,7 +110,17 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
                               "supported", c_.ref(id)));
   if (auto u = c_.mv.unevaluatedConstants.find(id); u != c_.mv.unevaluatedConstants.end())
     c_.failAt(at, fmt::format("uses {}: {}", c_.ref(id), u->second));
+  if (c_.mv.types.count(id) || c_.mv.functionIndex.count(id) || c_.mv.extInstImports.count(id))
+    c_.failAt(at, fmt::format("uses {} as a value; it is a type, function or instruction set", c_.ref(id)));
   throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("value {} used before its definition", c_.ref(id)));
+}
+
+ValueId Translator::operandOf(Id id, uint8_t width, const LInst& at) {
+  const ValueId v = valueOf(id, at);
+  if (b_.width(v) != width)
+    c_.failAt(at, fmt::format("operand {} has {} bits; expected {} (as the result type or the other operand)",
+                              c_.ref(id), b_.width(v), width));
+  return v;
 }
 
 Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
@@ -438,7 +448,8 @@ void Translator::translateInst(const LInst& in) {
       ptrs_[in.result] = Ptr{static_cast<uint32_t>(m), b_.select(cond, off(in.ids[1]), off(in.ids[2]))};
       break;
     }
-    vals_[in.result] = b_.select(cond, valueOf(in.ids[1], in), valueOf(in.ids[2], in));
+    const uint8_t w = widthOf(in.type, in);
+    vals_[in.result] = b_.select(cond, operandOf(in.ids[1], w, in), operandOf(in.ids[2], w, in));
     break;
   }
   case SpvOp::OpUConvert: case SpvOp::OpSConvert:
@@ -449,13 +460,16 @@ void Translator::translateInst(const LInst& in) {
     break;
   default:
     if (auto k = binaryKind(in.op)) {
-      widthOf(in.type, in); // rejects vectors
-      ValueId a = valueOf(in.ids[0], in), b = valueOf(in.ids[1], in);
+      const uint8_t w = widthOf(in.type, in); // rejects vectors
+      // Comparisons: operands of one width, a bool result; shifts: the shift amount may be narrower
+      // or wider; the rest: operands and result of one width.
+      const ValueId a = isCompare(*k) ? valueOf(in.ids[0], in) : operandOf(in.ids[0], w, in);
+      if (isCompare(*k) && w != 1) c_.failAt(in, "expected a bool result type");
+      ValueId b = isShift(*k) ? valueOf(in.ids[1], in) : operandOf(in.ids[1], b_.width(a), in);
       if (isShift(*k)) b = b_.resize(b, b_.width(a), false);
       vals_[in.result] = b_.binary(*k, a, b);
     } else if (auto u = unaryKind(in.op)) {
-      widthOf(in.type, in);
-      vals_[in.result] = b_.unary(*u, valueOf(in.ids[0], in));
+      vals_[in.result] = b_.unary(*u, operandOf(in.ids[0], widthOf(in.type, in), in));
     } else {
       c_.failAt(in, fmt::format("{} is not supported in hardware yet",
                                 spirv::grammar::opName(static_cast<uint16_t>(in.op))));

@@ -884,3 +884,58 @@ TEST_CASE("OpSpecConstantOp addresses into a constant table are followed; number
   CHECK(intsOf(e.buffers[0]) == std::vector<int32_t>{30, 7, 42, 0});
   runBoth(l, k, {ints("r", {0, 6, 0, 0})});
 }
+
+TEST_CASE("operands whose width differs from the result type's are the input's error, not an internal one") {
+  // fuzz_compile: an OpIMul of a 64-bit result with a 32-bit operand got through to the IR verifier
+  // after translation (an InternalError). Each template below replaces %OP with one instruction.
+  const std::string text = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+       %bool = OpTypeBool
+       %void = OpTypeVoid
+     %uint_1 = OpConstant %uint 1
+    %ulong_1 = OpConstant %ulong 1
+     %ptr_cw = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %ptr_cw
+          %k = OpFunction %void None %fn
+          %r = OpFunctionParameter %ptr_cw
+      %entry = OpLabel
+         %a = OpLoad %ulong %r Aligned 8
+         %w = OpUConvert %uint %a
+         %c = OpULessThan %bool %w %uint_1
+%OP
+               OpStore %r %x Aligned 8
+               OpReturn
+               OpFunctionEnd
+)";
+  auto with = [&](const std::string& op) {
+    std::string t = text;
+    t.replace(t.find("%OP"), 3, op);
+    return t;
+  };
+  auto fails = [&](const std::string& op, const std::string& message) {
+    Loaded l = loadText(with(op));
+    try {
+      ir::lowerKernel(*l.view, "k");
+      FAIL("lowering succeeded: " << op);
+    } catch (const InternalError& e) {
+      FAIL("internal error for " << op << ": " << e.what());
+    } catch (const DiagnosticError& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(message) != std::string::npos, e.what());
+    }
+  };
+  fails("%x = OpIMul %ulong %a %w", "operand %w has 32 bits; expected 64");
+  fails("%x = OpIAdd %ulong %w %w", "operand %w has 32 bits; expected 64");
+  fails("%x = OpNot %ulong %w", "operand %w has 32 bits; expected 64");
+  fails("%x = OpSelect %ulong %c %a %w", "operand %w has 32 bits; expected 64");
+  fails("%e = OpIEqual %bool %a %w\n%x = OpSelect %ulong %e %a %a", "operand %w has 32 bits; expected 64");
+  fails("%x = OpIAdd %ulong %a %ulong", "uses %ulong as a value; it is a type, function or instruction set");
+  // Shift amounts may have another width.
+  Loaded ok = loadText(with("%x = OpShiftLeftLogical %ulong %a %w"));
+  CHECK_NOTHROW(lower(ok, "k"));
+}
