@@ -235,7 +235,9 @@ private:
     std::vector<LInst> byValCopies;
     for (size_t i = 0; i < callee.params.size(); ++i) {
       const Id param = callee.params[i], arg = call.ids.at(i + 1);
-      map[param] = isByVal(param) ? byValCopy(param, arg, call, byValCopies) : arg;
+      // FuncParamAttr ByVal: the callee's own copy (C passes aggregates by value; clang passes
+      // their address and marks it so).
+      map[param] = c_.mv.isByValParam(param) ? byValCopy(param, arg, call, byValCopies) : arg;
     }
     for (auto& b : body.blocks) {
       map[b.label] = c_.freshId(b.label);
@@ -257,17 +259,6 @@ private:
     }
     auto& entry = body.blocks.front().insts;
     entry.insert(entry.begin(), byValCopies.begin(), byValCopies.end());
-  }
-
-  // FuncParamAttr ByVal: the parameter points to the callee's own copy of the argument's pointee
-  // (C passes aggregates by value; clang passes their address and marks it so).
-  bool isByVal(Id param) const {
-    constexpr uint32_t kFuncParamAttr = 38, kByVal = 2;
-    auto it = c_.mv.decorations.find(param);
-    if (it == c_.mv.decorations.end()) return false;
-    return std::any_of(it->second.begin(), it->second.end(), [](const spirv::Decoration& d) {
-      return d.kind == kFuncParamAttr && !d.literals.empty() && d.literals[0] == kByVal;
-    });
   }
 
   // A Function variable for the copy and the copy itself, made at the start of the callee.
@@ -409,11 +400,11 @@ void checkFunc(const Context& c, const LFunc& f, const char* pass) {
     if (!seen[i]) fail(&f.blocks[i].insts.front(), "block " + c.nameOf(f.blocks[i].label) + " is unreachable");
 
   const std::unordered_set<Id> params(c.entryFunc.params.begin(), c.entryFunc.params.end());
+  const std::unordered_set<Id> globals(c.mv.globals.begin(), c.mv.globals.end()); // not a search per operand
   auto isDefined = [&](Id id) {
-    return defined.count(id) || index.count(id) || params.count(id) || c.mv.constants.count(id) ||
-           c.mv.types.count(id) || c.mv.functionIndex.count(id) || c.mv.extInstImports.count(id) ||
-           std::find(c.mv.globals.begin(), c.mv.globals.end(), id) != c.mv.globals.end() ||
-           c.isSynthesizedUndef(id);
+    return defined.count(id) || index.count(id) || params.count(id) || globals.count(id) ||
+           c.mv.constants.count(id) || c.mv.types.count(id) || c.mv.functionIndex.count(id) ||
+           c.mv.extInstImports.count(id) || c.isSynthesizedUndef(id);
   };
   for (size_t bi = 0; bi < f.blocks.size(); ++bi) {
     const auto& b = f.blocks[bi];
