@@ -16,15 +16,20 @@ using nl::ExprP;
 
 namespace {
 
-bool isGlobal(OpKind k) { return k == OpKind::Const || k == OpKind::LiveIn || k == OpKind::Undef; }
-bool isMem(OpKind k) { return k == OpKind::Load || k == OpKind::Store; }
+bool isGlobal(OpKind k) {
+  return k == OpKind::Const || k == OpKind::LiveIn || k == OpKind::Undef;
+}
+bool isMem(OpKind k) {
+  return k == OpKind::Load || k == OpKind::Store;
+}
 
 class LoopWriter {
 public:
   LoopWriter(const ir::Loop& loop, const LoopPlan& plan, const std::string& name)
       : loop_(loop), p_(plan),
-        b_(name, fmt::format("Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({}).", commentName(loop.name),
-                             plan.ii, plan.F, plan.cuts.size(), clusterModeName(plan.kind))) {}
+        b_(name, fmt::format("Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({}).",
+                             commentName(loop.name), plan.ii, plan.F, plan.cuts.size(),
+                             clusterModeName(plan.kind))) {}
 
   LoopModule run() {
     collectMemories();
@@ -37,7 +42,8 @@ public:
     sink();
     LoopModule m;
     m.memories = mems_;
-    for (auto& [mem, loads] : memLoads_) m.loadMemories.push_back(mem);
+    for (auto& [mem, loads] : memLoads_)
+      m.loadMemories.push_back(mem);
     m.module = b_.take();
     m.name = m.module.name;
     return m;
@@ -51,13 +57,13 @@ private:
   std::map<uint32_t, std::vector<ValueId>> memOps_, memLoads_;
   std::map<uint32_t, nl::MemPort> ports_;
   ExprP rst_, start_, done_, running_, issue_, exitDet_, en_;
-  std::vector<ExprP> li_, liQ_, lo_;      // per live-in / live-out
-  std::vector<ExprP> valid_, vk_, lst_;   // per position (lst_: registered last flags only)
-  std::vector<ExprP> admit_;              // per cluster (stall-free); admit_[0] = issue
-  std::vector<ExprP> c_, carry_;          // per op / per phi
-  std::map<std::pair<ValueId, uint32_t>, ExprP> stage_;      // v<v>_p<pos>
-  std::map<std::pair<uint32_t, ValueId>, ExprP> fifoValue_;  // f<j>_v<v>
-  std::vector<ExprP> fifoLst_, fifoNonempty_, credits_;      // per exit FIFO
+  std::vector<ExprP> li_, liQ_, lo_;                        // per live-in / live-out
+  std::vector<ExprP> valid_, vk_, lst_;                     // per position (lst_: registered last flags only)
+  std::vector<ExprP> admit_;                                // per cluster (stall-free); admit_[0] = issue
+  std::vector<ExprP> c_, carry_;                            // per op / per phi
+  std::map<std::pair<ValueId, uint32_t>, ExprP> stage_;     // v<v>_p<pos>
+  std::map<std::pair<uint32_t, ValueId>, ExprP> fifoValue_; // f<j>_v<v>
+  std::vector<ExprP> fifoLst_, fifoNonempty_, credits_;     // per exit FIFO
   std::map<ValueId, ExprP> fire_, respDout_, respNonempty_;
 
   unsigned width(ValueId v) const { return widthOf(loop_.ops[v]); }
@@ -71,14 +77,19 @@ private:
   ExprP valueAt(ValueId v, uint32_t pos) const {
     const ir::Op& op = loop_.ops[v];
     switch (op.kind) {
-    case OpKind::Const: return nl::lit(op.imm, widthOf(op));
-    case OpKind::Undef: return nl::lit(0, widthOf(op));
-    case OpKind::LiveIn: return liQ_[op.index];
-    default: break;
+    case OpKind::Const:
+      return nl::lit(op.imm, widthOf(op));
+    case OpKind::Undef:
+      return nl::lit(0, widthOf(op));
+    case OpKind::LiveIn:
+      return liQ_[op.index];
+    default:
+      break;
     }
     if (pos < p_.compPos[v])
-      throw InternalError(loop_.ops[v].loc, "loop " + loop_.name,
-                          fmt::format("loop_gen: v{} read at {} before it is formed at {}", v, pos, p_.compPos[v]));
+      throw InternalError(
+          loop_.ops[v].loc, "loop " + loop_.name,
+          fmt::format("loop_gen: v{} read at {} before it is formed at {}", v, pos, p_.compPos[v]));
     if (pos == p_.compPos[v]) return c_[v];
     if (sf() && p_.isCut(pos)) return fifoValue_.at({p_.clusterOf(pos) - 1, v});
     return stage_.at({v, pos});
@@ -102,7 +113,8 @@ private:
       memOps_[op.memory].push_back(i);
       if (op.kind == OpKind::Load) memLoads_[op.memory].push_back(i);
     }
-    for (auto& [m, ops] : memOps_) mems_.push_back(m);
+    for (auto& [m, ops] : memOps_)
+      mems_.push_back(m);
   }
 
   // A live-in read by the body needs a latch; one that only initialises a carry does not.
@@ -125,11 +137,13 @@ private:
     rst_ = b_.input("rst", 1);
     start_ = b_.input("start", 1);
     done_ = b_.output("done", 1, nl::Storage::Reg);
-    for (size_t k = 0; k < loop_.liveIns.size(); ++k) li_.push_back(b_.input(fmt::format("li_{}", k), liveInWidth(k)));
+    for (size_t k = 0; k < loop_.liveIns.size(); ++k)
+      li_.push_back(b_.input(fmt::format("li_{}", k), liveInWidth(k)));
     for (size_t k = 0; k < loop_.liveOuts.size(); ++k)
       lo_.push_back(b_.output(fmt::format("lo_{}", k), width(loop_.liveOuts[k]), nl::Storage::Reg));
     for (uint32_t m : mems_)
-      ports_[m] = nl::addMemoryPort(b_, {fmt::format("m{}", m), memLoads_.count(m) > 0, false}, nl::PortRole::Master);
+      ports_[m] =
+          nl::addMemoryPort(b_, {fmt::format("m{}", m), memLoads_.count(m) > 0, false}, nl::PortRole::Master);
   }
 
   // Values crossing into cluster j+1 (stall-free FIFO j).
@@ -151,7 +165,8 @@ private:
       if (!liveInUsed(k)) continue;
       bool partial = false; // e.g. only truncated: lint wants the unused bits declared as such
       for (ValueId v = 0; v < loop_.ops.size(); ++v)
-        if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k) partial |= partiallyUsed(loop_.ops, v);
+        if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k)
+          partial |= partiallyUsed(loop_.ops, v);
       liQ_[k] = b_.reg(fmt::format("li_{}_q", k), liveInWidth(k), "", partial);
     }
     issue_ = b_.wire("issue", 1);
@@ -159,11 +174,15 @@ private:
     if (!sf()) en_ = b_.wire("en", 1);
     admit_.push_back(issue_);
     if (sf())
-      for (uint32_t j = 1; j < p_.cuts.size(); ++j) admit_.push_back(b_.wire(fmt::format("admit_{}", j), 1));
+      for (uint32_t j = 1; j < p_.cuts.size(); ++j)
+        admit_.push_back(b_.wire(fmt::format("admit_{}", j), 1));
     for (uint32_t pos = 0; pos < p_.F; ++pos) {
-      if (pos == 0) valid_.push_back(issue_);
-      else if (ownValid(pos)) valid_.push_back(b_.reg(fmt::format("vld_p{}", pos), 1));
-      else valid_.push_back(admit_[p_.clusterOf(pos)]);
+      if (pos == 0)
+        valid_.push_back(issue_);
+      else if (ownValid(pos))
+        valid_.push_back(b_.reg(fmt::format("vld_p{}", pos), 1));
+      else
+        valid_.push_back(admit_[p_.clusterOf(pos)]);
       vk_.push_back(b_.wire(fmt::format("vk_p{}", pos), 1));
     }
     c_.resize(loop_.ops.size());
@@ -204,7 +223,8 @@ private:
   void controlLogic() {
     const uint32_t q = p_.exitPos;
     b_.assign(exitDet_, valid_[q] & lastAt(q));
-    for (uint32_t pos = 0; pos < p_.F; ++pos) b_.assign(vk_[pos], pos < q ? valid_[pos] & ~exitDet_ : valid_[pos]);
+    for (uint32_t pos = 0; pos < p_.F; ++pos)
+      b_.assign(vk_[pos], pos < q ? valid_[pos] & ~exitDet_ : valid_[pos]);
 
     std::vector<ExprP> issueTerms = {running_};
     if (p_.maxConcurrency > 0) {
@@ -222,8 +242,10 @@ private:
         if (!isMem(op.kind)) continue;
         uint32_t t = p_.start[i];
         ExprP ready = ports_.at(op.memory).reqReady;
-        if (t == 0) issueTerms.push_back(~predAt(i, 0) | ready);
-        else stalls.push_back(nl::all({vk_[t], predAt(i, t), ~ready}));
+        if (t == 0)
+          issueTerms.push_back(~predAt(i, 0) | ready);
+        else
+          stalls.push_back(nl::all({vk_[t], predAt(i, t), ~ready}));
         if (op.kind == OpKind::Load)
           stalls.push_back(nl::all({vk_[p_.compPos[i]], predAt(i, p_.compPos[i]), ~respNonempty_.at(i)}));
       }
@@ -234,7 +256,8 @@ private:
         nl::Register& r = b_.drive(slot);
         r.reset = rst_ | start_;
         r.resetValue = nl::lit(0, w);
-        r.updates = {{en_, nl::mux(nl::eq(slot, nl::lit(p_.ii - 1, w)), nl::lit(0, w), nl::add(slot, nl::lit(1, w)))}};
+        r.updates = {
+            {en_, nl::mux(nl::eq(slot, nl::lit(p_.ii - 1, w)), nl::lit(0, w), nl::add(slot, nl::lit(1, w)))}};
         issueTerms.push_back(nl::eq(slot, nl::lit(0, w)));
       }
       b_.assign(issue_, nl::all(issueTerms));
@@ -268,10 +291,12 @@ private:
       std::vector<ValueId> xs = crossing(j);
       uint32_t c = p_.cuts[j + 1];
       std::vector<ExprP> parts = {lastAt(c - 1)};
-      for (ValueId v : xs) parts.push_back(valueAt(v, c - 1));
+      for (ValueId v : xs)
+        parts.push_back(valueAt(v, c - 1));
       std::reverse(parts.begin(), parts.end());
       ExprP din = nl::concat(parts);
-      nl::Fifo f{fmt::format("f{}", j), din->width, p_.exitFifoDepth[j], false, vk_[c - 1], din, admit_[j + 1], start_};
+      nl::Fifo f{fmt::format("f{}", j), din->width, p_.exitFifoDepth[j], false, vk_[c - 1], din,
+                 admit_[j + 1],         start_};
       nl::ModuleBuilder::FifoOut out = b_.fifo(f);
       ExprP dout = out.dout;
       fifoNonempty_.push_back(out.nonempty);
@@ -318,18 +343,21 @@ private:
       for (ValueId i = 0; i < loop_.ops.size(); ++i) {
         const ir::Op& op = loop_.ops[i];
         if (!isMem(op.kind)) continue;
-        if (op.kind == OpKind::Load && p_.compPos[i] == c) conds.push_back(~predAt(i, c) | respNonempty_.at(i));
+        if (op.kind == OpKind::Load && p_.compPos[i] == c)
+          conds.push_back(~predAt(i, c) | respNonempty_.at(i));
         if (p_.start[i] == c) {
           std::vector<ExprP> free = {ports_.at(op.memory).reqReady};
           // A later cluster (older iteration) using the same port has priority.
           for (ValueId o : memOps_.at(op.memory))
-            if (p_.start[o] > c) free.push_back(~(admit_[p_.clusterOf(p_.start[o])] & predAt(o, p_.start[o])));
+            if (p_.start[o] > c)
+              free.push_back(~(admit_[p_.clusterOf(p_.start[o])] & predAt(o, p_.start[o])));
           conds.push_back(~predAt(i, c) | nl::all(free));
         }
       }
       for (size_t g = 0; g < p_.gates.size(); ++g)
         if (p_.gates[g].toCluster == j)
-          conds.push_back(nl::binary(nl::Op::Gt, nl::add(passed[g], nl::lit(p_.gates[g].distance, 32)), admitted.at(j)));
+          conds.push_back(
+              nl::binary(nl::Op::Gt, nl::add(passed[g], nl::lit(p_.gates[g].distance, 32)), admitted.at(j)));
       b_.assign(admit_[j], nl::all(conds));
     }
   }
@@ -349,17 +377,23 @@ private:
       uint32_t t = p_.start[v];
       ExprP e;
       switch (op.kind) {
-      case OpKind::Load: e = respDout_.at(v); break;
-      case OpKind::LoopPhi: e = phiRead(v); break;
+      case OpKind::Load:
+        e = respDout_.at(v);
+        break;
+      case OpKind::LoopPhi:
+        e = phiRead(v);
+        break;
       default: {
         std::vector<ExprP> a;
-        for (ValueId o : op.operands) a.push_back(valueAt(o, t));
+        for (ValueId o : op.operands)
+          a.push_back(valueAt(o, t));
         e = opExpr(op, a);
       }
       }
       b_.assign(c_[v], e);
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
-        if (staged(uint32_t(pos))) b_.drive(stage_.at({v, uint32_t(pos)})).updates = {{adv(), valueAt(v, uint32_t(pos - 1))}};
+        if (staged(uint32_t(pos)))
+          b_.drive(stage_.at({v, uint32_t(pos)})).updates = {{adv(), valueAt(v, uint32_t(pos - 1))}};
     }
   }
 
@@ -418,24 +452,27 @@ private:
       }
       unsigned tw = std::max(1u, log2Ceil(loads.size()));
       uint64_t depth = 0;
-      for (ValueId i : loads) depth += p_.respFifoDepth[i];
+      for (ValueId i : loads)
+        depth += p_.respFifoDepth[i];
       std::vector<std::pair<ExprP, ExprP>> tags;
       std::vector<ExprP> fires;
       for (size_t k = loads.size(); k-- > 0;) { // the last load has priority, as in the request muxes
         tags.emplace_back(fire_.at(loads[k]), nl::lit(k, tw));
         fires.push_back(fire_.at(loads[k]));
       }
-      ExprP tag = b_.fifo({fmt::format("tag{}", m), tw, roundUpPow2(depth), false, port.reqReady & nl::any(fires),
-                           nl::priorityMux(tags, nl::lit(0, tw)), port.respValid, start_})
-                      .dout;
-      for (size_t k = 0; k < loads.size(); ++k) respFifo(loads[k], port.respValid & nl::eq(tag, nl::lit(k, tw)), port);
+      ExprP tag =
+          b_.fifo({fmt::format("tag{}", m), tw, roundUpPow2(depth), false, port.reqReady & nl::any(fires),
+                   nl::priorityMux(tags, nl::lit(0, tw)), port.respValid, start_})
+              .dout;
+      for (size_t k = 0; k < loads.size(); ++k)
+        respFifo(loads[k], port.respValid & nl::eq(tag, nl::lit(k, tw)), port);
     }
   }
 
   void respFifo(ValueId i, const ExprP& push, const nl::MemPort& port) {
     unsigned w = width(i);
-    auto out = b_.fifo({fmt::format("rf{}", i), w, p_.respFifoDepth[i], true, push, nl::resize(port.respData, w),
-                        capture(i), start_});
+    auto out = b_.fifo({fmt::format("rf{}", i), w, p_.respFifoDepth[i], true, push,
+                        nl::resize(port.respData, w), capture(i), start_});
     respDout_[i] = out.dout;
     respNonempty_[i] = out.nonempty;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "frontend/diagnostics.h"
 
@@ -10,9 +11,13 @@ namespace spvhls::rtl::nl {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw InternalError(SourceLoc{}, "netlist", what); }
+[[noreturn]] void fail(const std::string& what) {
+  throw InternalError(SourceLoc{}, "netlist", what);
+}
 
-uint64_t mask(unsigned width) { return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1; }
+uint64_t mask(unsigned width) {
+  return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+}
 
 ExprP make(Op op, unsigned width, std::vector<ExprP> args) {
   if (width == 0) fail("an expression of width 0");
@@ -27,19 +32,32 @@ ExprP make(Op op, unsigned width, std::vector<ExprP> args) {
 
 const char* opName(Op op) {
   switch (op) {
-  case Op::Add: return "+";
-  case Op::Sub: return "-";
-  case Op::Mul: return "*";
-  case Op::Div: return "/";
-  case Op::Mod: return "%";
-  case Op::Xor: return "^";
-  case Op::Eq: return "==";
-  case Op::Ne: return "!=";
-  case Op::Lt: return "<";
-  case Op::Le: return "<=";
-  case Op::Gt: return ">";
-  case Op::Ge: return ">=";
-  default: return "?";
+  case Op::Add:
+    return "+";
+  case Op::Sub:
+    return "-";
+  case Op::Mul:
+    return "*";
+  case Op::Div:
+    return "/";
+  case Op::Mod:
+    return "%";
+  case Op::Xor:
+    return "^";
+  case Op::Eq:
+    return "==";
+  case Op::Ne:
+    return "!=";
+  case Op::Lt:
+    return "<";
+  case Op::Le:
+    return "<=";
+  case Op::Gt:
+    return ">";
+  case Op::Ge:
+    return ">=";
+  default:
+    return "?";
   }
 }
 
@@ -49,9 +67,13 @@ ExprP nary(Op op, std::vector<ExprP> terms, unsigned width) {
   std::vector<ExprP> kept;
   for (ExprP& t : terms) {
     if (!t) fail("a null term");
-    if (t->width != width) fail(fmt::format("a {}-bit term in a {}-bit {}", t->width, width, op == Op::Or ? "OR" : "AND"));
+    if (t->width != width)
+      fail(fmt::format("a {}-bit term in a {}-bit {}", t->width, width, op == Op::Or ? "OR" : "AND"));
     if (t->isConst(dominant)) return lit(dominant, width);
-    if (!t->isConst(neutral)) kept.push_back(std::move(t));
+    if (t->op == op)
+      kept.insert(kept.end(), t->args.begin(), t->args.end()); // associative: one flat list
+    else if (!t->isConst(neutral))
+      kept.push_back(std::move(t));
   }
   if (kept.empty()) return lit(neutral, width);
   if (kept.size() == 1) return kept[0];
@@ -89,9 +111,10 @@ ExprP unary(Op op, ExprP a) {
 ExprP binary(Op op, ExprP a, ExprP b) {
   if (!a || !b) fail("binary: a null operand");
   const bool shift = op == Op::Shl || op == Op::Shr || op == Op::AShr;
-  const bool compare = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
-  if (!shift && !compare && op != Op::Add && op != Op::Sub && op != Op::Mul && op != Op::Div && op != Op::Mod &&
-      op != Op::Xor)
+  const bool compare =
+      op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+  if (!shift && !compare && op != Op::Add && op != Op::Sub && op != Op::Mul && op != Op::Div &&
+      op != Op::Mod && op != Op::Xor)
     fail("binary: not a binary operator");
   // Equal widths keep Verilog's context-determined sizing out of play (and Verilator's WIDTH quiet).
   if (!shift && a->width != b->width)
@@ -100,8 +123,12 @@ ExprP binary(Op op, ExprP a, ExprP b) {
   return make(op, w, {std::move(a), std::move(b)});
 }
 
-ExprP any(std::vector<ExprP> terms, unsigned width) { return nary(Op::Or, std::move(terms), width); }
-ExprP all(std::vector<ExprP> terms, unsigned width) { return nary(Op::And, std::move(terms), width); }
+ExprP any(std::vector<ExprP> terms, unsigned width) {
+  return nary(Op::Or, std::move(terms), width);
+}
+ExprP all(std::vector<ExprP> terms, unsigned width) {
+  return nary(Op::And, std::move(terms), width);
+}
 ExprP operator|(ExprP a, ExprP b) {
   unsigned w = a ? a->width : 1;
   return any({std::move(a), std::move(b)}, w);
@@ -115,7 +142,8 @@ ExprP concat(std::vector<ExprP> parts) {
   if (parts.empty()) fail("an empty concatenation");
   if (parts.size() == 1) return parts[0];
   unsigned w = 0;
-  for (const ExprP& p : parts) w += p ? p->width : 0;
+  for (const ExprP& p : parts)
+    w += p ? p->width : 0;
   return make(Op::Concat, w, std::move(parts));
 }
 
@@ -157,7 +185,8 @@ ExprP priorityMux(const std::vector<std::pair<ExprP, ExprP>>& arms, ExprP dflt) 
   if (args.empty()) return dflt;
   if (args.size() == 2 && args[0]->isConst(1)) return args[1];
   if (args.size() == 2) return mux(args[0], args[1], dflt);
-  if (!args[args.size() - 2]->isConst(1)) args.push_back(dflt);
+  if (!args[args.size() - 2]->isConst(1))
+    args.push_back(dflt);
   else {
     ExprP last = args.back();
     args.pop_back();
@@ -194,12 +223,17 @@ Stmt ifStmt(ExprP cond, std::vector<Stmt> then, std::vector<Stmt> orElse) {
 
 static unsigned ceilLog2(uint64_t v) {
   unsigned n = 0;
-  while ((uint64_t(1) << n) < v) ++n;
+  while ((uint64_t(1) << n) < v)
+    ++n;
   return n;
 }
 
-unsigned Fifo::addrWidth() const { return ceilLog2(depth); }
-uint64_t Ram::depth() const { return uint64_t(1) << ceilLog2(std::max<uint64_t>(sizeBytes, 2)); }
+unsigned Fifo::addrWidth() const {
+  return ceilLog2(depth);
+}
+uint64_t Ram::depth() const {
+  return uint64_t(1) << ceilLog2(std::max<uint64_t>(sizeBytes, 2));
+}
 
 const Signal* Module::find(const std::string& n) const {
   for (const Signal& s : signals)
@@ -259,9 +293,11 @@ ExprP ModuleBuilder::named(const std::string& name, ExprP value) {
 
 void ModuleBuilder::assign(const ExprP& lhs, ExprP rhs) {
   const Signal& s = signal(lhs);
-  if (s.storage != Storage::Wire || s.dir == Dir::In) fail(fmt::format("module {}: assign to {}", m_.name, s.name));
+  if (s.storage != Storage::Wire || s.dir == Dir::In)
+    fail(fmt::format("module {}: assign to {}", m_.name, s.name));
   if (!rhs || rhs->width != s.width)
-    fail(fmt::format("module {}: {}-bit value assigned to {}-bit {}", m_.name, rhs ? rhs->width : 0, s.width, s.name));
+    fail(fmt::format("module {}: {}-bit value assigned to {}-bit {}", m_.name, rhs ? rhs->width : 0, s.width,
+                     s.name));
   m_.assigns.push_back({s.name, std::move(rhs)});
 }
 
@@ -272,7 +308,9 @@ Register& ModuleBuilder::drive(const ExprP& r) {
   return m_.registers.back();
 }
 
-void ModuleBuilder::process(std::vector<Stmt> body) { m_.processes.push_back(std::move(body)); }
+void ModuleBuilder::process(std::vector<Stmt> body) {
+  m_.processes.push_back(std::move(body));
+}
 
 ModuleBuilder::FifoOut ModuleBuilder::fifo(Fifo f) {
   if (!f.push || !f.din || !f.pop || !f.clear || f.din->width != f.width || f.depth < 2 ||
@@ -281,21 +319,52 @@ ModuleBuilder::FifoOut ModuleBuilder::fifo(Fifo f) {
   // Its outputs are ordinary wires (driven by the primitive); its state names are reserved.
   FifoOut out{wire(f.prefix + "_dout", f.width), wire(f.prefix + "_nonempty", 1)};
   for (const char* s : {"_mem", "_rd", "_wr", "_count", "_push", "_pop", "_din"})
-    if (m_.find(f.prefix + s)) fail(fmt::format("module {}: FIFO {} collides with a signal", m_.name, f.prefix));
+    if (m_.find(f.prefix + s))
+      fail(fmt::format("module {}: FIFO {} collides with a signal", m_.name, f.prefix));
   m_.fifos.push_back(std::move(f));
   return out;
 }
 
-void ModuleBuilder::ram(Ram r) { m_.rams.push_back(std::move(r)); }
+void ModuleBuilder::ram(Ram r) {
+  m_.rams.push_back(std::move(r));
+}
 
-void ModuleBuilder::instance(Instance i) { m_.instances.push_back(std::move(i)); }
+void ModuleBuilder::instance(Instance i) {
+  m_.instances.push_back(std::move(i));
+}
 
 void ModuleBuilder::assertion(ExprP cond, std::string message) {
   m_.assertions.push_back({std::move(cond), std::move(message)});
 }
 
+static void collectDriven(const std::vector<Stmt>& body, std::map<std::string, int>& processOf, int process) {
+  for (const Stmt& st : body) {
+    if (st.kind == Stmt::Kind::Assign) processOf.emplace(st.lhs, process);
+    collectDriven(st.body, processOf, process);
+    collectDriven(st.orElse, processOf, process);
+    for (const auto& [value, b] : st.cases) collectDriven(b, processOf, process);
+  }
+}
+
 Module ModuleBuilder::take() {
-  // Every Reg is driven by exactly one register or process, or is a Reg output of a primitive.
+  // Every Reg is driven by exactly one register, one process or one RAM primitive, and nothing else
+  // is driven by them.
+  std::map<std::string, int> drivers;
+  for (const Register& r : m_.registers) ++drivers[r.name];
+  for (const Ram& r : m_.rams) ++drivers[r.respValid], ++drivers[r.respData];
+  for (size_t p = 0; p < m_.processes.size(); ++p) {
+    std::map<std::string, int> lhs;
+    collectDriven(m_.processes[p], lhs, int(p));
+    for (const auto& [name, process] : lhs) ++drivers[name];
+  }
+  for (const auto& [name, n] : drivers) {
+    const Signal* s = m_.find(name);
+    if (!s || s->storage != Storage::Reg) fail(fmt::format("module {}: {} is clocked but not a register", m_.name, name));
+    if (n != 1) fail(fmt::format("module {}: register {} has {} drivers", m_.name, name, n));
+  }
+  for (const Signal& s : m_.signals)
+    if (s.storage == Storage::Reg && !drivers.count(s.name))
+      fail(fmt::format("module {}: register {} is never written", m_.name, s.name));
   return std::move(m_);
 }
 
@@ -307,7 +376,11 @@ MemPort addMemoryPort(ModuleBuilder& b, const MemPortSpec& spec, PortRole role) 
     if (role == PortRole::Master) return b.output(n(f), w);
     return b.input(n(f), w, partial);
   };
-  auto ready = [&]() { return role == PortRole::Master ? b.input(n("req_ready"), 1) : role == PortRole::Slave ? b.output(n("req_ready"), 1) : b.wire(n("req_ready"), 1); };
+  auto ready = [&]() {
+    return role == PortRole::Master  ? b.input(n("req_ready"), 1)
+           : role == PortRole::Slave ? b.output(n("req_ready"), 1)
+                                     : b.wire(n("req_ready"), 1);
+  };
   MemPort p;
   p.addrWidth = spec.addrWidth;
   p.dataWidth = spec.dataWidth;
@@ -356,7 +429,8 @@ void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemR
   if (validGate && !reqs.empty()) valid = valid & validGate;
   auto merge = [&](ExprP own, ExprP MemPort::*field) {
     std::vector<ExprP> terms = {std::move(own)};
-    for (const MemPort& o : merged) terms.push_back(o.*field);
+    for (const MemPort& o : merged)
+      terms.push_back(o.*field);
     unsigned w = terms[0]->width;
     return any(std::move(terms), w);
   };

@@ -18,12 +18,28 @@ enum class Op : uint8_t {
   Ref,   // a signal by name
   Const, // sized literal (width <= 64)
   // Unary.
-  Not, Signed, Unsigned,
+  Not,
+  Signed,
+  Unsigned,
   // Binary; operands of equal width except a shift amount.
-  Add, Sub, Mul, Div, Mod, Xor, Shl, Shr, AShr,
-  Eq, Ne, Lt, Le, Gt, Ge, // 1 bit
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Xor,
+  Shl,
+  Shr,
+  AShr,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge, // 1 bit
   // N-ary: the printer splits long lists into balanced trees of named wires.
-  Or, And,     // bitwise, all terms of the node's width
+  Or,
+  And,         // bitwise, all terms of the node's width
   Concat,      // most significant first
   PriorityMux, // args c0, v0, c1, v1, ..., default: the first true condition wins
   Slice,       // args[0][lo + width - 1 : lo]
@@ -51,18 +67,38 @@ struct Expr {
 // ---- expression constructors (check widths, fold literals where the result is obvious) --------
 ExprP ref(const std::string& name, unsigned width);
 ExprP lit(uint64_t value, unsigned width);
-inline ExprP one() { return lit(1, 1); }
-inline ExprP zero() { return lit(0, 1); }
+inline ExprP one() {
+  return lit(1, 1);
+}
+inline ExprP zero() {
+  return lit(0, 1);
+}
 ExprP unary(Op op, ExprP a);
-inline ExprP operator~(ExprP a) { return unary(Op::Not, std::move(a)); }
-inline ExprP asSigned(ExprP a) { return unary(Op::Signed, std::move(a)); }
-inline ExprP asUnsigned(ExprP a) { return unary(Op::Unsigned, std::move(a)); }
+inline ExprP operator~(ExprP a) {
+  return unary(Op::Not, std::move(a));
+}
+inline ExprP asSigned(ExprP a) {
+  return unary(Op::Signed, std::move(a));
+}
+inline ExprP asUnsigned(ExprP a) {
+  return unary(Op::Unsigned, std::move(a));
+}
 ExprP binary(Op op, ExprP a, ExprP b);
-inline ExprP eq(ExprP a, ExprP b) { return binary(Op::Eq, std::move(a), std::move(b)); }
-inline ExprP ne(ExprP a, ExprP b) { return binary(Op::Ne, std::move(a), std::move(b)); }
-inline ExprP lt(ExprP a, ExprP b) { return binary(Op::Lt, std::move(a), std::move(b)); }
-inline ExprP add(ExprP a, ExprP b) { return binary(Op::Add, std::move(a), std::move(b)); }
-inline ExprP sub(ExprP a, ExprP b) { return binary(Op::Sub, std::move(a), std::move(b)); }
+inline ExprP eq(ExprP a, ExprP b) {
+  return binary(Op::Eq, std::move(a), std::move(b));
+}
+inline ExprP ne(ExprP a, ExprP b) {
+  return binary(Op::Ne, std::move(a), std::move(b));
+}
+inline ExprP lt(ExprP a, ExprP b) {
+  return binary(Op::Lt, std::move(a), std::move(b));
+}
+inline ExprP add(ExprP a, ExprP b) {
+  return binary(Op::Add, std::move(a), std::move(b));
+}
+inline ExprP sub(ExprP a, ExprP b) {
+  return binary(Op::Sub, std::move(a), std::move(b));
+}
 // a | b | ... (all-zero when empty) and a & b & ... (all-ones when empty); constant terms fold.
 ExprP any(std::vector<ExprP> terms, unsigned width = 1);
 ExprP all(std::vector<ExprP> terms, unsigned width = 1);
@@ -112,8 +148,8 @@ struct Register {
 struct Stmt {
   enum class Kind : uint8_t { Assign, If, Case };
   Kind kind = Kind::Assign;
-  std::string lhs;   // Assign: a Reg signal
-  ExprP expr;        // Assign: value; If: condition; Case: selector
+  std::string lhs;                // Assign: a Reg signal
+  ExprP expr;                     // Assign: value; If: condition; Case: selector
   std::vector<Stmt> body, orElse; // If: then / else; Case: orElse is the default
   std::vector<std::pair<ExprP, std::vector<Stmt>>> cases;
 };
@@ -159,7 +195,7 @@ struct Assertion {
 
 struct Module {
   std::string name;
-  std::string comment; // printed above the module
+  std::string comment;         // printed above the module
   std::vector<Signal> signals; // ports (in port order) and internal signals, in declaration order
   std::vector<Assign> assigns;
   std::vector<Register> registers;
@@ -210,7 +246,7 @@ private:
 // width is the port's own; kernel-argument ports and RAMs use kPortDataWidth.
 inline constexpr unsigned kPortDataWidth = 64, kPortAddrWidth = 64, kPortSizeWidth = 4;
 struct MemPortSpec {
-  std::string prefix;  // <prefix>_req_valid ...; empty: req_valid ...
+  std::string prefix; // <prefix>_req_valid ...; empty: req_valid ...
   bool response = true;
   bool unusedResponseOk = false; // a fixed interface whose responses may go unread
   unsigned addrWidth = kPortAddrWidth, dataWidth = kPortDataWidth;

@@ -7,9 +7,10 @@
 namespace spvhls::rtl {
 
 nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
-  nl::ModuleBuilder b(name, fmt::format("Private array '{}' ({} bytes) as on-chip RAM: always ready, reads answer "
-                                        "the next cycle.",
-                                        commentName(mem.name), mem.sizeBytes));
+  nl::ModuleBuilder b(name,
+                      fmt::format("Private array '{}' ({} bytes) as on-chip RAM: always ready, reads answer "
+                                  "the next cycle.",
+                                  commentName(mem.name), mem.sizeBytes));
   b.input("clk", 1);
   b.input("rst", 1);
   nl::MemPort p = nl::addMemoryPort(b, {"", true, false}, nl::PortRole::Slave);

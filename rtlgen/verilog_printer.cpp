@@ -25,23 +25,26 @@ std::string lit(uint64_t v, unsigned w) {
   return fmt::format("{}'h{:x}", e->width, e->value);
 }
 
-std::string range(unsigned width) { return width <= 1 ? "" : fmt::format("[{}:0] ", width - 1); }
+std::string range(unsigned width) {
+  return width <= 1 ? "" : fmt::format("[{}:0] ", width - 1);
+}
 
 std::string joined(const std::vector<std::string>& terms, const std::string& sep) {
   std::string s;
-  for (size_t i = 0; i < terms.size(); ++i) s += (i ? sep : "") + terms[i];
+  for (size_t i = 0; i < terms.size(); ++i)
+    s += (i ? sep : "") + terms[i];
   return s;
 }
 
 // Greedy groups of consecutive items: at most kMaxFanIn and kMaxExprChars each, but at least two
 // items, so that every level of a tree shrinks.
-template <class Size>
-std::vector<std::pair<size_t, size_t>> groups(size_t count, Size size) {
+template <class Size> std::vector<std::pair<size_t, size_t>> groups(size_t count, Size size) {
   std::vector<std::pair<size_t, size_t>> out; // [begin, end)
   size_t b = 0;
   while (b < count) {
     size_t e = b, chars = 0;
-    while (e < count && e - b < kMaxFanIn && (e - b < 2 || chars + size(e) <= kMaxExprChars)) chars += size(e++);
+    while (e < count && e - b < kMaxFanIn && (e - b < 2 || chars + size(e) <= kMaxExprChars))
+      chars += size(e++);
     out.emplace_back(b, e);
     b = e;
   }
@@ -50,38 +53,63 @@ std::vector<std::pair<size_t, size_t>> groups(size_t count, Size size) {
 
 bool atomic(const Expr& e) {
   switch (e.op) {
-  case Op::Ref: case Op::Const: case Op::Concat: case Op::Replicate: case Op::Signed: case Op::Unsigned:
+  case Op::Not:
+    return true; // its operand is atomic or parenthesised, and unary operators bind tightest
+  case Op::Ref:
+  case Op::Const:
+  case Op::Concat:
+  case Op::Replicate:
+  case Op::Signed:
+  case Op::Unsigned:
   case Op::Slice:
     return true;
-  default: return false;
+  default:
+    return false;
   }
 }
 
 const char* binaryOp(Op op) {
   switch (op) {
-  case Op::Add: return " + ";
-  case Op::Sub: return " - ";
-  case Op::Mul: return " * ";
-  case Op::Div: return " / ";
-  case Op::Mod: return " % ";
-  case Op::Xor: return " ^ ";
-  case Op::Shl: return " << ";
-  case Op::Shr: return " >> ";
-  case Op::AShr: return " >>> ";
-  case Op::Eq: return " == ";
-  case Op::Ne: return " != ";
-  case Op::Lt: return " < ";
-  case Op::Le: return " <= ";
-  case Op::Gt: return " > ";
-  case Op::Ge: return " >= ";
-  default: return nullptr;
+  case Op::Add:
+    return " + ";
+  case Op::Sub:
+    return " - ";
+  case Op::Mul:
+    return " * ";
+  case Op::Div:
+    return " / ";
+  case Op::Mod:
+    return " % ";
+  case Op::Xor:
+    return " ^ ";
+  case Op::Shl:
+    return " << ";
+  case Op::Shr:
+    return " >> ";
+  case Op::AShr:
+    return " >>> ";
+  case Op::Eq:
+    return " == ";
+  case Op::Ne:
+    return " != ";
+  case Op::Lt:
+    return " < ";
+  case Op::Le:
+    return " <= ";
+  case Op::Gt:
+    return " > ";
+  case Op::Ge:
+    return " >= ";
+  default:
+    return nullptr;
   }
 }
 
 class Printer {
 public:
   explicit Printer(const nl::Module& m) : m_(m) {
-    for (const nl::Signal& s : m.signals) names_.insert(s.name);
+    for (const nl::Signal& s : m.signals)
+      names_.insert(s.name);
   }
 
   std::string run() {
@@ -89,16 +117,22 @@ public:
     if (!m_.comment.empty()) out += "// " + m_.comment + "\n";
     out += header();
     out += declarations();
-    for (const nl::Assign& a : m_.assigns) statement(fmt::format("  assign {} = {};\n", a.lhs, top(a.rhs)));
-    for (const nl::Instance& i : m_.instances) instance(i);
-    for (const nl::Register& r : m_.registers) reg(r);
+    for (const nl::Assign& a : m_.assigns)
+      statement(fmt::format("  assign {} = {};\n", a.lhs, top(a.rhs)));
+    for (const nl::Instance& i : m_.instances)
+      instance(i);
+    for (const nl::Register& r : m_.registers)
+      reg(r);
     for (const auto& p : m_.processes) {
       std::string s = "  always @(posedge clk) begin\n";
-      for (const nl::Stmt& st : p) s += stmt(st, "    ");
+      for (const nl::Stmt& st : p)
+        s += stmt(st, "    ");
       statement(s + "  end\n");
     }
-    for (const nl::Fifo& f : m_.fifos) fifo(f);
-    for (const nl::Ram& r : m_.rams) ram(r);
+    for (const nl::Fifo& f : m_.fifos)
+      fifo(f);
+    for (const nl::Ram& r : m_.rams)
+      ram(r);
     assertions();
     return out + body_ + "endmodule\n";
   }
@@ -127,7 +161,8 @@ private:
 
   std::string fresh(const std::string& base) {
     std::string n;
-    do n = fmt::format("{}_{}", base, next_++);
+    do
+      n = fmt::format("{}_{}", base, next_++);
     while (names_.count(n));
     names_.insert(n);
     return n;
@@ -166,18 +201,27 @@ private:
   std::string expr(const ExprP& ep) {
     const Expr& e = *ep;
     switch (e.op) {
-    case Op::Ref: return e.name;
-    case Op::Const: return fmt::format("{}'h{:x}", e.width, e.value);
-    case Op::Not: return "~" + operand(e.args[0]);
-    case Op::Signed: return "$signed(" + expr(e.args[0]) + ")";
-    case Op::Unsigned: return "$unsigned(" + expr(e.args[0]) + ")";
-    case Op::Or: case Op::And: {
+    case Op::Ref:
+      return e.name;
+    case Op::Const:
+      return fmt::format("{}'h{:x}", e.width, e.value);
+    case Op::Not:
+      return "~" + operand(e.args[0]);
+    case Op::Signed:
+      return "$signed(" + expr(e.args[0]) + ")";
+    case Op::Unsigned:
+      return "$unsigned(" + expr(e.args[0]) + ")";
+    case Op::Or:
+    case Op::And: {
       std::vector<std::string> terms;
-      for (const ExprP& a : e.args) terms.push_back(operand(a));
+      for (const ExprP& a : e.args)
+        terms.push_back(operand(a));
       return reduce(std::move(terms), e.op == Op::Or ? " | " : " & ", e.width);
     }
-    case Op::Concat: return concat(e);
-    case Op::PriorityMux: return priorityMux(e);
+    case Op::Concat:
+      return concat(e);
+    case Op::PriorityMux:
+      return priorityMux(e);
     case Op::Slice: {
       const ExprP& a = e.args[0];
       // Verilog selects bits of a signal only: anything else is named first.
@@ -185,9 +229,12 @@ private:
       if (e.width == 1) return fmt::format("{}[{}]", base, e.lo);
       return fmt::format("{}[{}:{}]", base, e.lo + e.width - 1, e.lo);
     }
-    case Op::Replicate: return fmt::format("{{{}{{{}}}}}", e.value, operand(e.args[0]));
-    case Op::Mux: return fmt::format("{} ? {} : {}", operand(e.args[0]), operand(e.args[1]), operand(e.args[2]));
-    default: break;
+    case Op::Replicate:
+      return fmt::format("{{{}{{{}}}}}", e.value, operand(e.args[0]));
+    case Op::Mux:
+      return fmt::format("{} ? {} : {}", operand(e.args[0]), operand(e.args[1]), operand(e.args[2]));
+    default:
+      break;
     }
     if (const char* op = binaryOp(e.op)) return operand(e.args[0]) + op + operand(e.args[1]);
     fail("an unknown expression node");
@@ -195,7 +242,8 @@ private:
 
   static size_t joinedSize(const std::vector<std::string>& terms, const std::string& sep) {
     size_t n = 0;
-    for (const std::string& t : terms) n += t.size() + sep.size();
+    for (const std::string& t : terms)
+      n += t.size() + sep.size();
     return n;
   }
 
@@ -213,10 +261,12 @@ private:
 
   std::string concat(const Expr& e) {
     std::vector<std::pair<std::string, unsigned>> cur;
-    for (const ExprP& a : e.args) cur.emplace_back(operand(a), a->width);
+    for (const ExprP& a : e.args)
+      cur.emplace_back(operand(a), a->width);
     auto exprs = [&] {
       std::vector<std::string> v;
-      for (auto& p : cur) v.push_back(p.first);
+      for (auto& p : cur)
+        v.push_back(p.first);
       return v;
     };
     while (cur.size() > kMaxFanIn || (cur.size() > 1 && joinedSize(exprs(), ", ") > kMaxExprChars)) {
@@ -242,15 +292,18 @@ private:
   // A chain of groups from the lowest priority up, each group's default the next lower group.
   std::string priorityMux(const Expr& e) {
     std::vector<std::pair<std::string, std::string>> arms;
-    for (size_t i = 0; i + 1 < e.args.size(); i += 2) arms.emplace_back(operand(e.args[i]), operand(e.args[i + 1]));
+    for (size_t i = 0; i + 1 < e.args.size(); i += 2)
+      arms.emplace_back(operand(e.args[i]), operand(e.args[i + 1]));
     std::string dflt = operand(e.args.back());
     auto size = [&](size_t i) { return arms[i].first.size() + arms[i].second.size() + 6; };
     auto chain = [&](size_t b, size_t end, std::string rest) {
-      for (size_t i = end; i-- > b;) rest = fmt::format("{} ? {} : {}", arms[i].first, arms[i].second, rest);
+      for (size_t i = end; i-- > b;)
+        rest = fmt::format("{} ? {} : {}", arms[i].first, arms[i].second, rest);
       return rest;
     };
     size_t total = dflt.size();
-    for (size_t i = 0; i < arms.size(); ++i) total += size(i);
+    for (size_t i = 0; i < arms.size(); ++i)
+      total += size(i);
     if (arms.size() <= kMaxFanIn && total <= kMaxExprChars) return chain(0, arms.size(), dflt);
     auto gs = groups(arms.size(), size);
     std::string rest = dflt;
@@ -264,8 +317,9 @@ private:
   // ---- declarations ------------------------------------------------------------------------------
   static std::string lintOff(const std::string& decl, bool partial, const char* why) {
     if (!partial) return decl;
-    return fmt::format("  /* verilator lint_off UNUSEDSIGNAL */ // {}\n{}  /* verilator lint_on UNUSEDSIGNAL */\n",
-                       why, decl);
+    return fmt::format(
+        "  /* verilator lint_off UNUSEDSIGNAL */ // {}\n{}  /* verilator lint_on UNUSEDSIGNAL */\n", why,
+        decl);
   }
 
   std::string header() const {
@@ -274,11 +328,13 @@ private:
       if (s.dir == nl::Dir::None) continue;
       std::string p = fmt::format("{} {} {}{}", s.dir == nl::Dir::In ? "input" : "output",
                                   s.storage == nl::Storage::Reg ? "reg" : "wire", range(s.width), s.name);
-      if (s.partial) p = "/* verilator lint_off UNUSEDSIGNAL */ " + p + " /* verilator lint_on UNUSEDSIGNAL */";
+      if (s.partial)
+        p = "/* verilator lint_off UNUSEDSIGNAL */ " + p + " /* verilator lint_on UNUSEDSIGNAL */";
       ports.push_back(p);
     }
     std::string s = fmt::format("module {} (\n", m_.name);
-    for (size_t i = 0; i < ports.size(); ++i) s += "  " + ports[i] + (i + 1 < ports.size() ? ",\n" : "\n");
+    for (size_t i = 0; i < ports.size(); ++i)
+      s += "  " + ports[i] + (i + 1 < ports.size() ? ",\n" : "\n");
     return s + ");\n";
   }
 
@@ -286,8 +342,8 @@ private:
     std::string s;
     for (const nl::Signal& sig : m_.signals) {
       if (sig.dir != nl::Dir::None) continue;
-      std::string d = fmt::format("  {} {}{};", sig.storage == nl::Storage::Reg ? "reg" : "wire", range(sig.width),
-                                  sig.name);
+      std::string d = fmt::format("  {} {}{};", sig.storage == nl::Storage::Reg ? "reg" : "wire",
+                                  range(sig.width), sig.name);
       if (!sig.comment.empty()) d += " // " + sig.comment;
       s += lintOff(d + "\n", sig.partial, "only some bits are read");
     }
@@ -303,16 +359,19 @@ private:
   // ---- behaviour ---------------------------------------------------------------------------------
   void instance(const nl::Instance& i) {
     std::vector<std::string> conns;
-    for (const auto& [port, e] : i.connections) conns.push_back(fmt::format(".{}({})", port, top(e)));
+    for (const auto& [port, e] : i.connections)
+      conns.push_back(fmt::format(".{}({})", port, top(e)));
     std::string s = fmt::format("  {} {} (\n", i.module, i.name);
-    for (size_t k = 0; k < conns.size(); ++k) s += "    " + conns[k] + (k + 1 < conns.size() ? ",\n" : "\n");
+    for (size_t k = 0; k < conns.size(); ++k)
+      s += "    " + conns[k] + (k + 1 < conns.size() ? ",\n" : "\n");
     statement(s + "  );\n");
   }
 
   void reg(const nl::Register& r) {
     std::vector<std::pair<ExprP, ExprP>> arms;
     if (r.reset) arms.emplace_back(r.reset, r.resetValue);
-    for (const nl::Register::Update& u : r.updates) arms.emplace_back(u.enable, u.next);
+    for (const nl::Register::Update& u : r.updates)
+      arms.emplace_back(u.enable, u.next);
     std::string s = "  always @(posedge clk)";
     bool first = true;
     for (const auto& [when, value] : arms) {
@@ -333,13 +392,16 @@ private:
     using K = nl::Stmt::Kind;
     auto block = [&](const std::vector<nl::Stmt>& b, const std::string& in) {
       std::string s;
-      for (const nl::Stmt& x : b) s += stmt(x, in);
+      for (const nl::Stmt& x : b)
+        s += stmt(x, in);
       return s;
     };
     switch (st.kind) {
-    case K::Assign: return fmt::format("{}{} <= {};\n", ind, st.lhs, top(st.expr));
+    case K::Assign:
+      return fmt::format("{}{} <= {};\n", ind, st.lhs, top(st.expr));
     case K::If: {
-      std::string s = fmt::format("{}if ({}) begin\n{}{}end", ind, top(st.expr), block(st.body, ind + "  "), ind);
+      std::string s =
+          fmt::format("{}if ({}) begin\n{}{}end", ind, top(st.expr), block(st.body, ind + "  "), ind);
       if (!st.orElse.empty()) s += fmt::format(" else begin\n{}{}end", block(st.orElse, ind + "  "), ind);
       return s + "\n";
     }
@@ -347,7 +409,8 @@ private:
       std::string s = fmt::format("{}case ({})\n", ind, top(st.expr));
       for (const auto& [v, b] : st.cases)
         s += fmt::format("{}  {}: begin\n{}{}  end\n", ind, expr(v), block(b, ind + "    "), ind);
-      s += fmt::format("{}  default: begin\n{}{}  end\n{}endcase\n", ind, block(st.orElse, ind + "    "), ind, ind);
+      s += fmt::format("{}  default: begin\n{}{}  end\n{}endcase\n", ind, block(st.orElse, ind + "    "), ind,
+                       ind);
       return s;
     }
     }
@@ -365,7 +428,8 @@ private:
   void fifo(const nl::Fifo& f) {
     const std::string& p = f.prefix;
     unsigned aw = f.addrWidth(), cw = f.countWidth();
-    std::string push = input(p + "_push", f.push), pop = input(p + "_pop", f.pop), din = input(p + "_din", f.din);
+    std::string push = input(p + "_push", f.push), pop = input(p + "_pop", f.pop),
+                din = input(p + "_din", f.din);
     std::string clear = input(p + "_clear", f.clear);
     std::string s;
     // With bypass, an entry pushed into an empty FIFO is visible (and can be popped) in the same cycle.
@@ -380,11 +444,13 @@ private:
       s += fmt::format("  assign {}_nonempty = {};\n", p, stored);
     }
     s += "  always @(posedge clk) begin\n";
-    s += fmt::format("    if (rst || {}) begin\n      {}_rd <= {};\n      {}_wr <= {};\n      {}_count <= {};\n",
-                     clear, p, lit(0, aw), p, lit(0, aw), p, lit(0, cw));
+    s += fmt::format(
+        "    if (rst || {}) begin\n      {}_rd <= {};\n      {}_wr <= {};\n      {}_count <= {};\n", clear, p,
+        lit(0, aw), p, lit(0, aw), p, lit(0, cw));
     s += "    end else begin\n";
-    s += fmt::format("      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {}_wr + {};\n      end\n",
-                     write, p, p, din, p, p, lit(1, aw));
+    s += fmt::format(
+        "      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {}_wr + {};\n      end\n", write,
+        p, p, din, p, p, lit(1, aw));
     s += fmt::format("      if ({}) {}_rd <= {}_rd + {};\n", popMem, p, p, lit(1, aw));
     s += fmt::format("      if ({} && !{}) {}_count <= {}_count + {};\n", write, popMem, p, p, lit(1, cw));
     s += fmt::format("      if (!{} && {}) {}_count <= {}_count - {};\n", write, popMem, p, p, lit(1, cw));
@@ -398,7 +464,8 @@ private:
   void ram(const nl::Ram& r) {
     const uint64_t depth = r.depth();
     unsigned aw = 0;
-    while ((uint64_t(1) << aw) < depth) ++aw;
+    while ((uint64_t(1) << aw) < depth)
+      ++aw;
     std::string valid = exprOf(r.reqValid), write = exprOf(r.reqWrite), addr = exprOf(r.reqAddr);
     std::string size = exprOf(r.reqSize), wdata = exprOf(r.reqWdata);
     std::string a = fresh("ram_addr");
@@ -409,18 +476,21 @@ private:
     for (uint64_t i = 0; i < depth; ++i)
       s += fmt::format("    ram_mem[{}] = {};\n", lit(i, aw), lit(i < r.init.size() ? r.init[i] : 0, 8));
     s += "  end\n  always @(posedge clk) begin\n";
-    s += fmt::format("    if (rst) {} <= 1'b0;\n    else {} <= {} & ~{};\n", r.respValid, r.respValid, valid, write);
+    s += fmt::format("    if (rst) {} <= 1'b0;\n    else {} <= {} & ~{};\n", r.respValid, r.respValid, valid,
+                     write);
     s += fmt::format("    if ({} && {}) begin\n", valid, write);
     const unsigned bytes = r.dataWidth / 8;
     for (unsigned k = 0; k < bytes; ++k)
-      s += fmt::format("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n", size, lit(k, nl::kPortSizeWidth), a,
-                       lit(k, aw), wdata, 8 * k + 7, 8 * k);
+      s += fmt::format("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n", size,
+                       lit(k, nl::kPortSizeWidth), a, lit(k, aw), wdata, 8 * k + 7, 8 * k);
     s += fmt::format("    end\n    {} <= {{", r.respData);
-    for (unsigned k = bytes; k-- > 0;) s += fmt::format("ram_mem[{} + {}]{}", a, lit(k, aw), k ? ", " : "");
+    for (unsigned k = bytes; k-- > 0;)
+      s += fmt::format("ram_mem[{} + {}]{}", a, lit(k, aw), k ? ", " : "");
     s += "};\n  end\n";
     statement(s);
-    checks_.emplace_back(fmt::format("{} && ({{{}, {}}} + {} > {})", valid, lit(0, r.reqAddr->width - nl::kPortSizeWidth),
-                                     size, addr, lit(r.sizeBytes, r.reqAddr->width)),
+    checks_.emplace_back(fmt::format("{} && ({{{}, {}}} + {} > {})", valid,
+                                     lit(0, r.reqAddr->width - nl::kPortSizeWidth), size, addr,
+                                     lit(r.sizeBytes, r.reqAddr->width)),
                          fmt::format("private array {} accessed out of bounds", r.what));
   }
 
@@ -428,19 +498,25 @@ private:
 
   void assertions() {
     std::vector<std::pair<std::string, std::string>> all = std::move(checks_);
-    for (const nl::Assertion& a : m_.assertions) all.emplace_back(top(a.cond), a.message);
+    for (const nl::Assertion& a : m_.assertions)
+      all.emplace_back(top(a.cond), a.message);
     if (all.empty()) return;
     std::string s = "`ifndef SYNTHESIS\n  always @(posedge clk) begin\n";
     for (const auto& [cond, msg] : all)
-      s += fmt::format("    if (!rst && {}) begin\n      $error(\"{}\");\n      $stop;\n    end\n", cond, msg);
+      s +=
+          fmt::format("    if (!rst && {}) begin\n      $error(\"{}\");\n      $stop;\n    end\n", cond, msg);
     statement(s + "  end\n`endif\n");
   }
 };
 
 } // namespace
 
-std::string printVerilog(const nl::Module& m) { return Printer(m).run(); }
+std::string printVerilog(const nl::Module& m) {
+  return Printer(m).run();
+}
 
-std::string printExpression(const nl::Module& m, const nl::ExprP& e) { return Printer(m).expression(e); }
+std::string printExpression(const nl::Module& m, const nl::ExprP& e) {
+  return Printer(m).expression(e);
+}
 
 } // namespace spvhls::rtl
