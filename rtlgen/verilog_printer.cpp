@@ -204,7 +204,7 @@ private:
     case Op::Ref:
       return e.name;
     case Op::Const:
-      return fmt::format("{}'h{:x}", e.width, e.value);
+      return lit(e.value, e.width);
     case Op::Not:
       return "~" + operand(e.args[0]);
     case Op::Signed:
@@ -476,7 +476,7 @@ private:
     for (uint64_t i = 0; i < depth; ++i)
       s += fmt::format("    ram_mem[{}] = {};\n", lit(i, aw), lit(i < r.init.size() ? r.init[i] : 0, 8));
     s += "  end\n  always @(posedge clk) begin\n";
-    s += fmt::format("    if (rst) {} <= 1'b0;\n    else {} <= {} & ~{};\n", r.respValid, r.respValid, valid,
+    s += fmt::format("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n", r.respValid, lit(0, 1), r.respValid, valid,
                      write);
     s += fmt::format("    if ({} && {}) begin\n", valid, write);
     const unsigned bytes = r.dataWidth / 8;

@@ -95,6 +95,7 @@ void checkGolden(const rtl::RtlResult& r, const std::string& caseName) {
   CHECK(goldenFiles == r.files.size()); // no module appeared or vanished
   for (const auto& [file, text] : r.files) {
     CAPTURE(file);
+    CHECK(rtl::verilogTextProblems(text).empty());
     REQUIRE_MESSAGE(fs::exists(dir / file), "missing golden file; see the top of test_netlist.cpp");
     std::string golden = slurp(dir / file);
     if (golden == text) continue;

@@ -81,7 +81,7 @@ module lut_ram2 (
     ram_mem[6'h3f] = 8'h0;
   end
   always @(posedge clk) begin
-    if (rst) resp_valid <= 1'b0;
+    if (rst) resp_valid <= 1'h0;
     else resp_valid <= req_valid & ~req_write;
     if (req_valid && req_write) begin
       if (req_size > 4'h0) ram_mem[ram_addr_0 + 6'h0] <= req_wdata[7:0];
