@@ -1,4 +1,4 @@
-// Renders one pipelined loop (a LoopPlan) as a Verilog module.
+// Builds one pipelined loop (a LoopPlan) as a netlist module.
 //
 // Ports: clk, rst, start (latches live-ins, initialises carries), done (one-cycle pulse after the
 // last iteration left the pipeline; live-outs valid from then on), li_<k> / lo_<k>, and per memory the
@@ -10,12 +10,13 @@
 
 #include "ir/hls_ir.h"
 #include "rtlgen/loop_plan.h"
+#include "rtlgen/netlist.h"
 
 namespace spvhls::rtl {
 
 struct LoopModule {
   std::string name;
-  std::string verilog;
+  nl::Module module;
   std::vector<uint32_t> memories;     // memory indices it has ports for
   std::vector<uint32_t> loadMemories; // the subset it reads (only these have response ports)
 };

@@ -1,4 +1,4 @@
-// On-chip RAM for a kernel's private arrays (ir::Memory::Kind::Local). It speaks the same request /
+// On-chip RAM for private arrays (ir::Memory::Kind::Local). It speaks the same request /
 // response protocol as an external memory port (docs/hardware-interface.md), always ready, with a
 // one-cycle read latency, so the FSM and the loop clusters use it exactly like a pointer argument.
 #pragma once
@@ -6,11 +6,12 @@
 #include <string>
 
 #include "ir/hls_ir.h"
+#include "rtlgen/netlist.h"
 
 namespace spvhls::rtl {
 
 // Byte-addressed, sizeBytes (rounded up to a power of two) with the memory's initial contents.
 // Simulation stops with $error on an access outside the array.
-std::string generateRamModule(const ir::Memory& mem, const std::string& moduleName);
+nl::Module buildRamModule(const ir::Memory& mem, const std::string& moduleName);
 
 } // namespace spvhls::rtl

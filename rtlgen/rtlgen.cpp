@@ -8,6 +8,8 @@
 #include "rtlgen/loop_plan.h"
 #include "rtlgen/ram_gen.h"
 #include "rtlgen/top_gen.h"
+#include "rtlgen/verilog_printer.h"
+#include "rtlgen/verilog_util.h"
 
 namespace spvhls::rtl {
 
@@ -73,7 +75,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     in.argNames.push_back(n);
   }
   r.argNames = in.argNames;
-  std::vector<std::pair<std::string, std::string>> loopFiles;
+  std::vector<nl::Module> loopModules, ramModules;
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     std::string reason;
@@ -85,7 +87,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     in.loopMemories.push_back(lm.memories);
     in.loopLoadMemories.push_back(lm.loadMemories);
     in.loopModuleNames.push_back(modName);
-    loopFiles.emplace_back(modName + ".v", lm.verilog);
+    loopModules.push_back(std::move(lm.module));
 
     LoopHardware hw;
     hw.loop = uint32_t(l);
@@ -110,18 +112,18 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.predictable = plan.predictable;
     r.loops.push_back(hw);
   }
-  std::vector<std::pair<std::string, std::string>> ramFiles;
   for (size_t m = 0; m < k.memories.size(); ++m) {
     std::string name;
-    if (k.memories[m].kind == ir::Memory::Kind::Local) {
+    if (isOnChip(k.memories[m])) {
       name = fmt::format("{}_ram{}", r.moduleName, m);
-      ramFiles.emplace_back(name + ".v", generateRamModule(k.memories[m], name));
+      ramModules.push_back(buildRamModule(k.memories[m], name));
     }
     in.ramModuleNames.push_back(name);
   }
-  r.files.emplace_back(r.moduleName + ".v", generateTopModule(k, s, in, r.blockCycles));
-  for (auto& f : ramFiles) r.files.push_back(std::move(f));
-  for (auto& f : loopFiles) r.files.push_back(std::move(f));
+  r.modules.push_back(generateTopModule(k, s, in, r.blockCycles));
+  for (auto& m : ramModules) r.modules.push_back(std::move(m));
+  for (auto& m : loopModules) r.modules.push_back(std::move(m));
+  for (const nl::Module& m : r.modules) r.files.emplace_back(m.name + ".v", printVerilog(m));
   return r;
 }
 

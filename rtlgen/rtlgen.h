@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/hls_ir.h"
+#include "rtlgen/netlist.h"
 #include "scheduler/kernel_schedule.h"
 
 namespace spvhls::rtl {
@@ -47,6 +48,7 @@ struct RtlResult {
   std::vector<std::string> argNames; // per kernel argument: the sanitised name in its ports (arg_/mem_<name>)
   // One file per module: (file name, text); files[0] is the kernel's top module.
   std::vector<std::pair<std::string, std::string>> files;
+  std::vector<nl::Module> modules; // the netlist each file was printed from (same order)
   std::vector<LoopHardware> loops;
   std::vector<uint32_t> blockCycles; // per Kernel block: FSM cycles per execution (LoopCall waits excluded)
 };

@@ -1,10 +1,11 @@
-// Renders a kernel's top module: FSM over the CFG blocks, loop instances, shared memory ports.
+// Builds a kernel's top module: FSM over the CFG blocks, loop instances, shared memory ports.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "ir/hls_ir.h"
+#include "rtlgen/netlist.h"
 #include "scheduler/kernel_schedule.h"
 
 namespace spvhls::rtl {
@@ -19,8 +20,8 @@ struct TopInputs {
   std::vector<std::string> ramModuleNames; // per memory: RAM module name (Local memories only)
 };
 
-// Returns the Verilog text; blockCycles receives the FSM cycles of every block.
-std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
+// Builds the top module; blockCycles receives the FSM cycles of every block.
+nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
                               std::vector<uint32_t>& blockCycles);
 
 } // namespace spvhls::rtl

@@ -11,6 +11,7 @@
 
 #include "rtlgen/loop_plan.h"
 #include "rtlgen/rtlgen.h"
+#include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
 #include "scheduler/kernel_schedule.h"
 
@@ -221,47 +222,57 @@ TEST_CASE("verilogTextProblems finds overlong lines and part-selects of literals
   CHECK(rtl::verilogTextProblems("  assign c = " + std::string(rtl::kMaxLineChars, 'x') + ";\n").size() == 1);
 }
 
+namespace {
+// An IR operation over netlist operands, printed: "W'hX" for literals "W'hX", names otherwise.
+std::string opText(OpKind k, uint8_t width, const std::vector<std::pair<std::string, unsigned>>& operands) {
+  ir::Op o;
+  o.kind = k;
+  o.width = width;
+  std::vector<rtl::nl::ExprP> a;
+  for (const auto& [text, w] : operands) {
+    size_t q = text.find("'h");
+    a.push_back(q == std::string::npos ? rtl::nl::ref(text, w) : rtl::nl::lit(std::stoull(text.substr(q + 2), nullptr, 16), w));
+  }
+  return rtl::printExpression(rtl::nl::Module{}, rtl::opExpr(o, a));
+}
+} // namespace
+
 TEST_CASE("operations over literals are printed as literals of the result width") {
-  auto op = [](OpKind k, uint8_t width) {
-    ir::Op o;
-    o.kind = k;
-    o.width = width;
-    return o;
-  };
   // The reproducer of issue 9: a truncation of a constant was a part-select of a literal.
-  CHECK(rtl::opExpr(op(OpKind::Trunc, 16), {"32'h32d4"}, {32}) == "16'h32d4");
-  CHECK(rtl::opExpr(op(OpKind::Trunc, 8), {"32'h1234"}, {32}) == "8'h34");
-  CHECK(rtl::opExpr(op(OpKind::SExt, 32), {"8'h80"}, {8}) == "32'hffffff80");
-  CHECK(rtl::opExpr(op(OpKind::ZExt, 32), {"8'h80"}, {8}) == "32'h80");
-  CHECK(rtl::opExpr(op(OpKind::Add, 8), {"8'hff", "8'h2"}, {8, 8}) == "8'h1");
-  CHECK(rtl::opExpr(op(OpKind::SLt, 1), {"8'hff", "8'h0"}, {8, 8}) == "1'h1");
-  CHECK(rtl::opExpr(op(OpKind::AShr, 8), {"8'h80", "8'h9"}, {8, 8}) == "8'hc0"); // amount modulo the width
+  CHECK(opText(OpKind::Trunc, 16, {{"32'h32d4", 32}}) == "16'h32d4");
+  CHECK(opText(OpKind::Trunc, 8, {{"32'h1234", 32}}) == "8'h34");
+  CHECK(opText(OpKind::SExt, 32, {{"8'h80", 8}}) == "32'hffffff80");
+  CHECK(opText(OpKind::ZExt, 32, {{"8'h80", 8}}) == "32'h80");
+  CHECK(opText(OpKind::Add, 8, {{"8'hff", 8}, {"8'h2", 8}}) == "8'h1");
+  CHECK(opText(OpKind::SLt, 1, {{"8'hff", 8}, {"8'h0", 8}}) == "1'h1");
+  CHECK(opText(OpKind::AShr, 8, {{"8'h80", 8}, {"8'h9", 8}}) == "8'hc0"); // amount modulo the width
   // Where the IR leaves the result undefined, the literal is what the hardware expression gives.
-  CHECK(rtl::opExpr(op(OpKind::UDiv, 32), {"32'h7", "32'h0"}, {32, 32}) == "32'h0");
-  CHECK(rtl::opExpr(op(OpKind::SDiv, 32), {"32'h80000000", "32'hffffffff"}, {32, 32}) == "32'h80000000");
-  CHECK(rtl::opExpr(op(OpKind::SRem, 32), {"32'h80000000", "32'hffffffff"}, {32, 32}) == "32'h0");
+  CHECK(opText(OpKind::UDiv, 32, {{"32'h7", 32}, {"32'h0", 32}}) == "32'h0");
+  CHECK(opText(OpKind::SDiv, 32, {{"32'h80000000", 32}, {"32'hffffffff", 32}}) == "32'h80000000");
+  CHECK(opText(OpKind::SRem, 32, {{"32'h80000000", 32}, {"32'hffffffff", 32}}) == "32'h0");
   // A literal condition selects; a literal shift amount is reduced, never part-selected.
-  CHECK(rtl::opExpr(op(OpKind::Select, 32), {"1'h1", "c3", "c4"}, {1, 32, 32}) == "c3");
-  CHECK(rtl::opExpr(op(OpKind::Select, 32), {"1'b0", "c3", "c4"}, {1, 32, 32}) == "c4");
-  CHECK(rtl::opExpr(op(OpKind::Shl, 32), {"c3", "64'h21"}, {32, 64}) == "c3 << 5'h1");
-  CHECK(rtl::opExpr(op(OpKind::Trunc, 16), {"c3"}, {32}) == "c3[15:0]");
-  CHECK(rtl::resize("32'h12345", 32, 16) == "16'h2345");
-  CHECK(rtl::resize("32'h12345", 32, 64) == "64'h12345");
+  CHECK(opText(OpKind::Select, 32, {{"1'h1", 1}, {"c3", 32}, {"c4", 32}}) == "c3");
+  CHECK(opText(OpKind::Select, 32, {{"1'h0", 1}, {"c3", 32}, {"c4", 32}}) == "c4");
+  CHECK(opText(OpKind::Shl, 32, {{"c3", 32}, {"64'h21", 64}}) == "c3 << 5'h1");
+  CHECK(opText(OpKind::Shl, 32, {{"c3", 32}, {"c4", 64}}) == "c3 << c4[4:0]");
+  CHECK(opText(OpKind::Trunc, 16, {{"c3", 32}}) == "c3[15:0]");
+  CHECK(opText(OpKind::SExt, 32, {{"c3", 8}}) == "{{24{c3[7]}}, c3}");
+  CHECK(opText(OpKind::SLt, 1, {{"c3", 8}, {"c4", 8}}) == "$signed(c3) < $signed(c4)");
+  CHECK(rtl::printExpression({}, rtl::nl::resize(rtl::nl::lit(0x12345, 32), 16)) == "16'h2345");
+  CHECK(rtl::printExpression({}, rtl::nl::resize(rtl::nl::lit(0x12345, 32), 64)) == "64'h12345");
+  CHECK(rtl::printExpression({}, rtl::nl::resize(rtl::nl::ref("x", 8), 12)) == "{4'h0, x}");
+  // A part-select of an expression needs a name first: the printer makes one.
+  std::string sel = rtl::printExpression({}, rtl::nl::slice(rtl::nl::add(rtl::nl::ref("a", 8), rtl::nl::ref("b", 8)), 3, 0));
+  CHECK(sel == "  wire [7:0] red_0 = a + b;\nred_0[3:0]");
 }
 
 TEST_CASE("unsigned comparisons fixed by the operand range are literals (Verilator CMPCONST/UNSIGNED)") {
-  auto op = [](OpKind k) {
-    ir::Op o;
-    o.kind = k;
-    o.width = 1;
-    return o;
-  };
-  CHECK(rtl::opExpr(op(OpKind::ULt), {"c3", "32'h0"}, {32, 32}) == "1'h0");
-  CHECK(rtl::opExpr(op(OpKind::UGe), {"c3", "32'h0"}, {32, 32}) == "1'h1");
-  CHECK(rtl::opExpr(op(OpKind::ULt), {"32'hffffffff", "c3"}, {32, 32}) == "1'h0");
-  CHECK(rtl::opExpr(op(OpKind::ULe), {"c3", "32'hffffffff"}, {32, 32}) == "1'h1");
-  CHECK(rtl::opExpr(op(OpKind::UGt), {"8'h0", "c3"}, {8, 8}) == "1'h0");
-  CHECK(rtl::opExpr(op(OpKind::ULt), {"c3", "32'h1"}, {32, 32}) == "c3 < 32'h1"); // not at a bound
+  CHECK(opText(OpKind::ULt, 1, {{"c3", 32}, {"32'h0", 32}}) == "1'h0");
+  CHECK(opText(OpKind::UGe, 1, {{"c3", 32}, {"32'h0", 32}}) == "1'h1");
+  CHECK(opText(OpKind::ULt, 1, {{"32'hffffffff", 32}, {"c3", 32}}) == "1'h0");
+  CHECK(opText(OpKind::ULe, 1, {{"c3", 32}, {"32'hffffffff", 32}}) == "1'h1");
+  CHECK(opText(OpKind::UGt, 1, {{"8'h0", 8}, {"c3", 8}}) == "1'h0");
+  CHECK(opText(OpKind::ULt, 1, {{"c3", 32}, {"32'h1", 32}}) == "c3 < 32'h1"); // not at a bound
 }
 
 TEST_CASE("a loop truncating and extending constants lints clean") {
@@ -326,30 +337,32 @@ TEST_CASE("lines stay bounded with hundreds of stall sources and requests") {
   }
 }
 
-TEST_CASE("Reducer: short lists inline, long ones as trees of bounded wires") {
-  rtl::Reducer red("red");
-  std::string decls;
-  CHECK(red.any(decls, {"a", "b"}) == "a | b");
-  CHECK(red.all(decls, {}, 4) == "4'hf");
-  CHECK(red.priorityMux(decls, {{"c0", "x"}, {"c1", "y"}}, "8'h0", 8) == "c0 ? x : c1 ? y : 8'h0");
-  CHECK(red.concat(decls, {{"a", 1}, {"b", 3}}) == "{a, b}");
-  CHECK(decls.empty());
-  std::vector<std::string> terms;
-  std::vector<std::pair<std::string, std::string>> arms;
-  std::vector<std::pair<std::string, unsigned>> parts;
+TEST_CASE("printer: short lists inline, long ones as trees of bounded wires") {
+  namespace nl = rtl::nl;
+  CHECK(rtl::printExpression({}, nl::ref("a", 1) | nl::ref("b", 1)) == "a | b");
+  CHECK(rtl::printExpression({}, nl::all({}, 4)) == "4'hf");
+  CHECK(rtl::printExpression({}, nl::priorityMux({{nl::ref("c0", 1), nl::ref("x", 8)}, {nl::ref("c1", 1), nl::ref("y", 8)}},
+                                                 nl::lit(0, 8))) == "c0 ? x : c1 ? y : 8'h0");
+  CHECK(rtl::printExpression({}, nl::concat({nl::ref("a", 1), nl::ref("b", 3)})) == "{a, b}");
+  std::vector<nl::ExprP> terms, parts;
+  std::vector<std::pair<nl::ExprP, nl::ExprP>> arms;
   for (int i = 0; i < 1000; ++i) {
-    terms.push_back(fmt::format("(blk == 10'h{:x} && cyc == 4'h1)", i));
-    arms.emplace_back(fmt::format("fire{}", i), fmt::format("64'h{:x}", i));
-    parts.emplace_back(fmt::format("v{}_p3", i), 8);
+    terms.push_back(nl::eq(nl::ref("blk", 10), nl::lit(uint64_t(i), 10)) & nl::eq(nl::ref("cyc", 4), nl::lit(1, 4)));
+    arms.emplace_back(nl::ref(fmt::format("fire{}", i), 1), nl::lit(uint64_t(i), 64));
+    parts.push_back(nl::ref(fmt::format("v{}_p3", i), 8));
   }
-  std::string any = red.any(decls, terms);
-  std::string mux = red.priorityMux(decls, arms, "64'h0", 64);
-  std::string cat = red.concat(decls, parts);
-  for (const std::string* e : {&any, &mux, &cat}) CHECK(e->size() <= rtl::Reducer::kMaxExprChars + 100);
-  CHECK(rtl::verilogTextProblems(decls).empty());
-  // At most 16 parts of 8 bits per wire; the top level is the result itself, not a wire.
-  CHECK(decls.find("wire [7999:0]") == std::string::npos);
-  CHECK(decls.find("wire [127:0] red_") != std::string::npos);
+  for (const nl::ExprP& e : {nl::any(terms), nl::priorityMux(arms, nl::lit(0, 64)), nl::concat(parts)}) {
+    std::string text = rtl::printExpression({}, e);
+    CHECK(rtl::verilogTextProblems(text).empty());
+    std::string last = text.substr(text.rfind('\n') + 1);
+    CHECK(last.size() <= rtl::kMaxExprChars + 100);
+    CHECK(text.find(" red_0 = ") != std::string::npos);
+    if (e->op == nl::Op::Concat) {
+      // At most 16 parts of 8 bits per wire; the top level is the result itself, not a wire.
+      CHECK(text.find("wire [7999:0]") == std::string::npos);
+      CHECK(text.find("wire [127:0] red_") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("every operation kind lints clean in both cluster kinds") {

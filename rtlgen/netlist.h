@@ -1,0 +1,273 @@
+// A structural model of the generated hardware: modules with typed ports and signals, expression
+// trees whose every node knows its width, registers {enable/next, reset}, clocked processes for the
+// FSM, instances, FIFO and RAM primitives and simulation assertions. The generators (loop_gen,
+// top_gen, ram_gen) build it with ModuleBuilder; verilog_printer.cpp is the one place that turns it
+// into Verilog text, so nothing is ever parsed back out of text.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace spvhls::rtl::nl {
+
+enum class Op : uint8_t {
+  Ref,   // a signal by name
+  Const, // sized literal (width <= 64)
+  // Unary.
+  Not,
+  Signed,
+  Unsigned,
+  // Binary; operands of equal width except a shift amount.
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Xor,
+  Shl,
+  Shr,
+  AShr,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge, // 1 bit
+  // N-ary: the printer splits long lists into balanced trees of named wires.
+  Or,
+  And,         // bitwise, all terms of the node's width
+  Concat,      // most significant first
+  PriorityMux, // args c0, v0, c1, v1, ..., default: the first true condition wins
+  Slice,       // args[0][lo + width - 1 : lo]
+  Replicate,   // {count{args[0]}}
+  Mux,         // args[0] ? args[1] : args[2]
+};
+
+struct Expr;
+using ExprP = std::shared_ptr<const Expr>;
+
+struct Expr {
+  Op op = Op::Const;
+  unsigned width = 1;
+  std::vector<ExprP> args;
+  std::string name;   // Ref
+  uint64_t value = 0; // Const: the value (masked to width); Replicate: the count
+  unsigned lo = 0;    // Slice
+
+  std::optional<uint64_t> constValue() const {
+    return op == Op::Const ? std::optional<uint64_t>(value) : std::nullopt;
+  }
+  bool isConst(uint64_t v) const { return op == Op::Const && value == v; }
+};
+
+// ---- expression constructors (check widths, fold literals where the result is obvious) --------
+ExprP ref(const std::string& name, unsigned width);
+ExprP lit(uint64_t value, unsigned width);
+inline ExprP one() {
+  return lit(1, 1);
+}
+inline ExprP zero() {
+  return lit(0, 1);
+}
+ExprP unary(Op op, ExprP a);
+inline ExprP operator~(ExprP a) {
+  return unary(Op::Not, std::move(a));
+}
+inline ExprP asSigned(ExprP a) {
+  return unary(Op::Signed, std::move(a));
+}
+inline ExprP asUnsigned(ExprP a) {
+  return unary(Op::Unsigned, std::move(a));
+}
+ExprP binary(Op op, ExprP a, ExprP b);
+inline ExprP eq(ExprP a, ExprP b) {
+  return binary(Op::Eq, std::move(a), std::move(b));
+}
+inline ExprP ne(ExprP a, ExprP b) {
+  return binary(Op::Ne, std::move(a), std::move(b));
+}
+inline ExprP lt(ExprP a, ExprP b) {
+  return binary(Op::Lt, std::move(a), std::move(b));
+}
+inline ExprP add(ExprP a, ExprP b) {
+  return binary(Op::Add, std::move(a), std::move(b));
+}
+inline ExprP sub(ExprP a, ExprP b) {
+  return binary(Op::Sub, std::move(a), std::move(b));
+}
+// a | b | ... (all-zero when empty) and a & b & ... (all-ones when empty); constant terms fold.
+ExprP any(std::vector<ExprP> terms, unsigned width = 1);
+ExprP all(std::vector<ExprP> terms, unsigned width = 1);
+ExprP operator|(ExprP a, ExprP b);
+ExprP operator&(ExprP a, ExprP b);
+ExprP concat(std::vector<ExprP> parts); // most significant first
+ExprP slice(ExprP a, unsigned hi, unsigned lo);
+ExprP replicate(ExprP a, unsigned count);
+ExprP mux(ExprP cond, ExprP ifTrue, ExprP ifFalse);
+// c0 ? v0 : c1 ? v1 : ... : dflt.
+ExprP priorityMux(const std::vector<std::pair<ExprP, ExprP>>& arms, ExprP dflt);
+// Zero-extends or truncates to `width` (a literal stays a literal).
+ExprP resize(ExprP a, unsigned width);
+
+// ---- module contents ---------------------------------------------------------------------------
+enum class Dir : uint8_t { None, In, Out };
+enum class Storage : uint8_t { Wire, Reg };
+
+struct Signal {
+  std::string name;
+  unsigned width = 1;
+  Dir dir = Dir::None;
+  Storage storage = Storage::Wire;
+  std::string comment;
+  // Some readers use only part of it (a truncation, a narrow load): declared inside a lint_off
+  // UNUSEDSIGNAL region, on purpose.
+  bool partial = false;
+};
+
+struct Assign {
+  std::string lhs;
+  ExprP rhs;
+};
+
+// A clocked register: on reset (when given) takes resetValue; else the first update whose enable
+// holds writes its next value; else it holds.
+struct Register {
+  struct Update {
+    ExprP enable, next;
+  };
+  std::string name;
+  ExprP reset, resetValue; // both null: no reset
+  std::vector<Update> updates;
+};
+
+// A statement of a clocked process (the FSM's control, where case statements read best).
+struct Stmt {
+  enum class Kind : uint8_t { Assign, If, Case };
+  Kind kind = Kind::Assign;
+  std::string lhs;                // Assign: a Reg signal
+  ExprP expr;                     // Assign: value; If: condition; Case: selector
+  std::vector<Stmt> body, orElse; // If: then / else; Case: orElse is the default
+  std::vector<std::pair<ExprP, std::vector<Stmt>>> cases;
+};
+Stmt assignStmt(const std::string& lhs, ExprP value);
+Stmt ifStmt(ExprP cond, std::vector<Stmt> then, std::vector<Stmt> orElse = {});
+
+// A synchronous FIFO: registers <prefix>_mem/_rd/_wr/_count, outputs <prefix>_dout and
+// <prefix>_nonempty. Depth is a power of two >= 2. `clear` empties it. With bypass (first-word
+// fall-through) a push into an empty FIFO is readable, and can be popped, in the same cycle. In
+// simulation, overflow and underflow stop with $error.
+struct Fifo {
+  std::string prefix;
+  unsigned width = 1;
+  uint64_t depth = 2;
+  bool bypass = false;
+  ExprP push, din, pop, clear;
+  unsigned addrWidth() const;
+  unsigned countWidth() const { return addrWidth() + 1; }
+};
+
+// A byte-addressed RAM answering its module's request port (docs/hardware-interface.md) always
+// ready, reads the next cycle; `init` is its configuration-time contents. Out-of-bounds accesses stop
+// the simulation.
+struct Ram {
+  std::string what; // for the error message
+  uint64_t sizeBytes = 0;
+  std::vector<uint8_t> init;
+  ExprP reqValid, reqWrite, reqAddr, reqSize, reqWdata;
+  std::string respValid, respData; // Reg outputs it drives
+  unsigned dataWidth = 64;
+  uint64_t depth() const;
+};
+
+struct Instance {
+  std::string module, name;
+  std::vector<std::pair<std::string, ExprP>> connections; // port -> expression (an output: a Ref)
+};
+
+struct Assertion {
+  ExprP cond; // stop the simulation when true (outside reset)
+  std::string message;
+};
+
+struct Module {
+  std::string name;
+  std::string comment;         // printed above the module
+  std::vector<Signal> signals; // ports (in port order) and internal signals, in declaration order
+  std::vector<Assign> assigns;
+  std::vector<Register> registers;
+  std::vector<std::vector<Stmt>> processes; // each one always @(posedge clk) block
+  std::vector<Fifo> fifos;
+  std::vector<Ram> rams;
+  std::vector<Instance> instances;
+  std::vector<Assertion> assertions;
+
+  const Signal* find(const std::string& name) const;
+  const Instance* findInstance(const std::string& name) const;
+  const Fifo* findFifo(const std::string& prefix) const;
+};
+
+// Builds a Module: every signal gets a unique name and a width, and connections are checked
+// (InternalError on a duplicate name, an unknown signal or a width mismatch).
+class ModuleBuilder {
+public:
+  ModuleBuilder(std::string name, std::string comment);
+  ExprP input(const std::string& name, unsigned width, bool partial = false);
+  ExprP output(const std::string& name, unsigned width, Storage storage = Storage::Wire);
+  ExprP wire(const std::string& name, unsigned width, std::string comment = "", bool partial = false);
+  ExprP reg(const std::string& name, unsigned width, std::string comment = "", bool partial = false);
+  // A wire driven by `value` (named so that the text stays readable).
+  ExprP named(const std::string& name, ExprP value);
+  void assign(const ExprP& lhs, ExprP rhs);
+  // A register driven from here on: reset (optional) and its updates in priority order.
+  Register& drive(const ExprP& r);
+  void process(std::vector<Stmt> body);
+  struct FifoOut {
+    ExprP dout, nonempty;
+  };
+  FifoOut fifo(Fifo f);
+  void ram(Ram r);
+  void instance(Instance i);
+  void assertion(ExprP cond, std::string message);
+  const Module& module() const { return m_; }
+  Module take();
+
+private:
+  ExprP declare(Signal s);
+  const Signal& signal(const ExprP& r) const;
+  Module m_;
+};
+
+// Ports of one memory port in the protocol of docs/hardware-interface.md: req_valid, req_ready,
+// req_write, req_addr, req_size, req_wdata and (with `response`) resp_valid, resp_data. The data
+// width is the port's own; kernel-argument ports and RAMs use kPortDataWidth.
+inline constexpr unsigned kPortDataWidth = 64, kPortAddrWidth = 64, kPortSizeWidth = 4;
+struct MemPortSpec {
+  std::string prefix; // <prefix>_req_valid ...; empty: req_valid ...
+  bool response = true;
+  bool unusedResponseOk = false; // a fixed interface whose responses may go unread
+  unsigned addrWidth = kPortAddrWidth, dataWidth = kPortDataWidth;
+};
+enum class PortRole : uint8_t { Master, Internal, Slave }; // requests out / wires / requests in
+struct MemPort {
+  ExprP reqValid, reqReady, reqWrite, reqAddr, reqSize, reqWdata, respValid, respData; // resp*: null without
+  unsigned addrWidth = kPortAddrWidth, dataWidth = kPortDataWidth;
+};
+MemPort addMemoryPort(ModuleBuilder& b, const MemPortSpec& spec, PortRole role);
+
+// One request source of a memory port: issued when `when` holds.
+struct MemRequest {
+  ExprP when;
+  bool write = false;
+  ExprP addr, size, wdata; // wdata: stores only; any width up to the port's
+};
+// The request side of a port driven from several sources: `reqs` in program order (a later request
+// has priority in the muxes), their valid qualified by `validGate` (may be null), OR-ed with `merged`
+// (other drivers of the same port whose outputs are all-zero while idle, so OR-ing is a mux).
+void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemRequest>& reqs,
+                   const ExprP& validGate, const std::vector<MemPort>& merged);
+
+} // namespace spvhls::rtl::nl

@@ -1,0 +1,174 @@
+// Pipelined loop 'for.cond': II 1, 5 positions, 2 cluster(s) (stall-free).
+module lut_loop0 (
+  input wire clk,
+  input wire rst,
+  input wire start,
+  output reg done,
+  input wire [31:0] li_0,
+  output wire m2_req_valid,
+  input wire m2_req_ready,
+  output wire m2_req_write,
+  output wire [63:0] m2_req_addr,
+  output wire [3:0] m2_req_size,
+  output wire [63:0] m2_req_wdata
+);
+  reg running;
+  wire issue;
+  wire exit_det;
+  wire admit_1;
+  wire vk_p0;
+  reg vld_p1;
+  wire vk_p1;
+  reg vld_p2;
+  wire vk_p2;
+  reg vld_p3;
+  wire vk_p3;
+  wire vk_p4;
+  wire [31:0] c0; // LoopPhi k
+  wire c2; // SLt cmp
+  reg v2_p1;
+  reg v2_p2;
+  reg v2_p3;
+  wire [31:0] c3; // Mul mul
+  reg [31:0] v3_p1;
+  reg [31:0] v3_p2;
+  reg [31:0] v3_p3;
+  wire [31:0] c5; // Mul mul1
+  reg [31:0] v5_p1;
+  reg [31:0] v5_p2;
+  reg [31:0] v5_p3;
+  wire [31:0] c6; // Sub sub
+  wire [63:0] c7; // SExt idxprom
+  wire [63:0] c9; // Shl 
+  reg [63:0] v9_p1;
+  reg [63:0] v9_p2;
+  reg [63:0] v9_p3;
+  wire [31:0] c12; // Add inc
+  reg [31:0] v12_p1;
+  reg lst_p2;
+  reg lst_p3;
+  reg [31:0] carry0;
+  wire f0_lst;
+  wire f0_v2;
+  wire [31:0] f0_v6;
+  wire [63:0] f0_v9;
+  wire fire10;
+  wire [97:0] f0_dout;
+  wire f0_nonempty;
+  reg [3:0] cred0;
+  wire leave_last;
+  reg [97:0] f0_mem [0:7];
+  reg [2:0] f0_rd;
+  reg [2:0] f0_wr;
+  reg [3:0] f0_count;
+  assign fire10 = admit_1 & f0_v2;
+  assign m2_req_valid = fire10;
+  assign m2_req_write = fire10;
+  assign m2_req_addr = fire10 ? f0_v9 : 64'h0;
+  assign m2_req_size = fire10 ? 4'h4 : 4'h0;
+  assign m2_req_wdata = fire10 ? {32'h0, f0_v6} : 64'h0;
+  assign exit_det = vld_p1 & ~v2_p1;
+  assign vk_p0 = issue & ~exit_det;
+  assign vk_p1 = vld_p1;
+  assign vk_p2 = vld_p2;
+  assign vk_p3 = vld_p3;
+  assign vk_p4 = admit_1;
+  assign f0_lst = f0_dout[0];
+  assign f0_v2 = f0_dout[1];
+  assign f0_v6 = f0_dout[33:2];
+  assign f0_v9 = f0_dout[97:34];
+  assign issue = running & (cred0 < 4'h8);
+  assign admit_1 = f0_nonempty & (~f0_v2 | m2_req_ready);
+  assign c0 = vld_p1 ? v12_p1 : carry0;
+  assign c2 = $signed(c0) < $signed(32'h10);
+  assign c3 = c0 * c0;
+  assign c5 = 32'h3 * c0;
+  assign c6 = v3_p3 - v5_p3;
+  assign c7 = {{32{c0[31]}}, c0};
+  assign c9 = c7 << 6'h2;
+  assign c12 = c0 + 32'h1;
+  assign leave_last = vk_p4 & f0_lst;
+  always @(posedge clk)
+    if (rst | start) cred0 <= 4'h0;
+    else if (issue & ~admit_1) cred0 <= cred0 + 4'h1;
+    else if (~issue & admit_1) cred0 <= cred0 - 4'h1;
+  always @(posedge clk)
+    if (rst) running <= 1'h0;
+    else if (start) running <= 1'h1;
+    else if (exit_det) running <= 1'h0;
+  always @(posedge clk)
+    if (rst | start) vld_p1 <= 1'h0;
+    else vld_p1 <= vk_p0;
+  always @(posedge clk)
+    if (rst | start) vld_p2 <= 1'h0;
+    else vld_p2 <= vk_p1;
+  always @(posedge clk)
+    if (rst | start) vld_p3 <= 1'h0;
+    else vld_p3 <= vk_p2;
+  always @(posedge clk)
+    lst_p2 <= ~v2_p1;
+  always @(posedge clk)
+    lst_p3 <= lst_p2;
+  always @(posedge clk)
+    v2_p1 <= c2;
+  always @(posedge clk)
+    v2_p2 <= v2_p1;
+  always @(posedge clk)
+    v2_p3 <= v2_p2;
+  always @(posedge clk)
+    v3_p1 <= c3;
+  always @(posedge clk)
+    v3_p2 <= v3_p1;
+  always @(posedge clk)
+    v3_p3 <= v3_p2;
+  always @(posedge clk)
+    v5_p1 <= c5;
+  always @(posedge clk)
+    v5_p2 <= v5_p1;
+  always @(posedge clk)
+    v5_p3 <= v5_p2;
+  always @(posedge clk)
+    v9_p1 <= c9;
+  always @(posedge clk)
+    v9_p2 <= v9_p1;
+  always @(posedge clk)
+    v9_p3 <= v9_p2;
+  always @(posedge clk)
+    v12_p1 <= c12;
+  always @(posedge clk)
+    if (start) carry0 <= li_0;
+    else if (vk_p1) carry0 <= v12_p1;
+  always @(posedge clk)
+    if (rst | start) done <= 1'h0;
+    else done <= leave_last;
+  wire [97:0] f0_din = {v9_p3, c6, v2_p3, lst_p3};
+  assign f0_dout = f0_mem[f0_rd];
+  assign f0_nonempty = (f0_count != 4'h0);
+  always @(posedge clk) begin
+    if (rst || start) begin
+      f0_rd <= 3'h0;
+      f0_wr <= 3'h0;
+      f0_count <= 4'h0;
+    end else begin
+      if (vk_p3) begin
+        f0_mem[f0_wr] <= f0_din;
+        f0_wr <= f0_wr + 3'h1;
+      end
+      if (admit_1) f0_rd <= f0_rd + 3'h1;
+      if (vk_p3 && !admit_1) f0_count <= f0_count + 4'h1;
+      if (!vk_p3 && admit_1) f0_count <= f0_count - 4'h1;
+    end
+  end
+`ifndef SYNTHESIS
+  always @(posedge clk) begin
+    if (!rst && vk_p3 && !admit_1 && f0_count == 4'h8) begin
+      $error("FIFO f0 overflow");
+      $stop;
+    end
+    if (!rst && admit_1 && !f0_nonempty) begin
+      $error("FIFO f0 underflow");
+      $stop;
+    end
+  end
+`endif
+endmodule

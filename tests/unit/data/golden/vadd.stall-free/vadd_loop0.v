@@ -1,0 +1,386 @@
+// Pipelined loop 'for.cond': II 1, 9 positions, 4 cluster(s) (stall-free).
+module vadd_loop0 (
+  input wire clk,
+  input wire rst,
+  input wire start,
+  output reg done,
+  input wire [31:0] li_0,
+  input wire [31:0] li_1,
+  output wire m0_req_valid,
+  input wire m0_req_ready,
+  output wire m0_req_write,
+  output wire [63:0] m0_req_addr,
+  output wire [3:0] m0_req_size,
+  output wire [63:0] m0_req_wdata,
+  input wire m0_resp_valid,
+  /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] m0_resp_data /* verilator lint_on UNUSEDSIGNAL */,
+  output wire m1_req_valid,
+  input wire m1_req_ready,
+  output wire m1_req_write,
+  output wire [63:0] m1_req_addr,
+  output wire [3:0] m1_req_size,
+  output wire [63:0] m1_req_wdata,
+  input wire m1_resp_valid,
+  /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] m1_resp_data /* verilator lint_on UNUSEDSIGNAL */,
+  output wire m2_req_valid,
+  input wire m2_req_ready,
+  output wire m2_req_write,
+  output wire [63:0] m2_req_addr,
+  output wire [3:0] m2_req_size,
+  output wire [63:0] m2_req_wdata
+);
+  reg running;
+  reg [31:0] li_1_q;
+  wire issue;
+  wire exit_det;
+  wire admit_1;
+  wire admit_2;
+  wire admit_3;
+  wire vk_p0;
+  reg vld_p1;
+  wire vk_p1;
+  wire vk_p2;
+  reg vld_p3;
+  wire vk_p3;
+  reg vld_p4;
+  wire vk_p4;
+  reg vld_p5;
+  wire vk_p5;
+  wire vk_p6;
+  reg vld_p7;
+  wire vk_p7;
+  wire vk_p8;
+  wire [31:0] c0; // LoopPhi i
+  wire c2; // SLt cmp
+  reg v2_p1;
+  reg v2_p3;
+  reg v2_p4;
+  reg v2_p5;
+  reg v2_p7;
+  wire [63:0] c3; // SExt idxprom
+  wire [63:0] c5; // Shl 
+  reg [63:0] v5_p1;
+  reg [63:0] v5_p3;
+  reg [63:0] v5_p4;
+  reg [63:0] v5_p5;
+  reg [63:0] v5_p7;
+  wire [31:0] c6; // Load 
+  reg [31:0] v6_p7;
+  wire [31:0] c7; // Load 
+  reg [31:0] v7_p7;
+  wire [31:0] c8; // Add add
+  wire [31:0] c11; // Add inc
+  reg [31:0] v11_p1;
+  reg lst_p3;
+  reg lst_p4;
+  reg lst_p5;
+  reg lst_p7;
+  reg [31:0] carry0;
+  wire f0_lst;
+  wire f0_v2;
+  wire [63:0] f0_v5;
+  wire f1_lst;
+  wire f1_v2;
+  wire [63:0] f1_v5;
+  wire f2_lst;
+  wire f2_v2;
+  wire [63:0] f2_v5;
+  wire [31:0] f2_v8;
+  wire fire6;
+  wire [31:0] rf6_dout;
+  wire rf6_nonempty;
+  wire fire7;
+  wire [31:0] rf7_dout;
+  wire rf7_nonempty;
+  wire fire9;
+  wire [65:0] f0_dout;
+  wire f0_nonempty;
+  reg [2:0] cred0;
+  wire [65:0] f1_dout;
+  wire f1_nonempty;
+  reg [3:0] cred1;
+  wire [97:0] f2_dout;
+  wire f2_nonempty;
+  reg [2:0] cred2;
+  wire leave_last;
+  reg [31:0] rf6_mem [0:15];
+  reg [3:0] rf6_rd;
+  reg [3:0] rf6_wr;
+  reg [4:0] rf6_count;
+  reg [31:0] rf7_mem [0:15];
+  reg [3:0] rf7_rd;
+  reg [3:0] rf7_wr;
+  reg [4:0] rf7_count;
+  reg [65:0] f0_mem [0:3];
+  reg [1:0] f0_rd;
+  reg [1:0] f0_wr;
+  reg [2:0] f0_count;
+  reg [65:0] f1_mem [0:7];
+  reg [2:0] f1_rd;
+  reg [2:0] f1_wr;
+  reg [3:0] f1_count;
+  reg [97:0] f2_mem [0:3];
+  reg [1:0] f2_rd;
+  reg [1:0] f2_wr;
+  reg [2:0] f2_count;
+  assign fire6 = admit_1 & f0_v2;
+  assign m0_req_valid = fire6;
+  assign m0_req_write = 1'h0;
+  assign m0_req_addr = fire6 ? f0_v5 : 64'h0;
+  assign m0_req_size = fire6 ? 4'h4 : 4'h0;
+  assign m0_req_wdata = 64'h0;
+  assign fire7 = admit_1 & f0_v2;
+  assign m1_req_valid = fire7;
+  assign m1_req_write = 1'h0;
+  assign m1_req_addr = fire7 ? f0_v5 : 64'h0;
+  assign m1_req_size = fire7 ? 4'h4 : 4'h0;
+  assign m1_req_wdata = 64'h0;
+  assign fire9 = admit_3 & f2_v2;
+  assign m2_req_valid = fire9;
+  assign m2_req_write = fire9;
+  assign m2_req_addr = fire9 ? f2_v5 : 64'h0;
+  assign m2_req_size = fire9 ? 4'h4 : 4'h0;
+  assign m2_req_wdata = fire9 ? {32'h0, f2_v8} : 64'h0;
+  assign exit_det = vld_p1 & ~v2_p1;
+  assign vk_p0 = issue & ~exit_det;
+  assign vk_p1 = vld_p1;
+  assign vk_p2 = admit_1;
+  assign vk_p3 = vld_p3;
+  assign vk_p4 = vld_p4;
+  assign vk_p5 = vld_p5;
+  assign vk_p6 = admit_2;
+  assign vk_p7 = vld_p7;
+  assign vk_p8 = admit_3;
+  assign f0_lst = f0_dout[0];
+  assign f0_v2 = f0_dout[1];
+  assign f0_v5 = f0_dout[65:2];
+  assign f1_lst = f1_dout[0];
+  assign f1_v2 = f1_dout[1];
+  assign f1_v5 = f1_dout[65:2];
+  assign f2_lst = f2_dout[0];
+  assign f2_v2 = f2_dout[1];
+  assign f2_v5 = f2_dout[65:2];
+  assign f2_v8 = f2_dout[97:66];
+  assign issue = running & (cred0 < 3'h4);
+  assign admit_1 = f0_nonempty & (cred1 < 4'h8) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
+  assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty) & (~f1_v2 | rf7_nonempty);
+  assign admit_3 = f2_nonempty & (~f2_v2 | m2_req_ready);
+  assign c0 = vld_p1 ? v11_p1 : carry0;
+  assign c2 = $signed(c0) < $signed(li_1_q);
+  assign c3 = {{32{c0[31]}}, c0};
+  assign c5 = c3 << 6'h2;
+  assign c6 = rf6_dout;
+  assign c7 = rf7_dout;
+  assign c8 = v6_p7 + v7_p7;
+  assign c11 = c0 + 32'h1;
+  assign leave_last = vk_p8 & f2_lst;
+  always @(posedge clk)
+    if (rst | start) cred0 <= 3'h0;
+    else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
+    else if (~issue & admit_1) cred0 <= cred0 - 3'h1;
+  always @(posedge clk)
+    if (rst | start) cred1 <= 4'h0;
+    else if (admit_1 & ~admit_2) cred1 <= cred1 + 4'h1;
+    else if (~admit_1 & admit_2) cred1 <= cred1 - 4'h1;
+  always @(posedge clk)
+    if (rst | start) cred2 <= 3'h0;
+    else if (admit_2 & ~admit_3) cred2 <= cred2 + 3'h1;
+    else if (~admit_2 & admit_3) cred2 <= cred2 - 3'h1;
+  always @(posedge clk)
+    if (rst) running <= 1'h0;
+    else if (start) running <= 1'h1;
+    else if (exit_det) running <= 1'h0;
+  always @(posedge clk)
+    if (rst | start) vld_p1 <= 1'h0;
+    else vld_p1 <= vk_p0;
+  always @(posedge clk)
+    if (rst | start) vld_p3 <= 1'h0;
+    else vld_p3 <= vk_p2;
+  always @(posedge clk)
+    if (rst | start) vld_p4 <= 1'h0;
+    else vld_p4 <= vk_p3;
+  always @(posedge clk)
+    if (rst | start) vld_p5 <= 1'h0;
+    else vld_p5 <= vk_p4;
+  always @(posedge clk)
+    if (rst | start) vld_p7 <= 1'h0;
+    else vld_p7 <= vk_p6;
+  always @(posedge clk)
+    lst_p3 <= f0_lst;
+  always @(posedge clk)
+    lst_p4 <= lst_p3;
+  always @(posedge clk)
+    lst_p5 <= lst_p4;
+  always @(posedge clk)
+    lst_p7 <= f1_lst;
+  always @(posedge clk)
+    if (start) li_1_q <= li_1;
+  always @(posedge clk)
+    v2_p1 <= c2;
+  always @(posedge clk)
+    v2_p3 <= f0_v2;
+  always @(posedge clk)
+    v2_p4 <= v2_p3;
+  always @(posedge clk)
+    v2_p5 <= v2_p4;
+  always @(posedge clk)
+    v2_p7 <= f1_v2;
+  always @(posedge clk)
+    v5_p1 <= c5;
+  always @(posedge clk)
+    v5_p3 <= f0_v5;
+  always @(posedge clk)
+    v5_p4 <= v5_p3;
+  always @(posedge clk)
+    v5_p5 <= v5_p4;
+  always @(posedge clk)
+    v5_p7 <= f1_v5;
+  always @(posedge clk)
+    v6_p7 <= c6;
+  always @(posedge clk)
+    v7_p7 <= c7;
+  always @(posedge clk)
+    v11_p1 <= c11;
+  always @(posedge clk)
+    if (start) carry0 <= li_0;
+    else if (vk_p1) carry0 <= v11_p1;
+  always @(posedge clk)
+    if (rst | start) done <= 1'h0;
+    else done <= leave_last;
+  wire rf6_pop = admit_2 & f1_v2;
+  wire [31:0] rf6_din = m0_resp_data[31:0];
+  assign rf6_dout = (rf6_count != 5'h0) ? rf6_mem[rf6_rd] : rf6_din;
+  assign rf6_nonempty = (rf6_count != 5'h0) || m0_resp_valid;
+  always @(posedge clk) begin
+    if (rst || start) begin
+      rf6_rd <= 4'h0;
+      rf6_wr <= 4'h0;
+      rf6_count <= 5'h0;
+    end else begin
+      if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0)))) begin
+        rf6_mem[rf6_wr] <= rf6_din;
+        rf6_wr <= rf6_wr + 4'h1;
+      end
+      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= rf6_rd + 4'h1;
+      if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count + 5'h1;
+      if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && (rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count - 5'h1;
+    end
+  end
+  wire rf7_pop = admit_2 & f1_v2;
+  wire [31:0] rf7_din = m1_resp_data[31:0];
+  assign rf7_dout = (rf7_count != 5'h0) ? rf7_mem[rf7_rd] : rf7_din;
+  assign rf7_nonempty = (rf7_count != 5'h0) || m1_resp_valid;
+  always @(posedge clk) begin
+    if (rst || start) begin
+      rf7_rd <= 4'h0;
+      rf7_wr <= 4'h0;
+      rf7_count <= 5'h0;
+    end else begin
+      if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0)))) begin
+        rf7_mem[rf7_wr] <= rf7_din;
+        rf7_wr <= rf7_wr + 4'h1;
+      end
+      if ((rf7_pop && (rf7_count != 5'h0))) rf7_rd <= rf7_rd + 4'h1;
+      if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count + 5'h1;
+      if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && (rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count - 5'h1;
+    end
+  end
+  wire [65:0] f0_din = {v5_p1, v2_p1, ~v2_p1};
+  assign f0_dout = f0_mem[f0_rd];
+  assign f0_nonempty = (f0_count != 3'h0);
+  always @(posedge clk) begin
+    if (rst || start) begin
+      f0_rd <= 2'h0;
+      f0_wr <= 2'h0;
+      f0_count <= 3'h0;
+    end else begin
+      if (vk_p1) begin
+        f0_mem[f0_wr] <= f0_din;
+        f0_wr <= f0_wr + 2'h1;
+      end
+      if (admit_1) f0_rd <= f0_rd + 2'h1;
+      if (vk_p1 && !admit_1) f0_count <= f0_count + 3'h1;
+      if (!vk_p1 && admit_1) f0_count <= f0_count - 3'h1;
+    end
+  end
+  wire [65:0] f1_din = {v5_p5, v2_p5, lst_p5};
+  assign f1_dout = f1_mem[f1_rd];
+  assign f1_nonempty = (f1_count != 4'h0);
+  always @(posedge clk) begin
+    if (rst || start) begin
+      f1_rd <= 3'h0;
+      f1_wr <= 3'h0;
+      f1_count <= 4'h0;
+    end else begin
+      if (vk_p5) begin
+        f1_mem[f1_wr] <= f1_din;
+        f1_wr <= f1_wr + 3'h1;
+      end
+      if (admit_2) f1_rd <= f1_rd + 3'h1;
+      if (vk_p5 && !admit_2) f1_count <= f1_count + 4'h1;
+      if (!vk_p5 && admit_2) f1_count <= f1_count - 4'h1;
+    end
+  end
+  wire [97:0] f2_din = {c8, v5_p7, v2_p7, lst_p7};
+  assign f2_dout = f2_mem[f2_rd];
+  assign f2_nonempty = (f2_count != 3'h0);
+  always @(posedge clk) begin
+    if (rst || start) begin
+      f2_rd <= 2'h0;
+      f2_wr <= 2'h0;
+      f2_count <= 3'h0;
+    end else begin
+      if (vk_p7) begin
+        f2_mem[f2_wr] <= f2_din;
+        f2_wr <= f2_wr + 2'h1;
+      end
+      if (admit_3) f2_rd <= f2_rd + 2'h1;
+      if (vk_p7 && !admit_3) f2_count <= f2_count + 3'h1;
+      if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
+    end
+  end
+`ifndef SYNTHESIS
+  always @(posedge clk) begin
+    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'h10) begin
+      $error("FIFO rf6 overflow");
+      $stop;
+    end
+    if (!rst && rf6_pop && !rf6_nonempty) begin
+      $error("FIFO rf6 underflow");
+      $stop;
+    end
+    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0)) && rf7_count == 5'h10) begin
+      $error("FIFO rf7 overflow");
+      $stop;
+    end
+    if (!rst && rf7_pop && !rf7_nonempty) begin
+      $error("FIFO rf7 underflow");
+      $stop;
+    end
+    if (!rst && vk_p1 && !admit_1 && f0_count == 3'h4) begin
+      $error("FIFO f0 overflow");
+      $stop;
+    end
+    if (!rst && admit_1 && !f0_nonempty) begin
+      $error("FIFO f0 underflow");
+      $stop;
+    end
+    if (!rst && vk_p5 && !admit_2 && f1_count == 4'h8) begin
+      $error("FIFO f1 overflow");
+      $stop;
+    end
+    if (!rst && admit_2 && !f1_nonempty) begin
+      $error("FIFO f1 underflow");
+      $stop;
+    end
+    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h4) begin
+      $error("FIFO f2 overflow");
+      $stop;
+    end
+    if (!rst && admit_3 && !f2_nonempty) begin
+      $error("FIFO f2 underflow");
+      $stop;
+    end
+  end
+`endif
+endmodule
