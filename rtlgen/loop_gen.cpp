@@ -48,7 +48,7 @@ private:
   std::string logic_;
   Reducer red_{"red"};
 
-  unsigned width(ValueId v) const { return loop_.ops[v].width; }
+  unsigned width(ValueId v) const { return loop_.ops[v].width(); }
   bool sf() const { return p_.stallFree(); }
   uint32_t lastCluster() const { return uint32_t(p_.cuts.size()) - 1; }
 
@@ -65,8 +65,8 @@ private:
   std::string valueAt(ValueId v, uint32_t pos) const {
     const ir::Op& op = loop_.ops[v];
     switch (op.kind) {
-    case OpKind::Const: return lit(op.imm, op.width);
-    case OpKind::Undef: return lit(0, op.width);
+    case OpKind::Const: return lit(op.imm, op.width());
+    case OpKind::Undef: return lit(0, op.width());
     case OpKind::LiveIn: return fmt::format("li_{}_q", op.index);
     default: break;
     }
@@ -123,9 +123,9 @@ private:
 
   unsigned liveInWidth(size_t k) const {
     for (const ir::Op& op : loop_.ops)
-      if (op.kind == OpKind::LiveIn && op.index == k) return op.width;
+      if (op.kind == OpKind::LiveIn && op.index == k) return op.width();
     for (const ir::LoopPhi& ph : loop_.phis)
-      if (ph.initLiveIn == k) return ph.width;
+      if (ph.initLiveIn == k) return ph.width();
     return 1;
   }
 
@@ -148,12 +148,12 @@ private:
     }
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width == 0) continue;
-      std::string d = fmt::format("  {}; // {} {}\n", decl("wire", op.width, fmt::format("c{}", v)),
+      if (isGlobal(op.kind) || op.width() == 0) continue;
+      std::string d = fmt::format("  {}; // {} {}\n", decl("wire", op.width(), fmt::format("c{}", v)),
                                   ir::opKindName(op.kind), commentName(op.name));
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
         if (!(sf() && p_.isCut(uint32_t(pos))))
-          d += fmt::format("  {};\n", decl("reg", op.width, fmt::format("v{}_p{}", v, pos)));
+          d += fmt::format("  {};\n", decl("reg", op.width(), fmt::format("v{}_p{}", v, pos)));
       s += maybeUnusedBits(d, partiallyUsed(loop_.ops, v));
     }
     for (uint32_t pos = p_.exitPos + 1; pos < p_.F; ++pos)
@@ -167,7 +167,7 @@ private:
     std::vector<ValueId> out;
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width == 0) continue;
+      if (isGlobal(op.kind) || op.width() == 0) continue;
       if (p_.compPos[v] < c && p_.lastUse[v] >= int(c)) out.push_back(v);
     }
     return out;
@@ -354,7 +354,7 @@ private:
     bool anyReg = false;
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width == 0) continue;
+      if (isGlobal(op.kind) || op.width() == 0) continue;
       uint32_t t = p_.start[v];
       std::string expr;
       switch (op.kind) {
@@ -398,7 +398,7 @@ private:
     for (size_t k = 0; k < loop_.phis.size(); ++k) {
       const ir::LoopPhi& ph = loop_.phis[k];
       uint32_t rn = p_.readyPos[ph.next];
-      s += fmt::format("  {};\n", decl("reg", ph.width, fmt::format("carry{}", k)));
+      s += fmt::format("  {};\n", decl("reg", ph.width(), fmt::format("carry{}", k)));
       logic_ += fmt::format("  always @(posedge clk) begin\n    if (start) carry{} <= li_{};\n"
                             "    else if ({} & {}) carry{} <= {};\n  end\n",
                             k, ph.initLiveIn, vk(rn), adv(), k, valueAt(ph.next, rn));
@@ -483,7 +483,7 @@ private:
   }
 
   void emitRespFifo(std::string& s, ValueId i, const std::string& push, uint32_t m) {
-    unsigned w = loop_.ops[i].width;
+    unsigned w = loop_.ops[i].width();
     InlineFifo f{fmt::format("rf{}", i), w, p_.respFifoDepth[i], true};
     s += f.decls();
     logic_ += f.logic(push, resize(fmt::format("m{}_resp_data", m), 64, w), capture(i), "start");

@@ -1,4 +1,4 @@
-// On-chip RAM for a kernel's private arrays (ir::Memory::Kind::Local). It speaks the same request /
+// On-chip RAM for a kernel's on-chip memories (ir::Memory::onChip()). It speaks the same request /
 // response protocol as an external memory port (docs/hardware-interface.md), always ready, with a
 // one-cycle read latency, so the FSM and the loop clusters use it exactly like a pointer argument.
 #pragma once

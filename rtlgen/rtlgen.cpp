@@ -113,7 +113,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   std::vector<std::pair<std::string, std::string>> ramFiles;
   for (size_t m = 0; m < k.memories.size(); ++m) {
     std::string name;
-    if (k.memories[m].kind == ir::Memory::Kind::Local) {
+    if (k.memories[m].onChip()) {
       name = fmt::format("{}_ram{}", r.moduleName, m);
       ramFiles.emplace_back(name + ".v", generateRamModule(k.memories[m], name));
     }

@@ -14,9 +14,9 @@ namespace spvhls::rtl {
 bool partiallyUsed(const std::vector<ir::Op>& ops, ir::ValueId v) {
   for (const ir::Op& op : ops) {
     if (op.operands.empty()) continue;
-    if (op.kind == ir::OpKind::Trunc && op.operands[0] == v && op.width < ops[v].width) return true;
+    if (op.kind == ir::OpKind::Trunc && op.operands[0] == v && op.width() < ops[v].width()) return true;
     bool shift = op.kind == ir::OpKind::Shl || op.kind == ir::OpKind::LShr || op.kind == ir::OpKind::AShr;
-    if (shift && op.operands.size() > 1 && op.operands[1] == v && ops[v].width > log2Ceil(op.width)) return true;
+    if (shift && op.operands.size() > 1 && op.operands[1] == v && ops[v].width() > log2Ceil(op.width())) return true;
   }
   return false;
 }
@@ -107,18 +107,18 @@ static std::string shiftAmount(const std::string& b, unsigned wb, unsigned width
 // hardware's answers where the IR leaves the result undefined and refuses to fold).
 static uint64_t foldHardware(const ir::Op& op, const std::vector<uint64_t>& c,
                              const std::vector<unsigned>& w) {
-  const uint8_t ow = uint8_t(w.empty() ? op.width : w[0]);
-  if (auto r = ir::lower::foldConstant(op.kind, op.width, c, ow)) return *r;
+  const uint8_t ow = uint8_t(w.empty() ? op.width() : w[0]);
+  if (auto r = ir::lower::foldConstant(op.kind, op.width(), c, ow)) return *r;
   using K = ir::OpKind;
   // Division by zero gives 0; INT_MIN / -1 wraps to INT_MIN and its remainder is 0.
   if (op.kind == K::SDiv && c.size() == 2 && (c[1] & ir::lower::widthMask(ow)) != 0)
-    return c[0] & ir::lower::widthMask(op.width);
+    return c[0] & ir::lower::widthMask(op.width());
   return 0;
 }
 
 std::string opExpr(const ir::Op& op, const std::vector<std::string>& a, const std::vector<unsigned>& w) {
   using K = ir::OpKind;
-  const unsigned W = op.width;
+  const unsigned W = op.width();
   std::vector<uint64_t> c;
   for (const std::string& e : a)
     if (auto v = litValue(e)) c.push_back(*v);
