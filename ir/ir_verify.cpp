@@ -33,8 +33,8 @@ public:
     checkCallCounts();
     if (final_) {
       checkPorts();
-      checkRegions();
       checkProcesses();
+      checkRegions();
     }
   }
 

@@ -883,6 +883,16 @@ TEST_CASE("OpSpecConstantOp addresses into a constant table are followed; number
   ir::EvalResult e = runBoth(l, k, {ints("r", {0, 7, 0, 0})});
   CHECK(intsOf(e.buffers[0]) == std::vector<int32_t>{30, 7, 42, 0});
   runBoth(l, k, {ints("r", {0, 6, 0, 0})});
+  // The table is a program-scope constant on chip, only read; the argument is read and written.
+  REQUIRE(k.memories.size() == 2);
+  CHECK(k.memories[0].kind == ir::Memory::Kind::Argument);
+  CHECK(k.memories[1].kind == ir::Memory::Kind::ProgramScope);
+  CHECK(k.memories[1].onChip());
+  CHECK(k.memories[1].init.size() == 16);
+  REQUIRE(k.memories[0].ports.size() == 1);
+  REQUIRE(k.memories[1].ports.size() == 1);
+  CHECK(k.memories[0].ports[0].access == ir::PortAccess::ReadWrite);
+  CHECK(k.memories[1].ports[0].access == ir::PortAccess::Read);
 }
 
 TEST_CASE("operands whose width differs from the result type's are the input's error, not an internal one") {
