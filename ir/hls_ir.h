@@ -139,11 +139,13 @@ struct LoopPhi {
   uint32_t width() const { return type.width(); }
 };
 
-// An innermost loop, if-converted. Iteration semantics: every iteration evaluates all of `ops`;
+// A pipelined loop (today always an innermost one), if-converted. Iteration semantics: every iteration evaluates all of `ops`;
 // ops with side effects are guarded by their pred operand. `continueCond` (i1) is true when another
 // iteration follows; the iteration in which it is false is the last one, and the live-outs are the
 // values it computed. A top-tested `for` therefore runs trip count + 1 iterations, the last one only
-// evaluating the header (every body predicate false).
+// evaluating the header (every body predicate false). A LoopCall in `ops` runs an inner loop to its
+// end in every iteration (its LoopOuts read the results); lowering does not produce that yet and
+// checkHardwareSupport rejects it, so that pipelining outer loops is an addition.
 struct Loop {
   std::string name;                // header block name, e.g. "for.cond"
   uint32_t headerLabel = 0;        // SPIR-V label id of the header (0 if synthesized): iterations of
