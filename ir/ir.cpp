@@ -215,7 +215,7 @@ std::string formatRegions(const Kernel& k) {
                        : g.loop ? fmt::format("loop, pipelined as loop{}", *g.loop)
                                 : "loop in the FSM";
     if (g.kind == Region::Kind::Loop && g.header != kNoBlock) what += fmt::format(", header bb{}", g.header);
-    s += fmt::format("  {}region{} {}: {}, depth {}, {} blocks\n", std::string(2 * indent, ' '), r, g.name, what,
+    s += fmt::format("  {}region{} {}: {}, depth {}, blocks {}\n", std::string(2 * indent, ' '), r, g.name, what,
                      g.depth, g.blocks.size());
     for (size_t i = g.children.size(); i-- > 0;) stack.push_back({g.children[i], indent + 1});
   }
@@ -235,11 +235,11 @@ std::string printKernel(const Kernel& k) {
     const Memory& mem = k.memories[m];
     std::string ports;
     for (const MemoryPort& p : mem.ports) ports += fmt::format("{}{}", ports.empty() ? "" : ", ", portAccessName(p.access));
-    const std::string where = mem.onChip() ? fmt::format("{} bytes, {}", mem.sizeBytes,
-                                                         mem.init.empty() ? "no initial contents" : "initialised")
-                                           : fmt::format("argument {}", mem.argIndex);
-    s += fmt::format("  mem{} {}: {}, {}, {}-bit words, widest access {} bytes, ports: {}\n", m, mem.name,
-                     memoryKindName(mem.kind), where, mem.wordBits, mem.elemBytes, ports.empty() ? "none" : ports);
+    const std::string what = mem.onChip() ? fmt::format("{}, {} bytes, {}", memoryKindName(mem.kind), mem.sizeBytes,
+                                                        mem.init.empty() ? "no initial contents" : "initialised")
+                                          : fmt::format("argument {}", mem.argIndex);
+    s += fmt::format("  mem{} {}: {}, {}-bit words, widest access {} bytes, ports: {}\n", m, mem.name, what,
+                     mem.wordBits, mem.elemBytes, ports.empty() ? "none" : ports);
   }
   for (size_t p = 0; p < k.processes.size(); ++p) {
     const Process& pr = k.processes[p];
