@@ -155,7 +155,7 @@ sim::SimInterface simInterface(const driver::Compiled& c) {
   iface.module = c.rtl.moduleName;
   for (size_t i = 0; i < c.kernel.args.size(); ++i) {
     const ir::KernelArg& arg = c.kernel.args[i];
-    iface.ports.push_back(sim::SimPort{c.rtl.argNames[i], arg.isPointer, arg.width, uint32_t(i)});
+    iface.ports.push_back(sim::SimPort{c.rtl.argNames[i], arg.isPointer, arg.width(), uint32_t(i)});
   }
   return iface;
 }

@@ -31,7 +31,7 @@ json reportJson(const Compiled& c) {
   if (!k.registerLimit.empty()) j["register_limit"] = k.registerLimit;
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
-    args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width}});
+    args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width()}});
   j["arguments"] = args;
   json loops = json::array();
   for (size_t l = 0; l < k.loops.size(); ++l) {

@@ -6,9 +6,12 @@
 // of operations with predicates, no control flow), loop-carried phis, live-ins and live-outs. In the CFG
 // such a loop is one Op of kind LoopCall in a block of its own.
 //
-// Values are bit vectors of 1..64 bits; signedness is a property of the operation, as in SPIR-V.
-// Pointers into CrossWorkgroup buffers are not values: every Load/Store names its Memory (one per
-// pointer argument or local array) and takes a byte offset (64-bit) into it.
+// Every value has a Type (ir/types.h); lowering produces bits of 1..64. Operations are listed once, in
+// ir/ops.def. Pointers into CrossWorkgroup buffers are not values: every Load/Store names its Memory
+// (one per pointer argument or on-chip array) and takes a byte offset (64-bit) into it.
+//
+// Above the CFG and the loops: the region tree (the kernel's loops at every depth, pipelined or
+// not), the processes (the kernel's own, later one per task function) and the channels between them.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "frontend/diagnostics.h"
+#include "ir/types.h"
 
 namespace spvhls::ir {
 
@@ -27,64 +31,83 @@ constexpr ValueId kNone = ~0u;
 constexpr uint64_t kMaxOnChipBytes = 64 * 1024;
 
 enum class OpKind : uint8_t {
-  // Leaves
-  Const,    // imm (width bits)
-  Arg,      // scalar kernel argument number `index` (Kernel only)
-  LiveIn,   // Loop only: the value of Loop::liveIns[index] (an outer ValueId), constant over the loop
-  LoopPhi,  // Loop only: Loop::phis[index]; the carried value at the start of this iteration
-  Undef,    // an undefined value (OpUndef); hardware uses 0
-  // Integer arithmetic (operands: a, b), wrap-around at `width`
-  Add, Sub, Mul,
-  UDiv, SDiv, URem, SRem, SMod, // division by zero: hardware gives 0; the interpreter reports it
-  Neg, Not,                     // one operand
-  And, Or, Xor,
-  Shl, LShr, AShr,              // shift amount is operand b, taken modulo width
-  // Comparisons: result width 1
-  Eq, Ne, ULt, ULe, UGt, UGe, SLt, SLe, SGt, SGe,
-  Select,                       // operands: cond (i1), a (cond true), b
-  ZExt, SExt, Trunc,            // operand: a; result `width`
-  // Memory. `memory` names Kernel::memories[memory]. `size` is the access size in bytes.
-  Load,   // operands: offset (i64), pred (i1, kNone = always). Result: width = 8 * size
-  Store,  // operands: offset (i64), data, pred (i1, kNone = always). No result (width 0)
-  // CFG only
-  Phi,      // operands: one per incoming edge; Op::phiBlocks gives the predecessor of each
-  LoopCall, // operands: Loop::liveIns values; `index` = loop number. No result; LoopOut reads results
-  LoopOut,  // operand: the LoopCall; `index` = live-out number: value of Loop::liveOuts[index]
+#define OP(name, operands, result, effect, cls) name,
+#include "ir/ops.def"
+#undef OP
 };
 
-const char* opKindName(OpKind k);
-bool hasSideEffect(OpKind k); // Store, LoopCall
+// How an operation's result type follows from its operands (see ir/ops.def).
+enum class ResultRule : uint8_t { Explicit, SameAsOperands, Bool, SelectValue, Wider, Narrower, None };
+// The kind of hardware an operation needs, for the operator library.
+enum class OpClass : uint8_t { Wire, Logic, Arith, Shift, Compare, Mux, Multiply, Divide, Memory, Control };
+constexpr int kVariadic = -1;
+
+struct OpInfo {
+  const char* name;
+  int operands; // a count, or kVariadic
+  ResultRule result;
+  bool sideEffect;
+  OpClass opClass;
+};
+
+const OpInfo& opInfo(OpKind k);
+inline const char* opKindName(OpKind k) { return opInfo(k).name; }
+inline bool hasSideEffect(OpKind k) { return opInfo(k).sideEffect; } // Store, LoopCall
+const char* opClassName(OpClass c);
 
 struct Op {
   OpKind kind = OpKind::Const;
-  uint8_t width = 0;           // result width in bits (0 = no result)
+  Type type;                   // result type (none: no result)
   uint8_t size = 0;            // Load/Store access size in bytes
   uint32_t memory = 0;         // Load/Store memory index
   uint32_t index = 0;          // Arg / LiveIn / LoopPhi / LoopCall / LoopOut index
-  uint64_t imm = 0;            // Const value (zero-extended)
+  uint64_t imm = 0;            // Const value (zero-extended): its low 64 bits
   std::vector<ValueId> operands;
   std::vector<uint32_t> phiBlocks; // Phi: predecessor block of each operand
   uint32_t block = 0;          // Kernel ops: the block it lives in
   uint32_t spirvId = 0;        // the SPIR-V result id it came from (0 = synthesized), for reports
   std::string name;            // readable name (OpName or derived), may be empty
   SourceLoc loc;               // where it came from, for diagnostics
+  // Const wider than 64 bits: the 64-bit words above `imm`, least significant first (empty up to 64).
+  std::vector<uint64_t> immHigh;
+
+  uint32_t width() const { return type.width(); } // total result bits (0 = no result)
+};
+
+// How a memory is accessed through one of its ports.
+enum class PortAccess : uint8_t { Read, Write, ReadWrite };
+const char* portAccessName(PortAccess a);
+
+struct MemoryPort {
+  PortAccess access = PortAccess::ReadWrite;
 };
 
 struct Memory {
-  enum class Kind { Global, Local };
-  Kind kind = Kind::Global;
-  std::string name;      // pointer argument's name or local variable's name
-  uint32_t argIndex = 0; // Global: the kernel argument it belongs to
-  uint64_t sizeBytes = 0;        // Local: size; Global: 0 (unknown)
-  std::vector<uint8_t> init;     // Local: initial contents (empty = zero)
+  // Argument: a pointer argument's buffer, outside the kernel (a memory port of the top module).
+  // ProgramScope: a program-scope constant; Private: a private array; WorkGroup: a work-group local
+  // array (nothing produces it yet). All but Argument become on-chip RAMs.
+  enum class Kind { Argument, ProgramScope, Private, WorkGroup };
+  Kind kind = Kind::Argument;
+  std::string name;      // pointer argument's name or variable's name
+  uint32_t argIndex = 0; // Argument: the kernel argument it belongs to
+  uint64_t sizeBytes = 0;        // on chip: size; Argument: 0 (unknown)
+  std::vector<uint8_t> init;     // on chip: initial contents (empty = zero)
   uint32_t elemBytes = 4;        // the widest access seen, for reports
+  uint32_t wordBits = 64;        // data width of its ports (today's request/response ports carry 64)
+  // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
+  std::vector<MemoryPort> ports;
+
+  bool onChip() const { return kind != Kind::Argument; }
 };
+const char* memoryKindName(Memory::Kind k);
 
 struct KernelArg {
   std::string name;
   bool isPointer = false;
-  uint8_t width = 0;       // scalar: bit width
+  Type type;               // scalar: its type (none for pointers)
   uint32_t memory = 0;     // pointer: memory index
+
+  uint32_t width() const { return type.width(); }
 };
 
 // Loop controls as requested by the source, plus what lowering concluded.
@@ -111,26 +134,32 @@ struct LoopPhi {
   std::string name;
   uint32_t initLiveIn = 0; // index into Loop::liveIns of the value before the first iteration
   ValueId next = kNone;  // body value (Loop::ops) carried into the next iteration
-  uint8_t width = 0;
+  Type type;
+
+  uint32_t width() const { return type.width(); }
 };
 
-// An innermost loop, if-converted. Iteration semantics: every iteration evaluates all of `ops`;
+// A pipelined loop (today always an innermost one), if-converted. Iteration semantics: every iteration evaluates all of `ops`;
 // ops with side effects are guarded by their pred operand. `continueCond` (i1) is true when another
 // iteration follows; the iteration in which it is false is the last one, and the live-outs are the
 // values it computed. A top-tested `for` therefore runs trip count + 1 iterations, the last one only
-// evaluating the header (every body predicate false).
+// evaluating the header (every body predicate false). A LoopCall in `ops` runs an inner loop to its
+// end in every iteration (its LoopOuts read the results); lowering does not produce that yet and
+// checkHardwareSupport rejects it, so that pipelining outer loops is an addition.
 struct Loop {
   std::string name;                // header block name, e.g. "for.cond"
   uint32_t headerLabel = 0;        // SPIR-V label id of the header (0 if synthesized): iterations of
                                    // the loop = executions of this block (cycle prediction)
   SourceLoc loc;                   // header location
   std::vector<Op> ops;             // body, in a topological order (operands before users)
-  std::vector<ValueId> liveIns;    // outer values (Kernel::ops) used by the body, by LiveIn index
+  // Values of the caller used by the body, by LiveIn index: Kernel::ops when a LoopCall of the CFG runs
+  // the loop, the enclosing Loop::ops when a LoopCall in a loop body does (an inner loop).
+  std::vector<ValueId> liveIns;
   std::vector<LoopPhi> phis;
   ValueId continueCond = kNone;
   std::vector<ValueId> liveOuts;   // body values readable after the loop, by LoopOut index
   LoopControls controls;
-  uint32_t depth = 1;              // nesting depth (1 = outermost)
+  uint32_t depth = 1;              // nesting depth (1 = outermost), as its region's
   std::optional<uint64_t> tripCountHint; // from LoopCountINTEL avg or max, if any
 };
 
@@ -157,6 +186,50 @@ struct BasicBlock {
   std::string notPipelinedReason;  // set on headers of loops that stayed in the CFG
 };
 
+// The region tree: a process's top level (the root, depth 0) and its loops at every depth, whether
+// pipelined (an ir::Loop run by a LoopCall) or left in the CFG. Built by buildStructure() from the
+// natural loops of the final CFG.
+constexpr uint32_t kNoRegion = ~0u;
+constexpr uint32_t kNoBlock = ~0u;
+
+struct Region {
+  enum class Kind { Process, Loop };
+  Kind kind = Kind::Loop;
+  std::string name;               // the process's name, or the loop header's
+  SourceLoc loc;
+  uint32_t process = 0;           // the Process it belongs to
+  uint32_t parent = kNoRegion;    // kNoRegion for a root
+  std::vector<uint32_t> children; // in order of their headers (reverse post-order)
+  uint32_t depth = 0;             // 0: a process's top level; 1: an outermost loop, ...
+  // Loops in the CFG: the header block. Pipelined loops: the block of the LoopCall that runs it when a
+  // CFG block does (kNoBlock when a loop body calls it).
+  uint32_t header = kNoBlock;
+  std::vector<uint32_t> blocks;   // Kernel::blocks inside, sorted, inner regions' included
+  std::optional<uint32_t> loop;   // pipelined: the Kernel::loops entry it became
+};
+
+// A process: hardware running one task function. The kernel has its own; task-sequence lowering
+// (issue 14) will add one per task function, with the channels that connect them.
+struct Process {
+  enum class Kind { Kernel, Task };
+  Kind kind = Kind::Kernel;
+  std::string name;
+  SourceLoc loc;
+  uint32_t region = 0; // what it runs: its root region (the kernel's: the CFG in Kernel::blocks)
+};
+
+// A FIFO between two processes. Invocation: the producer starts the consumer with arguments;
+// Result: the consumer's results back to the producer. Nothing creates channels yet (issue 14).
+struct Channel {
+  enum class Kind { Invocation, Result };
+  Kind kind = Kind::Invocation;
+  std::string name;
+  Type element;         // one entry's type
+  uint32_t depth = 1;   // entries
+  uint32_t producer = 0, consumer = 0; // Process indices
+  SourceLoc loc;
+};
+
 struct Kernel {
   std::string name;
   SourceLoc loc;
@@ -164,7 +237,10 @@ struct Kernel {
   std::vector<Memory> memories;
   std::vector<Op> ops;            // all CFG values
   std::vector<BasicBlock> blocks; // blocks[0] is the entry
-  std::vector<Loop> loops;        // pipelined innermost loops, called by LoopCall ops
+  std::vector<Loop> loops;        // pipelined loops, called by LoopCall ops
+  std::vector<Region> regions;    // the region tree; regions[0] is the kernel process's root
+  std::vector<Process> processes; // processes[0] is the kernel's own
+  std::vector<Channel> channels;
   // SPV_INTEL_maximum_registers request, as text (empty: none). A GPU register-allocation hint:
   // reported, no effect on the hardware.
   std::string registerLimit;
@@ -176,13 +252,28 @@ struct Kernel {
   std::vector<Diagnostic> diagnostics;
 };
 
+// The controls of a loop region: Loop::controls when pipelined, the header block's otherwise
+// (nullptr: none, or a process root).
+const LoopControls* regionControls(const Kernel& k, const Region& r);
+
 // Checks the IR's own invariants (operands defined before use, phi entries matching predecessors,
-// widths consistent, memory indices valid, loop structure). Throws DiagnosticError describing the
+// types following ir/ops.def, memory indices and ports valid, loop structure, the region tree,
+// processes and channels). Throws DiagnosticError describing the
 // first violation. Lowering output must always pass; a failure is a compiler bug, reported as such.
 // `Between` is the state between lowering passes: unreachable blocks (and loops no block calls yet or
 // any longer) are allowed there, everything else is checked as in the final IR.
 enum class VerifyLevel { Final, Between };
 void verifyKernel(const Kernel& k, VerifyLevel level = VerifyLevel::Final);
+
+// Derives what follows from the CFG and the loops: the region tree, the kernel's process (when it has
+// none yet) and every memory's ports. Lowering calls it last; kernels built by hand call it before
+// verifyKernel.
+void buildStructure(Kernel& k);
+
+// Rejects, with a DiagnosticError naming the operation and its location, what the IR represents but
+// the hardware cannot build yet: types other than bits of 1..64, inner loops inside a pipelined loop,
+// work-group memories, task processes and channels. Called where scheduling begins.
+void checkHardwareSupport(const Kernel& k);
 
 // A readable dump, for tests and --dump-ir.
 std::string printKernel(const Kernel& k);

@@ -1,57 +1,103 @@
-// HLS IR basics: op kind names, side effects, and the readable dump.
+// HLS IR basics: the operation table, type names and rules, and the readable dump.
 #include <fmt/format.h>
 
 #include "ir/hls_ir.h"
 
 namespace spvhls::ir {
 
-const char* opKindName(OpKind k) {
-  switch (k) {
-  case OpKind::Const: return "Const";
-  case OpKind::Arg: return "Arg";
-  case OpKind::LiveIn: return "LiveIn";
-  case OpKind::LoopPhi: return "LoopPhi";
-  case OpKind::Undef: return "Undef";
-  case OpKind::Add: return "Add";
-  case OpKind::Sub: return "Sub";
-  case OpKind::Mul: return "Mul";
-  case OpKind::UDiv: return "UDiv";
-  case OpKind::SDiv: return "SDiv";
-  case OpKind::URem: return "URem";
-  case OpKind::SRem: return "SRem";
-  case OpKind::SMod: return "SMod";
-  case OpKind::Neg: return "Neg";
-  case OpKind::Not: return "Not";
-  case OpKind::And: return "And";
-  case OpKind::Or: return "Or";
-  case OpKind::Xor: return "Xor";
-  case OpKind::Shl: return "Shl";
-  case OpKind::LShr: return "LShr";
-  case OpKind::AShr: return "AShr";
-  case OpKind::Eq: return "Eq";
-  case OpKind::Ne: return "Ne";
-  case OpKind::ULt: return "ULt";
-  case OpKind::ULe: return "ULe";
-  case OpKind::UGt: return "UGt";
-  case OpKind::UGe: return "UGe";
-  case OpKind::SLt: return "SLt";
-  case OpKind::SLe: return "SLe";
-  case OpKind::SGt: return "SGt";
-  case OpKind::SGe: return "SGe";
-  case OpKind::Select: return "Select";
-  case OpKind::ZExt: return "ZExt";
-  case OpKind::SExt: return "SExt";
-  case OpKind::Trunc: return "Trunc";
-  case OpKind::Load: return "Load";
-  case OpKind::Store: return "Store";
-  case OpKind::Phi: return "Phi";
-  case OpKind::LoopCall: return "LoopCall";
-  case OpKind::LoopOut: return "LoopOut";
+namespace {
+enum class Effect { Pure, SideEffect };
+constexpr int Variadic = kVariadic; // the spelling ir/ops.def uses
+} // namespace
+
+const OpInfo& opInfo(OpKind k) {
+  static constexpr OpInfo table[] = {
+#define OP(name, operands, result, effect, cls)                                                                     \
+  {#name, operands, ResultRule::result, Effect::effect == Effect::SideEffect, OpClass::cls},
+#include "ir/ops.def"
+#undef OP
+  };
+  const auto i = static_cast<size_t>(k);
+  if (i >= std::size(table)) throw InternalError(SourceLoc{}, "HLS IR", fmt::format("operation kind {} is not in ir/ops.def", i));
+  return table[i];
+}
+
+const char* opClassName(OpClass c) {
+  switch (c) {
+  case OpClass::Wire: return "wire";
+  case OpClass::Logic: return "logic";
+  case OpClass::Arith: return "arith";
+  case OpClass::Shift: return "shift";
+  case OpClass::Compare: return "compare";
+  case OpClass::Mux: return "mux";
+  case OpClass::Multiply: return "multiply";
+  case OpClass::Divide: return "divide";
+  case OpClass::Memory: return "memory";
+  case OpClass::Control: return "control";
   }
   return "?";
 }
 
-bool hasSideEffect(OpKind k) { return k == OpKind::Store || k == OpKind::LoopCall; }
+const char* portAccessName(PortAccess a) {
+  switch (a) {
+  case PortAccess::Read: return "read";
+  case PortAccess::Write: return "write";
+  case PortAccess::ReadWrite: return "read-write";
+  }
+  return "?";
+}
+
+const char* memoryKindName(Memory::Kind k) {
+  switch (k) {
+  case Memory::Kind::Argument: return "argument";
+  case Memory::Kind::ProgramScope: return "program-scope";
+  case Memory::Kind::Private: return "private";
+  case Memory::Kind::WorkGroup: return "work-group";
+  }
+  return "?";
+}
+
+std::string typeName(Type t) {
+  auto scalar = [](TypeKind k, uint32_t bits) { return fmt::format("{}{}", k == TypeKind::Float ? 'f' : 'i', bits); };
+  switch (t.kind) {
+  case TypeKind::None: return "none";
+  case TypeKind::Bits: case TypeKind::Float: return scalar(t.kind, t.scalarBits);
+  case TypeKind::Vector: return fmt::format("<{} x {}>", t.lanes, scalar(t.scalar, t.scalarBits));
+  }
+  return "?";
+}
+
+std::string typeProblem(Type t) {
+  auto scalarProblem = [](TypeKind k, uint32_t bits) -> std::string {
+    if (k == TypeKind::Bits)
+      return bits >= 1 && bits <= kMaxTypeBits ? "" : fmt::format("bit width {} not in 1..{}", bits, kMaxTypeBits);
+    if (k == TypeKind::Float)
+      return bits == 16 || bits == 32 || bits == 64 ? "" : fmt::format("no {}-bit floating-point type", bits);
+    return "a lane must be bits or floating point";
+  };
+  switch (t.kind) {
+  case TypeKind::None:
+    return t == Type::none() ? "" : "malformed none type";
+  case TypeKind::Bits: case TypeKind::Float:
+    if (t.scalar != t.kind || t.lanes != 1) return "malformed scalar type";
+    return scalarProblem(t.kind, t.scalarBits);
+  case TypeKind::Vector: {
+    if (t.lanes < 2) return fmt::format("a vector of {} lanes", t.lanes);
+    if (std::string p = scalarProblem(t.scalar, t.scalarBits); !p.empty()) return p;
+    if (uint64_t(t.scalarBits) * t.lanes > kMaxTypeBits)
+      return fmt::format("{} bits in all lanes, above {}", uint64_t(t.scalarBits) * t.lanes, kMaxTypeBits);
+    return "";
+  }
+  }
+  return "unknown type kind";
+}
+
+const LoopControls* regionControls(const Kernel& k, const Region& r) {
+  if (r.kind != Region::Kind::Loop) return nullptr;
+  if (r.loop) return *r.loop < k.loops.size() ? &k.loops[*r.loop].controls : nullptr;
+  if (r.header >= k.blocks.size() || !k.blocks[r.header].loopControls) return nullptr;
+  return &*k.blocks[r.header].loopControls;
+}
 
 namespace {
 
@@ -62,10 +108,19 @@ std::string memName(const Kernel& k, uint32_t m) {
 }
 
 std::string formatOp(const Kernel& k, const Op& op, ValueId v, const std::vector<BasicBlock>* blocks) {
-  std::string s = op.width ? fmt::format("  %{} = {} i{}", v, opKindName(op.kind), op.width)
-                           : fmt::format("  {}", opKindName(op.kind));
+  std::string s = !op.type.isNone() ? fmt::format("  %{} = {} {}", v, opKindName(op.kind), typeName(op.type))
+                                     : fmt::format("  {}", opKindName(op.kind));
   switch (op.kind) {
-  case OpKind::Const: s += fmt::format(" {}", op.imm); break;
+  case OpKind::Const:
+    if (op.immHigh.empty()) {
+      s += fmt::format(" {}", op.imm);
+    } else { // most significant word first
+      s += " 0x";
+      s += fmt::format("{:x}", op.immHigh.back());
+      for (size_t i = op.immHigh.size() - 1; i-- > 0;) s += fmt::format("{:016x}", op.immHigh[i]);
+      s += fmt::format("{:016x}", op.imm);
+    }
+    break;
   case OpKind::Arg: s += fmt::format(" arg{}", op.index); break;
   case OpKind::LiveIn: s += fmt::format(" in{}", op.index); break;
   case OpKind::LoopPhi: s += fmt::format(" phi{}", op.index); break;
@@ -145,6 +200,28 @@ std::string formatControls(const Kernel& k, const LoopControls& c, const char* i
   return s;
 }
 
+// The region tree, indented by depth.
+std::string formatRegions(const Kernel& k) {
+  std::string s;
+  std::vector<std::pair<uint32_t, uint32_t>> stack; // region, indentation
+  for (uint32_t r = k.regions.size(); r-- > 0;)
+    if (k.regions[r].parent == kNoRegion) stack.push_back({r, 0});
+  while (!stack.empty()) {
+    auto [r, indent] = stack.back();
+    stack.pop_back();
+    if (r >= k.regions.size() || indent > k.regions.size()) break; // a malformed tree prints what it can
+    const Region& g = k.regions[r];
+    std::string what = g.kind == Region::Kind::Process ? fmt::format("process{} top level", g.process)
+                       : g.loop ? fmt::format("loop, pipelined as loop{}", *g.loop)
+                                : "loop in the FSM";
+    if (g.kind == Region::Kind::Loop && g.header != kNoBlock) what += fmt::format(", header bb{}", g.header);
+    s += fmt::format("  {}region{} {}: {}, depth {}, blocks {}\n", std::string(2 * indent, ' '), r, g.name, what,
+                     g.depth, g.blocks.size());
+    for (size_t i = g.children.size(); i-- > 0;) stack.push_back({g.children[i], indent + 1});
+  }
+  return s;
+}
+
 } // namespace
 
 std::string printKernel(const Kernel& k) {
@@ -152,17 +229,30 @@ std::string printKernel(const Kernel& k) {
   for (size_t i = 0; i < k.args.size(); ++i) {
     const KernelArg& a = k.args[i];
     s += a.isPointer ? fmt::format("  arg{} {}: pointer -> {}\n", i, a.name, memName(k, a.memory))
-                     : fmt::format("  arg{} {}: i{}\n", i, a.name, a.width);
+                     : fmt::format("  arg{} {}: {}\n", i, a.name, typeName(a.type));
   }
   for (size_t m = 0; m < k.memories.size(); ++m) {
     const Memory& mem = k.memories[m];
-    if (mem.kind == Memory::Kind::Global)
-      s += fmt::format("  mem{} {}: global, argument {}, widest access {} bytes\n", m, mem.name, mem.argIndex,
-                       mem.elemBytes);
-    else
-      s += fmt::format("  mem{} {}: local, {} bytes, {}, widest access {} bytes\n", m, mem.name, mem.sizeBytes,
-                       mem.init.empty() ? "no initial contents" : "initialised", mem.elemBytes);
+    std::string ports;
+    for (const MemoryPort& p : mem.ports) ports += fmt::format("{}{}", ports.empty() ? "" : ", ", portAccessName(p.access));
+    const std::string what = mem.onChip() ? fmt::format("{}, {} bytes, {}", memoryKindName(mem.kind), mem.sizeBytes,
+                                                        mem.init.empty() ? "no initial contents" : "initialised")
+                                          : fmt::format("argument {}", mem.argIndex);
+    s += fmt::format("  mem{} {}: {}, {}-bit words, widest access {} bytes, ports: {}\n", m, mem.name, what,
+                     mem.wordBits, mem.elemBytes, ports.empty() ? "none" : ports);
   }
+  for (size_t p = 0; p < k.processes.size(); ++p) {
+    const Process& pr = k.processes[p];
+    s += fmt::format("  process{} {}: {}, runs region{}\n", p, pr.name,
+                     pr.kind == Process::Kind::Kernel ? "kernel" : "task", pr.region);
+  }
+  for (size_t c = 0; c < k.channels.size(); ++c) {
+    const Channel& ch = k.channels[c];
+    s += fmt::format("  channel{} {}: {}, {} x {}, process{} -> process{}\n", c, ch.name,
+                     ch.kind == Channel::Kind::Invocation ? "invocation" : "result", ch.depth, typeName(ch.element),
+                     ch.producer, ch.consumer);
+  }
+  s += formatRegions(k);
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     const BasicBlock& bb = k.blocks[b];
     s += fmt::format("bb{} {}:{}\n", b, bb.name, bb.loopCall ? fmt::format("  (runs loop{})", *bb.loopCall) : "");
@@ -178,7 +268,7 @@ std::string printKernel(const Kernel& k) {
     s += formatControls(k, lp.controls, "  ");
     for (size_t i = 0; i < lp.liveIns.size(); ++i) s += fmt::format("  in{} = kernel {}\n", i, val(lp.liveIns[i]));
     for (size_t i = 0; i < lp.phis.size(); ++i)
-      s += fmt::format("  phi{} {} i{}: init in{}, next {}\n", i, lp.phis[i].name, lp.phis[i].width,
+      s += fmt::format("  phi{} {} {}: init in{}, next {}\n", i, lp.phis[i].name, typeName(lp.phis[i].type),
                        lp.phis[i].initLiveIn, val(lp.phis[i].next));
     for (ValueId v = 0; v < lp.ops.size(); ++v) s += formatOp(k, lp.ops[v], v, nullptr);
     s += fmt::format("  continue {}\n", val(lp.continueCond));

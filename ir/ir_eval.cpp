@@ -16,7 +16,7 @@ public:
             uint64_t maxSteps)
       : k_(k), args_(args), maxSteps_(maxSteps) {
     for (const Memory& m : k.memories) {
-      if (m.kind == Memory::Kind::Global) {
+      if (!m.onChip()) {
         if (m.argIndex >= buffers.size())
           throw DiagnosticError(k.loc, "kernel " + k.name, fmt::format("no buffer for argument {}", m.name));
         mem_.push_back(std::move(buffers[m.argIndex]));
@@ -47,13 +47,8 @@ public:
         step(op);
         switch (op.kind) {
         case OpKind::Phi: break;
-        case OpKind::Arg: vals[v] = args_.at(op.index) & widthMask(op.width); break;
-        case OpKind::LoopCall: {
-          std::vector<uint64_t> ins;
-          for (ValueId o : op.operands) ins.push_back(vals[o]);
-          loopOuts[v] = runLoop(op.index, ins);
-          break;
-        }
+        case OpKind::Arg: vals[v] = args_.at(op.index) & widthMask(op.width()); break;
+        case OpKind::LoopCall: loopOuts[v] = callLoop(op, vals); break;
         case OpKind::LoopOut: vals[v] = loopOuts[op.operands[0]].at(op.index); break;
         default: vals[v] = compute(op, k_.ops, vals); break;
         }
@@ -94,7 +89,7 @@ private:
   EvalResult finish() {
     r_.buffers.assign(k_.args.size(), {});
     for (size_t m = 0; m < k_.memories.size(); ++m)
-      if (k_.memories[m].kind == Memory::Kind::Global) r_.buffers[k_.memories[m].argIndex] = std::move(mem_[m]);
+      if (!k_.memories[m].onChip()) r_.buffers[k_.memories[m].argIndex] = std::move(mem_[m]);
     return std::move(r_);
   }
 
@@ -137,16 +132,23 @@ private:
     }
     std::vector<uint64_t> xs;
     for (ValueId o : op.operands) xs.push_back(val(o));
-    const uint8_t ow = op.operands.empty() ? op.width : list[op.operands[0]].width;
-    if (auto r = lower::foldConstant(op.kind, op.width, xs, ow)) return *r;
+    const uint32_t ow = op.operands.empty() ? op.width() : list[op.operands[0]].width();
+    if (auto r = lower::foldConstant(op.kind, op.width(), xs, ow)) return *r;
     // Hardware results where the fold refuses: division by zero gives 0, INT_MIN / -1 wraps.
-    if (op.kind == OpKind::SDiv && xs.size() == 2 && (xs[1] & widthMask(ow)) != 0) return xs[0] & widthMask(op.width);
+    if (op.kind == OpKind::SDiv && xs.size() == 2 && (xs[1] & widthMask(ow)) != 0) return xs[0] & widthMask(op.width());
     return 0;
+  }
+
+  std::vector<uint64_t> callLoop(const Op& call, const std::vector<uint64_t>& vals) {
+    std::vector<uint64_t> ins;
+    for (ValueId o : call.operands) ins.push_back(vals[o]);
+    return runLoop(call.index, ins);
   }
 
   std::vector<uint64_t> runLoop(uint32_t index, const std::vector<uint64_t>& ins) {
     const Loop& lp = k_.loops[index];
     std::vector<uint64_t> vals(lp.ops.size(), 0), phis(lp.phis.size());
+    std::vector<std::vector<uint64_t>> innerOuts(lp.ops.size()); // inner loops' live-outs, by LoopCall
     for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = ins[lp.phis[i].initLiveIn];
     for (;;) {
       ++r_.loopIterations[index];
@@ -156,6 +158,8 @@ private:
         switch (op.kind) {
         case OpKind::LiveIn: vals[v] = ins[op.index]; break;
         case OpKind::LoopPhi: vals[v] = phis[op.index]; break;
+        case OpKind::LoopCall: innerOuts[v] = callLoop(op, vals); break; // an inner loop, every iteration
+        case OpKind::LoopOut: vals[v] = innerOuts[op.operands[0]].at(op.index); break;
         default: vals[v] = compute(op, lp.ops, vals); break;
         }
       }

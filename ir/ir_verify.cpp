@@ -10,11 +10,11 @@
 namespace spvhls::ir {
 namespace {
 
-bool isArith(OpKind k) {
-  switch (k) {
-  case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::UDiv: case OpKind::SDiv:
-  case OpKind::URem: case OpKind::SRem: case OpKind::SMod: case OpKind::And: case OpKind::Or:
-  case OpKind::Xor: case OpKind::Shl: case OpKind::LShr: case OpKind::AShr:
+// Operation classes that compute on bits; floating-point operations will bring classes of their own.
+bool computesOnBits(OpClass c) {
+  switch (c) {
+  case OpClass::Logic: case OpClass::Arith: case OpClass::Shift: case OpClass::Compare: case OpClass::Multiply:
+  case OpClass::Divide:
     return true;
   default:
     return false;
@@ -27,8 +27,15 @@ public:
 
   void run() {
     checkInterface();
+    findCallers();
     checkBlocks();
     for (uint32_t l = 0; l < k_.loops.size(); ++l) checkLoop(l);
+    checkCallCounts();
+    if (final_) {
+      checkPorts();
+      checkProcesses();
+      checkRegions();
+    }
   }
 
 private:
@@ -36,6 +43,9 @@ private:
   const bool final_;
   std::vector<int> idom_;
   std::vector<uint32_t> blockOfOp_, posOfOp_;
+  // Per loop: the loop whose body calls it (-1: the kernel CFG, or no caller).
+  std::vector<int> callerOf_;
+  std::vector<uint32_t> loopCalls_;
 
   [[noreturn]] void fail(const SourceLoc& loc, const std::string& where, const std::string& msg) const {
     throw DiagnosticError(loc, fmt::format("kernel {}: {}", k_.name, where), "IR invariant violated: " + msg);
@@ -45,99 +55,154 @@ private:
     for (size_t i = 0; i < k_.args.size(); ++i) {
       const KernelArg& a = k_.args[i];
       if (a.isPointer) {
-        if (a.memory >= k_.memories.size() || k_.memories[a.memory].kind != Memory::Kind::Global ||
+        if (a.memory >= k_.memories.size() || k_.memories[a.memory].kind != Memory::Kind::Argument ||
             k_.memories[a.memory].argIndex != i)
-          fail(k_.loc, "argument " + a.name, fmt::format("pointer argument {} has no global memory of its own", i));
-      } else if (a.width == 0 || a.width > 64) {
-        fail(k_.loc, "argument " + a.name, fmt::format("scalar width {} not in 1..64", a.width));
+          fail(k_.loc, "argument " + a.name, fmt::format("pointer argument {} has no memory of its own", i));
+        if (!a.type.isNone()) fail(k_.loc, "argument " + a.name, "a pointer argument has no value type");
+      } else if (a.type.isNone()) {
+        fail(k_.loc, "argument " + a.name, "scalar argument without a type");
+      } else if (std::string p = typeProblem(a.type); !p.empty()) {
+        fail(k_.loc, "argument " + a.name, p);
       }
     }
     for (size_t m = 0; m < k_.memories.size(); ++m) {
       const Memory& mem = k_.memories[m];
-      if (mem.kind == Memory::Kind::Global &&
+      if (mem.kind == Memory::Kind::Argument &&
           (mem.argIndex >= k_.args.size() || !k_.args[mem.argIndex].isPointer || k_.args[mem.argIndex].memory != m))
-        fail(k_.loc, "memory " + mem.name, fmt::format("global memory {} does not belong to its argument", m));
-      if (mem.kind == Memory::Kind::Local && !mem.init.empty() && mem.init.size() != mem.sizeBytes)
+        fail(k_.loc, "memory " + mem.name, fmt::format("argument memory {} does not belong to its argument", m));
+      if (mem.onChip() && !mem.init.empty() && mem.init.size() != mem.sizeBytes)
         fail(k_.loc, "memory " + mem.name, fmt::format("initial contents have {} bytes, the memory {}",
                                                       mem.init.size(), mem.sizeBytes));
+      if (mem.wordBits == 0 || mem.wordBits % 8 != 0 || mem.wordBits > kMaxTypeBits)
+        fail(k_.loc, "memory " + mem.name, fmt::format("word width {} is not a whole number of bytes", mem.wordBits));
     }
   }
 
-  // Rules shared by kernel and loop ops: operand counts and widths, memory indices.
-  template <class WidthOf>
-  void checkOp(const Op& op, const std::string& where, WidthOf widthOf) const {
-    auto need = [&](size_t n) {
-      if (op.operands.size() != n)
-        fail(op.loc, where, fmt::format("{} takes {} operands, has {}", opKindName(op.kind), n, op.operands.size()));
+  // Who calls each loop: the kernel CFG or a loop body (an inner loop).
+  void findCallers() {
+    callerOf_.assign(k_.loops.size(), -1);
+    for (uint32_t p = 0; p < k_.loops.size(); ++p)
+      for (const Op& op : k_.loops[p].ops)
+        if (op.kind == OpKind::LoopCall && op.index < k_.loops.size()) callerOf_[op.index] = static_cast<int>(p);
+    // A loop cannot (transitively) run itself.
+    for (uint32_t l = 0; l < k_.loops.size(); ++l) {
+      int c = callerOf_[l];
+      for (size_t steps = 0; c >= 0; c = callerOf_[c])
+        if (static_cast<uint32_t>(c) == l || ++steps > k_.loops.size())
+          fail(k_.loops[l].loc, "loop " + k_.loops[l].name, "the loop calls itself through its inner loops");
+    }
+    loopCalls_.assign(k_.loops.size(), 0);
+  }
+
+  // The op list a loop's live-ins refer to: its caller's body, or the kernel's.
+  const std::vector<Op>& callerOps(uint32_t l) const {
+    return callerOf_[l] >= 0 ? k_.loops[callerOf_[l]].ops : k_.ops;
+  }
+
+  // Rules shared by kernel and loop ops: operand counts and types from ir/ops.def, memory indices.
+  template <class TypeOf>
+  void checkOp(const Op& op, const std::string& where, TypeOf typeOf) const {
+    const OpInfo& info = opInfo(op.kind);
+    const bool memory = info.opClass == OpClass::Memory;
+    if (info.operands != kVariadic && op.operands.size() != static_cast<size_t>(info.operands))
+      fail(op.loc, where, fmt::format("{} takes {} operands, has {}", info.name, info.operands, op.operands.size()));
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      if (op.operands[i] == kNone && !(memory && i + 1 == op.operands.size())) // only a predicate may be absent
+        fail(op.loc, where, "missing operand");
+    if (!op.type.isNone())
+      if (std::string p = typeProblem(op.type); !p.empty()) fail(op.loc, where, p);
+    auto expect = [&](size_t i, Type t, const char* what) {
+      Type got = typeOf(op.operands[i]);
+      if (got != t)
+        fail(op.loc, where, fmt::format("{} {} has type {}, expected {}", info.name, what, typeName(got), typeName(t)));
+    };
+    auto needResult = [&] {
+      if (op.type.isNone()) fail(op.loc, where, fmt::format("{} without a result type", info.name));
+    };
+    switch (info.result) {
+    case ResultRule::None:
+      if (!op.type.isNone()) fail(op.loc, where, fmt::format("{} has no result", info.name));
+      break;
+    case ResultRule::Explicit: needResult(); break;
+    case ResultRule::SameAsOperands:
+      needResult();
+      for (size_t i = 0; i < op.operands.size(); ++i) expect(i, op.type, "operand");
+      break;
+    case ResultRule::Bool:
+      if (op.type != Type::bits(1)) fail(op.loc, where, fmt::format("{} yields 1 bit", info.name));
+      if (typeOf(op.operands[0]).isNone()) fail(op.loc, where, "operand without a value");
+      for (size_t i = 1; i < op.operands.size(); ++i) expect(i, typeOf(op.operands[0]), "operand");
+      break;
+    case ResultRule::SelectValue:
+      needResult();
+      expect(0, Type::bits(1), "condition");
+      for (size_t i = 1; i < op.operands.size(); ++i) expect(i, op.type, "value");
+      break;
+    case ResultRule::Wider: case ResultRule::Narrower: {
+      const Type from = typeOf(op.operands[0]);
+      const bool wider = info.result == ResultRule::Wider;
+      if (!from.isBits() || !op.type.isBits() || (wider ? from.width() >= op.width() : from.width() <= op.width()))
+        fail(op.loc, where, fmt::format("{} from {} to {}", info.name, typeName(from), typeName(op.type)));
+      break;
+    }
+    }
+    if (computesOnBits(info.opClass))
       for (ValueId o : op.operands)
-        if (o == kNone && !(op.kind == OpKind::Load || op.kind == OpKind::Store))
-          fail(op.loc, where, "missing operand");
-    };
-    auto width = [&](size_t i, uint32_t w, const char* what) {
-      uint32_t got = widthOf(op.operands[i]);
-      if (got != w) fail(op.loc, where, fmt::format("{} {} has width {}, expected {}", opKindName(op.kind), what, got, w));
-    };
-    if (op.width > 64) fail(op.loc, where, fmt::format("width {} above 64", op.width));
-    const uint32_t w = op.width;
-    switch (op.kind) {
-    case OpKind::Const:
-      need(0);
-      if (w == 0 || (w < 64 && (op.imm >> w) != 0))
-        fail(op.loc, where, fmt::format("constant {} does not fit in {} bits", op.imm, w));
-      break;
-    case OpKind::Undef:
-      need(0);
-      if (w == 0) fail(op.loc, where, "Undef without a width");
-      break;
-    case OpKind::Neg: case OpKind::Not:
-      need(1);
-      width(0, w, "operand");
-      break;
-    case OpKind::Select:
-      need(3);
-      width(0, 1, "condition");
-      width(1, w, "first value");
-      width(2, w, "second value");
-      break;
-    case OpKind::ZExt: case OpKind::SExt: case OpKind::Trunc: {
-      need(1);
-      uint32_t from = widthOf(op.operands[0]);
-      if (op.kind == OpKind::Trunc ? from <= w : from >= w)
-        fail(op.loc, where, fmt::format("{} from {} to {} bits", opKindName(op.kind), from, w));
-      break;
-    }
-    case OpKind::Load:
-    case OpKind::Store: {
-      const bool isLoad = op.kind == OpKind::Load;
-      need(isLoad ? 2 : 3);
-      if (op.memory >= k_.memories.size()) fail(op.loc, where, fmt::format("memory {} does not exist", op.memory));
-      if (op.size != 1 && op.size != 2 && op.size != 4 && op.size != 8)
-        fail(op.loc, where, fmt::format("access size {} is not 1, 2, 4 or 8", op.size));
-      if (op.operands[0] == kNone) fail(op.loc, where, "missing offset");
-      width(0, 64, "offset");
-      if (isLoad && w != 8u * op.size) fail(op.loc, where, fmt::format("load of {} bytes has width {}", op.size, w));
-      if (!isLoad) {
-        if (w != 0) fail(op.loc, where, "a store has no result");
-        if (op.operands[1] == kNone) fail(op.loc, where, "missing store data");
-        width(1, 8u * op.size, "data");
-      }
-      if (op.operands.back() != kNone) width(op.operands.size() - 1, 1, "predicate");
-      break;
-    }
-    default:
-      if (isArith(op.kind) || isCompareKind(op.kind)) {
-        need(2);
-        const uint32_t ow = isCompareKind(op.kind) ? widthOf(op.operands[0]) : w;
-        if (isCompareKind(op.kind) && w != 1) fail(op.loc, where, "a comparison yields 1 bit");
-        if (ow == 0) fail(op.loc, where, "operand without a value");
-        width(0, ow, "first operand");
-        width(1, ow, "second operand");
-      }
-      break;
-    }
+        if (typeOf(o).lane().scalar != TypeKind::Bits)
+          fail(op.loc, where, fmt::format("{} computes on bits, not {}", info.name, typeName(typeOf(o))));
+    if (op.kind == OpKind::Const) checkConst(op, where);
+    if (memory) checkAccess(op, where, typeOf);
   }
 
-  static bool isCompareKind(OpKind k) { return lower::isCompare(k); }
+  void checkConst(const Op& op, const std::string& where) const {
+    const uint32_t w = op.width();
+    const size_t words = (w + 63) / 64;
+    if (op.immHigh.size() + 1 != words)
+      fail(op.loc, where, fmt::format("a {}-bit constant has {} words, expected {}", w, op.immHigh.size() + 1, words));
+    const uint64_t top = op.immHigh.empty() ? op.imm : op.immHigh.back();
+    if (w % 64 != 0 && (top >> (w % 64)) != 0)
+      fail(op.loc, where, fmt::format("constant {} does not fit in {} bits", op.imm, w));
+  }
+
+  template <class TypeOf>
+  void checkAccess(const Op& op, const std::string& where, TypeOf typeOf) const {
+    if (op.memory >= k_.memories.size()) fail(op.loc, where, fmt::format("memory {} does not exist", op.memory));
+    if (op.size != 1 && op.size != 2 && op.size != 4 && op.size != 8)
+      fail(op.loc, where, fmt::format("access size {} is not 1, 2, 4 or 8", op.size));
+    if (8u * op.size > k_.memories[op.memory].wordBits)
+      fail(op.loc, where, fmt::format("{}-byte access wider than the memory's {}-bit words", op.size,
+                                      k_.memories[op.memory].wordBits));
+    auto expect = [&](size_t i, Type t, const char* what) {
+      if (typeOf(op.operands[i]) != t)
+        fail(op.loc, where, fmt::format("{} {} has type {}, expected {}", opKindName(op.kind), what,
+                                        typeName(typeOf(op.operands[i])), typeName(t)));
+    };
+    expect(0, Type::bits(64), "offset");
+    const Type data = Type::bits(8u * op.size);
+    if (op.kind == OpKind::Load && op.type != data)
+      fail(op.loc, where, fmt::format("load of {} bytes has type {}", op.size, typeName(op.type)));
+    if (op.kind == OpKind::Store) expect(1, data, "data");
+    if (op.operands.back() != kNone) expect(op.operands.size() - 1, Type::bits(1), "predicate");
+  }
+
+  // LoopCall and LoopOut, in the kernel CFG or in a loop body (`list`; `caller`: -1 for the kernel).
+  void checkCallOp(const Op& op, const std::vector<Op>& list, int caller, const std::string& where) {
+    if (op.kind == OpKind::LoopCall) {
+      if (op.index >= k_.loops.size()) fail(op.loc, where, fmt::format("loop {} does not exist", op.index));
+      if (op.operands != k_.loops[op.index].liveIns) fail(op.loc, where, "operands differ from the loop's live-ins");
+      if (callerOf_[op.index] != caller) fail(op.loc, where, "the loop is called from two places");
+      ++loopCalls_[op.index];
+      return;
+    }
+    const Op& call = list[op.operands[0]];
+    if (call.kind != OpKind::LoopCall || (caller < 0 && call.block != op.block))
+      fail(op.loc, where, "operand is not a LoopCall of the same block");
+    if (call.index >= k_.loops.size() || op.index >= k_.loops[call.index].liveOuts.size())
+      fail(op.loc, where, fmt::format("live-out {} does not exist", op.index));
+    const Loop& lp = k_.loops[call.index];
+    if (lp.liveOuts[op.index] >= lp.ops.size() || lp.ops[lp.liveOuts[op.index]].type != op.type)
+      fail(op.loc, where, "live-out missing or of another type");
+  }
 
   void checkBlocks() {
     const size_t n = k_.blocks.size();
@@ -171,7 +236,7 @@ private:
       const bool needsCond = t.kind == Terminator::Kind::CondBranch || t.kind == Terminator::Kind::Switch;
       if (needsCond && (t.cond == kNone || t.cond >= k_.ops.size()))
         fail(t.loc, "block " + bb.name, "branch without a valid condition");
-      if (t.kind == Terminator::Kind::CondBranch && k_.ops[t.cond].width != 1)
+      if (t.kind == Terminator::Kind::CondBranch && k_.ops[t.cond].type != Type::bits(1))
         fail(t.loc, "block " + bb.name, "branch condition is not 1 bit");
     }
     for (ValueId v = 0; v < k_.ops.size(); ++v)
@@ -189,21 +254,19 @@ private:
       if (!reach[b] && final_) fail(k_.blocks[b].term.loc, "block " + k_.blocks[b].name, "unreachable block");
     }
 
-    std::vector<uint32_t> loopCalls(k_.loops.size(), 0);
     for (ValueId v = 0; v < k_.ops.size(); ++v) {
       const Op& op = k_.ops[v];
       const uint32_t b = op.block;
       const std::string where = fmt::format("%{} ({}) in block {}", v, opKindName(op.kind), k_.blocks[b].name);
       for (ValueId o : op.operands)
         if (o != kNone && o >= k_.ops.size()) fail(op.loc, where, fmt::format("operand %{} does not exist", o));
-      auto widthOf = [&](ValueId o) -> uint32_t { return o == kNone ? 0 : k_.ops[o].width; };
-      checkOp(op, where, widthOf);
+      checkOp(op, where, [&](ValueId o) { return o == kNone ? Type::none() : k_.ops[o].type; });
       switch (op.kind) {
       case OpKind::LiveIn: case OpKind::LoopPhi:
         fail(op.loc, where, "loop-only value in the kernel CFG");
       case OpKind::Arg:
-        if (op.index >= k_.args.size() || k_.args[op.index].isPointer || k_.args[op.index].width != op.width)
-          fail(op.loc, where, fmt::format("Arg {} is not a scalar argument of width {}", op.index, op.width));
+        if (op.index >= k_.args.size() || k_.args[op.index].isPointer || k_.args[op.index].type != op.type)
+          fail(op.loc, where, fmt::format("Arg {} is not a scalar argument of type {}", op.index, typeName(op.type)));
         break;
       case OpKind::Phi: {
         if (op.phiBlocks.size() != op.operands.size()) fail(op.loc, where, "one predecessor per operand expected");
@@ -225,7 +288,6 @@ private:
             fail(op.loc, where, fmt::format("phi has no entry for predecessor {}", k_.blocks[p].name));
         for (size_t i = 0; i < op.operands.size(); ++i) {
           if (op.operands[i] == kNone || op.operands[i] >= k_.ops.size()) fail(op.loc, where, "missing phi operand");
-          if (k_.ops[op.operands[i]].width != op.width) fail(op.loc, where, "phi operand width differs");
           if (reach[op.phiBlocks[i]] && !lower::dominates(idom_, blockOfOp_[op.operands[i]], op.phiBlocks[i]))
             fail(op.loc, where, fmt::format("operand %{} is not available at the end of block {}", op.operands[i],
                                             k_.blocks[op.phiBlocks[i]].name));
@@ -233,24 +295,10 @@ private:
         continue; // operands checked above
       }
       case OpKind::LoopCall:
-        if (op.index >= k_.loops.size()) fail(op.loc, where, fmt::format("loop {} does not exist", op.index));
-        if (op.operands != k_.loops[op.index].liveIns) fail(op.loc, where, "operands differ from the loop's live-ins");
-        if (op.width != 0) fail(op.loc, where, "LoopCall has no result");
-        ++loopCalls[op.index];
+        checkCallOp(op, k_.ops, -1, where);
         if (k_.blocks[b].loopCall != op.index) fail(op.loc, where, "block does not record the loop it runs");
         break;
-      case OpKind::LoopOut: {
-        if (op.operands.size() != 1) fail(op.loc, where, "LoopOut takes the LoopCall");
-        const Op& call = k_.ops[op.operands[0]];
-        if (call.kind != OpKind::LoopCall || call.block != b)
-          fail(op.loc, where, "operand is not a LoopCall of the same block");
-        if (call.index >= k_.loops.size() || op.index >= k_.loops[call.index].liveOuts.size())
-          fail(op.loc, where, fmt::format("live-out {} does not exist", op.index));
-        const Loop& lp = k_.loops[call.index];
-        if (lp.liveOuts[op.index] >= lp.ops.size() || lp.ops[lp.liveOuts[op.index]].width != op.width)
-          fail(op.loc, where, "live-out missing or of another width");
-        break;
-      }
+      case OpKind::LoopOut: checkCallOp(op, k_.ops, -1, where); break;
       default:
         break;
       }
@@ -267,32 +315,35 @@ private:
       if (reach[b] && t.cond != kNone && !lower::dominates(idom_, blockOfOp_[t.cond], b))
         fail(t.loc, "block " + k_.blocks[b].name, "branch condition is not defined before the branch");
     }
-    for (size_t l = 0; l < k_.loops.size(); ++l)
-      if (final_ ? loopCalls[l] != 1 : loopCalls[l] > 1)
-        fail(k_.loops[l].loc, "loop " + k_.loops[l].name, fmt::format("called {} times, expected once", loopCalls[l]));
   }
 
   void checkLoop(uint32_t l) {
     const Loop& lp = k_.loops[l];
     const std::string name = fmt::format("loop{} {}", l, lp.name);
+    const std::vector<Op>& outer = callerOps(l);
+    auto outerType = [&](ValueId o) { return o < outer.size() ? outer[o].type : Type::none(); };
     for (ValueId in : lp.liveIns)
-      if (in >= k_.ops.size() || k_.ops[in].width == 0) fail(lp.loc, name, "live-in is not a kernel value");
+      if (outerType(in).isNone()) fail(lp.loc, name, "live-in is not a value of the caller");
+    auto typeOf = [&](ValueId o) { return o == kNone ? Type::none() : lp.ops[o].type; };
     for (ValueId v = 0; v < lp.ops.size(); ++v) {
       const Op& op = lp.ops[v];
       const std::string where = fmt::format("{} %{} ({})", name, v, opKindName(op.kind));
       for (ValueId o : op.operands)
         if (o != kNone && o >= v) fail(op.loc, where, fmt::format("operand %{} is not defined before its use", o));
-      checkOp(op, where, [&](ValueId o) -> uint32_t { return o == kNone ? 0 : lp.ops[o].width; });
+      checkOp(op, where, typeOf);
       switch (op.kind) {
-      case OpKind::Arg: case OpKind::Phi: case OpKind::LoopCall: case OpKind::LoopOut:
+      case OpKind::Arg: case OpKind::Phi:
         fail(op.loc, where, "CFG-only operation inside a loop body");
+      case OpKind::LoopCall: case OpKind::LoopOut: // an inner loop
+        checkCallOp(op, lp.ops, static_cast<int>(l), where);
+        break;
       case OpKind::LiveIn:
-        if (op.index >= lp.liveIns.size() || k_.ops[lp.liveIns[op.index]].width != op.width)
-          fail(op.loc, where, fmt::format("live-in {} missing or of another width", op.index));
+        if (op.index >= lp.liveIns.size() || outerType(lp.liveIns[op.index]) != op.type)
+          fail(op.loc, where, fmt::format("live-in {} missing or of another type", op.index));
         break;
       case OpKind::LoopPhi:
-        if (op.index >= lp.phis.size() || lp.phis[op.index].width != op.width)
-          fail(op.loc, where, fmt::format("loop phi {} missing or of another width", op.index));
+        if (op.index >= lp.phis.size() || lp.phis[op.index].type != op.type)
+          fail(op.loc, where, fmt::format("loop phi {} missing or of another type", op.index));
         break;
       default:
         break;
@@ -300,19 +351,131 @@ private:
     }
     for (size_t i = 0; i < lp.phis.size(); ++i) {
       const LoopPhi& p = lp.phis[i];
-      if (p.initLiveIn >= lp.liveIns.size() || k_.ops[lp.liveIns[p.initLiveIn]].width != p.width)
-        fail(lp.loc, name, fmt::format("phi {} ({}): initial value missing or of another width", i, p.name));
-      if (p.next >= lp.ops.size() || lp.ops[p.next].width != p.width)
-        fail(lp.loc, name, fmt::format("phi {} ({}): next value missing or of another width", i, p.name));
+      if (p.initLiveIn >= lp.liveIns.size() || outerType(lp.liveIns[p.initLiveIn]) != p.type)
+        fail(lp.loc, name, fmt::format("phi {} ({}): initial value missing or of another type", i, p.name));
+      if (p.next >= lp.ops.size() || lp.ops[p.next].type != p.type)
+        fail(lp.loc, name, fmt::format("phi {} ({}): next value missing or of another type", i, p.name));
     }
-    if (lp.continueCond >= lp.ops.size() || lp.ops[lp.continueCond].width != 1)
+    if (lp.continueCond >= lp.ops.size() || lp.ops[lp.continueCond].type != Type::bits(1))
       fail(lp.loc, name, "continue condition missing or not 1 bit");
     for (ValueId o : lp.liveOuts)
-      if (o >= lp.ops.size() || lp.ops[o].width == 0) fail(lp.loc, name, "live-out is not a body value");
+      if (o >= lp.ops.size() || lp.ops[o].type.isNone()) fail(lp.loc, name, "live-out is not a body value");
     for (auto [m, d] : lp.controls.memoryDependenceDistance)
       if (m >= k_.memories.size()) fail(lp.loc, name, fmt::format("dependence distance for memory {}, which does not exist", m));
   }
+
+  void checkCallCounts() const {
+    for (size_t l = 0; l < k_.loops.size(); ++l)
+      if (final_ ? loopCalls_[l] != 1 : loopCalls_[l] > 1)
+        fail(k_.loops[l].loc, "loop " + k_.loops[l].name, fmt::format("called {} times, expected once", loopCalls_[l]));
+  }
+
+  void checkPorts() const {
+    const auto ports = lower::memoryPortsFromAccesses(k_);
+    for (size_t m = 0; m < k_.memories.size(); ++m) {
+      const auto& got = k_.memories[m].ports;
+      if (got.size() != ports[m].size() ||
+          !std::equal(got.begin(), got.end(), ports[m].begin(), [](auto& a, auto& b) { return a.access == b.access; }))
+        fail(k_.loc, "memory " + k_.memories[m].name, "its ports do not match its accesses");
+    }
+  }
+
+  void checkRegions() const;
+  void checkProcesses() const;
 };
+
+// The region tree: a tree per process, depths counted from its root, blocks nested as the regions,
+// every loop of the CFG and every pipelined loop exactly once, each under its innermost enclosing loop.
+void Verifier::checkRegions() const {
+  const std::vector<Region>& R = k_.regions;
+  const size_t n = k_.blocks.size();
+  if (R.empty() || R[0].kind != Region::Kind::Process || R[0].parent != kNoRegion || R[0].process != 0)
+    fail(k_.loc, "region tree", "regions[0] must be the top level of the kernel's process");
+  std::vector<uint32_t> all(n);
+  for (uint32_t b = 0; b < n; ++b) all[b] = b;
+  if (R[0].blocks != all) fail(k_.loc, "region tree", "the kernel's top level does not hold every block");
+  std::vector<uint32_t> regionOfLoop(k_.loops.size(), kNoRegion);
+  size_t fsmLoops = 0;
+  for (uint32_t r = 0; r < R.size(); ++r) {
+    const Region& g = R[r];
+    auto bad = [&](const std::string& msg) { fail(g.loc, fmt::format("region{} {}", r, g.name), msg); };
+    if (!std::is_sorted(g.blocks.begin(), g.blocks.end()) ||
+        std::adjacent_find(g.blocks.begin(), g.blocks.end()) != g.blocks.end() ||
+        (!g.blocks.empty() && g.blocks.back() >= n))
+      bad("its blocks are not distinct, sorted block numbers");
+    for (uint32_t c : g.children)
+      if (c >= R.size() || R[c].parent != r) bad(fmt::format("child region{} does not name it as its parent", c));
+    if (g.parent == kNoRegion) {
+      if (g.kind != Region::Kind::Process || g.depth != 0) bad("a root must be a process's top level, at depth 0");
+      if (g.process >= k_.processes.size() || k_.processes[g.process].region != r) bad("the root of no process");
+      continue;
+    }
+    if (g.kind != Region::Kind::Loop) bad("a process's top level inside another region");
+    if (g.parent >= R.size()) bad(fmt::format("parent region{} does not exist", g.parent));
+    const Region& p = R[g.parent];
+    if (std::count(p.children.begin(), p.children.end(), r) != 1) bad("its parent does not list it once");
+    if (g.depth != p.depth + 1) bad(fmt::format("depth {} under a parent at depth {}", g.depth, p.depth));
+    if (g.process != p.process) bad("belongs to another process than its parent");
+    if (!std::includes(p.blocks.begin(), p.blocks.end(), g.blocks.begin(), g.blocks.end()))
+      bad("has blocks its parent does not");
+    // Innermost: no loop of the FSM beside it contains its header.
+    for (uint32_t c : p.children)
+      if (c != r && c < R.size() && !R[c].loop && g.header != kNoBlock &&
+          std::binary_search(R[c].blocks.begin(), R[c].blocks.end(), g.header))
+        bad(fmt::format("its header is inside region{}, a sibling; that one is its parent", c));
+    if (g.loop) {
+      const uint32_t l = *g.loop;
+      if (l >= k_.loops.size() || regionOfLoop[l] != kNoRegion) bad("names no loop, or one another region names");
+      regionOfLoop[l] = r;
+      if (k_.loops[l].depth != g.depth)
+        bad(fmt::format("loop{} says depth {}, its region is at depth {}", l, k_.loops[l].depth, g.depth));
+      if (callerOf_[l] >= 0) { // an inner loop of a pipelined loop
+        if (!p.loop || *p.loop != static_cast<uint32_t>(callerOf_[l])) bad("its parent is not the loop that calls it");
+        if (g.header != kNoBlock || !g.blocks.empty()) bad("an inner loop of a pipelined loop has no blocks of the CFG");
+      } else if (g.header >= n || k_.blocks[g.header].loopCall != l || g.blocks != std::vector<uint32_t>{g.header}) {
+        bad("its block is not the one running its LoopCall");
+      }
+      continue;
+    }
+    ++fsmLoops;
+    if (g.header >= n || !std::binary_search(g.blocks.begin(), g.blocks.end(), g.header))
+      bad("its header is not one of its blocks");
+    if (k_.blocks[g.header].loopCall) bad("a LoopCall block heads a loop of the FSM");
+    bool backEdge = false;
+    for (uint32_t b : g.blocks) {
+      if (!lower::dominates(idom_, g.header, b)) bad(fmt::format("its header does not dominate block {}", k_.blocks[b].name));
+      const auto& t = k_.blocks[b].term.targets;
+      backEdge = backEdge || std::find(t.begin(), t.end(), g.header) != t.end();
+    }
+    if (!backEdge) bad("no block of it branches back to its header");
+  }
+  for (uint32_t l = 0; l < k_.loops.size(); ++l)
+    if (regionOfLoop[l] == kNoRegion) fail(k_.loops[l].loc, "loop " + k_.loops[l].name, "a pipelined loop without a region");
+  if (const size_t natural = lower::findLoops(k_).loops.size(); natural != fsmLoops)
+    fail(k_.loc, "region tree", fmt::format("has {} loops in the FSM, the CFG has {}", fsmLoops, natural));
+}
+
+void Verifier::checkProcesses() const {
+  if (k_.processes.empty() || k_.processes[0].kind != Process::Kind::Kernel)
+    fail(k_.loc, "processes", "processes[0] must be the kernel's own");
+  for (uint32_t p = 0; p < k_.processes.size(); ++p) {
+    const Process& pr = k_.processes[p];
+    const std::string where = fmt::format("process{} {}", p, pr.name);
+    if (p > 0 && pr.kind == Process::Kind::Kernel) fail(pr.loc, where, "a second kernel process");
+    if (pr.region >= k_.regions.size() || k_.regions[pr.region].parent != kNoRegion ||
+        k_.regions[pr.region].process != p)
+      fail(pr.loc, where, fmt::format("region{} is not its root", pr.region));
+  }
+  for (uint32_t c = 0; c < k_.channels.size(); ++c) {
+    const Channel& ch = k_.channels[c];
+    const std::string where = fmt::format("channel{} {}", c, ch.name);
+    if (ch.producer >= k_.processes.size() || ch.consumer >= k_.processes.size() || ch.producer == ch.consumer)
+      fail(ch.loc, where, "it must connect two different processes");
+    if (ch.depth == 0) fail(ch.loc, where, "a FIFO of depth 0");
+    if (ch.element.isNone()) fail(ch.loc, where, "entries without a type");
+    if (std::string pr = typeProblem(ch.element); !pr.empty()) fail(ch.loc, where, pr);
+  }
+}
 
 } // namespace
 

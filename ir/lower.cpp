@@ -79,7 +79,9 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
   lower::extractLoops(k, forest);
   lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);
-  lower::checkAfter(k, "compaction", VerifyLevel::Final);
+  lower::checkAfter(k, "compaction");
+  buildStructure(k);
+  lower::checkAfter(k, "building the region tree", VerifyLevel::Final);
   return k;
 }
 

@@ -14,18 +14,10 @@ int64_t signExtend(uint64_t v, uint32_t width) {
   return static_cast<int64_t>((v ^ m) - m);
 }
 
-bool isCompare(OpKind k) {
-  switch (k) {
-  case OpKind::Eq: case OpKind::Ne: case OpKind::ULt: case OpKind::ULe: case OpKind::UGt:
-  case OpKind::UGe: case OpKind::SLt: case OpKind::SLe: case OpKind::SGt: case OpKind::SGe:
-    return true;
-  default:
-    return false;
-  }
-}
+bool isCompare(OpKind k) { return opInfo(k).opClass == OpClass::Compare; }
 
-std::optional<uint64_t> foldConstant(OpKind k, uint8_t width, const std::vector<uint64_t>& vals,
-                                     uint8_t w) {
+std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector<uint64_t>& vals,
+                                     uint32_t w) {
   const uint64_t m = widthMask(w);
   uint64_t a = vals.size() > 0 ? vals[0] & m : 0, b = vals.size() > 1 ? vals[1] & m : 0;
   int64_t sa = signExtend(a, w), sb = signExtend(b, w);
@@ -94,7 +86,7 @@ ValueId Builder::emit(Op op) {
   if (!op.loc.known && op.loc.line == 0) op.loc = loc;
   std::vector<uint64_t> key;
   if (isPure(op.kind) && op.kind != OpKind::Const) {
-    key = {block, static_cast<uint64_t>(op.kind), op.width, op.imm};
+    key = {block, static_cast<uint64_t>(op.kind), op.width(), op.imm};
     key.insert(key.end(), op.operands.begin(), op.operands.end());
     if (auto it = pure_.find(key); it != pure_.end()) return it->second;
   }
@@ -110,15 +102,15 @@ std::optional<uint64_t> Builder::constValue(ValueId v) const {
   return ops_[v].imm;
 }
 
-ValueId Builder::constant(uint8_t width, uint64_t value) {
+ValueId Builder::constant(uint32_t width, uint64_t value) {
   value &= widthMask(width);
   uint64_t key = (static_cast<uint64_t>(width) << 56) ^ value;
   auto it = consts_.find(key);
-  if (it != consts_.end() && ops_[it->second].imm == value && ops_[it->second].width == width)
+  if (it != consts_.end() && ops_[it->second].imm == value && ops_[it->second].width() == width)
     return it->second;
   Op op;
   op.kind = OpKind::Const;
-  op.width = width;
+  op.type = Type::bits(width);
   op.imm = value;
   // Kernel constants start in the entry block; compaction gives each using block its own copy.
   uint32_t saved = block;
@@ -130,10 +122,10 @@ ValueId Builder::constant(uint8_t width, uint64_t value) {
   return v;
 }
 
-ValueId Builder::undef(uint8_t width) {
+ValueId Builder::undef(uint32_t width) {
   Op op;
   op.kind = OpKind::Undef;
-  op.width = width;
+  op.type = Type::bits(width);
   uint32_t saved = block;
   if (blocks_) block = 0;
   ValueId v = emit(std::move(op));
@@ -156,8 +148,8 @@ std::optional<bool> foldUnsignedBound(OpKind k, uint32_t width, std::optional<ui
 }
 
 ValueId Builder::binary(OpKind k, ValueId a, ValueId b) {
-  const uint8_t w = width(a);
-  const uint8_t rw = isCompare(k) ? 1 : w;
+  const uint32_t w = width(a);
+  const uint32_t rw = isCompare(k) ? 1 : w;
   auto ca = constValue(a), cb = constValue(b);
   if (ca && cb)
     if (auto r = foldConstant(k, rw, {*ca, *cb}, w)) return constant(rw, *r);
@@ -200,19 +192,19 @@ ValueId Builder::binary(OpKind k, ValueId a, ValueId b) {
   }
   Op op;
   op.kind = k;
-  op.width = rw;
+  op.type = Type::bits(rw);
   op.operands = {a, b};
   return emit(std::move(op));
 }
 
 ValueId Builder::unary(OpKind k, ValueId a) {
-  const uint8_t w = width(a);
+  const uint32_t w = width(a);
   if (auto ca = constValue(a))
     if (auto r = foldConstant(k, w, {*ca}, w)) return constant(w, *r);
   if (ops_[a].kind == k) return ops_[a].operands[0]; // Not(Not x), Neg(Neg x)
   Op op;
   op.kind = k;
-  op.width = w;
+  op.type = Type::bits(w);
   op.operands = {a};
   return emit(std::move(op));
 }
@@ -222,25 +214,25 @@ ValueId Builder::select(ValueId c, ValueId a, ValueId b) {
   if (auto cc = constValue(c)) return *cc ? a : b;
   Op op;
   op.kind = OpKind::Select;
-  op.width = width(a);
+  op.type = Type::bits(width(a));
   op.operands = {c, a, b};
   return emit(std::move(op));
 }
 
-ValueId Builder::resize(ValueId a, uint8_t w, bool isSigned) {
-  const uint8_t from = width(a);
+ValueId Builder::resize(ValueId a, uint32_t w, bool isSigned) {
+  const uint32_t from = width(a);
   if (from == w) return a;
   OpKind k = w < from ? OpKind::Trunc : isSigned ? OpKind::SExt : OpKind::ZExt;
   if (auto ca = constValue(a)) return constant(w, *foldConstant(k, w, {*ca}, from));
   Op op;
   op.kind = k;
-  op.width = w;
+  op.type = Type::bits(w);
   op.operands = {a};
   return emit(std::move(op));
 }
 
 ValueId Builder::mulConst(ValueId a, uint64_t c) {
-  const uint8_t w = width(a);
+  const uint32_t w = width(a);
   if (c != 0 && std::has_single_bit(c))
     return binary(OpKind::Shl, a, constant(w, static_cast<uint64_t>(std::countr_zero(c))));
   return binary(OpKind::Mul, a, constant(w, c));

@@ -328,7 +328,7 @@ void compactKernel(Kernel& k) {
   std::vector<uint32_t> memMap(k.memories.size(), UINT32_MAX);
   std::vector<Memory> memories;
   for (size_t m = 0; m < k.memories.size(); ++m)
-    if (memUsed[m] || k.memories[m].kind == Memory::Kind::Global) {
+    if (memUsed[m] || !k.memories[m].onChip()) {
       memMap[m] = static_cast<uint32_t>(memories.size());
       memories.push_back(std::move(k.memories[m]));
     }
@@ -358,7 +358,7 @@ void compactKernel(Kernel& k) {
   std::vector<Op> ops;
   std::vector<BasicBlock> blocks(order.size());
   std::vector<ValueId> vmap(k.ops.size(), kNone);
-  std::map<std::tuple<uint32_t, OpKind, uint8_t, uint64_t>, ValueId> localLeaf;
+  std::map<std::tuple<uint32_t, OpKind, Type, uint64_t, std::vector<uint64_t>>, ValueId> localLeaf;
   std::vector<std::vector<ValueId>> leaves(order.size()), phis(order.size()), rest(order.size());
   auto add = [&](Op op, uint32_t nb, std::vector<std::vector<ValueId>>& list) {
     op.block = nb;
@@ -370,7 +370,7 @@ void compactKernel(Kernel& k) {
   // A constant or undef used in block nb: that block's own copy.
   auto leafIn = [&](ValueId old, uint32_t nb) {
     const Op& o = k.ops[old];
-    auto key = std::make_tuple(nb, o.kind, o.width, o.imm);
+    auto key = std::make_tuple(nb, o.kind, o.type, o.imm, o.immHigh);
     if (auto it = localLeaf.find(key); it != localLeaf.end()) return it->second;
     Op c = o;
     c.name.clear();

@@ -151,13 +151,13 @@ private:
     if (inLoop(op.block))
       throw InternalError(op.loc, "loop " + loop_.name,
                           fmt::format("value #{} used before its definition in the loop", v));
-    if (op.kind == OpKind::Const) return vmap_[v] = lb_.constant(op.width, op.imm);
-    if (op.kind == OpKind::Undef) return vmap_[v] = lb_.undef(op.width);
+    if (op.kind == OpKind::Const) return vmap_[v] = lb_.constant(op.width(), op.imm);
+    if (op.kind == OpKind::Undef) return vmap_[v] = lb_.undef(op.width());
     uint32_t i = liveIn(v);
     if (auto it = liveInOp_.find(i); it != liveInOp_.end()) return vmap_[v] = it->second;
     Op li;
     li.kind = OpKind::LiveIn;
-    li.width = op.width;
+    li.type = op.type;
     li.index = i;
     li.name = op.name;
     li.spirvId = op.spirvId;
@@ -182,7 +182,7 @@ private:
       if (std::any_of(vals.begin(), vals.end(), [&](ValueId x) { return x != vals[0]; })) {
         Op merged;
         merged.kind = OpKind::Phi;
-        merged.width = phi.width;
+        merged.type = phi.type;
         merged.operands = vals;
         merged.phiBlocks = preds;
         merged.block = call_;
@@ -193,19 +193,19 @@ private:
       if (init == kNone) { // no outside edge carries a value (cannot happen for a reachable header)
         Op u;
         u.kind = OpKind::Undef;
-        u.width = phi.width;
+        u.type = phi.type;
         u.block = call_;
         init = addKernelOp(std::move(u));
       }
       LoopPhi lp;
       lp.name = phi.name;
-      lp.width = phi.width;
+      lp.type = phi.type;
       lp.initLiveIn = liveIn(init);
       const uint32_t index = static_cast<uint32_t>(loop_.phis.size());
       loop_.phis.push_back(lp);
       Op op;
       op.kind = OpKind::LoopPhi;
-      op.width = phi.width;
+      op.type = phi.type;
       op.index = index;
       op.name = phi.name;
       op.spirvId = phi.spirvId;
@@ -247,7 +247,7 @@ private:
     }
     case Terminator::Kind::Switch: {
       ValueId sel = get(t.cond);
-      const uint8_t w = lb_.width(sel);
+      const uint32_t w = lb_.width(sel);
       const bool isDefault = t.targets[0] == to;
       ValueId any = lb_.constant(1, 0);
       for (size_t i = 1; i < t.targets.size(); ++i)
@@ -308,7 +308,7 @@ private:
           conds.push_back(edgePred(op.phiBlocks[i], b));
           vals.push_back(get(op.operands[i]));
         }
-        vmap_[v] = vals.empty() ? lb_.undef(op.width) : selectChain(conds, vals);
+        vmap_[v] = vals.empty() ? lb_.undef(op.width()) : selectChain(conds, vals);
         continue;
       }
       Op copy = op;
@@ -344,7 +344,7 @@ private:
     loop_.liveOuts.push_back(inner);
     Op out;
     out.kind = OpKind::LoopOut;
-    out.width = lb_.width(inner);
+    out.type = lb_.op(inner).type;
     out.index = index;
     out.operands = {callOp_};
     out.block = call_;

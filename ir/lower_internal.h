@@ -172,6 +172,9 @@ void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep);
 // own copies of the constants it uses (lower_compact.cpp).
 void compactKernel(Kernel& k);
 
+// The ports each memory needs, from the loads and stores that access it (structure.cpp).
+std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k);
+
 // ---------------------------------------------------------------------------------------------
 // Graph helpers (lower_cfg.cpp). Nodes are 0..n-1.
 
@@ -197,15 +200,15 @@ public:
 
   ValueId emit(Op op);
   const Op& op(ValueId v) const { return ops_[v]; }
-  uint8_t width(ValueId v) const { return ops_[v].width; }
+  uint32_t width(ValueId v) const { return ops_[v].width(); }
   std::optional<uint64_t> constValue(ValueId v) const;
 
-  ValueId constant(uint8_t width, uint64_t value);
-  ValueId undef(uint8_t width);
+  ValueId constant(uint32_t width, uint64_t value);
+  ValueId undef(uint32_t width);
   ValueId binary(OpKind k, ValueId a, ValueId b); // result width: 1 for compares, else a's
   ValueId unary(OpKind k, ValueId a);             // Neg, Not
   ValueId select(ValueId c, ValueId a, ValueId b);
-  ValueId resize(ValueId a, uint8_t width, bool isSigned); // ZExt/SExt/Trunc or a itself
+  ValueId resize(ValueId a, uint32_t width, bool isSigned); // ZExt/SExt/Trunc or a itself
   ValueId mulConst(ValueId a, uint64_t c);                 // Shl for powers of two
   // Predicates (i1); kNone stands for "always true".
   ValueId predAnd(ValueId a, ValueId b);
@@ -224,8 +227,8 @@ private:
 uint64_t widthMask(uint32_t width);
 int64_t signExtend(uint64_t v, uint32_t width);
 // Folds an operation over constant operands; nullopt when it does not fold (e.g. division by zero).
-std::optional<uint64_t> foldConstant(OpKind k, uint8_t width, const std::vector<uint64_t>& vals,
-                                     uint8_t operandWidth);
+std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector<uint64_t>& vals,
+                                     uint32_t operandWidth);
 bool isCompare(OpKind k);
 // An unsigned comparison with a constant at an end of its range has a fixed result (x u< 0 is false,
 // x u<= max is true, ...): nullopt otherwise. `ca`, `cb`: the operands' values where constant.

@@ -52,7 +52,7 @@ void Translator::setupArgs() {
                             "global (CrossWorkgroup) or constant (UniformConstant) buffer",
                             spirv::grammar::enumName(spirv::OperandKind::StorageClass, t.storageClass)));
       Memory m;
-      m.kind = Memory::Kind::Global;
+      m.kind = Memory::Kind::Argument;
       m.name = arg.name;
       m.argIndex = i;
       m.elemBytes = 0;
@@ -62,7 +62,7 @@ void Translator::setupArgs() {
     } else if (t.kind == K::Int || t.kind == K::Float) {
       if (t.width == 0 || t.width > 64)
         c_.fail(defIdx, construct, fmt::format("{}-bit arguments are not supported", t.width));
-      arg.width = static_cast<uint8_t>(t.width);
+      arg.type = Type::bits(t.width);
     } else {
       c_.fail(defIdx, construct,
               fmt::format("arguments of type {} are not supported yet; expected an integer or a "
@@ -132,7 +132,7 @@ uint32_t Translator::localVariableMemory(const LInst& var) {
                                spirv::grammar::enumName(spirv::OperandKind::StorageClass,
                                                         static_cast<uint32_t>(var.lits[0]))));
   Memory m;
-  m.kind = Memory::Kind::Local;
+  m.kind = Memory::Kind::Private;
   m.name = c_.nameOf(var.result);
   m.sizeBytes = c_.mv.sizeOf(c_.pointeeOf(var.result));
   m.elemBytes = 0;
@@ -162,7 +162,7 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
                               c_.ref(var),
                               spirv::grammar::enumName(spirv::OperandKind::StorageClass, storage)));
   Memory m;
-  m.kind = Memory::Kind::Local;
+  m.kind = Memory::Kind::ProgramScope;
   m.name = c_.nameOf(var);
   const Id pointee = c_.pointeeOf(var);
   m.sizeBytes = c_.mv.sizeOf(pointee);
@@ -262,12 +262,12 @@ void Translator::translateBlock(uint32_t fi) {
       if (isPtr) {
         int m = memOf_.at(in.result);
         if (m < 0) continue; // only undefined pointers flow in: using it fails later
-        op.width = 64;
+        op.type = Type::bits(64);
         ValueId v = b_.emit(std::move(op));
         ptrs_[in.result] = Ptr{static_cast<uint32_t>(m), v};
         phis_.push_back({v, &in, true});
       } else {
-        op.width = widthOf(in.type, in);
+        op.type = Type::bits(widthOf(in.type, in));
         ValueId v = b_.emit(std::move(op));
         vals_[in.result] = v;
         phis_.push_back({v, &in, false});
@@ -300,7 +300,7 @@ void Translator::translateTerminator(const LInst& t) {
   case SpvOp::OpSwitch: {
     term.kind = Terminator::Kind::Switch;
     term.cond = valueOf(t.ids[0], t);
-    const uint64_t mask = widthMask(k_.ops[term.cond].width);
+    const uint64_t mask = widthMask(k_.ops[term.cond].width());
     term.targets = {blockOf_.at(t.ids[1])};
     for (size_t i = 2; i < t.ids.size(); ++i) {
       term.targets.push_back(blockOf_.at(t.ids[i]));
@@ -333,7 +333,7 @@ void Translator::storeWrittenInitialisers() {
   std::vector<ValueId> stores; // new ops, in order: each store after its constants
   for (uint32_t m = 0; m < k_.memories.size(); ++m) {
     Memory& mem = k_.memories[m];
-    if (mem.kind != Memory::Kind::Local || mem.init.empty() || readOnly_[m] || !written[m]) continue;
+    if (!mem.onChip() || mem.init.empty() || readOnly_[m] || !written[m]) continue;
     // Fresh constants (not the builder's shared ones, which may be defined later in the block).
     auto emit = [&](Op op) {
       op.block = 0;
@@ -346,8 +346,8 @@ void Translator::storeWrittenInitialisers() {
       const uint64_t chunk = std::bit_floor(std::min<uint64_t>(8, mem.init.size() - pos));
       uint64_t v = 0;
       for (uint64_t i = 0; i < chunk; ++i) v |= static_cast<uint64_t>(mem.init[pos + i]) << (8 * i);
-      const ValueId off = emit(Op{.kind = OpKind::Const, .width = 64, .imm = pos});
-      const ValueId data = emit(Op{.kind = OpKind::Const, .width = static_cast<uint8_t>(8 * chunk), .imm = v});
+      const ValueId off = emit(Op{.kind = OpKind::Const, .type = Type::bits(64), .imm = pos});
+      const ValueId data = emit(Op{.kind = OpKind::Const, .type = Type::bits(8 * chunk), .imm = v});
       Op st;
       st.kind = OpKind::Store;
       st.size = static_cast<uint8_t>(chunk);
@@ -376,7 +376,7 @@ void Translator::fillPhis() {
       if (p.isPointer)
         v = memoryOf(in.ids[i], in) < 0 ? b_.undef(64) : ptrOf(in.ids[i], in).offset;
       else
-        v = operandOf(in.ids[i], k_.ops[p.op].width, in);
+        v = operandOf(in.ids[i], k_.ops[p.op].width(), in);
       operands.push_back(v);
       blocks.push_back(pred);
     }

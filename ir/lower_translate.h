@@ -62,9 +62,9 @@ private:
   ValueId valueOf(Id id, const LInst& at);
   // valueOf, for an operand that must have `width` bits (the SPIR-V rules tie operand types to the
   // result type); another width is the input's error, not an IR invariant to trip over later.
-  ValueId operandOf(Id id, uint8_t width, const LInst& at);
+  ValueId operandOf(Id id, uint32_t width, const LInst& at);
   Ptr ptrOf(Id id, const LInst& at);
-  uint8_t widthOf(Id type, const LInst& at) const;
+  uint32_t widthOf(Id type, const LInst& at) const;
   void translateInst(const LInst& in);
   void translateExtInst(const LInst& in);
   Ptr accessChain(const LInst& in);

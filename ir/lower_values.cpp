@@ -57,11 +57,11 @@ bool isShift(OpKind k) { return k == OpKind::Shl || k == OpKind::LShr || k == Op
 
 } // namespace
 
-uint8_t Translator::widthOf(Id type, const LInst& at) const {
+uint32_t Translator::widthOf(Id type, const LInst& at) const {
   const spirv::Type& t = c_.type(type);
   if (t.kind == K::Bool) return 1;
   if ((t.kind == K::Int || t.kind == K::Float) && t.width >= 1 && t.width <= 64)
-    return static_cast<uint8_t>(t.width);
+    return t.width;
   if (t.kind == K::Pointer)
     c_.failAt(at, fmt::format("uses a pointer ({}) as data; converting, comparing or storing pointers is "
                               "not supported", c_.typeName(type)));
@@ -79,7 +79,7 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
     if (auto v = argVals_.find(id); v != argVals_.end()) return v->second;
     Op op;
     op.kind = OpKind::Arg;
-    op.width = arg.width;
+    op.type = arg.type;
     op.index = a->second;
     op.name = arg.name;
     op.spirvId = c_.origin(id);
@@ -98,7 +98,7 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
       c_.failAt(at, fmt::format("uses {}, the address of a variable as a number ({} of a constant address); "
                                 "converting pointers to integers is not supported in hardware",
                                 c_.ref(id), spirv::grammar::opName(static_cast<uint16_t>(k->expr->op))));
-    const uint8_t w = widthOf(k->type, at);
+    const uint32_t w = widthOf(k->type, at);
     if (k->isUndef) {
       if (auto u = undefVals_.find(id); u != undefVals_.end()) return u->second;
       return undefVals_[id] = b_.undef(w);
@@ -115,7 +115,7 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
   throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("value {} used before its definition", c_.ref(id)));
 }
 
-ValueId Translator::operandOf(Id id, uint8_t width, const LInst& at) {
+ValueId Translator::operandOf(Id id, uint32_t width, const LInst& at) {
   const ValueId v = valueOf(id, at);
   if (b_.width(v) != width)
     c_.failAt(at, fmt::format("operand {} has {} bits; expected {} (as the result type or the other operand)",
@@ -152,7 +152,7 @@ uint32_t Translator::accessSize(Id type, const LInst& at) const {
 ValueId Translator::emitLoad(const Ptr& p, uint32_t size, const LInst& at) {
   Op op;
   op.kind = OpKind::Load;
-  op.width = static_cast<uint8_t>(8 * size);
+  op.type = Type::bits(8 * size);
   op.size = static_cast<uint8_t>(size);
   op.memory = p.memory;
   op.operands = {p.offset, kNone};
@@ -324,7 +324,7 @@ void Translator::translateCopy(const LInst& in) {
                                bytes->begin() + static_cast<long>(*srcOff + size));
     Memory& dm = k_.memories[dst.memory];
     // A constant copied into a local array before anything touches it: its initial contents.
-    if (dm.kind == Memory::Kind::Local && !readOnly_[dst.memory] && prologue_[current_] &&
+    if (dm.onChip() && !readOnly_[dst.memory] && prologue_[current_] &&
         !touched_[dst.memory] && dstOff && *dstOff + size <= dm.sizeBytes) {
       dm.init.resize(dm.sizeBytes, 0);
       std::copy(slice.begin(), slice.end(), dm.init.begin() + static_cast<long>(*dstOff));
@@ -448,7 +448,7 @@ void Translator::translateInst(const LInst& in) {
       ptrs_[in.result] = Ptr{static_cast<uint32_t>(m), b_.select(cond, off(in.ids[1]), off(in.ids[2]))};
       break;
     }
-    const uint8_t w = widthOf(in.type, in);
+    const uint32_t w = widthOf(in.type, in);
     vals_[in.result] = b_.select(cond, operandOf(in.ids[1], w, in), operandOf(in.ids[2], w, in));
     break;
   }
@@ -460,7 +460,7 @@ void Translator::translateInst(const LInst& in) {
     break;
   default:
     if (auto k = binaryKind(in.op)) {
-      const uint8_t w = widthOf(in.type, in); // rejects vectors
+      const uint32_t w = widthOf(in.type, in); // rejects vectors
       // Comparisons: operands of one width, a bool result; shifts: the shift amount may be narrower
       // or wider; the rest: operands and result of one width.
       const ValueId a = isCompare(*k) ? valueOf(in.ids[0], in) : operandOf(in.ids[0], w, in);

@@ -66,7 +66,7 @@ private:
   std::vector<ExprP> fifoLst_, fifoNonempty_, credits_;     // per exit FIFO
   std::map<ValueId, ExprP> fire_, respDout_, respNonempty_;
 
-  unsigned width(ValueId v) const { return widthOf(loop_.ops[v]); }
+  unsigned width(ValueId v) const { return loop_.ops[v].width(); }
   bool sf() const { return p_.stallFree(); }
   // A position whose valid bit is a register of its own (else it is issue or a cluster's admission).
   bool ownValid(uint32_t pos) const { return pos > 0 && !(sf() && p_.isCut(pos)); }
@@ -78,9 +78,9 @@ private:
     const ir::Op& op = loop_.ops[v];
     switch (op.kind) {
     case OpKind::Const:
-      return nl::lit(op.imm, widthOf(op));
+      return nl::lit(op.imm, op.width());
     case OpKind::Undef:
-      return nl::lit(0, widthOf(op));
+      return nl::lit(0, op.width());
     case OpKind::LiveIn:
       return liQ_[op.index];
     default:
@@ -126,9 +126,9 @@ private:
 
   unsigned liveInWidth(size_t k) const {
     for (const ir::Op& op : loop_.ops)
-      if (op.kind == OpKind::LiveIn && op.index == k) return widthOf(op);
+      if (op.kind == OpKind::LiveIn && op.index == k) return op.width();
     for (const ir::LoopPhi& ph : loop_.phis)
-      if (ph.initLiveIn == k) return ph.width;
+      if (ph.initLiveIn == k) return ph.width();
     return 1;
   }
 
@@ -152,7 +152,7 @@ private:
     std::vector<ValueId> out;
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || widthOf(op) == 0) continue;
+      if (isGlobal(op.kind) || op.width() == 0) continue;
       if (p_.compPos[v] < c && p_.lastUse[v] >= int(c)) out.push_back(v);
     }
     return out;
@@ -188,19 +188,19 @@ private:
     c_.resize(loop_.ops.size());
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || widthOf(op) == 0) continue;
+      if (isGlobal(op.kind) || op.width() == 0) continue;
       bool partial = partiallyUsed(loop_.ops, v);
-      c_[v] = b_.wire(fmt::format("c{}", v), widthOf(op),
+      c_[v] = b_.wire(fmt::format("c{}", v), op.width(),
                       fmt::format("{} {}", ir::opKindName(op.kind), commentName(op.name)), partial);
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
         if (staged(uint32_t(pos)))
-          stage_[{v, uint32_t(pos)}] = b_.reg(fmt::format("v{}_p{}", v, pos), widthOf(op), "", partial);
+          stage_[{v, uint32_t(pos)}] = b_.reg(fmt::format("v{}_p{}", v, pos), op.width(), "", partial);
     }
     lst_.resize(p_.F);
     for (uint32_t pos = p_.exitPos + 1; pos < p_.F; ++pos)
       if (staged(pos)) lst_[pos] = b_.reg(fmt::format("lst_p{}", pos), 1);
     for (size_t k = 0; k < loop_.phis.size(); ++k)
-      carry_.push_back(b_.reg(fmt::format("carry{}", k), loop_.phis[k].width));
+      carry_.push_back(b_.reg(fmt::format("carry{}", k), loop_.phis[k].width()));
     if (!sf()) return;
     // The values each exit FIFO carries, as wires sliced from its output.
     for (uint32_t j = 0; j + 1 < p_.cuts.size(); ++j) {
@@ -373,7 +373,7 @@ private:
   void datapath() {
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || widthOf(op) == 0) continue;
+      if (isGlobal(op.kind) || op.width() == 0) continue;
       uint32_t t = p_.start[v];
       ExprP e;
       switch (op.kind) {

@@ -114,7 +114,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   }
   for (size_t m = 0; m < k.memories.size(); ++m) {
     std::string name;
-    if (isOnChip(k.memories[m])) {
+    if (k.memories[m].onChip()) {
       name = fmt::format("{}_ram{}", r.moduleName, m);
       ramModules.push_back(buildRamModule(k.memories[m], name));
     }

@@ -109,7 +109,7 @@ private:
   ExprP regOf(ValueId v) {
     if (!reg_[v]) {
       const ir::Op& op = k_.ops[v];
-      reg_[v] = b_.reg(fmt::format("r{}", v), widthOf(op),
+      reg_[v] = b_.reg(fmt::format("r{}", v), op.width(),
                        fmt::format("{} {}", ir::opKindName(op.kind), commentName(op.name)),
                        partiallyUsed(k_.ops, v));
     }
@@ -121,9 +121,9 @@ private:
     const ir::Op& op = k_.ops[v];
     switch (op.kind) {
     case OpKind::Const:
-      return nl::lit(op.imm, widthOf(op));
+      return nl::lit(op.imm, op.width());
     case OpKind::Undef:
-      return nl::lit(0, widthOf(op));
+      return nl::lit(0, op.width());
     case OpKind::Arg:
       return argQ_.at(op.index);
     default:
@@ -148,7 +148,7 @@ private:
         ports_.at(a.memory) =
             nl::addMemoryPort(b_, {"mem_" + argName(uint32_t(i)), true, true}, nl::PortRole::Master);
       else
-        args_[i] = b_.input("arg_" + argName(uint32_t(i)), a.width);
+        args_[i] = b_.input("arg_" + argName(uint32_t(i)), a.width());
     }
   }
 
@@ -165,15 +165,15 @@ private:
     argQ_.resize(k_.args.size());
     for (size_t i = 0; i < k_.args.size(); ++i)
       if (!k_.args[i].isPointer && argUsed(uint32_t(i))) {
-        argQ_[i] = b_.reg(fmt::format("arg_{}_q", argName(uint32_t(i))), k_.args[i].width);
+        argQ_[i] = b_.reg(fmt::format("arg_{}_q", argName(uint32_t(i))), k_.args[i].width());
         b_.drive(argQ_[i]).updates = {{start_ & ~busy_, args_[i]}};
       }
     for (ValueId v = 0; v < k_.ops.size(); ++v) {
       const ir::Op& op = k_.ops[v];
-      if (widthOf(op) == 0 || leaf(op.kind)) continue;
+      if (op.width() == 0 || leaf(op.kind)) continue;
       if (op.kind == OpKind::Phi) regOf(v);
       if (op.kind != OpKind::Phi && op.kind != OpKind::LoopOut && op.kind != OpKind::Load)
-        wire_[v] = b_.wire(fmt::format("w{}", v), widthOf(op),
+        wire_[v] = b_.wire(fmt::format("w{}", v), op.width(),
                            fmt::format("{} {}", ir::opKindName(op.kind), commentName(op.name)),
                            partiallyUsed(k_.ops, v));
     }
@@ -201,7 +201,7 @@ private:
         stalls.push_back(at(b, t) & ~ports_[op.memory].reqReady);
         const auto& resp = fsmResp_.at(op.memory);
         stalls.push_back(at(b, f) & ~resp.nonempty);
-        upd(v, at(b, f), nl::resize(resp.dout, widthOf(op)));
+        upd(v, at(b, f), nl::resize(resp.dout, op.width()));
         break;
       }
       case OpKind::Store:
@@ -212,12 +212,12 @@ private:
         break;
       case OpKind::LoopOut: {
         const ir::Op& call = k_.ops[op.operands[0]];
-        ExprP lo = nl::ref(fmt::format("lp{}_lo_{}", call.index, op.index), widthOf(op));
+        ExprP lo = nl::ref(fmt::format("lp{}_lo_{}", call.index, op.index), op.width());
         upd(v, at(b, start(op.operands[0])) & loopDone_.at(call.index), lo);
         break;
       }
       default: {
-        if (widthOf(op) == 0 || leaf(op.kind)) break;
+        if (op.width() == 0 || leaf(op.kind)) break;
         std::vector<ExprP> a;
         for (ValueId o : op.operands)
           a.push_back(value(o, b, f));
@@ -277,7 +277,7 @@ private:
       nl::Stmt s;
       s.kind = nl::Stmt::Kind::Case;
       s.expr = value(t.cond, b, cyc);
-      unsigned w = widthOf(k_.ops[t.cond]);
+      unsigned w = k_.ops[t.cond].width();
       for (size_t i = 1; i < t.targets.size(); ++i)
         s.cases.emplace_back(nl::lit(t.caseValues[i - 1], w), jump(b, t.targets[i], cyc));
       s.orElse = jump(b, t.targets[0], cyc);
@@ -349,7 +349,7 @@ private:
         c.emplace_back(fmt::format("li_{}", i), value(loop.liveIns[i], b, t));
       for (size_t i = 0; i < loop.liveOuts.size(); ++i)
         c.emplace_back(fmt::format("lo_{}", i),
-                       b_.wire(fmt::format("lp{}_lo_{}", l, i), widthOf(loop.ops[loop.liveOuts[i]])));
+                       b_.wire(fmt::format("lp{}_lo_{}", l, i), loop.ops[loop.liveOuts[i]].width()));
       for (uint32_t m : in_.loopMemories[l]) {
         const nl::MemPort& lp = loopPorts_.at({l, m});
         const nl::MemPort& pm = ports_[m];
@@ -373,14 +373,14 @@ private:
   unsigned fsmLoadWidth(uint32_t m) const {
     unsigned w = 0;
     for (const ir::Op& op : k_.ops)
-      if (op.kind == OpKind::Load && op.memory == m) w = std::max<unsigned>(w, widthOf(op));
+      if (op.kind == OpKind::Load && op.memory == m) w = std::max<unsigned>(w, op.width());
     return w;
   }
 
   // FSM side of each memory port, and the port shared with the loops.
   void memories() {
     for (uint32_t m = 0; m < k_.memories.size(); ++m) {
-      if (isOnChip(k_.memories[m])) localRam(m);
+      if (k_.memories[m].onChip()) localRam(m);
       if (!ports_[m].reqValid)
         throw InternalError(k_.loc, "kernel " + k_.name,
                             fmt::format("top_gen: global memory {} belongs to no pointer argument", m));
@@ -450,7 +450,7 @@ nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s
     for (const ir::Op& op : ops) {
       if (op.kind != OpKind::Store) continue;
       const ir::Memory& mem = k.memories[op.memory];
-      if (isOnChip(mem) && !mem.init.empty())
+      if (mem.onChip() && !mem.init.empty())
         throw InternalError(op.loc, "private array '" + mem.name + "'",
                             "the kernel writes an array whose contents are configuration-time initialised");
     }

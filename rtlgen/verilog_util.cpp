@@ -14,9 +14,9 @@ namespace spvhls::rtl {
 bool partiallyUsed(const std::vector<ir::Op>& ops, ir::ValueId v) {
   for (const ir::Op& op : ops) {
     if (op.operands.empty()) continue;
-    if (op.kind == ir::OpKind::Trunc && op.operands[0] == v && widthOf(op) < widthOf(ops[v])) return true;
+    if (op.kind == ir::OpKind::Trunc && op.operands[0] == v && op.width() < ops[v].width()) return true;
     bool shift = op.kind == ir::OpKind::Shl || op.kind == ir::OpKind::LShr || op.kind == ir::OpKind::AShr;
-    if (shift && op.operands.size() > 1 && op.operands[1] == v && widthOf(ops[v]) > log2Ceil(widthOf(op))) return true;
+    if (shift && op.operands.size() > 1 && op.operands[1] == v && ops[v].width() > log2Ceil(op.width())) return true;
   }
   return false;
 }
@@ -47,7 +47,7 @@ static nl::ExprP shiftAmount(const nl::ExprP& b, unsigned width) {
 // The value the hardware expression computes for literal operands (the IR's folding, plus the
 // hardware's answers where the IR leaves the result undefined and refuses to fold).
 static uint64_t foldHardware(const ir::Op& op, const std::vector<uint64_t>& c, unsigned firstWidth) {
-  const uint8_t W = uint8_t(widthOf(op)), ow = uint8_t(firstWidth);
+  const unsigned W = op.width(), ow = firstWidth;
   if (auto r = ir::lower::foldConstant(op.kind, W, c, ow)) return *r;
   using K = ir::OpKind;
   // Division by zero gives 0; INT_MIN / -1 wraps to INT_MIN and its remainder is 0.
@@ -59,7 +59,7 @@ static uint64_t foldHardware(const ir::Op& op, const std::vector<uint64_t>& c, u
 nl::ExprP opExpr(const ir::Op& op, const std::vector<nl::ExprP>& a) {
   using K = ir::OpKind;
   using nl::Op;
-  const unsigned W = widthOf(op);
+  const unsigned W = op.width();
   std::vector<uint64_t> c;
   for (const nl::ExprP& e : a)
     if (auto v = e->constValue()) c.push_back(*v);

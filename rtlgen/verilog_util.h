@@ -14,11 +14,6 @@
 
 namespace spvhls::rtl {
 
-// The width of an IR value and the kind of a memory, read in one place each (the IR's types are
-// being generalised; only these two lines should need to follow).
-inline unsigned widthOf(const ir::Op& op) { return op.width; }
-inline bool isOnChip(const ir::Memory& m) { return m.kind == ir::Memory::Kind::Local; }
-
 // True when some user of `v` reads only its low bits (a truncation, or a shift amount taken modulo the
 // width): its signals are then declared inside a lint_off UNUSEDSIGNAL region, on purpose.
 bool partiallyUsed(const std::vector<ir::Op>& ops, ir::ValueId v);

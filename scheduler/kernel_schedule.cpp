@@ -140,6 +140,8 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
 } // namespace
 
 KernelSchedule scheduleKernel(const ir::Kernel& k, const ScheduleOptions& opts) {
+  // The back end starts here: reject what the IR can say but the hardware cannot build yet.
+  ir::checkHardwareSupport(k);
   OperatorLibrary lib(opts.target);
   KernelSchedule ks;
   for (uint32_t l = 0; l < k.loops.size(); ++l) ks.loops.push_back(scheduleLoop(k, l, lib, opts));

@@ -33,9 +33,9 @@ uint32_t OperatorLibrary::latency(const ir::Op& op) const {
   case K::LoopCall:
     return 1;
   case K::Mul:
-    return op.width > 32 ? target_.mulLatency + 2 : target_.mulLatency;
+    return op.width() > 32 ? target_.mulLatency + 2 : target_.mulLatency;
   case K::UDiv: case K::SDiv: case K::URem: case K::SRem: case K::SMod:
-    return uint32_t(op.width) + 2;
+    return uint32_t(op.width()) + 2;
   case K::Load:
     return target_.memLatency + 1;
   }

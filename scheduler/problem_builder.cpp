@@ -16,7 +16,7 @@ bool isMemoryAccess(const ir::Op& op) { return op.kind == OpKind::Load || op.kin
 
 // "%add = Add" for values, "Store #7" for operations without a result.
 std::string operationName(const ir::Op& op, uint32_t index) {
-  if (op.width == 0) return opLabel(op, index);
+  if (op.width() == 0) return opLabel(op, index);
   return fmt::format("{} = {}", valueName(op, index), ir::opKindName(op.kind));
 }
 

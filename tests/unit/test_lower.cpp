@@ -163,14 +163,14 @@ TEST_CASE("vadd: one pipelined loop with a LoopPhi, predicated accesses and a co
   for (uint32_t i = 0; i < 3; ++i) {
     CHECK(k.args[i].isPointer);
     const ir::Memory& m = k.memories.at(k.args[i].memory);
-    CHECK(m.kind == ir::Memory::Kind::Global);
+    CHECK(m.kind == ir::Memory::Kind::Argument);
     CHECK(m.argIndex == i);
     CHECK(m.name == k.args[i].name);
   }
   CHECK(k.args[0].name == "a");
   CHECK(k.args[2].name == "c");
   CHECK_FALSE(k.args[3].isPointer);
-  CHECK(k.args[3].width == 32);
+  CHECK(k.args[3].width() == 32);
   CHECK(k.memories.size() == 3);
 
   // The kernel CFG only calls the loop: no memory access is left outside it.
@@ -188,7 +188,7 @@ TEST_CASE("vadd: one pipelined loop with a LoopPhi, predicated accesses and a co
   CHECK(lp.headerLabel != 0);
   REQUIRE(lp.phis.size() == 1);
   CHECK(lp.phis[0].name == "i");
-  CHECK(lp.phis[0].width == 32);
+  CHECK(lp.phis[0].width() == 32);
   CHECK(isConst(k.ops, lp.liveIns.at(lp.phis[0].initLiveIn), 0)); // i = 0
   const ir::Op& next = lp.ops.at(lp.phis[0].next);                // i + 1
   CHECK(next.kind == OpKind::Add);
@@ -440,7 +440,7 @@ TEST_CASE("local arrays, struct members and OpenCL.std built-ins") {
     ir::Kernel k = lower(l, "localarr");
     REQUIRE(k.memories.size() == 3);
     const ir::Memory& t = k.memories[1];
-    CHECK(t.kind == ir::Memory::Kind::Local);
+    CHECK(t.kind == ir::Memory::Kind::Private);
     CHECK(t.name == "t");
     CHECK(t.sizeBytes == 16);
     CHECK(t.init == bytesOf({1, 2, 3, 4}));
@@ -574,7 +574,7 @@ TEST_CASE("DependencyArrayINTEL on a private array names its local memory") {
   uint32_t u = 0;
   while (u < k.memories.size() && k.memories[u].name != "u") ++u;
   REQUIRE(u < k.memories.size());
-  CHECK(k.memories[u].kind == ir::Memory::Kind::Local);
+  CHECK(k.memories[u].kind == ir::Memory::Kind::Private);
   CHECK(k.loops[0].controls.memoryDependenceDistance == std::vector<std::pair<uint32_t, uint32_t>>{{u, 2}});
   CHECK(request(k.loops[0].controls, "DependencyArrayINTEL")->value == "u:2");
   CHECK(k.loops[1].controls.requests.empty());
@@ -659,7 +659,7 @@ TEST_CASE("verifyKernel rejects broken IR") {
   broken([](ir::Kernel& k) { k.ops[0].block = 1; });
   broken([](ir::Kernel& k) {
     for (auto& op : k.loops[0].ops)
-      if (op.kind == OpKind::Add) op.width = 16;
+      if (op.kind == OpKind::Add) op.type = ir::Type::bits(16);
   });
   CHECK_NOTHROW(ir::verifyKernel(good));
 }
@@ -692,7 +692,7 @@ TEST_CASE("every kernel of the examples lowers, verifies and matches the interpr
         std::vector<sim::ArgSpec> args;
         for (const auto& a : k.args)
           args.push_back(a.isPointer ? ints(a.name, pseudoRandom(256, a.memory + 11, in.lo, in.hi))
-                                     : scalar(a.name, in.n, a.width));
+                                     : scalar(a.name, in.n, a.width()));
         runBoth(l, k, args);
       }
     }
@@ -883,6 +883,16 @@ TEST_CASE("OpSpecConstantOp addresses into a constant table are followed; number
   ir::EvalResult e = runBoth(l, k, {ints("r", {0, 7, 0, 0})});
   CHECK(intsOf(e.buffers[0]) == std::vector<int32_t>{30, 7, 42, 0});
   runBoth(l, k, {ints("r", {0, 6, 0, 0})});
+  // The table is a program-scope constant on chip, only read; the argument is read and written.
+  REQUIRE(k.memories.size() == 2);
+  CHECK(k.memories[0].kind == ir::Memory::Kind::Argument);
+  CHECK(k.memories[1].kind == ir::Memory::Kind::ProgramScope);
+  CHECK(k.memories[1].onChip());
+  CHECK(k.memories[1].init.size() == 16);
+  REQUIRE(k.memories[0].ports.size() == 1);
+  REQUIRE(k.memories[1].ports.size() == 1);
+  CHECK(k.memories[0].ports[0].access == ir::PortAccess::ReadWrite);
+  CHECK(k.memories[1].ports[0].access == ir::PortAccess::Read);
 }
 
 TEST_CASE("operands whose width differs from the result type's are the input's error, not an internal one") {

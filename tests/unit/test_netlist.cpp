@@ -150,7 +150,7 @@ TEST_CASE("netlist expressions fold literals on the tree") {
   // A literal shift amount is reduced modulo the width on the tree, not parsed back out of text.
   ir::Op shl;
   shl.kind = ir::OpKind::Shl;
-  shl.width = 16;
+  shl.type = ir::Type::bits(16);
   nl::ExprP e = rtl::opExpr(shl, {w, nl::lit(35, 8)});
   REQUIRE(e->op == nl::Op::Shl);
   CHECK(e->args[1]->isConst(3));

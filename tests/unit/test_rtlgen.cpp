@@ -26,7 +26,7 @@ struct LoopBuilder {
   ir::ValueId add(OpKind k, uint8_t width, std::vector<ir::ValueId> operands, uint64_t imm = 0) {
     ir::Op op;
     op.kind = k;
-    op.width = width;
+    op.type = ir::Type::bits(width);
     op.operands = std::move(operands);
     op.imm = imm;
     op.name = fmt::format("v{}", loop.ops.size());
@@ -45,13 +45,13 @@ struct LoopBuilder {
 ir::Kernel everyOpKernel() {
   ir::Kernel k;
   k.name = "everyop";
-  k.args = {{"a", true, 0, 0}, {"c", true, 0, 1}, {"n", false, 32, 0}};
-  k.memories = {{ir::Memory::Kind::Global, "a", 0}, {ir::Memory::Kind::Global, "c", 1}};
+  k.args = {{"a", true, ir::Type::none(), 0}, {"c", true, ir::Type::none(), 1}, {"n", false, ir::Type::bits(32), 0}};
+  k.memories = {{ir::Memory::Kind::Argument, "a", 0}, {ir::Memory::Kind::Argument, "c", 1}};
   // CFG: entry (n, i0) -> loop block -> exit.
   auto kop = [&](OpKind kind, uint8_t w, uint32_t block, std::vector<ir::ValueId> ops, uint64_t imm = 0) {
     ir::Op op;
     op.kind = kind;
-    op.width = w;
+    op.type = ir::Type::bits(w);
     op.block = block;
     op.operands = std::move(ops);
     op.imm = imm;
@@ -116,7 +116,7 @@ ir::Kernel everyOpKernel() {
   ir::ValueId one = b.add(OpKind::Const, 32, {}, 1);
   ir::ValueId inext = b.add(OpKind::Add, 32, {i, one});
   ir::ValueId accNext = b.add(OpKind::Select, 32, {cont, b.add(OpKind::Add, 32, {acc, y}), acc});
-  b.loop.phis = {{"i", 1, inext, 32}, {"acc", 1, accNext, 32}};
+  b.loop.phis = {{"i", 1, inext, ir::Type::bits(32)}, {"acc", 1, accNext, ir::Type::bits(32)}};
   b.loop.liveIns = {n, zero};
   b.loop.continueCond = cont;
   b.loop.liveOuts = {acc};
@@ -201,7 +201,7 @@ ir::Kernel manyMemoryOpsKernel(unsigned n) {
   b.loop = k.loops[0];
   ir::ValueId off = ir::kNone, i = ir::kNone, cont = b.loop.continueCond;
   for (ir::ValueId v = 0; v < b.loop.ops.size(); ++v) {
-    if (b.loop.ops[v].kind == OpKind::Shl && b.loop.ops[v].width == 64) off = v;
+    if (b.loop.ops[v].kind == OpKind::Shl && b.loop.ops[v].width() == 64) off = v;
     if (b.loop.ops[v].kind == OpKind::LoopPhi && b.loop.ops[v].index == 0) i = v;
   }
   for (unsigned j = 1; j <= n; ++j) {
@@ -224,10 +224,10 @@ TEST_CASE("verilogTextProblems finds overlong lines and part-selects of literals
 
 namespace {
 // An IR operation over netlist operands, printed: "W'hX" for literals "W'hX", names otherwise.
-std::string opText(OpKind k, uint8_t width, const std::vector<std::pair<std::string, unsigned>>& operands) {
+std::string opText(OpKind k, uint32_t width, const std::vector<std::pair<std::string, unsigned>>& operands) {
   ir::Op o;
   o.kind = k;
-  o.width = width;
+  o.type = ir::Type::bits(width);
   std::vector<rtl::nl::ExprP> a;
   for (const auto& [text, w] : operands) {
     size_t q = text.find("'h");
@@ -281,12 +281,13 @@ TEST_CASE("a loop truncating and extending constants lints clean") {
   b.loop = k.loops[0];
   ir::ValueId off = ir::kNone;
   for (ir::ValueId v = 0; v < b.loop.ops.size(); ++v)
-    if (b.loop.ops[v].kind == OpKind::Shl && b.loop.ops[v].width == 64) off = v;
+    if (b.loop.ops[v].kind == OpKind::Shl && b.loop.ops[v].width() == 64) off = v;
   ir::ValueId t = b.add(OpKind::Trunc, 16, {b.add(OpKind::Const, 32, {}, 0x32d4)});
   ir::ValueId x = b.add(OpKind::SExt, 32, {t});
   ir::ValueId sel = b.add(OpKind::Select, 32, {b.add(OpKind::Const, 1, {}, 1), x, x});
   b.mem(OpKind::Store, 1, 4, {off, sel, b.loop.continueCond});
   k.loops[0] = b.loop;
+  ir::buildStructure(k);
   ir::verifyKernel(k);
   for (rtl::ClusterMode mode : {rtl::ClusterMode::StallEnable, rtl::ClusterMode::StallFree}) {
     CAPTURE(rtl::clusterModeName(mode));
@@ -299,7 +300,7 @@ TEST_CASE("lines stay bounded with hundreds of stall sources and requests") {
   // The FSM: one block of 400 stores; its stall OR, request valid OR and address/data muxes.
   ir::Kernel k;
   k.name = "stores";
-  k.args = {{"r", true, 0, 0}};
+  k.args = {{"r", true, ir::Type::none(), 0}};
   k.memories.resize(1);
   k.memories[0].name = "r";
   k.blocks.resize(1);
@@ -308,7 +309,7 @@ TEST_CASE("lines stay bounded with hundreds of stall sources and requests") {
   auto kop = [&](OpKind kind, uint8_t w, std::vector<ir::ValueId> ops, uint64_t imm = 0) {
     ir::Op op;
     op.kind = kind;
-    op.width = w;
+    op.type = ir::Type::bits(w);
     op.operands = std::move(ops);
     op.imm = imm;
     k.ops.push_back(op);
@@ -320,6 +321,7 @@ TEST_CASE("lines stay bounded with hundreds of stall sources and requests") {
     ir::ValueId st = kop(OpKind::Store, 0, {addr, kop(OpKind::Const, 32, {}, j), ir::kNone});
     k.ops[st].size = 4;
   }
+  ir::buildStructure(k);
   ir::verifyKernel(k);
   rtl::RtlResult fsm = generateAndLint(k, rtl::ClusterMode::Auto, "many_stores");
   CHECK(longestLine(fsm) <= rtl::kMaxLineChars);
@@ -327,6 +329,7 @@ TEST_CASE("lines stay bounded with hundreds of stall sources and requests") {
 
   // A pipelined loop with 60 loads and 60 stores more: its enable, admissions, FIFO inputs and muxes.
   ir::Kernel lk = manyMemoryOpsKernel(60);
+  ir::buildStructure(lk);
   ir::verifyKernel(lk);
   for (rtl::ClusterMode mode : {rtl::ClusterMode::StallEnable, rtl::ClusterMode::StallFree}) {
     CAPTURE(rtl::clusterModeName(mode));
@@ -367,6 +370,7 @@ TEST_CASE("printer: short lists inline, long ones as trees of bounded wires") {
 
 TEST_CASE("every operation kind lints clean in both cluster kinds") {
   ir::Kernel k = everyOpKernel();
+  ir::buildStructure(k);
   ir::verifyKernel(k);
   for (rtl::ClusterMode mode : {rtl::ClusterMode::StallEnable, rtl::ClusterMode::StallFree}) {
     CAPTURE(rtl::clusterModeName(mode));
@@ -447,7 +451,7 @@ TEST_CASE("auto cluster choice") {
     if (l.ops[v].kind == OpKind::Load) load = v;
   ir::Op ne;
   ne.kind = OpKind::Ne;
-  ne.width = 1;
+  ne.type = ir::Type::bits(1);
   ne.operands = {load, load};
   l.ops.push_back(ne);
   l.continueCond = ir::ValueId(l.ops.size() - 1);

@@ -59,7 +59,7 @@ struct LoopBuilder {
   ValueId add(OpKind kind, uint8_t width, std::vector<ValueId> operands, std::string name = "") {
     ir::Op op;
     op.kind = kind;
-    op.width = width;
+    op.type = ir::Type::bits(width);
     op.operands = std::move(operands);
     op.name = std::move(name);
     loop.ops.push_back(std::move(op));
@@ -80,7 +80,7 @@ struct LoopBuilder {
   ValueId phi(uint8_t width, std::string name) {
     ValueId id = add(OpKind::LoopPhi, width, {}, name);
     loop.ops[id].index = uint32_t(loop.phis.size());
-    loop.phis.push_back(ir::LoopPhi{name, 0, ir::kNone, width});
+    loop.phis.push_back(ir::LoopPhi{name, 0, ir::kNone, ir::Type::bits(width)});
     return id;
   }
   void setNext(ValueId phiOp, ValueId next) { loop.phis[loop.ops[phiOp].index].next = next; }
@@ -182,7 +182,7 @@ TEST_CASE("operator library: latencies and resources of the default and a custom
   auto op = [](OpKind k, uint8_t width, uint32_t memory = 0) {
     ir::Op o;
     o.kind = k;
-    o.width = width;
+    o.type = ir::Type::bits(width);
     o.memory = memory;
     return o;
   };
@@ -430,7 +430,7 @@ TEST_CASE("buildBlockProblem and block schedules: terminator after condition, ph
   auto add = [&](OpKind kind, uint8_t width, std::vector<ValueId> operands, uint32_t block, std::string name = "") {
     ir::Op op;
     op.kind = kind;
-    op.width = width;
+    op.type = ir::Type::bits(width);
     op.operands = std::move(operands);
     op.block = block;
     op.name = std::move(name);

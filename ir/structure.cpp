@@ -1,0 +1,112 @@
+// buildStructure: what follows from the final CFG and loops — the region tree, the kernel's process
+// and the memories' ports (see ir/hls_ir.h).
+#include <algorithm>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir {
+
+namespace lower {
+
+std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k) {
+  std::vector<uint8_t> reads(k.memories.size(), 0), writes(k.memories.size(), 0);
+  auto scan = [&](const std::vector<Op>& ops) {
+    for (const Op& op : ops) {
+      if (op.memory >= k.memories.size()) continue; // the verifier reports it
+      if (op.kind == OpKind::Load) reads[op.memory] = 1;
+      if (op.kind == OpKind::Store) writes[op.memory] = 1;
+    }
+  };
+  scan(k.ops);
+  for (const Loop& lp : k.loops) scan(lp.ops);
+  // One port per memory, as the hardware has today; its direction is what the accesses need.
+  std::vector<std::vector<MemoryPort>> ports(k.memories.size());
+  for (size_t m = 0; m < k.memories.size(); ++m)
+    if (reads[m] || writes[m])
+      ports[m].push_back({reads[m] && writes[m] ? PortAccess::ReadWrite : reads[m] ? PortAccess::Read : PortAccess::Write});
+  return ports;
+}
+
+} // namespace lower
+
+namespace {
+
+uint32_t addRegion(Kernel& k, Region r) {
+  const uint32_t index = static_cast<uint32_t>(k.regions.size());
+  if (r.parent != kNoRegion) {
+    r.depth = k.regions[r.parent].depth + 1;
+    k.regions[r.parent].children.push_back(index);
+  }
+  if (r.loop) k.loops[*r.loop].depth = r.depth;
+  k.regions.push_back(std::move(r));
+  return index;
+}
+
+// A pipelined loop's region, and those of the inner loops its body calls.
+void addPipelined(Kernel& k, uint32_t loop, uint32_t parent, uint32_t callBlock, std::vector<uint8_t>& placed) {
+  if (loop >= k.loops.size() || placed[loop]) return; // malformed: the verifier reports it
+  placed[loop] = 1;
+  Region r;
+  r.name = k.loops[loop].name;
+  r.loc = k.loops[loop].loc;
+  r.process = k.regions[parent].process;
+  r.parent = parent;
+  r.header = callBlock;
+  if (callBlock != kNoBlock) r.blocks = {callBlock};
+  r.loop = loop;
+  const uint32_t self = addRegion(k, std::move(r));
+  std::vector<uint32_t> inner;
+  for (const Op& op : k.loops[loop].ops)
+    if (op.kind == OpKind::LoopCall) inner.push_back(op.index);
+  for (uint32_t l : inner) addPipelined(k, l, self, kNoBlock, placed);
+}
+
+} // namespace
+
+void buildStructure(Kernel& k) {
+  if (k.processes.empty()) {
+    // Task-sequence lowering (issue 14) will add a process per task function and the channels
+    // between them; today the kernel is the one process.
+    Process p;
+    p.kind = Process::Kind::Kernel;
+    p.name = k.name;
+    p.loc = k.loc;
+    k.processes.push_back(std::move(p));
+  }
+  k.processes[0].region = 0;
+  k.regions.clear();
+  Region root;
+  root.kind = Region::Kind::Process;
+  root.name = k.name;
+  root.loc = k.loc;
+  root.blocks.resize(k.blocks.size());
+  for (uint32_t b = 0; b < k.blocks.size(); ++b) root.blocks[b] = b;
+  addRegion(k, std::move(root));
+
+  // Loops left in the CFG: the natural loops, outer ones first.
+  const lower::LoopForest forest = lower::findLoops(k);
+  std::vector<uint32_t> regionOf(forest.loops.size());
+  for (size_t i = 0; i < forest.loops.size(); ++i) {
+    const lower::LoopInfo& L = forest.loops[i];
+    Region r;
+    r.name = k.blocks[L.header].name;
+    r.loc = k.blocks[L.header].term.loc;
+    r.parent = L.parent >= 0 ? regionOf[L.parent] : 0;
+    r.header = L.header;
+    r.blocks = L.blocks;
+    regionOf[i] = addRegion(k, std::move(r));
+  }
+  // Pipelined loops, under the innermost loop of the FSM around their LoopCall block.
+  std::vector<uint8_t> placed(k.loops.size(), 0);
+  for (uint32_t b = 0; b < k.blocks.size(); ++b)
+    for (ValueId v : k.blocks[b].ops)
+      if (k.ops[v].kind == OpKind::LoopCall) {
+        const int L = b < forest.innermost.size() ? forest.innermost[b] : -1;
+        addPipelined(k, k.ops[v].index, L >= 0 ? regionOf[L] : 0, b, placed);
+      }
+
+  const auto ports = lower::memoryPortsFromAccesses(k);
+  for (size_t m = 0; m < k.memories.size(); ++m) k.memories[m].ports = ports[m];
+}
+
+} // namespace spvhls::ir
