@@ -129,7 +129,7 @@ int cmdCompile(const Args& a) {
   std::string text = driver::reportText(c);
   writeFile(dir + "/report.txt", text);
   writeFile(dir + "/report.json", driver::reportJson(c).dump(2) + "\n");
-  for (const auto& w : c.warnings) std::cerr << w << "\n";
+  for (const Diagnostic& w : c.warnings) std::cerr << w.str() << "\n";
   std::cout << text;
   std::cout << fmt::format("\nwrote {} Verilog file(s), report.txt and report.json to {}\n", files.size(), dir);
   return 0;

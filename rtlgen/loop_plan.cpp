@@ -113,8 +113,9 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     int s = ls.schedule.start[i];
     if (s < 0) throw InternalError(loop.loc, "loop " + loop.name, "planLoop: negative start");
     p.start[i] = uint32_t(s);
-    p.readyPos[i] = p.start[i] + lib.latency(loop.ops[i]);
-    p.compPos[i] = loop.ops[i].kind == OpKind::Load ? p.start[i] + L : p.start[i];
+    const sched::Unit u = lib.unit(loop.ops[i]);
+    p.readyPos[i] = p.start[i] + u.latency;
+    p.compPos[i] = p.start[i] + u.formOffset(false);
   }
   auto use = [&](ir::ValueId v, uint32_t pos) {
     if (v != ir::kNone) p.lastUse[v] = std::max(p.lastUse[v], int(pos));

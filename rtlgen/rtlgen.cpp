@@ -6,6 +6,7 @@
 
 #include "rtlgen/loop_gen.h"
 #include "rtlgen/loop_plan.h"
+#include "rtlgen/plan.h"
 #include "rtlgen/ram_gen.h"
 #include "rtlgen/top_gen.h"
 
@@ -58,13 +59,14 @@ std::string sanitize(const std::string& name) {
   return s;
 }
 
-RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const RtlOptions& o) {
+RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& kp) {
+  if (kp.loops.size() != k.loops.size() || kp.fsm.blockCycles.size() != k.blocks.size())
+    throw InternalError(k.loc, "kernel " + k.name, "generateVerilog: the plan is not this kernel's");
   RtlResult r;
   r.moduleName = sanitize(k.name);
-  sched::OperatorLibrary lib(o.target);
   TopInputs in;
   in.moduleName = r.moduleName;
-  in.target = o.target;
+  in.fsm = kp.fsm;
   std::set<std::string> used;
   for (size_t i = 0; i < k.args.size(); ++i) {
     std::string n = sanitize(k.args[i].name.empty() ? fmt::format("arg{}", i) : k.args[i].name);
@@ -76,10 +78,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   std::vector<std::pair<std::string, std::string>> loopFiles;
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
-    std::string reason;
-    ClusterMode kind = l < o.loopKinds.size() ? o.loopKinds[l] : chooseClusterKind(loop, o.clusterMode, reason);
-    if (l < o.loopKindReasons.size()) reason = o.loopKindReasons[l];
-    LoopPlan plan = planLoop(loop, s.loops[l], lib, kind, reason);
+    const LoopPlan& plan = kp.loops[l];
     std::string modName = fmt::format("{}_loop{}", r.moduleName, l);
     LoopModule lm = generateLoopModule(loop, plan, modName);
     in.loopMemories.push_back(lm.memories);
@@ -119,7 +118,8 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     }
     in.ramModuleNames.push_back(name);
   }
-  r.files.emplace_back(r.moduleName + ".v", generateTopModule(k, s, in, r.blockCycles));
+  r.blockCycles = kp.fsm.blockCycles;
+  r.files.emplace_back(r.moduleName + ".v", generateTopModule(k, s, in));
   for (auto& f : ramFiles) r.files.push_back(std::move(f));
   for (auto& f : loopFiles) r.files.push_back(std::move(f));
   return r;

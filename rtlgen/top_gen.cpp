@@ -31,9 +31,8 @@ public:
       for (size_t i = 0; i < bb.ops.size(); ++i) slot_[bb.ops[i]] = uint32_t(i);
   }
 
-  std::string run(std::vector<uint32_t>& blockCycles) {
+  std::string run() {
     computeBlockCycles();
-    blockCycles = len_;
     // Registers last: only values some reader takes from a register (value() records it) get one.
     std::string body = fsm() + memories() + loops();
     return header() + registers() + body + logic_ + "endmodule\n";
@@ -53,28 +52,16 @@ private:
   Reducer red_{"red"};
   unsigned blkW_ = 1, cycW_ = 1;
 
-  uint32_t L() const { return in_.target.memLatency; }
   int start(ValueId v) const { return s_.blocks[k_.ops[v].block].schedule.start[slot_[v]]; }
   uint32_t lat(ValueId v) const { return s_.blocks[k_.ops[v].block].problem.ops[slot_[v]].latency; }
-  // The cycle in which an operation's result is formed (and registered at the end of).
-  int formCycle(ValueId v) const {
-    const ir::Op& op = k_.ops[v];
-    if (op.kind == OpKind::Load) return start(v) + int(L());
-    return start(v) + std::max<int>(int(lat(v)), 1) - 1;
-  }
+  // The cycle in which an operation's result is formed (and registered at the end of): the plan's.
+  int formCycle(ValueId v) const { return in_.fsm.formCycle[v]; }
 
+  // Block lengths are the plan's; the FSM's state registers are sized for them.
   void computeBlockCycles() {
-    len_.resize(k_.blocks.size());
+    len_ = in_.fsm.blockCycles;
     uint32_t maxLen = 1;
-    for (size_t b = 0; b < k_.blocks.size(); ++b) {
-      const auto& bs = s_.blocks[b];
-      const auto& ops = k_.blocks[b].ops;
-      int term = bs.schedule.start.size() > ops.size() ? bs.schedule.start[ops.size()] : 0;
-      int len = term + 1;
-      for (ValueId v : ops) len = std::max(len, formCycle(v) + 1);
-      len_[b] = uint32_t(len);
-      maxLen = std::max(maxLen, len_[b]);
-    }
+    for (uint32_t len : len_) maxLen = std::max(maxLen, len);
     blkW_ = std::max(1u, log2Ceil(k_.blocks.size()));
     cycW_ = std::max(1u, log2Ceil(maxLen));
   }
@@ -423,8 +410,7 @@ private:
 
 } // namespace
 
-std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
-                              std::vector<uint32_t>& blockCycles) {
+std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in) {
   // An initialised array lives in the RAM's configuration-time contents, so it must never be written:
   // a second run of the kernel would see the first run's writes. Lowering stores the initial
   // contents of arrays the kernel writes instead, so this is a check of the compiler.
@@ -439,7 +425,7 @@ std::string generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& 
   };
   rejectWritesToInitialised(k.ops);
   for (const ir::Loop& loop : k.loops) rejectWritesToInitialised(loop.ops);
-  return TopWriter(k, s, in).run(blockCycles);
+  return TopWriter(k, s, in).run();
 }
 
 } // namespace spvhls::rtl
