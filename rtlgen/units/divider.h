@@ -5,10 +5,10 @@
 //                          output wire [31:0] y);
 //
 // A restoring division with one register stage per quotient bit, after an operand stage that takes
-// magnitudes; every stage advances only when `en`. Operands presented in cycle t (with en) give y in
-// the cycle after latency - 2 = width further enabled edges (t + latency - 1 with en held), where
-// latency = width + 2 as the operator library says: y is combinational out of the last stage (sign
-// fix-up, remainder sign, division by zero), so the consumer's register captures it at the end of
+// magnitudes; every stage advances only when `en`. Operands presented with en give y once latency - 1
+// enabled edges have passed, where latency = width + 2 as the operator library says (in cycle
+// t + latency - 1 with en held): y is combinational out of the last stage (sign fix-up, remainder
+// sign, division by zero), so the consumer's register captures it at the end of
 // that cycle, as it captures an inline latency-1 operation. Results are exactly ir_eval's: division
 // by zero gives 0, INT_MIN / -1 wraps to INT_MIN (remainder 0), SRem takes the dividend's sign and
 // SMod the divisor's.
