@@ -172,6 +172,15 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     }
     p.respFifoDepth[i] = roundUpPow2(depth);
   }
+  // Forwarding: a phi read after its next value is ready in the iteration ahead, in one cluster,
+  // takes that value directly; in another cluster a gate makes the carry register current instead.
+  p.forwardPos.assign(n, -1);
+  for (size_t v = 0; v < n; ++v) {
+    if (loop.ops[v].kind != OpKind::LoopPhi) continue;
+    ir::ValueId next = loop.phis[loop.ops[v].index].next;
+    uint32_t rn = p.readyPos[next];
+    if (next != v && rn > p.start[v] && p.clusterOf(rn) == p.clusterOf(p.start[v])) p.forwardPos[v] = int(rn);
+  }
   if (kind == ClusterMode::StallFree) {
     for (const sched::Dependence& d : ls.problem.deps) {
       if (d.distance == 0) continue;

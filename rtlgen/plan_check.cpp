@@ -30,6 +30,7 @@ public:
     clusters();
     fifos();
     gates();
+    forwarding();
   }
 
 private:
@@ -46,7 +47,7 @@ private:
   void shapes() const {
     const size_t n = loop_.ops.size();
     if (p_.start.size() != n || p_.compPos.size() != n || p_.readyPos.size() != n || p_.lastUse.size() != n ||
-        p_.respFifoDepth.size() != n)
+        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n)
       fail(fmt::format("per-operation vectors do not have the loop's {} entries", n));
     if (ls_.schedule.start.size() != n) fail("the schedule does not cover every operation");
     if (p_.ii != ls_.schedule.ii)
@@ -171,6 +172,27 @@ private:
       fail(fmt::format("{} recurrence(s) cross a cluster boundary, {} gate(s) planned, and they differ",
                        needed.size(), have.size()));
     if (!p_.gates.empty() && p_.predictable) fail("a loop with gates is marked predictable");
+  }
+
+  // A phi that reads while the iteration ahead is still producing its next value (in the same
+  // cluster) must take it forwarded from exactly where it is produced; every other phi reads its
+  // carry register, which is current then (or, across clusters, made current by a gate).
+  void forwarding() const {
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const int fwd = p_.forwardPos[v];
+      if (loop_.ops[v].kind != OpKind::LoopPhi) {
+        if (fwd >= 0) fail(fmt::format("{} is not a phi but is forwarded", label(v)));
+        continue;
+      }
+      const ir::ValueId next = loop_.phis[loop_.ops[v].index].next;
+      const uint32_t produced = p_.start[next] + lib_.latency(loop_.ops[next]), read = p_.start[v];
+      const bool sameCluster = std::upper_bound(p_.cuts.begin(), p_.cuts.end(), produced) ==
+                               std::upper_bound(p_.cuts.begin(), p_.cuts.end(), read);
+      const bool needed = next != v && produced > read && sameCluster;
+      if (needed != (fwd >= 0) || (needed && uint32_t(fwd) != produced))
+        fail(fmt::format("{} is read at {} and its next value {} is produced at {}: forwarding from {}", label(v),
+                         read, label(next), produced, fwd));
+    }
   }
 };
 

@@ -176,6 +176,20 @@ TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
       },
       "gate");
   expectRejected(
+      *p, "a forwarded non-phi", [&](rtl::KernelPlan& b) { b.loops[0].forwardPos[load] = 3; }, "forwarded");
+  {
+    // vadd's counter phi reads the value the iteration ahead produces in the same cycle.
+    const rtl::LoopPlan& lp = p->plan.loops[0];
+    uint32_t phi = firstOp(loop, OpKind::LoopPhi);
+    REQUIRE(lp.forwardPos[phi] >= 0);
+    expectRejected(
+        *p, "a forwarding dropped", [&](rtl::KernelPlan& b) { b.loops[0].forwardPos[phi] = -1; },
+        "forwarding");
+    expectRejected(
+        *p, "forwarding from the wrong position",
+        [&](rtl::KernelPlan& b) { b.loops[0].forwardPos[phi] += 1; }, "forwarding");
+  }
+  expectRejected(
       *p, "planned for another target", [&](rtl::KernelPlan& b) { b.target.memLatency += 1; }, "target");
 }
 
