@@ -69,8 +69,8 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
     requested = c.kernel.clusterAttribute == "StallFreeINTEL" ? rtl::ClusterMode::StallFree : rtl::ClusterMode::StallEnable;
     requestedBy = c.kernel.clusterAttribute + " on the kernel";
   }
-  rtl::ClusterChoice choice =
-      stage(inputPath, "cluster kinds", [&] { return rtl::chooseClusterKinds(c.kernel, requested, requestedBy); });
+  rtl::ClusterChoice choice = stage(inputPath, "cluster kinds",
+                                    [&] { return rtl::chooseClusterKinds(c.kernel, requested, requestedBy); });
   for (Diagnostic& d : choice.warnings) c.warnings.push_back(std::move(d));
 
   const sched::OperatorLibrary lib(o.target);
@@ -79,7 +79,8 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   auto scheduleAndPlan = [&] {
     so.exitBeforeMemory = rtl::exitBeforeMemory(choice.loops);
     c.schedule = stage(inputPath, "scheduling", [&] { return sched::scheduleKernel(c.kernel, so); });
-    c.plan = stage(inputPath, "planning", [&] { return rtl::planKernel(c.kernel, c.schedule, lib, choice.loops); });
+    c.plan = stage(inputPath, "planning",
+                   [&] { return rtl::planKernel(c.kernel, c.schedule, lib, choice.loops); });
   };
   scheduleAndPlan();
   // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that

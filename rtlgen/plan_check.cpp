@@ -190,8 +190,8 @@ private:
                                std::upper_bound(p_.cuts.begin(), p_.cuts.end(), read);
       const bool needed = next != v && produced > read && sameCluster;
       if (needed != (fwd >= 0) || (needed && uint32_t(fwd) != produced))
-        fail(fmt::format("{} is read at {} and its next value {} is produced at {}: forwarding from {}", label(v),
-                         read, label(next), produced, fwd));
+        fail(fmt::format("{} is read at {} and its next value {} is produced at {}: forwarding from {}",
+                         label(v), read, label(next), produced, fwd));
     }
   }
 };

@@ -14,8 +14,8 @@
 //   Mul                                    mulLatency (3),     1   Inline      0                 -
 //                                          +2 above 32 bit
 //   UDiv SDiv URem SRem SMod               width + 2           1   Inline [1]  0                 -
-//   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    its port, 1/cycle
-//   Store                                  1                   1   MemoryPort  0                 its port, 1/cycle
+//   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port, 1/cycle
+//   Store                                  1                   1   MemoryPort  0                 port, 1/cycle
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
 //
 // "Result on a wire" is the offset from start at which a pipeline sees the value (Unit::resultOffset);
