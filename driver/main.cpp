@@ -93,6 +93,17 @@ uint64_t parseNumber(const std::string& opt, const std::string& v) {
   }
 }
 
+// A bad number on the command line is the user's error (exit 1), not an escaping std::invalid_argument.
+double parseFraction(const std::string& opt, const std::string& v) {
+  try {
+    size_t pos = 0;
+    double d = std::stod(v, &pos);
+    if (pos == v.size()) return d;
+  } catch (const std::exception&) {
+  }
+  usageError(fmt::format("{} expects a number, got '{}'", opt, v));
+}
+
 driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) {
   driver::CompileOptions o;
   o.kernel = kernel;
@@ -129,7 +140,7 @@ int cmdCompile(const Args& a) {
   std::string text = driver::reportText(c);
   writeFile(dir + "/report.txt", text);
   writeFile(dir + "/report.json", driver::reportJson(c).dump(2) + "\n");
-  for (const auto& w : c.warnings) std::cerr << w << "\n";
+  for (const Diagnostic& w : c.warnings) std::cerr << w.str() << "\n";
   std::cout << text;
   std::cout << fmt::format("\nwrote {} Verilog file(s), report.txt and report.json to {}\n", files.size(), dir);
   return 0;
@@ -222,7 +233,7 @@ int cmdSim(const Args& a) {
   if (colon == std::string::npos) usageError("--latency expects MIN:MAX");
   uint64_t minLat = parseNumber("--latency", lat.substr(0, colon)), maxLat = parseNumber("--latency", lat.substr(colon + 1));
   if (minLat < 1 || maxLat < minLat) usageError("--latency needs 1 <= MIN <= MAX");
-  double readyProb = std::stod(a.get("--ready-prob", "0.8"));
+  double readyProb = parseFraction("--ready-prob", a.get("--ready-prob", "0.8"));
   if (!(readyProb > 0.0 && readyProb <= 1.0)) usageError("--ready-prob must be in (0, 1]");
   std::stringstream ss(seeds);
   for (std::string item; std::getline(ss, item, ',');) {
@@ -272,7 +283,9 @@ int main(int argc, char** argv) {
     for (const Diagnostic& d : e.diagnostics()) std::cerr << d.str() << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "spvhls: internal error: " << e.what() << "\n";
+    // Any other exception is a compiler bug: reported like an InternalError, at the input.
+    const InternalError ie(SourceLoc{a.input}, a.command, e.what());
+    for (const Diagnostic& d : ie.diagnostics()) std::cerr << d.str() << "\n";
     return 3;
   }
 }

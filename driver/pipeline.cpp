@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "ir/lower.h"
-#include "rtlgen/loop_plan.h"
+#include "rtlgen/plan.h"
 
 namespace spvhls::driver {
 
@@ -33,58 +33,60 @@ std::string pickKernel(const spirv::ModuleView& mv, const std::string& requested
                         fmt::format("the module has several kernels ({}); choose one with --kernel", list));
 }
 
+namespace {
+
+// Runs one stage; a standard-library exception escaping it (std::out_of_range from .at(), a
+// std::logic_error) is a compiler bug, reported as an InternalError at the input with the stage.
+template <class F>
+auto stage(const std::string& inputPath, const char* name, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const DiagnosticError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InternalError(SourceLoc{inputPath}, name, fmt::format("unexpected exception: {}", e.what()));
+  }
+}
+
+} // namespace
+
 Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o) {
   Compiled c;
   c.inputPath = inputPath;
   c.target = o.target;
   std::string name = pickKernel(*m.view, o.kernel, inputPath);
-  c.kernel = ir::lowerKernel(*m.view, name);
-  ir::verifyKernel(c.kernel);
-  for (const Diagnostic& d : c.kernel.diagnostics) c.warnings.push_back(d.str());
+  stage(inputPath, "lowering", [&] {
+    c.kernel = ir::lowerKernel(*m.view, name);
+    ir::verifyKernel(c.kernel);
+  });
+  c.warnings = c.kernel.diagnostics;
 
   // The cluster kind decides how the exit condition constrains memory operations, so it is chosen
-  // before scheduling.
-  // The command line overrides a cluster kind the kernel's source asks for.
+  // before scheduling. The command line overrides a cluster kind the kernel's source asks for.
   rtl::ClusterMode requested = o.cluster;
   std::string requestedBy = "--cluster";
   if (requested == rtl::ClusterMode::Auto && !c.kernel.clusterAttribute.empty()) {
     requested = c.kernel.clusterAttribute == "StallFreeINTEL" ? rtl::ClusterMode::StallFree : rtl::ClusterMode::StallEnable;
     requestedBy = c.kernel.clusterAttribute + " on the kernel";
   }
-  rtl::RtlOptions ro;
-  ro.clusterMode = requested;
-  ro.target = o.target;
+  rtl::ClusterChoice choice = stage(inputPath, "cluster kinds",
+                                    [&] { return rtl::chooseClusterKinds(c.kernel, requested, requestedBy); });
+  for (Diagnostic& d : choice.warnings) c.warnings.push_back(std::move(d));
+
+  const sched::OperatorLibrary lib(o.target);
   sched::ScheduleOptions so;
   so.target = o.target;
-  for (const ir::Loop& loop : c.kernel.loops) {
-    std::string reason;
-    rtl::ClusterMode kind = rtl::chooseClusterKind(loop, requested, reason, requestedBy);
-    if (requested == rtl::ClusterMode::StallFree && kind != rtl::ClusterMode::StallFree)
-      c.warnings.push_back(fmt::format("{}: warning: loop {}: {}", loop.loc.str(), loop.name, reason));
-    ro.loopKinds.push_back(kind);
-    ro.loopKindReasons.push_back(reason);
-    so.exitBeforeMemory.push_back(kind == rtl::ClusterMode::StallFree);
-  }
-  c.schedule = sched::scheduleKernel(c.kernel, so);
+  auto scheduleAndPlan = [&] {
+    so.exitBeforeMemory = rtl::exitBeforeMemory(choice.loops);
+    c.schedule = stage(inputPath, "scheduling", [&] { return sched::scheduleKernel(c.kernel, so); });
+    c.plan = stage(inputPath, "planning",
+                   [&] { return rtl::planKernel(c.kernel, c.schedule, lib, choice.loops); });
+  };
+  scheduleAndPlan();
   // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that
   // serialise iterations behind the memory latency; one stall-enable cluster is faster there.
-  if (requested == rtl::ClusterMode::Auto) {
-    bool changed = false;
-    sched::OperatorLibrary lib(o.target);
-    for (size_t l = 0; l < c.kernel.loops.size(); ++l) {
-      if (ro.loopKinds[l] != rtl::ClusterMode::StallFree) continue;
-      rtl::LoopPlan plan = rtl::planLoop(c.kernel.loops[l], c.schedule.loops[l], lib, ro.loopKinds[l], "");
-      if (plan.gates.empty()) continue;
-      ro.loopKinds[l] = rtl::ClusterMode::StallEnable;
-      ro.loopKindReasons[l] = fmt::format("auto: in stall-free clusters {} recurrence(s) would cross a cluster "
-                                          "boundary and wait for memory; stall-enable",
-                                          plan.gates.size());
-      so.exitBeforeMemory[l] = false;
-      changed = true;
-    }
-    if (changed) c.schedule = sched::scheduleKernel(c.kernel, so);
-  }
-  c.rtl = rtl::generateVerilog(c.kernel, c.schedule, ro);
+  if (requested == rtl::ClusterMode::Auto && rtl::avoidGates(c.plan, choice.loops)) scheduleAndPlan();
+  c.rtl = stage(inputPath, "generation", [&] { return rtl::generateVerilog(c.kernel, c.schedule, c.plan); });
   return c;
 }
 

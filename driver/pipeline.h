@@ -1,5 +1,5 @@
-// The compile pipeline shared by the CLI subcommands: read -> validate -> lower -> schedule (verified)
-// -> Verilog. Each stage consumes the previous stage's result only.
+// The compile pipeline shared by the CLI subcommands: read -> validate -> lower -> cluster kinds ->
+// schedule (verified) -> plan (checked) -> Verilog. Each stage consumes earlier stages' results only.
 #pragma once
 
 #include <memory>
@@ -8,6 +8,7 @@
 
 #include "frontend/module.h"
 #include "ir/hls_ir.h"
+#include "rtlgen/plan.h"
 #include "rtlgen/rtlgen.h"
 #include "scheduler/kernel_schedule.h"
 
@@ -28,9 +29,10 @@ struct Compiled {
   std::string inputPath;
   ir::Kernel kernel;
   sched::KernelSchedule schedule;
+  rtl::KernelPlan plan;
   rtl::RtlResult rtl;
   sched::Target target;
-  std::vector<std::string> warnings;
+  std::vector<Diagnostic> warnings; // lowering's and the cluster choice's, printed by the driver
 };
 
 LoadedModule loadModule(const std::string& path);

@@ -130,7 +130,7 @@ std::string reportText(const Compiled& c) {
     if (!k.blocks[b].notPipelinedReason.empty())
       s += fmt::format("    loop not pipelined: {}\n", k.blocks[b].notPipelinedReason);
   }
-  for (const auto& w : c.warnings) s += w + "\n";
+  for (const Diagnostic& w : c.warnings) s += w.str() + "\n";
   return s;
 }
 

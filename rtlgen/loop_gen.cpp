@@ -400,12 +400,13 @@ private:
   ExprP phiRead(ValueId v) const {
     const ir::Op& op = loop_.ops[v];
     const ir::LoopPhi& ph = loop_.phis[op.index];
-    uint32_t tp = p_.start[v], rn = p_.readyPos[ph.next];
-    // Forward the value the previous iteration is producing in this very cycle.
-    if (rn > tp && p_.clusterOf(rn) == p_.clusterOf(tp) && ph.next != v)
+    // Forward the value the previous iteration is producing in this very cycle (the plan decides).
+    if (p_.forwardPos[v] >= 0) {
+      uint32_t rn = uint32_t(p_.forwardPos[v]);
       // Raw valid, not vk: a squashed producer implies a squashed reader, and the exit detection may
       // itself depend on this phi.
       return nl::mux(valid_[rn], valueAt(ph.next, rn), carry_[op.index]);
+    }
     return carry_[op.index];
   }
 

@@ -113,8 +113,9 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     int s = ls.schedule.start[i];
     if (s < 0) throw InternalError(loop.loc, "loop " + loop.name, "planLoop: negative start");
     p.start[i] = uint32_t(s);
-    p.readyPos[i] = p.start[i] + lib.latency(loop.ops[i]);
-    p.compPos[i] = loop.ops[i].kind == OpKind::Load ? p.start[i] + L : p.start[i];
+    const sched::Unit u = lib.unit(loop.ops[i]);
+    p.readyPos[i] = p.start[i] + u.latency;
+    p.compPos[i] = p.start[i] + u.formOffset(false);
   }
   auto use = [&](ir::ValueId v, uint32_t pos) {
     if (v != ir::kNone) p.lastUse[v] = std::max(p.lastUse[v], int(pos));
@@ -170,6 +171,15 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       depth = L / p.ii + 2;
     }
     p.respFifoDepth[i] = roundUpPow2(depth);
+  }
+  // Forwarding: a phi read after its next value is ready in the iteration ahead, in one cluster,
+  // takes that value directly; in another cluster a gate makes the carry register current instead.
+  p.forwardPos.assign(n, -1);
+  for (size_t v = 0; v < n; ++v) {
+    if (loop.ops[v].kind != OpKind::LoopPhi) continue;
+    ir::ValueId next = loop.phis[loop.ops[v].index].next;
+    uint32_t rn = p.readyPos[next];
+    if (next != v && rn > p.start[v] && p.clusterOf(rn) == p.clusterOf(p.start[v])) p.forwardPos[v] = int(rn);
   }
   if (kind == ClusterMode::StallFree) {
     for (const sched::Dependence& d : ls.problem.deps) {

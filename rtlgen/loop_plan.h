@@ -42,6 +42,10 @@ struct LoopPlan {
   std::vector<uint64_t> exitFifoDepth; // per cluster except the last (stall-free only)
   std::vector<uint64_t> respFifoDepth; // per op (loads only, else 0)
   std::vector<CarryGate> gates;      // stall-free only
+  // Per op: for a LoopPhi that reads the value the iteration ahead produces in this very cycle (in
+  // the same cluster), the position that value is taken from (readyPos of the phi's next); else -1
+  // (the phi reads its carry register).
+  std::vector<int> forwardPos;
 
   uint32_t clusterOf(uint32_t pos) const;
   bool isCut(uint32_t pos) const;

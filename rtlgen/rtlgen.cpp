@@ -6,6 +6,7 @@
 
 #include "rtlgen/loop_gen.h"
 #include "rtlgen/loop_plan.h"
+#include "rtlgen/plan.h"
 #include "rtlgen/ram_gen.h"
 #include "rtlgen/top_gen.h"
 #include "rtlgen/verilog_printer.h"
@@ -60,13 +61,14 @@ std::string sanitize(const std::string& name) {
   return s;
 }
 
-RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const RtlOptions& o) {
+RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& kp) {
+  if (kp.loops.size() != k.loops.size() || kp.fsm.blockCycles.size() != k.blocks.size())
+    throw InternalError(k.loc, "kernel " + k.name, "generateVerilog: the plan is not this kernel's");
   RtlResult r;
   r.moduleName = sanitize(k.name);
-  sched::OperatorLibrary lib(o.target);
   TopInputs in;
   in.moduleName = r.moduleName;
-  in.target = o.target;
+  in.fsm = kp.fsm;
   std::set<std::string> used;
   for (size_t i = 0; i < k.args.size(); ++i) {
     std::string n = sanitize(k.args[i].name.empty() ? fmt::format("arg{}", i) : k.args[i].name);
@@ -78,10 +80,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   std::vector<nl::Module> loopModules, ramModules;
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
-    std::string reason;
-    ClusterMode kind = l < o.loopKinds.size() ? o.loopKinds[l] : chooseClusterKind(loop, o.clusterMode, reason);
-    if (l < o.loopKindReasons.size()) reason = o.loopKindReasons[l];
-    LoopPlan plan = planLoop(loop, s.loops[l], lib, kind, reason);
+    const LoopPlan& plan = kp.loops[l];
     std::string modName = fmt::format("{}_loop{}", r.moduleName, l);
     LoopModule lm = generateLoopModule(loop, plan, modName);
     in.loopMemories.push_back(lm.memories);
@@ -120,7 +119,8 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     }
     in.ramModuleNames.push_back(name);
   }
-  r.modules.push_back(generateTopModule(k, s, in, r.blockCycles));
+  r.blockCycles = kp.fsm.blockCycles;
+  r.modules.push_back(generateTopModule(k, s, in));
   for (auto& m : ramModules) r.modules.push_back(std::move(m));
   for (auto& m : loopModules) r.modules.push_back(std::move(m));
   for (const nl::Module& m : r.modules) r.files.emplace_back(m.name + ".v", printVerilog(m));

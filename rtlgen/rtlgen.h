@@ -1,4 +1,5 @@
-// Verilog generation: ir::Kernel + its verified KernelSchedule -> one synthesizable Verilog module.
+// Verilog generation: ir::Kernel + its verified KernelSchedule + its checked KernelPlan -> synthesizable
+// Verilog modules.
 // The interface is documented in docs/hardware-interface.md; the structure in docs/architecture.md.
 #pragma once
 
@@ -17,13 +18,7 @@ namespace spvhls::rtl {
 enum class ClusterMode { Auto, StallFree, StallEnable };
 const char* clusterModeName(ClusterMode m);
 
-struct RtlOptions {
-  ClusterMode clusterMode = ClusterMode::Auto;
-  sched::Target target; // must be the one the kernel was scheduled for
-  // Per loop: the cluster kind chosen before scheduling (chooseClusterKind); empty = choose here.
-  std::vector<ClusterMode> loopKinds;
-  std::vector<std::string> loopKindReasons;
-};
+struct KernelPlan; // rtlgen/plan.h
 
 // What was built for one pipelined loop (for the report).
 struct LoopHardware {
@@ -62,7 +57,8 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
                                       const std::unordered_map<uint64_t, uint64_t>& edgeCounts,
                                       std::string& why);
 
-RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const RtlOptions& o);
+// Renders the plan (rtlgen/plan.h: planKernel) of `k` scheduled as `s`; it decides nothing itself.
+RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& plan);
 
 // A Verilog-safe identifier from a SPIR-V name.
 std::string sanitize(const std::string& name);

@@ -36,9 +36,8 @@ public:
         slot_[bb.ops[i]] = uint32_t(i);
   }
 
-  nl::Module run(std::vector<uint32_t>& blockCycles) {
+  nl::Module run() {
     computeBlockCycles();
-    blockCycles = len_;
     ports();
     declarations();
     loopWires();
@@ -69,29 +68,16 @@ private:
   std::vector<ExprP> loopStarted_, loopStart_, loopDone_;
   std::map<std::pair<uint32_t, int>, ExprP> at_;
 
-  uint32_t L() const { return in_.target.memLatency; }
   int start(ValueId v) const { return s_.blocks[k_.ops[v].block].schedule.start[slot_[v]]; }
   uint32_t lat(ValueId v) const { return s_.blocks[k_.ops[v].block].problem.ops[slot_[v]].latency; }
-  // The cycle in which an operation's result is formed (and registered at the end of).
-  int formCycle(ValueId v) const {
-    const ir::Op& op = k_.ops[v];
-    if (op.kind == OpKind::Load) return start(v) + int(L());
-    return start(v) + std::max<int>(int(lat(v)), 1) - 1;
-  }
+  // The cycle in which an operation's result is formed (and registered at the end of): the plan's.
+  int formCycle(ValueId v) const { return in_.fsm.formCycle[v]; }
 
+  // Block lengths are the plan's; the FSM's state registers are sized for them.
   void computeBlockCycles() {
-    len_.resize(k_.blocks.size());
+    len_ = in_.fsm.blockCycles;
     uint32_t maxLen = 1;
-    for (size_t b = 0; b < k_.blocks.size(); ++b) {
-      const auto& bs = s_.blocks[b];
-      const auto& ops = k_.blocks[b].ops;
-      int term = bs.schedule.start.size() > ops.size() ? bs.schedule.start[ops.size()] : 0;
-      int len = term + 1;
-      for (ValueId v : ops)
-        len = std::max(len, formCycle(v) + 1);
-      len_[b] = uint32_t(len);
-      maxLen = std::max(maxLen, len_[b]);
-    }
+    for (uint32_t len : len_) maxLen = std::max(maxLen, len);
     blkW_ = std::max(1u, log2Ceil(k_.blocks.size()));
     cycW_ = std::max(1u, log2Ceil(maxLen));
   }
@@ -441,8 +427,7 @@ private:
 
 } // namespace
 
-nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
-                             std::vector<uint32_t>& blockCycles) {
+nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in) {
   // An initialised array lives in the RAM's configuration-time contents, so it must never be written:
   // a second run of the kernel would see the first run's writes. Lowering stores the initial
   // contents of arrays the kernel writes instead, so this is a check of the compiler.
@@ -458,7 +443,7 @@ nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s
   rejectWritesToInitialised(k.ops);
   for (const ir::Loop& loop : k.loops)
     rejectWritesToInitialised(loop.ops);
-  return TopWriter(k, s, in).run(blockCycles);
+  return TopWriter(k, s, in).run();
 }
 
 } // namespace spvhls::rtl

@@ -6,6 +6,7 @@
 
 #include "ir/hls_ir.h"
 #include "rtlgen/netlist.h"
+#include "rtlgen/plan.h"
 #include "scheduler/kernel_schedule.h"
 
 namespace spvhls::rtl {
@@ -13,15 +14,14 @@ namespace spvhls::rtl {
 struct TopInputs {
   std::string moduleName;
   std::vector<std::string> argNames;             // sanitised, unique, per kernel argument
-  sched::Target target;
+  FsmPlan fsm;                                   // form cycles and block lengths (rtlgen/plan.h)
   std::vector<std::vector<uint32_t>> loopMemories; // per loop: memories its module has ports for
   std::vector<std::vector<uint32_t>> loopLoadMemories; // per loop: memories it reads
   std::vector<std::string> loopModuleNames;
   std::vector<std::string> ramModuleNames; // per memory: RAM module name (Local memories only)
 };
 
-// Builds the top module; blockCycles receives the FSM cycles of every block.
-nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in,
-                              std::vector<uint32_t>& blockCycles);
+// Builds the top module.
+nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in);
 
 } // namespace spvhls::rtl

@@ -137,6 +137,19 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
   return ls;
 }
 
+// The algorithms' errors name operations but carry no source location: they get the loop's, so that
+// every scheduling error names the loop and where it is.
+std::vector<Diagnostic> atLoop(const DiagnosticError& e, const ir::Loop& loop) {
+  std::vector<Diagnostic> diags = e.diagnostics();
+  for (Diagnostic& d : diags) {
+    if (!d.loc.str().empty()) continue;
+    if (!d.construct.empty()) d.message += " (in the " + d.construct + ")";
+    d.loc = loop.loc;
+    d.construct = "loop " + loop.name;
+  }
+  return diags;
+}
+
 } // namespace
 
 KernelSchedule scheduleKernel(const ir::Kernel& k, const ScheduleOptions& opts) {
@@ -144,7 +157,15 @@ KernelSchedule scheduleKernel(const ir::Kernel& k, const ScheduleOptions& opts) 
   ir::checkHardwareSupport(k);
   OperatorLibrary lib(opts.target);
   KernelSchedule ks;
-  for (uint32_t l = 0; l < k.loops.size(); ++l) ks.loops.push_back(scheduleLoop(k, l, lib, opts));
+  for (uint32_t l = 0; l < k.loops.size(); ++l) {
+    try {
+      ks.loops.push_back(scheduleLoop(k, l, lib, opts));
+    } catch (const InternalError& e) {
+      throw InternalError(atLoop(e, k.loops[l]));
+    } catch (const DiagnosticError& e) {
+      throw DiagnosticError(atLoop(e, k.loops[l]));
+    }
+  }
   for (uint32_t b = 0; b < k.blocks.size(); ++b) {
     BlockSchedule bs;
     bs.block = b;

@@ -1,51 +1,103 @@
-// The operator library: latency and resource class of every HLS IR operation on the target.
+// The operator library: the unit (latency, own II, delay, resource, build) of every HLS IR operation
+// on the target. The scheduler's problem builders, the microarchitecture plan (loop positions, FSM
+// form cycles) and the generators all read OperatorLibrary::unit(); nothing else decides timing.
 //
 // Default target "generic-6lut-300mhz" (Target defaults: memLatency 4, mulLatency 3):
 //
-//   operation                                        latency                     resource
-//   -----------------------------------------------  --------------------------  ------------
-//   Const Arg LiveIn LoopPhi Undef                   0 (wires / registers)       -
-//   ZExt SExt Trunc Phi LoopOut                      0 (wires)                   -
-//   Add Sub Neg Not And Or Xor Shl LShr AShr         1                           -
-//   Eq Ne ULt ULe UGt UGe SLt SLe SGt SGe Select     1                           -
-//   Mul                                              mulLatency (3), +2 > 32 bit -
-//   UDiv SDiv URem SRem SMod                         width + 2 (pipelined array) -
-//   Load                                             memLatency + 1 (5)          its memory port
-//   Store                                            1                           its memory port
-//   LoopCall                                         1 (the FSM then waits)      -
+//   operation                              latency             II  build       result on a wire  resource
+//   -------------------------------------  ------------------  --  ----------  ----------------  ---------
+//   Const Arg LiveIn LoopPhi Undef         0                   1   Wire        0                 -
+//   ZExt SExt Trunc Phi LoopOut            0                   1   Wire        0                 -
+//   Add Sub Neg Not And Or Xor Shl LShr    1                   1   Inline      0                 -
+//   AShr Eq Ne ULt ULe UGt UGe SLt SLe
+//   SGt SGe Select
+//   Mul                                    mulLatency (3),     1   Inline      0                 -
+//                                          +2 above 32 bit
+//   UDiv SDiv URem SRem SMod               width + 2           1   Inline [1]  0                 -
+//   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port, 1/cycle
+//   Store                                  1                   1   MemoryPort  0                 port, 1/cycle
+//   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
+//
+// "Result on a wire" is the offset from start at which a pipeline sees the value (Unit::resultOffset);
+// the kernel FSM, whose operands stay in registers, forms an Inline result in its last cycle
+// (Unit::formOffset). [1] The dividers' pipelined unit spvhls_<op>_<width> (rtlgen/units/divider.h)
+// has this latency; as an Instance its result is on a wire at latency - 1.
+//
+// Delays (ns) are estimates for a 6-LUT fabric, used only for chaining decisions to come: a carry
+// chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per level.
 #include <fmt/format.h>
+
+#include <bit>
+#include <cctype>
 
 #include "scheduler/schedule.h"
 
 namespace spvhls::sched {
 
-uint32_t OperatorLibrary::latency(const ir::Op& op) const {
+namespace {
+double carryChainNs(uint32_t width) { return 0.3 + 0.02 * width; }
+} // namespace
+
+std::string unitModuleName(ir::OpKind kind, uint32_t width) {
+  std::string name = fmt::format("spvhls_{}_{}", ir::opKindName(kind), width);
+  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+const char* unitBuildName(UnitBuild b) {
+  switch (b) {
+  case UnitBuild::Wire: return "wire";
+  case UnitBuild::Inline: return "inline";
+  case UnitBuild::Instance: return "instance";
+  case UnitBuild::MemoryPort: return "memory port";
+  case UnitBuild::Fsm: return "fsm";
+  }
+  return "?";
+}
+
+Unit OperatorLibrary::unit(const ir::Op& op) const {
   using K = ir::OpKind;
+  const uint32_t w = op.width();
+  Unit u;
   switch (op.kind) {
   case K::Const: case K::Arg: case K::LiveIn: case K::LoopPhi: case K::Undef:
   case K::ZExt: case K::SExt: case K::Trunc: case K::Phi: case K::LoopOut:
-    return 0;
-  case K::Add: case K::Sub: case K::Neg: case K::Not: case K::And: case K::Or: case K::Xor:
+    return u; // a wire: latency 0, no logic
+  case K::Not: case K::And: case K::Or: case K::Xor: case K::Select:
+    u.latency = 1, u.build = UnitBuild::Inline, u.delayNs = 0.3;
+    return u;
   case K::Shl: case K::LShr: case K::AShr:
+    u.latency = 1, u.build = UnitBuild::Inline, u.delayNs = 0.3 * std::bit_width(std::max(w, 1u));
+    return u;
+  case K::Add: case K::Sub: case K::Neg:
   case K::Eq: case K::Ne: case K::ULt: case K::ULe: case K::UGt: case K::UGe:
-  case K::SLt: case K::SLe: case K::SGt: case K::SGe: case K::Select:
-  case K::Store:
-  case K::LoopCall:
-    return 1;
+  case K::SLt: case K::SLe: case K::SGt: case K::SGe:
+    u.latency = 1, u.build = UnitBuild::Inline, u.delayNs = carryChainNs(w);
+    return u;
   case K::Mul:
-    return op.width() > 32 ? target_.mulLatency + 2 : target_.mulLatency;
+    u.latency = w > 32 ? target_.mulLatency + 2 : target_.mulLatency;
+    u.build = UnitBuild::Inline, u.delayNs = carryChainNs(w); // the last stage: a final addition
+    return u;
   case K::UDiv: case K::SDiv: case K::URem: case K::SRem: case K::SMod:
-    return uint32_t(op.width()) + 2;
+    // Restoring division, one stage per quotient bit plus operand and result stages.
+    u.latency = w + 2, u.build = UnitBuild::Inline, u.delayNs = carryChainNs(w);
+    u.module = unitModuleName(op.kind, w);
+    return u;
   case K::Load:
-    return target_.memLatency + 1;
+    // The request is issued at start; the response is captured memLatency later and registered.
+    u.latency = target_.memLatency + 1, u.build = UnitBuild::MemoryPort, u.resultOffset = target_.memLatency;
+    u.resource = int(op.memory), u.resourceLimit = memoryPortLimit();
+    return u;
+  case K::Store:
+    u.latency = 1, u.build = UnitBuild::MemoryPort;
+    u.resource = int(op.memory), u.resourceLimit = memoryPortLimit();
+    return u;
+  case K::LoopCall:
+    u.latency = 1, u.build = UnitBuild::Fsm;
+    return u;
   }
   // Only reachable with an OpKind value outside the enum: a corrupted IR, not a user error.
-  throw InternalError(op.loc, "operator library", fmt::format("no latency for operation kind {}", int(op.kind)));
-}
-
-int OperatorLibrary::resource(const ir::Op& op) const {
-  if (op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) return int(op.memory);
-  return -1;
+  throw InternalError(op.loc, "operator library", fmt::format("no unit for operation kind {}", int(op.kind)));
 }
 
 std::string valueName(const ir::Op& op, uint32_t index) {

@@ -20,6 +20,12 @@ std::string operationName(const ir::Op& op, uint32_t index) {
   return fmt::format("{} = {}", valueName(op, index), ir::opKindName(op.kind));
 }
 
+// The scheduling view of an operation: its unit's latency and resource class.
+Operation operationOf(const ir::Op& op, uint32_t index, const OperatorLibrary& lib) {
+  const Unit u = lib.unit(op);
+  return Operation{operationName(op, index), u.latency, u.resource};
+}
+
 InternalError internalIrError(const SourceLoc& loc, const std::string& construct, const std::string& what) {
   return InternalError(loc, construct, "malformed HLS IR: " + what);
 }
@@ -65,14 +71,14 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       if (isMemoryAccess(op)) count = std::max(count, op.memory + 1);
     for (uint32_t m = 0; m < count; ++m) resourceNames.push_back(fmt::format("mem{}", m));
   }
-  for (const std::string& name : resourceNames) p.resources.push_back(Resource{name, lib.target().requestsPerPortPerCycle});
+  for (const std::string& name : resourceNames) p.resources.push_back(Resource{name, lib.memoryPortLimit()});
 
   for (uint32_t i = 0; i < n; ++i) {
     const ir::Op& op = ops[i];
     if (isMemoryAccess(op) && op.memory >= p.resources.size())
       throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
                                                            opLabel(op, i), op.memory, p.resources.size()));
-    p.ops.push_back(Operation{operationName(op, i), lib.latency(op), lib.resource(op)});
+    p.ops.push_back(operationOf(op, i, lib));
   }
   auto lat = [&](uint32_t v) { return int(p.ops[v].latency); };
 
@@ -161,7 +167,7 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
   const ir::BasicBlock& bb = k.blocks[block];
   const std::string construct = "block " + bb.name;
   Problem p;
-  for (const ir::Memory& m : k.memories) p.resources.push_back(Resource{m.name, lib.target().requestsPerPortPerCycle});
+  for (const ir::Memory& m : k.memories) p.resources.push_back(Resource{m.name, lib.memoryPortLimit()});
 
   std::unordered_map<ir::ValueId, uint32_t> local; // Kernel value -> operation index in this block
   for (ir::ValueId v : bb.ops) {
@@ -173,7 +179,7 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
       throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
                                                            opLabel(op, v), op.memory, k.memories.size()));
     local[v] = uint32_t(p.ops.size());
-    p.ops.push_back(Operation{operationName(op, v), lib.latency(op), lib.resource(op)});
+    p.ops.push_back(operationOf(op, v, lib));
   }
   auto lat = [&](uint32_t i) { return int(p.ops[i].latency); };
 

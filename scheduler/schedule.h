@@ -27,15 +27,59 @@ struct Target {
   uint32_t requestsPerPortPerCycle = 1;
 };
 
-// Latency (cycles from operands read to result readable) and resource class of one operation.
+// How an operation's hardware is built.
+enum class UnitBuild {
+  Wire,       // no logic: constants, arguments, live-ins, phis, extensions, truncations
+  Inline,     // a combinational expression of its operands, registered as the context needs
+  Instance,   // an instance of a generated module with clock and enable (Unit::module)
+  MemoryPort, // a request on the memory's shared port (loads and stores)
+  Fsm,        // the kernel FSM starts a loop module and waits for its done (LoopCall)
+};
+const char* unitBuildName(UnitBuild b);
+// Name of the generated module of an Instance unit: "spvhls_sdiv_32".
+std::string unitModuleName(ir::OpKind kind, uint32_t width);
+
+// The operator unit one operation runs on: everything the scheduler, the microarchitecture plan and
+// the generators know about its timing and cost. OperatorLibrary::unit() is the only place these
+// numbers are decided.
+struct Unit {
+  uint32_t latency = 0;       // cycles from operands read (start) to result readable from a register
+  uint32_t ii = 1;            // the unit's own initiation interval: 1 = pipelined, > 1 = blocking
+  double delayNs = 0.0;       // combinational delay of its logic (its last stage for Instance), for chaining
+  int resource = -1;          // resource class: -1 = unlimited, else the memory index of its port
+  uint32_t resourceLimit = 0; // uses per cycle of that resource (0 when unlimited)
+  UnitBuild build = UnitBuild::Wire;
+  // The generated module that implements it (dividers: spvhls_sdiv_32, ...), empty if none. Today
+  // dividers are still printed Inline; the module (rtlgen/units/divider.h) has the same timing and
+  // becomes their build when the generators instance units.
+  std::string module;
+  // Offset from start at which the result is on a wire when the operands are valid only at start
+  // (a pipeline position): Inline and Wire 0 (the value is then carried through registers), Instance
+  // latency - 1 (combinational out of its last stage), MemoryPort memLatency for loads (the response
+  // is captured there and registered).
+  uint32_t resultOffset = 0;
+
+  // Offset of the cycle the result is formed in (and registered at the end of, when latency > 0).
+  // operandsHeld: the operands stay valid from start until the result is read (the kernel FSM keeps
+  // every value in a register), so an Inline unit is evaluated in its last cycle, latency - 1, and
+  // needs no register chain. In a pipeline (operandsHeld false) it is resultOffset.
+  uint32_t formOffset(bool operandsHeld) const {
+    if (operandsHeld && build != UnitBuild::MemoryPort) return latency > 0 ? latency - 1 : 0;
+    return resultOffset;
+  }
+};
+
+// The operator library of a target: the Unit of every operation, type and width.
 class OperatorLibrary {
 public:
   explicit OperatorLibrary(Target t = {}) : target_(std::move(t)) {}
   const Target& target() const { return target_; }
-  // 0 for wires (constants, live-ins, phis, extensions, truncations), >= 1 otherwise.
-  uint32_t latency(const ir::Op& op) const;
-  // Resource id: -1 for unlimited; memory operations use the resource of their memory (= memory index).
-  int resource(const ir::Op& op) const;
+  Unit unit(const ir::Op& op) const;
+  // Shorthands for unit(op).latency / unit(op).resource.
+  uint32_t latency(const ir::Op& op) const { return unit(op).latency; }
+  int resource(const ir::Op& op) const { return unit(op).resource; }
+  // Uses per cycle of the port of one memory (the resource class of its loads and stores).
+  uint32_t memoryPortLimit() const { return target_.requestsPerPortPerCycle; }
 
 private:
   Target target_;

@@ -21,6 +21,7 @@
 #include "ir/lower.h"
 #include "rtlgen/loop_plan.h"
 #include "rtlgen/netlist.h"
+#include "rtlgen/plan.h"
 #include "rtlgen/rtlgen.h"
 #include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
@@ -43,17 +44,11 @@ rtl::RtlResult compileFixture(const std::string& file, const std::string& name, 
   spirv::ModuleView view = spirv::buildModuleView(m);
   ir::Kernel k = ir::lowerKernel(view, name);
   ir::verifyKernel(k);
+  rtl::ClusterChoice choice = rtl::chooseClusterKinds(k, mode, "--cluster");
   sched::ScheduleOptions so;
-  rtl::RtlOptions ro;
-  for (const ir::Loop& loop : k.loops) {
-    std::string reason;
-    ro.loopKinds.push_back(rtl::chooseClusterKind(loop, mode, reason));
-    ro.loopKindReasons.push_back(reason);
-    so.exitBeforeMemory.push_back(ro.loopKinds.back() == rtl::ClusterMode::StallFree);
-  }
+  so.exitBeforeMemory = rtl::exitBeforeMemory(choice.loops);
   sched::KernelSchedule s = sched::scheduleKernel(k, so);
-  ro.target = so.target;
-  return rtl::generateVerilog(k, s, ro);
+  return rtl::generateVerilog(k, s, rtl::planKernel(k, s, sched::OperatorLibrary(so.target), choice.loops));
 }
 
 const nl::Module& moduleNamed(const rtl::RtlResult& r, const std::string& name) {

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "rtlgen/loop_plan.h"
+#include "rtlgen/plan.h"
 #include "rtlgen/rtlgen.h"
 #include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
@@ -155,20 +156,11 @@ void checkText(const rtl::RtlResult& r) {
 
 // Schedules `k` with every loop in `mode`, generates Verilog, checks its text and lints it.
 rtl::RtlResult generateAndLint(const ir::Kernel& k, rtl::ClusterMode mode, const std::string& dirName) {
-  std::vector<rtl::ClusterMode> kinds;
-  std::vector<std::string> reasons;
+  rtl::ClusterChoice choice = rtl::chooseClusterKinds(k, mode, "--cluster");
   sched::ScheduleOptions so;
-  for (const ir::Loop& loop : k.loops) {
-    std::string reason;
-    kinds.push_back(rtl::chooseClusterKind(loop, mode, reason));
-    reasons.push_back(reason);
-    so.exitBeforeMemory.push_back(kinds.back() == rtl::ClusterMode::StallFree);
-  }
+  so.exitBeforeMemory = rtl::exitBeforeMemory(choice.loops);
   sched::KernelSchedule s = sched::scheduleKernel(k, so);
-  rtl::RtlOptions ro;
-  ro.loopKinds = kinds;
-  ro.loopKindReasons = reasons;
-  rtl::RtlResult r = rtl::generateVerilog(k, s, ro);
+  rtl::RtlResult r = rtl::generateVerilog(k, s, rtl::planKernel(k, s, sched::OperatorLibrary(so.target), choice.loops));
   checkText(r);
   std::string dir = tempDir(dirName);
   std::string files;
@@ -380,10 +372,8 @@ TEST_CASE("every operation kind lints clean in both cluster kinds") {
     sched::ScheduleOptions so;
     so.exitBeforeMemory = {kind == rtl::ClusterMode::StallFree};
     sched::KernelSchedule s = sched::scheduleKernel(k, so);
-    rtl::RtlOptions ro;
-    ro.loopKinds = {kind};
-    ro.loopKindReasons = {reason};
-    rtl::RtlResult r = rtl::generateVerilog(k, s, ro);
+    rtl::RtlResult r =
+        rtl::generateVerilog(k, s, rtl::planKernel(k, s, sched::OperatorLibrary(so.target), {{kind, reason}}));
     REQUIRE(r.files.size() == 2);
     checkText(r);
     CHECK(r.loops[0].kind == kind);

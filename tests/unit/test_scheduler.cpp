@@ -210,6 +210,65 @@ TEST_CASE("operator library: latencies and resources of the default and a custom
   CHECK(custom.latency(op(OpKind::Mul, 33)) == 3);
 }
 
+TEST_CASE("operator library: units say how each operation is built and when its result is on a wire") {
+  OperatorLibrary lib;
+  auto unit = [&](OpKind k, uint8_t width, uint32_t memory = 0) {
+    ir::Op o;
+    o.kind = k;
+    o.type = ir::Type::bits(width);
+    o.memory = memory;
+    return lib.unit(o);
+  };
+  // Wires: no latency, no logic, formed where they start in both contexts.
+  Unit w = unit(OpKind::ZExt, 64);
+  CHECK(w.build == UnitBuild::Wire);
+  CHECK(w.formOffset(false) == 0);
+  CHECK(w.formOffset(true) == 0);
+  // Inline: in a pipeline formed at start and carried; with held operands (the FSM) in its last cycle.
+  Unit mul = unit(OpKind::Mul, 32);
+  CHECK(mul.build == UnitBuild::Inline);
+  CHECK(mul.ii == 1);
+  CHECK(mul.formOffset(false) == 0);
+  CHECK(mul.formOffset(true) == 2);
+  CHECK(unit(OpKind::Add, 32).formOffset(true) == 0);
+  // Dividers: width + 2, pipelined, and the generated unit that implements them named.
+  Unit div = unit(OpKind::SDiv, 32);
+  CHECK(div.latency == 34);
+  CHECK(div.ii == 1);
+  CHECK(div.module == "spvhls_sdiv_32");
+  CHECK(unit(OpKind::URem, 8).module == "spvhls_urem_8");
+  CHECK(div.formOffset(true) == 33);
+  // Memory ports: the load's response is captured memLatency after the request in both contexts.
+  Unit load = unit(OpKind::Load, 32, 2);
+  CHECK(load.build == UnitBuild::MemoryPort);
+  CHECK(load.resource == 2);
+  CHECK(load.resourceLimit == lib.memoryPortLimit());
+  CHECK(load.formOffset(false) == 4);
+  CHECK(load.formOffset(true) == 4);
+  Unit store = unit(OpKind::Store, 0, 1);
+  CHECK(store.resource == 1);
+  CHECK(store.formOffset(true) == 0);
+  CHECK(unit(OpKind::LoopCall, 0).build == UnitBuild::Fsm);
+  // Delays grow with the carry chain; wires have none.
+  CHECK(unit(OpKind::Add, 64).delayNs > unit(OpKind::Add, 8).delayNs);
+  CHECK(w.delayNs == 0.0);
+  // The scheduling problem takes latency and resource from the units.
+  ir::Loop loop;
+  loop.name = "l";
+  ir::Op i = [] { ir::Op o; o.kind = OpKind::LoopPhi; o.type = ir::Type::bits(32); return o; }();
+  loop.ops.push_back(i);
+  ir::Op d = [] { ir::Op o; o.kind = OpKind::UDiv; o.type = ir::Type::bits(16); o.operands = {0, 0}; return o; }();
+  loop.ops.push_back(d);
+  ir::Op c = [] { ir::Op o; o.kind = OpKind::ULt; o.type = ir::Type::bits(1); o.operands = {0, 0}; return o; }();
+  loop.ops.push_back(c);
+  loop.phis = {{"i", 0, 0, ir::Type::bits(32)}};
+  loop.continueCond = 2;
+  Problem p = buildLoopProblem(loop, lib);
+  REQUIRE(p.ops.size() == 3);
+  CHECK(p.ops[1].latency == lib.unit(loop.ops[1]).latency);
+  CHECK(p.ops[1].latency == 18);
+}
+
 // ---- check() and verify() --------------------------------------------------------------------------
 
 TEST_CASE("check: bad indices, bad resources and zero-distance cycles") {

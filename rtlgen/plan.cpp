@@ -1,0 +1,90 @@
+// planKernel and the stage helpers around it (cluster kinds before scheduling, auto's second look).
+#include "rtlgen/plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace spvhls::rtl {
+
+ClusterChoice chooseClusterKinds(const ir::Kernel& k, ClusterMode requested, std::string_view requestedBy) {
+  ClusterChoice c;
+  for (const ir::Loop& loop : k.loops) {
+    LoopKind lk;
+    lk.kind = chooseClusterKind(loop, requested, lk.reason, requestedBy);
+    if (requested == ClusterMode::StallFree && lk.kind != ClusterMode::StallFree)
+      c.warnings.push_back(
+          Diagnostic{Diagnostic::Severity::Warning, loop.loc, "loop " + loop.name, lk.reason});
+    c.loops.push_back(std::move(lk));
+  }
+  return c;
+}
+
+std::vector<bool> exitBeforeMemory(const std::vector<LoopKind>& kinds) {
+  std::vector<bool> r;
+  for (const LoopKind& lk : kinds)
+    r.push_back(lk.kind == ClusterMode::StallFree);
+  return r;
+}
+
+namespace {
+
+// Form cycles from the block schedules and the units; a block lasts until its terminator and every
+// result it forms (a result formed in the last cycle is registered at its end).
+FsmPlan planFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib) {
+  FsmPlan f;
+  f.formCycle.assign(k.ops.size(), 0);
+  f.blockCycles.resize(k.blocks.size());
+  for (size_t b = 0; b < k.blocks.size(); ++b) {
+    const ir::BasicBlock& bb = k.blocks[b];
+    const sched::Schedule& bs = s.blocks[b].schedule;
+    if (bs.start.size() < bb.ops.size())
+      throw InternalError(bb.term.loc, "block " + bb.name,
+                          "planKernel: the block schedule misses operations");
+    int len = (bs.start.size() > bb.ops.size() ? bs.start[bb.ops.size()] : 0) + 1;
+    for (size_t i = 0; i < bb.ops.size(); ++i) {
+      ir::ValueId v = bb.ops[i];
+      f.formCycle[v] = bs.start[i] + int(lib.unit(k.ops[v]).formOffset(true));
+      len = std::max(len, f.formCycle[v] + 1);
+    }
+    f.blockCycles[b] = uint32_t(len);
+  }
+  return f;
+}
+
+} // namespace
+
+KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
+                      const std::vector<LoopKind>& kinds) {
+  if (kinds.size() != k.loops.size() || s.loops.size() != k.loops.size() ||
+      s.blocks.size() != k.blocks.size())
+    throw InternalError(
+        k.loc, "kernel " + k.name,
+        fmt::format("planKernel: {} loops, {} loop kinds, {} loop schedules; {} blocks, {} block "
+                    "schedules",
+                    k.loops.size(), kinds.size(), s.loops.size(), k.blocks.size(), s.blocks.size()));
+  KernelPlan p;
+  p.target = lib.target();
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    p.loops.push_back(planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason));
+  p.fsm = planFsm(k, s, lib);
+  checkPlan(k, s, lib, p);
+  return p;
+}
+
+bool avoidGates(const KernelPlan& plan, std::vector<LoopKind>& kinds) {
+  bool changed = false;
+  for (size_t l = 0; l < plan.loops.size() && l < kinds.size(); ++l) {
+    const LoopPlan& lp = plan.loops[l];
+    if (!lp.stallFree() || lp.gates.empty()) continue;
+    kinds[l].kind = ClusterMode::StallEnable;
+    kinds[l].reason =
+        fmt::format("auto: in stall-free clusters {} recurrence(s) would cross a cluster boundary "
+                    "and wait for memory; stall-enable",
+                    lp.gates.size());
+    changed = true;
+  }
+  return changed;
+}
+
+} // namespace spvhls::rtl

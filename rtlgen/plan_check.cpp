@@ -1,0 +1,244 @@
+// checkPlan: an independent verifier of the microarchitecture plan, in the spirit of sched::verify().
+// It re-derives each rule from the IR, the schedule and the operator library rather than reusing
+// the planner's code, so a planner bug shows as a violation here.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "rtlgen/plan.h"
+
+namespace spvhls::rtl {
+namespace {
+
+using ir::OpKind;
+
+bool powerOfTwo(uint64_t x) {
+  return x != 0 && (x & (x - 1)) == 0;
+}
+
+class LoopChecker {
+public:
+  LoopChecker(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
+              const LoopPlan& p)
+      : loop_(loop), ls_(ls), lib_(lib), p_(p) {}
+
+  void run() {
+    shapes();
+    timing();
+    clusters();
+    fifos();
+    gates();
+    forwarding();
+  }
+
+private:
+  const ir::Loop& loop_;
+  const sched::LoopSchedule& ls_;
+  const sched::OperatorLibrary& lib_;
+  const LoopPlan& p_;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InternalError(loop_.loc, "loop " + loop_.name, "plan check: " + what);
+  }
+  std::string label(uint32_t v) const { return sched::opLabel(loop_.ops[v], v); }
+
+  void shapes() const {
+    const size_t n = loop_.ops.size();
+    if (p_.start.size() != n || p_.compPos.size() != n || p_.readyPos.size() != n || p_.lastUse.size() != n ||
+        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n)
+      fail(fmt::format("per-operation vectors do not have the loop's {} entries", n));
+    if (ls_.schedule.start.size() != n) fail("the schedule does not cover every operation");
+    if (p_.ii != ls_.schedule.ii)
+      fail(fmt::format("II {} differs from the schedule's {}", p_.ii, ls_.schedule.ii));
+    if (p_.memLatency != lib_.target().memLatency)
+      fail(fmt::format("memory latency {} differs from the target's {}", p_.memLatency,
+                       lib_.target().memLatency));
+    if (p_.maxConcurrency != ls_.maxConcurrency) fail("max concurrency differs from the schedule's");
+    if (p_.cuts.empty() || p_.cuts.front() != 0) fail("the first cluster does not start at position 0");
+    if (!std::is_sorted(p_.cuts.begin(), p_.cuts.end()) ||
+        std::adjacent_find(p_.cuts.begin(), p_.cuts.end()) != p_.cuts.end() || p_.cuts.back() >= p_.F)
+      fail("cluster cuts are not strictly increasing positions below F");
+  }
+
+  // Every position follows the schedule and the library's units; every value lives from where it
+  // is formed to its last reader, and the pipeline is long enough for all of it.
+  void timing() const {
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const sched::Unit u = lib_.unit(loop_.ops[v]);
+      const int64_t s = ls_.schedule.start[v];
+      if (int64_t(p_.start[v]) != s)
+        fail(fmt::format("{} starts at {}, scheduled at {}", label(v), p_.start[v], s));
+      if (p_.readyPos[v] != s + u.latency || p_.compPos[v] != s + u.formOffset(false))
+        fail(fmt::format("{}: formed at {} and ready at {}, but its unit ({}, latency {}) gives {} and {}",
+                         label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build), u.latency,
+                         s + u.formOffset(false), s + u.latency));
+      if (p_.compPos[v] >= p_.F)
+        fail(fmt::format("{} is formed at {}, past the last position {}", label(v), p_.compPos[v], p_.F - 1));
+      if (p_.lastUse[v] >= int(p_.F))
+        fail(fmt::format("{} is read at {}, past the last position", label(v), p_.lastUse[v]));
+      for (ir::ValueId o : loop_.ops[v].operands) {
+        if (o == ir::kNone) continue;
+        if (p_.compPos[o] > p_.start[v] || p_.lastUse[o] < int(p_.start[v]))
+          fail(fmt::format("{} reads {} at {}, which lives from {} to {}", label(v), label(o), p_.start[v],
+                           p_.compPos[o], p_.lastUse[o]));
+      }
+    }
+    if (p_.exitPos != p_.readyPos[loop_.continueCond] || p_.exitPos >= p_.F)
+      fail(fmt::format("the exit is read at {}, but the condition is ready at {} (F {})", p_.exitPos,
+                       p_.readyPos[loop_.continueCond], p_.F));
+  }
+
+  // Stall-free: a cut at every memory request and every load response, all after the exit is known;
+  // stall-enable: one cluster.
+  void clusters() const {
+    if (!p_.stallFree()) {
+      if (p_.cuts.size() != 1 || !p_.exitFifoDepth.empty() || !p_.gates.empty())
+        fail("a stall-enable loop has more than one cluster, exit FIFOs or gates");
+      return;
+    }
+    std::set<uint32_t> needed{0};
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const ir::Op& op = loop_.ops[v];
+      if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
+      if (p_.start[v] <= p_.exitPos)
+        fail(fmt::format("{} requests memory at {}, before the exit is known at {}", label(v), p_.start[v],
+                         p_.exitPos));
+      needed.insert(p_.start[v]);
+      if (op.kind == OpKind::Load) needed.insert(p_.compPos[v]);
+    }
+    if (std::set<uint32_t>(p_.cuts.begin(), p_.cuts.end()) != needed)
+      fail(fmt::format("cuts [{}] are not exactly position 0 and the memory requests and responses [{}]",
+                       fmt::join(p_.cuts, ", "), fmt::join(needed, ", ")));
+  }
+
+  void fifos() const {
+    if (p_.stallFree() && p_.exitFifoDepth.size() + 1 != p_.cuts.size())
+      fail("not one exit FIFO per cluster boundary");
+    for (size_t j = 0; j < p_.exitFifoDepth.size(); ++j) {
+      // A credit returns len + 1 cycles after it was taken; a token enters every II cycles.
+      const uint64_t len = p_.cuts[j + 1] - p_.cuts[j], roundTrip = (len + 1 + p_.ii - 1) / p_.ii;
+      if (p_.exitFifoDepth[j] <= roundTrip || !powerOfTwo(p_.exitFifoDepth[j]))
+        fail(fmt::format("exit FIFO {} has depth {}, needs a power of two above the credit round trip {}", j,
+                         p_.exitFifoDepth[j], roundTrip));
+    }
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const uint64_t d = p_.respFifoDepth[v];
+      if (loop_.ops[v].kind != OpKind::Load) {
+        if (d != 0) fail(fmt::format("{} is not a load but has a response FIFO", label(v)));
+        continue;
+      }
+      // Outstanding reads: stall-free, every token between request and capture cluster plus one;
+      // stall-enable, one per II over the memory latency plus the one being captured and a spare.
+      uint64_t outstanding = p_.memLatency / p_.ii + 2;
+      if (p_.stallFree()) {
+        outstanding = 1;
+        for (size_t j = 0; j < p_.exitFifoDepth.size(); ++j)
+          if (p_.cuts[j + 1] > p_.start[v] && p_.cuts[j + 1] <= p_.compPos[v])
+            outstanding += p_.exitFifoDepth[j];
+      }
+      if (d < outstanding || !powerOfTwo(d))
+        fail(fmt::format(
+            "{} has a response FIFO of depth {}, needs a power of two of at least {} outstanding reads",
+            label(v), d, outstanding));
+    }
+  }
+
+  // Every loop-carried value or memory order whose producer completes in a later cluster than its
+  // consumer is read needs a gate, and every gate stands for such a dependence.
+  void gates() const {
+    auto cluster = [&](uint32_t pos) {
+      return uint32_t(
+          std::count_if(p_.cuts.begin() + 1, p_.cuts.end(), [&](uint32_t c) { return c <= pos; }));
+    };
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>> needed, have;
+    if (p_.stallFree())
+      for (const sched::Dependence& d : ls_.problem.deps) {
+        if (d.distance == 0) continue;
+        uint32_t done;
+        if (d.kind == sched::Dependence::Kind::LoopCarried)
+          done = p_.start[d.from] + lib_.latency(loop_.ops[d.from]);
+        else if (d.kind == sched::Dependence::Kind::Memory)
+          done = p_.start[d.from];
+        else
+          continue;
+        if (cluster(done) > cluster(p_.start[d.to]))
+          needed.insert({d.from, d.to, done, cluster(p_.start[d.to]), d.distance});
+      }
+    for (const CarryGate& g : p_.gates)
+      have.insert({g.from, g.to, g.fromPos, g.toCluster, g.distance});
+    if (needed != have)
+      fail(fmt::format("{} recurrence(s) cross a cluster boundary, {} gate(s) planned, and they differ",
+                       needed.size(), have.size()));
+    if (!p_.gates.empty() && p_.predictable) fail("a loop with gates is marked predictable");
+  }
+
+  // A phi that reads while the iteration ahead is still producing its next value (in the same
+  // cluster) must take it forwarded from exactly where it is produced; every other phi reads its
+  // carry register, which is current then (or, across clusters, made current by a gate).
+  void forwarding() const {
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const int fwd = p_.forwardPos[v];
+      if (loop_.ops[v].kind != OpKind::LoopPhi) {
+        if (fwd >= 0) fail(fmt::format("{} is not a phi but is forwarded", label(v)));
+        continue;
+      }
+      const ir::ValueId next = loop_.phis[loop_.ops[v].index].next;
+      const uint32_t produced = p_.start[next] + lib_.latency(loop_.ops[next]), read = p_.start[v];
+      const bool sameCluster = std::upper_bound(p_.cuts.begin(), p_.cuts.end(), produced) ==
+                               std::upper_bound(p_.cuts.begin(), p_.cuts.end(), read);
+      const bool needed = next != v && produced > read && sameCluster;
+      if (needed != (fwd >= 0) || (needed && uint32_t(fwd) != produced))
+        fail(fmt::format("{} is read at {} and its next value {} is produced at {}: forwarding from {}",
+                         label(v), read, label(next), produced, fwd));
+    }
+  }
+};
+
+void checkFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
+              const FsmPlan& f) {
+  if (f.formCycle.size() != k.ops.size() || f.blockCycles.size() != k.blocks.size())
+    throw InternalError(k.loc, "kernel " + k.name,
+                        "plan check: the FSM plan does not cover every op and block");
+  for (size_t b = 0; b < k.blocks.size(); ++b) {
+    const ir::BasicBlock& bb = k.blocks[b];
+    const sched::BlockSchedule& bs = s.blocks[b];
+    auto fail = [&](const std::string& what) {
+      throw InternalError(bb.term.loc, "block " + bb.name, "plan check: " + what);
+    };
+    if (bs.schedule.start.size() < bb.ops.size()) fail("the block schedule misses operations");
+    // The FSM holds every value in a register, so a result may be formed in its unit's last cycle.
+    int last = bs.schedule.start.size() > bb.ops.size() ? bs.schedule.start[bb.ops.size()] : 0;
+    for (size_t i = 0; i < bb.ops.size(); ++i) {
+      const ir::ValueId v = bb.ops[i];
+      const sched::Unit u = lib.unit(k.ops[v]);
+      const int expect = bs.schedule.start[i] + int(u.formOffset(true));
+      if (f.formCycle[v] != expect)
+        fail(fmt::format("{} is formed in cycle {}, but its unit ({}, latency {}) forms it in {}",
+                         sched::opLabel(k.ops[v], uint32_t(v)), f.formCycle[v], sched::unitBuildName(u.build),
+                         u.latency, expect));
+      last = std::max(last, expect);
+    }
+    if (f.blockCycles[b] != uint32_t(last + 1))
+      fail(fmt::format("lasts {} cycles, but its last result or terminator is in cycle {}", f.blockCycles[b],
+                       last));
+  }
+}
+
+} // namespace
+
+void checkPlan(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
+               const KernelPlan& plan) {
+  if (plan.loops.size() != k.loops.size() || s.loops.size() != k.loops.size() ||
+      s.blocks.size() != k.blocks.size())
+    throw InternalError(k.loc, "kernel " + k.name,
+                        "plan check: loop or block count differs from the kernel's");
+  if (plan.target.memLatency != lib.target().memLatency)
+    throw InternalError(k.loc, "kernel " + k.name, "plan check: planned for a different target");
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    LoopChecker(k.loops[l], s.loops[l], lib, plan.loops[l]).run();
+  checkFsm(k, s, lib, plan.fsm);
+}
+
+} // namespace spvhls::rtl

@@ -1,0 +1,254 @@
+// The microarchitecture plan stage: planKernel on the examples in every cluster kind, the auto
+// re-decision, and checkPlan() catching each kind of corruption of a valid plan.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+#include "frontend/module.h"
+#include "ir/lower.h"
+#include "rtlgen/plan.h"
+#include "rtlgen/rtlgen.h"
+#include "scheduler/kernel_schedule.h"
+
+using namespace spvhls;
+using ir::OpKind;
+
+namespace {
+
+// One example kernel lowered, with its kinds, schedule and plan (built as the driver's stages do).
+struct Planned {
+  std::unique_ptr<spirv::Module> module;
+  std::unique_ptr<spirv::ModuleView> view;
+  ir::Kernel kernel;
+  std::vector<rtl::LoopKind> kinds;
+  sched::KernelSchedule schedule;
+  sched::OperatorLibrary lib;
+  rtl::KernelPlan plan;
+};
+
+std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode) {
+  auto p = std::make_unique<Planned>();
+  p->module = std::make_unique<spirv::Module>(
+      spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/examples/" + example + ".spv"));
+  p->view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*p->module));
+  std::vector<std::string> names = ir::kernelNames(*p->view);
+  REQUIRE(names.size() == 1);
+  p->kernel = ir::lowerKernel(*p->view, names[0]);
+  p->kinds = rtl::chooseClusterKinds(p->kernel, mode, "test").loops;
+  sched::ScheduleOptions so;
+  so.exitBeforeMemory = rtl::exitBeforeMemory(p->kinds);
+  p->schedule = sched::scheduleKernel(p->kernel, so);
+  p->plan = rtl::planKernel(p->kernel, p->schedule, p->lib, p->kinds);
+  return p;
+}
+
+// Applies `corrupt` to a copy of the plan; checkPlan must reject it with `expected` in the message.
+void expectRejected(const Planned& p, const std::string& what,
+                    const std::function<void(rtl::KernelPlan&)>& corrupt, const std::string& expected) {
+  CAPTURE(what);
+  rtl::KernelPlan bad = p.plan;
+  corrupt(bad);
+  std::string message;
+  try {
+    rtl::checkPlan(p.kernel, p.schedule, p.lib, bad);
+  } catch (const InternalError& e) {
+    message = e.what();
+  }
+  INFO(message);
+  CHECK(message.find("plan check: ") != std::string::npos);
+  CHECK(message.find(expected) != std::string::npos);
+}
+
+// The first op of the first loop of kind `k`.
+uint32_t firstOp(const ir::Loop& loop, OpKind k) {
+  for (uint32_t v = 0; v < loop.ops.size(); ++v)
+    if (loop.ops[v].kind == k) return v;
+  FAIL("no such op");
+  return 0;
+}
+
+} // namespace
+
+TEST_CASE("every example plans and passes checkPlan in every cluster kind") {
+  for (const char* example : {"vadd", "fir", "histogram", "lut", "dot"})
+    for (rtl::ClusterMode mode :
+         {rtl::ClusterMode::Auto, rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
+      CAPTURE(example);
+      CAPTURE(rtl::clusterModeName(mode));
+      auto p = plan(example, mode);
+      REQUIRE(p->plan.loops.size() == p->kernel.loops.size());
+      CHECK_NOTHROW(rtl::checkPlan(p->kernel, p->schedule, p->lib, p->plan));
+      // The generator renders exactly the plan's timing.
+      rtl::RtlResult r = rtl::generateVerilog(p->kernel, p->schedule, p->plan);
+      CHECK(r.blockCycles == p->plan.fsm.blockCycles);
+      for (size_t l = 0; l < r.loops.size(); ++l) {
+        CHECK(r.loops[l].kind == p->plan.loops[l].kind);
+        CHECK(r.loops[l].clusters.size() == p->plan.loops[l].cuts.size());
+      }
+    }
+}
+
+TEST_CASE("auto: a stall-free plan with recurrence gates is re-decided as stall-enable") {
+  // histogram's bins[x]++ is a recurrence through memory: forced stall-free it needs gates.
+  auto forced = plan("histogram", rtl::ClusterMode::StallFree);
+  REQUIRE(forced->plan.loops.size() >= 1);
+  bool anyGates = false;
+  for (const rtl::LoopPlan& lp : forced->plan.loops)
+    anyGates = anyGates || !lp.gates.empty();
+  REQUIRE(anyGates);
+  std::vector<rtl::LoopKind> kinds = forced->kinds;
+  CHECK(rtl::avoidGates(forced->plan, kinds));
+  for (size_t l = 0; l < kinds.size(); ++l)
+    if (!forced->plan.loops[l].gates.empty()) {
+      CHECK(kinds[l].kind == rtl::ClusterMode::StallEnable);
+      CHECK(kinds[l].reason.find("recurrence") != std::string::npos);
+    }
+  // A plan without gates is left alone.
+  auto vadd = plan("vadd", rtl::ClusterMode::StallFree);
+  std::vector<rtl::LoopKind> vkinds = vadd->kinds;
+  CHECK_FALSE(rtl::avoidGates(vadd->plan, vkinds));
+  CHECK(vkinds[0].kind == rtl::ClusterMode::StallFree);
+}
+
+TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
+  auto p = plan("vadd", rtl::ClusterMode::StallFree);
+  REQUIRE(p->plan.loops.size() == 1);
+  const ir::Loop& loop = p->kernel.loops[0];
+  const uint32_t load = firstOp(loop, OpKind::Load);
+  REQUIRE(p->plan.loops[0].stallFree());
+  REQUIRE(p->plan.loops[0].cuts.size() >= 3);
+
+  expectRejected(
+      *p, "no cut at a load response",
+      [&](rtl::KernelPlan& b) {
+        auto& c = b.loops[0].cuts;
+        c.erase(std::find(c.begin(), c.end(), b.loops[0].compPos[load]));
+        b.loops[0].exitFifoDepth.pop_back();
+      },
+      "cuts");
+  expectRejected(
+      *p, "an extra cut",
+      [&](rtl::KernelPlan& b) {
+        auto& lp = b.loops[0];
+        uint32_t extra = 1;
+        while (extra < lp.F && lp.isCut(extra))
+          ++extra;
+        REQUIRE(extra < lp.F);
+        lp.cuts.insert(std::upper_bound(lp.cuts.begin(), lp.cuts.end(), extra), extra);
+        lp.exitFifoDepth.push_back(4);
+      },
+      "cuts");
+  expectRejected(
+      *p, "exit FIFO below the credit round trip",
+      [&](rtl::KernelPlan& b) { b.loops[0].exitFifoDepth[0] = 1; }, "exit FIFO 0");
+  expectRejected(
+      *p, "exit FIFO depth not a power of two",
+      [&](rtl::KernelPlan& b) { b.loops[0].exitFifoDepth[0] = 3 * b.loops[0].exitFifoDepth[0]; },
+      "exit FIFO 0");
+  expectRejected(
+      *p, "response FIFO below the outstanding reads",
+      [&](rtl::KernelPlan& b) { b.loops[0].respFifoDepth[load] = 1; }, "response FIFO");
+  expectRejected(
+      *p, "a response FIFO on a non-load",
+      [&](rtl::KernelPlan& b) { b.loops[0].respFifoDepth[loop.continueCond] = 4; }, "not a load");
+  expectRejected(
+      *p, "a load formed before its response", [&](rtl::KernelPlan& b) { b.loops[0].compPos[load] -= 1; },
+      "its unit");
+  expectRejected(
+      *p, "ready position off the library's latency",
+      [&](rtl::KernelPlan& b) { b.loops[0].readyPos[load] += 1; }, "its unit");
+  expectRejected(
+      *p, "a value dropped before its last reader",
+      [&](rtl::KernelPlan& b) { b.loops[0].lastUse[loop.continueCond] = -1; }, "reads");
+  expectRejected(
+      *p, "a wrong II", [&](rtl::KernelPlan& b) { b.loops[0].ii += 1; }, "II");
+  expectRejected(
+      *p, "an exit read before the condition is ready", [&](rtl::KernelPlan& b) { b.loops[0].exitPos -= 1; },
+      "exit");
+  expectRejected(
+      *p, "a gate no recurrence needs",
+      [&](rtl::KernelPlan& b) {
+        b.loops[0].gates.push_back(rtl::CarryGate{load, load, b.loops[0].F - 1, 0, 1});
+        b.loops[0].predictable = false;
+      },
+      "gate");
+  expectRejected(
+      *p, "a forwarded non-phi", [&](rtl::KernelPlan& b) { b.loops[0].forwardPos[load] = 3; }, "forwarded");
+  {
+    // vadd's counter phi reads the value the iteration ahead produces in the same cycle.
+    const rtl::LoopPlan& lp = p->plan.loops[0];
+    uint32_t phi = firstOp(loop, OpKind::LoopPhi);
+    REQUIRE(lp.forwardPos[phi] >= 0);
+    expectRejected(
+        *p, "a forwarding dropped", [&](rtl::KernelPlan& b) { b.loops[0].forwardPos[phi] = -1; },
+        "forwarding");
+    expectRejected(
+        *p, "forwarding from the wrong position",
+        [&](rtl::KernelPlan& b) { b.loops[0].forwardPos[phi] += 1; }, "forwarding");
+  }
+  expectRejected(
+      *p, "planned for another target", [&](rtl::KernelPlan& b) { b.target.memLatency += 1; }, "target");
+}
+
+TEST_CASE("checkPlan rejects a missing recurrence gate and a gated loop called predictable") {
+  auto p = plan("histogram", rtl::ClusterMode::StallFree);
+  size_t l = 0;
+  while (l < p->plan.loops.size() && p->plan.loops[l].gates.empty())
+    ++l;
+  REQUIRE(l < p->plan.loops.size());
+  expectRejected(
+      *p, "a missing gate", [&](rtl::KernelPlan& b) { b.loops[l].gates.pop_back(); }, "gate");
+  expectRejected(
+      *p, "a gate to the wrong cluster", [&](rtl::KernelPlan& b) { b.loops[l].gates[0].toCluster += 1; },
+      "gate");
+  expectRejected(
+      *p, "predictable with gates", [&](rtl::KernelPlan& b) { b.loops[l].predictable = true; },
+      "predictable");
+}
+
+TEST_CASE("checkPlan rejects corrupted stall-enable loop plans") {
+  auto p = plan("histogram", rtl::ClusterMode::StallEnable);
+  REQUIRE(!p->plan.loops.empty());
+  const ir::Loop& loop = p->kernel.loops[0];
+  const uint32_t load = firstOp(loop, OpKind::Load);
+  expectRejected(
+      *p, "a cut in a stall-enable loop",
+      [&](rtl::KernelPlan& b) {
+        b.loops[0].cuts.push_back(b.loops[0].compPos[load]);
+        b.loops[0].exitFifoDepth.push_back(8);
+      },
+      "stall-enable");
+  expectRejected(
+      *p, "response FIFO below L / II + 2", [&](rtl::KernelPlan& b) { b.loops[0].respFifoDepth[load] = 1; },
+      "response FIFO");
+}
+
+TEST_CASE("checkPlan rejects corrupted FSM plans") {
+  auto p = plan("fir", rtl::ClusterMode::Auto);
+  // An operation with a result in a block.
+  ir::ValueId v = ir::kNone;
+  for (ir::ValueId u = 0; u < p->kernel.ops.size() && v == ir::kNone; ++u)
+    if (p->lib.latency(p->kernel.ops[u]) > 0) v = u;
+  REQUIRE(v != ir::kNone);
+  expectRejected(
+      *p, "a form cycle off the unit's", [&](rtl::KernelPlan& b) { b.fsm.formCycle[v] += 1; },
+      "formed in cycle");
+  expectRejected(
+      *p, "a block longer than its schedule", [&](rtl::KernelPlan& b) { b.fsm.blockCycles[0] += 1; },
+      "lasts");
+  expectRejected(
+      *p, "a block shorter than its results",
+      [&](rtl::KernelPlan& b) { b.fsm.blockCycles[p->kernel.ops[v].block] -= 1; }, "lasts");
+  expectRejected(
+      *p, "a missing block", [&](rtl::KernelPlan& b) { b.fsm.blockCycles.pop_back(); }, "FSM plan");
+}
+
+TEST_CASE("generateVerilog refuses a plan of another kernel") {
+  auto p = plan("vadd", rtl::ClusterMode::Auto);
+  rtl::KernelPlan other = p->plan;
+  other.loops.clear();
+  CHECK_THROWS_AS(rtl::generateVerilog(p->kernel, p->schedule, other), InternalError);
+}
