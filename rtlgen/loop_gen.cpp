@@ -387,10 +387,15 @@ private:
         std::vector<ExprP> a;
         for (ValueId o : op.operands)
           a.push_back(valueAt(o, t));
+        if (!p_.unitModule[v].empty()) {
+          // A unit instance: operands in at start, advancing with the pipeline, its output at compPos.
+          b_.instance(unitInstance(p_.unitModule[v], fmt::format("u_unit{}", v), adv(), a, c_[v]));
+          break;
+        }
         e = opExpr(op, a);
       }
       }
-      b_.assign(c_[v], e);
+      if (e) b_.assign(c_[v], e);
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
         if (staged(uint32_t(pos)))
           b_.drive(stage_.at({v, uint32_t(pos)})).updates = {{adv(), valueAt(v, uint32_t(pos - 1))}};

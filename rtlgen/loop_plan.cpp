@@ -153,6 +153,17 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     }
     std::sort(p.cuts.begin(), p.cuts.end());
     p.cuts.erase(std::unique(p.cuts.begin(), p.cuts.end()), p.cuts.end());
+  }
+  // Unit instances (after the cuts, which only loads' capture positions decide). F does not change:
+  // an inline fallback forms its value earlier, at start.
+  p.unitModule.assign(n, "");
+  for (size_t i = 0; i < n; ++i) {
+    const sched::Unit u = lib.unit(loop.ops[i]);
+    if (u.build != sched::UnitBuild::Instance) continue;
+    if (p.clusterOf(p.start[i]) == p.clusterOf(p.compPos[i])) p.unitModule[i] = u.module;
+    else p.compPos[i] = p.start[i];
+  }
+  if (kind == ClusterMode::StallFree) {
     for (size_t j = 0; j + 1 < p.cuts.size(); ++j) {
       uint64_t len = p.cuts[j + 1] - p.cuts[j];
       // Credit round trip is len + 1 cycles; one spare entry absorbs a late pop.

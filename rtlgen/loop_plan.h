@@ -36,6 +36,11 @@ struct LoopPlan {
   uint32_t exitPos = 0;              // q: position where continueCond is read
   std::vector<uint32_t> start;       // per op: schedule start
   std::vector<uint32_t> compPos;     // per op: position where its combinational value is formed
+  // Per op: the unit module it runs on as an instance (empty: built inline). A unit instance advances
+  // with one enable, so in a stall-free loop it is only used when its span (start to compPos) lies in
+  // one cluster; otherwise the operation is built inline, formed at start and carried (as every
+  // inline operation), which the tokens can take through the exit FIFOs.
+  std::vector<std::string> unitModule;
   std::vector<uint32_t> readyPos;    // per op: start + latency
   std::vector<int> lastUse;          // per op: last position it is read at (-1 = never)
   std::vector<uint32_t> cuts;        // cluster entry positions, cuts[0] = 0

@@ -34,6 +34,7 @@ namespace {
 FsmPlan planFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib) {
   FsmPlan f;
   f.formCycle.assign(k.ops.size(), 0);
+  f.unitModule.assign(k.ops.size(), "");
   f.blockCycles.resize(k.blocks.size());
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     const ir::BasicBlock& bb = k.blocks[b];
@@ -44,7 +45,9 @@ FsmPlan planFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched
     int len = (bs.start.size() > bb.ops.size() ? bs.start[bb.ops.size()] : 0) + 1;
     for (size_t i = 0; i < bb.ops.size(); ++i) {
       ir::ValueId v = bb.ops[i];
-      f.formCycle[v] = bs.start[i] + int(lib.unit(k.ops[v]).formOffset(true));
+      const sched::Unit u = lib.unit(k.ops[v]);
+      f.formCycle[v] = bs.start[i] + int(u.formOffset(true));
+      if (u.build == sched::UnitBuild::Instance) f.unitModule[v] = u.module;
       len = std::max(len, f.formCycle[v] + 1);
     }
     f.blockCycles[b] = uint32_t(len);

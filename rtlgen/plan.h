@@ -41,6 +41,9 @@ std::vector<bool> exitBeforeMemory(const std::vector<LoopKind>& kinds);
 struct FsmPlan {
   std::vector<int> formCycle;        // per Kernel op: cycle of its block its result is formed in
   std::vector<uint32_t> blockCycles; // per block: cycles per execution (LoopCall waits excluded)
+  // Per Kernel op: the unit module it runs on as an instance (empty: inline). The FSM's single enable
+  // advances every unit, so every operation the library builds as an instance is one.
+  std::vector<std::string> unitModule;
 };
 
 struct KernelPlan {

@@ -47,7 +47,7 @@ private:
   void shapes() const {
     const size_t n = loop_.ops.size();
     if (p_.start.size() != n || p_.compPos.size() != n || p_.readyPos.size() != n || p_.lastUse.size() != n ||
-        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n)
+        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.unitModule.size() != n)
       fail(fmt::format("per-operation vectors do not have the loop's {} entries", n));
     if (ls_.schedule.start.size() != n) fail("the schedule does not cover every operation");
     if (p_.ii != ls_.schedule.ii)
@@ -70,10 +70,21 @@ private:
       const int64_t s = ls_.schedule.start[v];
       if (int64_t(p_.start[v]) != s)
         fail(fmt::format("{} starts at {}, scheduled at {}", label(v), p_.start[v], s));
-      if (p_.readyPos[v] != s + u.latency || p_.compPos[v] != s + u.formOffset(false))
-        fail(fmt::format("{}: formed at {} and ready at {}, but its unit ({}, latency {}) gives {} and {}",
-                         label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build), u.latency,
-                         s + u.formOffset(false), s + u.latency));
+      // A unit instance forms its result where the unit says; an inline operation (or a unit built
+      // inline because its span would cross a cluster boundary) at its start.
+      const bool instanced = !p_.unitModule[v].empty();
+      if (instanced && (u.build != sched::UnitBuild::Instance || p_.unitModule[v] != u.module))
+        fail(fmt::format("{} runs on unit {}, but its unit is {} ({})", label(v), p_.unitModule[v],
+                         sched::unitBuildName(u.build), u.module));
+      const int64_t form = s + (u.build == sched::UnitBuild::Instance && !instanced ? 0 : u.formOffset(false));
+      if (p_.readyPos[v] != s + u.latency || p_.compPos[v] != form)
+        fail(fmt::format("{}: formed at {} and ready at {}, but its unit ({}{}, latency {}) gives {} and {}",
+                         label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build),
+                         u.build == sched::UnitBuild::Instance && !instanced ? " built inline" : "", u.latency,
+                         form, s + u.latency));
+      if (instanced && p_.clusterOf(p_.start[v]) != p_.clusterOf(p_.compPos[v]))
+        fail(fmt::format("{} runs on a unit instance from {} to {}, across a cluster boundary", label(v),
+                         p_.start[v], p_.compPos[v]));
       if (p_.compPos[v] >= p_.F)
         fail(fmt::format("{} is formed at {}, past the last position {}", label(v), p_.compPos[v], p_.F - 1));
       if (p_.lastUse[v] >= int(p_.F))
@@ -198,7 +209,8 @@ private:
 
 void checkFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
               const FsmPlan& f) {
-  if (f.formCycle.size() != k.ops.size() || f.blockCycles.size() != k.blocks.size())
+  if (f.formCycle.size() != k.ops.size() || f.unitModule.size() != k.ops.size() ||
+      f.blockCycles.size() != k.blocks.size())
     throw InternalError(k.loc, "kernel " + k.name,
                         "plan check: the FSM plan does not cover every op and block");
   for (size_t b = 0; b < k.blocks.size(); ++b) {
@@ -214,6 +226,9 @@ void checkFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::
       const ir::ValueId v = bb.ops[i];
       const sched::Unit u = lib.unit(k.ops[v]);
       const int expect = bs.schedule.start[i] + int(u.formOffset(true));
+      if (f.unitModule[v] != (u.build == sched::UnitBuild::Instance ? u.module : ""))
+        fail(fmt::format("{} runs on unit '{}', but its unit is {} ('{}')", sched::opLabel(k.ops[v], uint32_t(v)),
+                         f.unitModule[v], sched::unitBuildName(u.build), u.module));
       if (f.formCycle[v] != expect)
         fail(fmt::format("{} is formed in cycle {}, but its unit ({}, latency {}) forms it in {}",
                          sched::opLabel(k.ops[v], uint32_t(v)), f.formCycle[v], sched::unitBuildName(u.build),

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 
 #include "rtlgen/loop_gen.h"
@@ -9,6 +10,7 @@
 #include "rtlgen/plan.h"
 #include "rtlgen/ram_gen.h"
 #include "rtlgen/top_gen.h"
+#include "rtlgen/units/divider.h"
 #include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
 
@@ -59,6 +61,13 @@ std::string sanitize(const std::string& name) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k_" + s;
   if (reserved.count(s)) s += "_";
   return s;
+}
+
+// The module of the operator unit an operation runs on (rtlgen/units/). A new unit kind is one more
+// case here.
+static nl::Module buildUnitModule(const ir::Op& op, const std::string& name) {
+  if (isDivider(op.kind)) return buildDividerUnit(op.kind, op.width());
+  throw InternalError(op.loc, "unit " + name, fmt::format("no generator for a unit of {}", ir::opKindName(op.kind)));
 }
 
 RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& kp) {
@@ -123,6 +132,18 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   r.modules.push_back(generateTopModule(k, s, in));
   for (auto& m : ramModules) r.modules.push_back(std::move(m));
   for (auto& m : loopModules) r.modules.push_back(std::move(m));
+  // Operator units: one module each, however many instances use it.
+  std::map<std::string, const ir::Op*> units;
+  for (size_t v = 0; v < k.ops.size(); ++v)
+    if (!kp.fsm.unitModule[v].empty()) units.emplace(kp.fsm.unitModule[v], &k.ops[v]);
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    for (size_t v = 0; v < k.loops[l].ops.size(); ++v)
+      if (!kp.loops[l].unitModule[v].empty()) units.emplace(kp.loops[l].unitModule[v], &k.loops[l].ops[v]);
+  for (const auto& [name, op] : units) {
+    r.modules.push_back(buildUnitModule(*op, name));
+    if (r.modules.back().name != name)
+      throw InternalError(op->loc, "unit " + name, "the unit's generator names its module " + r.modules.back().name);
+  }
   for (const nl::Module& m : r.modules) r.files.emplace_back(m.name + ".v", printVerilog(m));
   return r;
 }

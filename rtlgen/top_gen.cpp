@@ -205,9 +205,13 @@ private:
       default: {
         if (op.width() == 0 || leaf(op.kind)) break;
         std::vector<ExprP> a;
+        const std::string& unit = in_.fsm.unitModule[v];
+        // A unit instance takes its operands at start and advances with the FSM; an inline
+        // expression reads them, held in registers, in the cycle it is formed.
         for (ValueId o : op.operands)
-          a.push_back(value(o, b, f));
-        b_.assign(wire_[v], opExpr(op, a));
+          a.push_back(value(o, b, unit.empty() ? f : start(v)));
+        if (unit.empty()) b_.assign(wire_[v], opExpr(op, a));
+        else b_.instance(unitInstance(unit, fmt::format("u_unit{}", v), fsmEn_, a, wire_[v]));
         upd(v, at(b, f), wire_[v]);
       }
       }

@@ -144,4 +144,12 @@ std::vector<std::string> verilogTextProblems(const std::string& text) {
   return problems;
 }
 
+nl::Instance unitInstance(const std::string& module, const std::string& name, nl::ExprP en,
+                          const std::vector<nl::ExprP>& operands, nl::ExprP result) {
+  nl::Instance i{module, name, {{"clk", nl::ref("clk", 1)}, {"en", std::move(en)}}};
+  for (size_t k = 0; k < operands.size(); ++k) i.connections.emplace_back(std::string(1, char('a' + k)), operands[k]);
+  i.connections.emplace_back("y", std::move(result));
+  return i;
+}
+
 } // namespace spvhls::rtl

@@ -29,6 +29,10 @@ uint64_t roundUpPow2(uint64_t v);
 // operation over literals only is a literal of its width, a select with a literal condition is the
 // chosen operand, and a literal shift amount is reduced modulo the width.
 nl::ExprP opExpr(const ir::Op& op, const std::vector<nl::ExprP>& a);
+// An instance of an operator unit module (rtlgen/units/): ports clk, en, the operands a, b, ... and
+// the result y, which drives the wire `result`.
+nl::Instance unitInstance(const std::string& module, const std::string& name, nl::ExprP en,
+                          const std::vector<nl::ExprP>& operands, nl::ExprP result);
 
 // Generated Verilog keeps every line below kMaxLineChars: Verilator rejects lines with too many
 // tokens, and reductions over hundreds of memory operations or stall sources would otherwise be one

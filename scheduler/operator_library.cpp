@@ -13,15 +13,16 @@
 //   SGt SGe Select
 //   Mul                                    mulLatency (3),     1   Inline      0                 -
 //                                          +2 above 32 bit
-//   UDiv SDiv URem SRem SMod               width + 2           1   Inline [1]  0                 -
+//   UDiv SDiv URem SRem SMod               width + 2           1   Instance    width + 1 [1]     -
 //   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port, 1/cycle
 //   Store                                  1                   1   MemoryPort  0                 port, 1/cycle
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
 //
 // "Result on a wire" is the offset from start at which a pipeline sees the value (Unit::resultOffset);
 // the kernel FSM, whose operands stay in registers, forms an Inline result in its last cycle
-// (Unit::formOffset). [1] The dividers' pipelined unit spvhls_<op>_<width> (rtlgen/units/divider.h)
-// has this latency; as an Instance its result is on a wire at latency - 1.
+// (Unit::formOffset). [1] The dividers' pipelined unit spvhls_<op>_<width> (rtlgen/units/divider.h);
+// in a stall-free loop where its span would cross a cluster boundary the plan builds it inline
+// (formed at start and carried, like Mul), because one unit advances with one enable.
 //
 // Delays (ns) are estimates for a 6-LUT fabric, used only for chaining decisions to come: a carry
 // chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per level.
@@ -79,8 +80,10 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
     u.build = UnitBuild::Inline, u.delayNs = carryChainNs(w); // the last stage: a final addition
     return u;
   case K::UDiv: case K::SDiv: case K::URem: case K::SRem: case K::SMod:
-    // Restoring division, one stage per quotient bit plus operand and result stages.
-    u.latency = w + 2, u.build = UnitBuild::Inline, u.delayNs = carryChainNs(w);
+    // A pipelined restoring divider instance (rtlgen/units/divider.h): an operand stage, one stage
+    // per quotient bit, and the sign fix-up combinational out of the last stage.
+    u.latency = w + 2, u.build = UnitBuild::Instance, u.delayNs = carryChainNs(w);
+    u.resultOffset = u.latency - 1;
     u.module = unitModuleName(op.kind, w);
     return u;
   case K::Load:

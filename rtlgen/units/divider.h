@@ -18,13 +18,16 @@
 #include <string>
 
 #include "ir/hls_ir.h"
+#include "rtlgen/netlist.h"
 
 namespace spvhls::rtl {
 
 bool isDivider(ir::OpKind kind);
 
-// The module's Verilog text. Throws InternalError for a kind that is not a divider or a width
-// outside 1..64.
+// The module as a netlist. Throws InternalError for a kind that is not a divider or a width outside
+// 1..64.
+nl::Module buildDividerUnit(ir::OpKind kind, uint32_t width);
+// Its Verilog text (the printer's).
 std::string generateDividerUnit(ir::OpKind kind, uint32_t width);
 
 } // namespace spvhls::rtl

@@ -32,7 +32,8 @@ struct Planned {
 std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode) {
   auto p = std::make_unique<Planned>();
   p->module = std::make_unique<spirv::Module>(
-      spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/examples/" + example + ".spv"));
+      spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
+                            example + ".spv"));
   p->view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*p->module));
   std::vector<std::string> names = ir::kernelNames(*p->view);
   REQUIRE(names.size() == 1);
@@ -244,6 +245,54 @@ TEST_CASE("checkPlan rejects corrupted FSM plans") {
       [&](rtl::KernelPlan& b) { b.fsm.blockCycles[p->kernel.ops[v].block] -= 1; }, "lasts");
   expectRejected(
       *p, "a missing block", [&](rtl::KernelPlan& b) { b.fsm.blockCycles.pop_back(); }, "FSM plan");
+}
+
+// The divide regression kernel (tests/e2e/regress/divide.cl): SDiv and URem in a loop, SRem in the FSM.
+TEST_CASE("dividers run on unit instances wherever one enable drives their whole span") {
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable, rtl::ClusterMode::Auto}) {
+    CAPTURE(rtl::clusterModeName(mode));
+    auto p = plan("regress/divide", mode);
+    REQUIRE(p->kernel.loops.size() == 1);
+    const ir::Loop& loop = p->kernel.loops[0];
+    const rtl::LoopPlan& lp = p->plan.loops[0];
+    size_t dividers = 0, instanced = 0;
+    for (uint32_t v = 0; v < loop.ops.size(); ++v) {
+      const sched::Unit u = p->lib.unit(loop.ops[v]);
+      if (u.build != sched::UnitBuild::Instance) {
+        CHECK(lp.unitModule[v].empty());
+        continue;
+      }
+      ++dividers;
+      const uint32_t end = lp.start[v] + u.latency - 1;
+      const bool oneCluster = lp.clusterOf(lp.start[v]) == lp.clusterOf(end);
+      CHECK(lp.unitModule[v] == (oneCluster ? u.module : ""));
+      CHECK(lp.compPos[v] == (oneCluster ? end : lp.start[v]));
+      instanced += oneCluster;
+    }
+    CHECK(dividers == 2);
+    if (!lp.stallFree()) CHECK(instanced == dividers);
+    size_t fsmUnits = 0;
+    for (uint32_t v = 0; v < p->kernel.ops.size(); ++v)
+      if (!p->plan.fsm.unitModule[v].empty()) {
+        ++fsmUnits;
+        CHECK(p->plan.fsm.unitModule[v] == p->lib.unit(p->kernel.ops[v]).module);
+      }
+    CHECK(fsmUnits == 1);
+  }
+  auto p = plan("regress/divide", rtl::ClusterMode::StallEnable);
+  const ir::Loop& loop = p->kernel.loops[0];
+  const uint32_t div = firstOp(loop, OpKind::SDiv), add = firstOp(loop, OpKind::Add);
+  expectRejected(
+      *p, "an inline operation on a unit", [&](rtl::KernelPlan& b) { b.loops[0].unitModule[add] = "spvhls_sdiv_32"; },
+      "runs on unit");
+  expectRejected(
+      *p, "a divider built inline but formed where its unit would form it",
+      [&](rtl::KernelPlan& b) { b.loops[0].unitModule[div].clear(); }, "built inline");
+  uint32_t fsmDiv = 0;
+  for (uint32_t v = 0; v < p->kernel.ops.size(); ++v)
+    if (!p->plan.fsm.unitModule[v].empty()) fsmDiv = v;
+  expectRejected(
+      *p, "an FSM divider without its unit", [&](rtl::KernelPlan& b) { b.fsm.unitModule[fsmDiv].clear(); }, "runs on unit");
 }
 
 TEST_CASE("generateVerilog refuses a plan of another kernel") {

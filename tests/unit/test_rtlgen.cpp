@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "rtlgen/loop_plan.h"
 #include "rtlgen/plan.h"
@@ -372,9 +373,16 @@ TEST_CASE("every operation kind lints clean in both cluster kinds") {
     sched::ScheduleOptions so;
     so.exitBeforeMemory = {kind == rtl::ClusterMode::StallFree};
     sched::KernelSchedule s = sched::scheduleKernel(k, so);
-    rtl::RtlResult r =
-        rtl::generateVerilog(k, s, rtl::planKernel(k, s, sched::OperatorLibrary(so.target), {{kind, reason}}));
-    REQUIRE(r.files.size() == 2);
+    rtl::KernelPlan plan = rtl::planKernel(k, s, sched::OperatorLibrary(so.target), {{kind, reason}});
+    rtl::RtlResult r = rtl::generateVerilog(k, s, plan);
+    // The top, the loop, and one module per operator unit the plan instances.
+    std::set<std::string> units;
+    for (const std::string& u : plan.loops[0].unitModule)
+      if (!u.empty()) units.insert(u);
+    for (const std::string& u : plan.fsm.unitModule)
+      if (!u.empty()) units.insert(u);
+    if (kind == rtl::ClusterMode::StallEnable) CHECK(units.size() == 5); // every divider kind
+    REQUIRE(r.files.size() == 2 + units.size());
     checkText(r);
     CHECK(r.loops[0].kind == kind);
     if (kind == rtl::ClusterMode::StallFree) CHECK(r.loops[0].clusters.size() >= 3); // load req, load resp, store
