@@ -86,7 +86,8 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that
   // serialise iterations behind the memory latency; one stall-enable cluster is faster there.
   if (requested == rtl::ClusterMode::Auto && rtl::avoidGates(c.plan, choice.loops)) scheduleAndPlan();
-  c.rtl = stage(inputPath, "generation", [&] { return rtl::generateVerilog(c.kernel, c.schedule, c.plan); });
+  c.rtl = stage(inputPath, "generation",
+                [&] { return rtl::generateVerilog(c.kernel, c.schedule, c.plan, /*keepNetlists=*/false); });
   return c;
 }
 

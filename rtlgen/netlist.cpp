@@ -236,6 +236,10 @@ uint64_t Ram::depth() const {
 }
 
 const Signal* Module::find(const std::string& n) const {
+  if (signalIndex.size() == signals.size()) {
+    auto it = signalIndex.find(n);
+    return it == signalIndex.end() ? nullptr : &signals[it->second];
+  }
   for (const Signal& s : signals)
     if (s.name == n) return &s;
   return nullptr;
@@ -261,6 +265,7 @@ ModuleBuilder::ModuleBuilder(std::string name, std::string comment) {
 ExprP ModuleBuilder::declare(Signal s) {
   if (m_.find(s.name)) fail(fmt::format("module {}: signal {} declared twice", m_.name, s.name));
   ExprP r = ref(s.name, s.width);
+  m_.signalIndex.emplace(s.name, m_.signals.size());
   m_.signals.push_back(std::move(s));
   return r;
 }

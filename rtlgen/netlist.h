@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -197,6 +198,9 @@ struct Module {
   std::string name;
   std::string comment;         // printed above the module
   std::vector<Signal> signals; // ports (in port order) and internal signals, in declaration order
+  // name -> index into signals, kept by ModuleBuilder so that lookups do not scan (large modules
+  // have thousands of signals); find() scans when it is out of date.
+  std::unordered_map<std::string, size_t> signalIndex;
   std::vector<Assign> assigns;
   std::vector<Register> registers;
   std::vector<std::vector<Stmt>> processes; // each one always @(posedge clk) block

@@ -70,7 +70,8 @@ static nl::Module buildUnitModule(const ir::Op& op, const std::string& name) {
   throw InternalError(op.loc, "unit " + name, fmt::format("no generator for a unit of {}", ir::opKindName(op.kind)));
 }
 
-RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& kp) {
+RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& kp,
+                          bool keepNetlists) {
   if (kp.loops.size() != k.loops.size() || kp.fsm.blockCycles.size() != k.blocks.size())
     throw InternalError(k.loc, "kernel " + k.name, "generateVerilog: the plan is not this kernel's");
   RtlResult r;
@@ -86,7 +87,14 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     in.argNames.push_back(n);
   }
   r.argNames = in.argNames;
+  // Printed as soon as built; files[0] is the top, which needs the loops' ports first.
+  std::vector<std::pair<std::string, std::string>> loopFiles, ramFiles;
   std::vector<nl::Module> loopModules, ramModules;
+  auto print = [&](nl::Module&& m, std::vector<std::pair<std::string, std::string>>& files,
+                   std::vector<nl::Module>& kept) {
+    files.emplace_back(m.name + ".v", printVerilog(m));
+    if (keepNetlists) kept.push_back(std::move(m));
+  };
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const LoopPlan& plan = kp.loops[l];
@@ -95,7 +103,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     in.loopMemories.push_back(lm.memories);
     in.loopLoadMemories.push_back(lm.loadMemories);
     in.loopModuleNames.push_back(modName);
-    loopModules.push_back(std::move(lm.module));
+    print(std::move(lm.module), loopFiles, loopModules);
 
     LoopHardware hw;
     hw.loop = uint32_t(l);
@@ -124,14 +132,15 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     std::string name;
     if (k.memories[m].onChip()) {
       name = fmt::format("{}_ram{}", r.moduleName, m);
-      ramModules.push_back(buildRamModule(k.memories[m], name));
+      print(buildRamModule(k.memories[m], name), ramFiles, ramModules);
     }
     in.ramModuleNames.push_back(name);
   }
   r.blockCycles = kp.fsm.blockCycles;
-  r.modules.push_back(generateTopModule(k, s, in));
-  for (auto& m : ramModules) r.modules.push_back(std::move(m));
-  for (auto& m : loopModules) r.modules.push_back(std::move(m));
+  std::vector<nl::Module> topModule, unitModules;
+  print(generateTopModule(k, s, in), r.files, topModule);
+  for (auto& f : ramFiles) r.files.push_back(std::move(f));
+  for (auto& f : loopFiles) r.files.push_back(std::move(f));
   // Operator units: one module each, however many instances use it.
   std::map<std::string, const ir::Op*> units;
   for (size_t v = 0; v < k.ops.size(); ++v)
@@ -140,11 +149,13 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     for (size_t v = 0; v < k.loops[l].ops.size(); ++v)
       if (!kp.loops[l].unitModule[v].empty()) units.emplace(kp.loops[l].unitModule[v], &k.loops[l].ops[v]);
   for (const auto& [name, op] : units) {
-    r.modules.push_back(buildUnitModule(*op, name));
-    if (r.modules.back().name != name)
-      throw InternalError(op->loc, "unit " + name, "the unit's generator names its module " + r.modules.back().name);
+    nl::Module m = buildUnitModule(*op, name);
+    if (m.name != name)
+      throw InternalError(op->loc, "unit " + name, "the unit's generator names its module " + m.name);
+    print(std::move(m), r.files, unitModules);
   }
-  for (const nl::Module& m : r.modules) r.files.emplace_back(m.name + ".v", printVerilog(m));
+  for (auto* group : {&topModule, &ramModules, &loopModules, &unitModules})
+    for (auto& m : *group) r.modules.push_back(std::move(m));
   return r;
 }
 

@@ -43,7 +43,8 @@ struct RtlResult {
   std::vector<std::string> argNames; // per kernel argument: the sanitised name in its ports (arg_/mem_<name>)
   // One file per module: (file name, text); files[0] is the kernel's top module.
   std::vector<std::pair<std::string, std::string>> files;
-  std::vector<nl::Module> modules; // the netlist each file was printed from (same order)
+  // The netlist each file was printed from (same order), for inspection; empty unless asked for.
+  std::vector<nl::Module> modules;
   std::vector<LoopHardware> loops;
   std::vector<uint32_t> blockCycles; // per Kernel block: FSM cycles per execution (LoopCall waits excluded)
 };
@@ -58,7 +59,10 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
                                       std::string& why);
 
 // Renders the plan (rtlgen/plan.h: planKernel) of `k` scheduled as `s`; it decides nothing itself.
-RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& plan);
+// With keepNetlists the netlists stay in RtlResult::modules (tests inspect them); without, each
+// module is dropped once printed, so that a large design never holds all its netlists at once.
+RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& plan,
+                          bool keepNetlists = true);
 
 // A Verilog-safe identifier from a SPIR-V name.
 std::string sanitize(const std::string& name);

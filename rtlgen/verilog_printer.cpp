@@ -121,8 +121,7 @@ public:
       statement(fmt::format("  assign {} = {};\n", a.lhs, top(a.rhs)));
     for (const nl::Instance& i : m_.instances)
       instance(i);
-    for (const nl::Register& r : m_.registers)
-      reg(r);
+    registers();
     for (const auto& p : m_.processes) {
       std::string s = "  always @(posedge clk) begin\n";
       for (const nl::Stmt& st : p)
@@ -365,6 +364,36 @@ private:
     for (size_t k = 0; k < conns.size(); ++k)
       s += "    " + conns[k] + (k + 1 < conns.size() ? ",\n" : "\n");
     statement(s + "  );\n");
+  }
+
+  // Registers without reset that take one value under one enable signal (the pipeline's position
+  // registers, a unit's stages) share one always block per enable: far less text for large modules.
+  void registers() {
+    std::vector<std::string> order;
+    std::unordered_map<std::string, std::vector<const nl::Register*>> groups;
+    for (const nl::Register& r : m_.registers) {
+      const bool simple = !r.reset && r.updates.size() == 1 &&
+                          (r.updates[0].enable->op == Op::Ref || r.updates[0].enable->isConst(1));
+      if (!simple) {
+        reg(r);
+        continue;
+      }
+      const std::string key = r.updates[0].enable->op == Op::Ref ? r.updates[0].enable->name : "";
+      auto [it, added] = groups.try_emplace(key);
+      if (added) order.push_back(key);
+      it->second.push_back(&r);
+    }
+    for (const std::string& key : order) {
+      const auto& regs = groups.at(key);
+      if (regs.size() == 1) {
+        reg(*regs[0]);
+        continue;
+      }
+      std::string s = key.empty() ? "  always @(posedge clk) begin\n" : fmt::format("  always @(posedge clk) if ({}) begin\n", key);
+      for (const nl::Register* r : regs)
+        s += fmt::format("    {} <= {};\n", r->name, top(r->updates[0].next));
+      statement(s + "  end\n");
+    }
   }
 
   void reg(const nl::Register& r) {

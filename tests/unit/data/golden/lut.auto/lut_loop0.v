@@ -106,41 +106,28 @@ module lut_loop0 (
     if (rst | start) vld_p3 <= 1'h0;
     else vld_p3 <= vk_p2;
   always @(posedge clk)
-    lst_p2 <= ~v2_p1;
-  always @(posedge clk)
-    lst_p3 <= lst_p2;
-  always @(posedge clk)
-    v2_p1 <= c2;
-  always @(posedge clk)
-    v2_p2 <= v2_p1;
-  always @(posedge clk)
-    v2_p3 <= v2_p2;
-  always @(posedge clk)
-    v3_p1 <= c3;
-  always @(posedge clk)
-    v3_p2 <= v3_p1;
-  always @(posedge clk)
-    v3_p3 <= v3_p2;
-  always @(posedge clk)
-    v5_p1 <= c5;
-  always @(posedge clk)
-    v5_p2 <= v5_p1;
-  always @(posedge clk)
-    v5_p3 <= v5_p2;
-  always @(posedge clk)
-    v9_p1 <= c9;
-  always @(posedge clk)
-    v9_p2 <= v9_p1;
-  always @(posedge clk)
-    v9_p3 <= v9_p2;
-  always @(posedge clk)
-    v12_p1 <= c12;
-  always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1) carry0 <= v12_p1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
+  always @(posedge clk) begin
+    lst_p2 <= ~v2_p1;
+    lst_p3 <= lst_p2;
+    v2_p1 <= c2;
+    v2_p2 <= v2_p1;
+    v2_p3 <= v2_p2;
+    v3_p1 <= c3;
+    v3_p2 <= v3_p1;
+    v3_p3 <= v3_p2;
+    v5_p1 <= c5;
+    v5_p2 <= v5_p1;
+    v5_p3 <= v5_p2;
+    v9_p1 <= c9;
+    v9_p2 <= v9_p1;
+    v9_p3 <= v9_p2;
+    v12_p1 <= c12;
+  end
   wire [97:0] f0_din = {v9_p3, c6, v2_p3, lst_p3};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 4'h0);

@@ -392,75 +392,46 @@ module lut_loop1 (
     if (rst | start) vld_p14 <= 1'h0;
     else vld_p14 <= vk_p13;
   always @(posedge clk)
-    lst_p4 <= f1_lst;
-  always @(posedge clk)
-    lst_p5 <= lst_p4;
-  always @(posedge clk)
-    lst_p8 <= f3_lst;
-  always @(posedge clk)
-    lst_p10 <= f4_lst;
-  always @(posedge clk)
-    lst_p11 <= lst_p10;
-  always @(posedge clk)
-    lst_p12 <= lst_p11;
-  always @(posedge clk)
-    lst_p14 <= f5_lst;
-  always @(posedge clk)
-    if (start) li_1_q <= li_1;
-  always @(posedge clk)
-    v2_p1 <= c2;
-  always @(posedge clk)
-    v2_p4 <= f1_v2;
-  always @(posedge clk)
-    v2_p5 <= v2_p4;
-  always @(posedge clk)
-    v2_p8 <= f3_v2;
-  always @(posedge clk)
-    v2_p10 <= f4_v2;
-  always @(posedge clk)
-    v2_p11 <= v2_p10;
-  always @(posedge clk)
-    v2_p12 <= v2_p11;
-  always @(posedge clk)
-    v2_p14 <= f5_v2;
-  always @(posedge clk)
-    v5_p1 <= c5;
-  always @(posedge clk)
-    v5_p4 <= f1_v5;
-  always @(posedge clk)
-    v5_p5 <= v5_p4;
-  always @(posedge clk)
-    v5_p8 <= f3_v5;
-  always @(posedge clk)
-    v5_p10 <= f4_v5;
-  always @(posedge clk)
-    v5_p11 <= v5_p10;
-  always @(posedge clk)
-    v5_p12 <= v5_p11;
-  always @(posedge clk)
-    v5_p14 <= f5_v5;
-  always @(posedge clk)
-    v8_p8 <= c8;
-  always @(posedge clk)
-    v11_p14 <= c11;
-  always @(posedge clk)
-    v12_p8 <= c12;
-  always @(posedge clk)
-    v12_p10 <= f4_v12;
-  always @(posedge clk)
-    v12_p11 <= v12_p10;
-  always @(posedge clk)
-    v12_p12 <= v12_p11;
-  always @(posedge clk)
-    v12_p14 <= f5_v12;
-  always @(posedge clk)
-    v16_p1 <= c16;
-  always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1) carry0 <= v16_p1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
+  always @(posedge clk) begin
+    lst_p4 <= f1_lst;
+    lst_p5 <= lst_p4;
+    lst_p8 <= f3_lst;
+    lst_p10 <= f4_lst;
+    lst_p11 <= lst_p10;
+    lst_p12 <= lst_p11;
+    lst_p14 <= f5_lst;
+    v2_p1 <= c2;
+    v2_p4 <= f1_v2;
+    v2_p5 <= v2_p4;
+    v2_p8 <= f3_v2;
+    v2_p10 <= f4_v2;
+    v2_p11 <= v2_p10;
+    v2_p12 <= v2_p11;
+    v2_p14 <= f5_v2;
+    v5_p1 <= c5;
+    v5_p4 <= f1_v5;
+    v5_p5 <= v5_p4;
+    v5_p8 <= f3_v5;
+    v5_p10 <= f4_v5;
+    v5_p11 <= v5_p10;
+    v5_p12 <= v5_p11;
+    v5_p14 <= f5_v5;
+    v8_p8 <= c8;
+    v11_p14 <= c11;
+    v12_p8 <= c12;
+    v12_p10 <= f4_v12;
+    v12_p11 <= v12_p10;
+    v12_p12 <= v12_p11;
+    v12_p14 <= f5_v12;
+    v16_p1 <= c16;
+  end
+  always @(posedge clk)
+    if (start) li_1_q <= li_1;
   wire tag0_push = m0_req_ready & (fire12 | fire6);
   wire tag0_din = fire12 ? 1'h1 : fire6 ? 1'h0 : 1'h0;
   assign tag0_dout = tag0_mem[tag0_rd];

@@ -162,61 +162,39 @@ module vadd_loop0 (
     if (rst | start) vld_p7 <= 1'h0;
     else if (en) vld_p7 <= vk_p6;
   always @(posedge clk)
-    if (en) lst_p2 <= ~v2_p1;
-  always @(posedge clk)
-    if (en) lst_p3 <= lst_p2;
-  always @(posedge clk)
-    if (en) lst_p4 <= lst_p3;
-  always @(posedge clk)
-    if (en) lst_p5 <= lst_p4;
-  always @(posedge clk)
-    if (en) lst_p6 <= lst_p5;
-  always @(posedge clk)
-    if (en) lst_p7 <= lst_p6;
-  always @(posedge clk)
-    if (start) li_1_q <= li_1;
-  always @(posedge clk)
-    if (en) v2_p1 <= c2;
-  always @(posedge clk)
-    if (en) v2_p2 <= v2_p1;
-  always @(posedge clk)
-    if (en) v2_p3 <= v2_p2;
-  always @(posedge clk)
-    if (en) v2_p4 <= v2_p3;
-  always @(posedge clk)
-    if (en) v2_p5 <= v2_p4;
-  always @(posedge clk)
-    if (en) v2_p6 <= v2_p5;
-  always @(posedge clk)
-    if (en) v2_p7 <= v2_p6;
-  always @(posedge clk)
-    if (en) v5_p1 <= c5;
-  always @(posedge clk)
-    if (en) v5_p2 <= v5_p1;
-  always @(posedge clk)
-    if (en) v5_p3 <= v5_p2;
-  always @(posedge clk)
-    if (en) v5_p4 <= v5_p3;
-  always @(posedge clk)
-    if (en) v5_p5 <= v5_p4;
-  always @(posedge clk)
-    if (en) v5_p6 <= v5_p5;
-  always @(posedge clk)
-    if (en) v5_p7 <= v5_p6;
-  always @(posedge clk)
-    if (en) v6_p6 <= c6;
-  always @(posedge clk)
-    if (en) v7_p6 <= c7;
-  always @(posedge clk)
-    if (en) v8_p7 <= c8;
-  always @(posedge clk)
-    if (en) v11_p1 <= c11;
-  always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1 & en) carry0 <= v11_p1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
+  always @(posedge clk) if (en) begin
+    lst_p2 <= ~v2_p1;
+    lst_p3 <= lst_p2;
+    lst_p4 <= lst_p3;
+    lst_p5 <= lst_p4;
+    lst_p6 <= lst_p5;
+    lst_p7 <= lst_p6;
+    v2_p1 <= c2;
+    v2_p2 <= v2_p1;
+    v2_p3 <= v2_p2;
+    v2_p4 <= v2_p3;
+    v2_p5 <= v2_p4;
+    v2_p6 <= v2_p5;
+    v2_p7 <= v2_p6;
+    v5_p1 <= c5;
+    v5_p2 <= v5_p1;
+    v5_p3 <= v5_p2;
+    v5_p4 <= v5_p3;
+    v5_p5 <= v5_p4;
+    v5_p6 <= v5_p5;
+    v5_p7 <= v5_p6;
+    v6_p6 <= c6;
+    v7_p6 <= c7;
+    v8_p7 <= c8;
+    v11_p1 <= c11;
+  end
+  always @(posedge clk)
+    if (start) li_1_q <= li_1;
   wire rf6_pop = vk_p5 & v2_p5 & en;
   wire [31:0] rf6_din = m0_resp_data[31:0];
   assign rf6_dout = (rf6_count != 4'h0) ? rf6_mem[rf6_rd] : rf6_din;

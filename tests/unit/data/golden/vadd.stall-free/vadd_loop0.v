@@ -206,47 +206,32 @@ module vadd_loop0 (
     if (rst | start) vld_p7 <= 1'h0;
     else vld_p7 <= vk_p6;
   always @(posedge clk)
-    lst_p3 <= f0_lst;
-  always @(posedge clk)
-    lst_p4 <= lst_p3;
-  always @(posedge clk)
-    lst_p5 <= lst_p4;
-  always @(posedge clk)
-    lst_p7 <= f1_lst;
-  always @(posedge clk)
-    if (start) li_1_q <= li_1;
-  always @(posedge clk)
-    v2_p1 <= c2;
-  always @(posedge clk)
-    v2_p3 <= f0_v2;
-  always @(posedge clk)
-    v2_p4 <= v2_p3;
-  always @(posedge clk)
-    v2_p5 <= v2_p4;
-  always @(posedge clk)
-    v2_p7 <= f1_v2;
-  always @(posedge clk)
-    v5_p1 <= c5;
-  always @(posedge clk)
-    v5_p3 <= f0_v5;
-  always @(posedge clk)
-    v5_p4 <= v5_p3;
-  always @(posedge clk)
-    v5_p5 <= v5_p4;
-  always @(posedge clk)
-    v5_p7 <= f1_v5;
-  always @(posedge clk)
-    v6_p7 <= c6;
-  always @(posedge clk)
-    v7_p7 <= c7;
-  always @(posedge clk)
-    v11_p1 <= c11;
-  always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1) carry0 <= v11_p1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
+  always @(posedge clk) begin
+    lst_p3 <= f0_lst;
+    lst_p4 <= lst_p3;
+    lst_p5 <= lst_p4;
+    lst_p7 <= f1_lst;
+    v2_p1 <= c2;
+    v2_p3 <= f0_v2;
+    v2_p4 <= v2_p3;
+    v2_p5 <= v2_p4;
+    v2_p7 <= f1_v2;
+    v5_p1 <= c5;
+    v5_p3 <= f0_v5;
+    v5_p4 <= v5_p3;
+    v5_p5 <= v5_p4;
+    v5_p7 <= f1_v5;
+    v6_p7 <= c6;
+    v7_p7 <= c7;
+    v11_p1 <= c11;
+  end
+  always @(posedge clk)
+    if (start) li_1_q <= li_1;
   wire rf6_pop = admit_2 & f1_v2;
   wire [31:0] rf6_din = m0_resp_data[31:0];
   assign rf6_dout = (rf6_count != 5'h0) ? rf6_mem[rf6_rd] : rf6_din;
