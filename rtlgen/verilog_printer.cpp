@@ -4,6 +4,7 @@
 
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "frontend/diagnostics.h"
 #include "rtlgen/verilog_util.h"
@@ -107,10 +108,7 @@ const char* binaryOp(Op op) {
 
 class Printer {
 public:
-  explicit Printer(const nl::Module& m) : m_(m) {
-    for (const nl::Signal& s : m.signals)
-      names_.insert(s.name);
-  }
+  explicit Printer(const nl::Module& m) : m_(m) {}
 
   std::string run() {
     std::string out;
@@ -144,7 +142,7 @@ public:
 private:
   const nl::Module& m_;
   std::string body_, pending_; // pending_: helper wires the next statement uses
-  std::set<std::string> names_;
+  std::unordered_set<std::string> helperNames_; // the module's own names are looked up in it
   std::unordered_map<const Expr*, std::string> named_;
   std::vector<std::pair<std::string, std::string>> checks_; // condition, message
   unsigned next_ = 0;
@@ -162,8 +160,8 @@ private:
     std::string n;
     do
       n = fmt::format("{}_{}", base, next_++);
-    while (names_.count(n));
-    names_.insert(n);
+    while (m_.find(n) || helperNames_.count(n));
+    helperNames_.insert(n);
     return n;
   }
 
@@ -449,7 +447,7 @@ private:
   // A FIFO's control input as a plain name or literal (it is used several times).
   std::string input(const std::string& name, const ExprP& e) {
     if (e->op == Op::Ref || e->op == Op::Const) return expr(e);
-    names_.insert(name);
+    helperNames_.insert(name);
     pending_ += fmt::format("  wire {}{} = {};\n", range(e->width), name, expr(e));
     return name;
   }
