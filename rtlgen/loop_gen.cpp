@@ -26,7 +26,7 @@ bool isMem(OpKind k) {
 class LoopWriter {
 public:
   LoopWriter(const ir::Loop& loop, const LoopPlan& plan, const std::string& name)
-      : loop_(loop), p_(plan),
+      : loop_(loop), p_(plan), partial_(partiallyUsed(loop.ops)),
         b_(name, fmt::format("Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({}).",
                              commentName(loop.name), plan.ii, plan.F, plan.cuts.size(),
                              clusterModeName(plan.kind))) {}
@@ -52,6 +52,7 @@ public:
 private:
   const ir::Loop& loop_;
   const LoopPlan& p_;
+  const std::vector<bool> partial_; // per op: only some bits are read
   nl::ModuleBuilder b_;
   std::vector<uint32_t> mems_;
   std::map<uint32_t, std::vector<ValueId>> memOps_, memLoads_;
@@ -166,7 +167,7 @@ private:
       bool partial = false; // e.g. only truncated: lint wants the unused bits declared as such
       for (ValueId v = 0; v < loop_.ops.size(); ++v)
         if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k)
-          partial |= partiallyUsed(loop_.ops, v);
+          partial |= partial_[v];
       liQ_[k] = b_.reg(fmt::format("li_{}_q", k), liveInWidth(k), "", partial);
     }
     issue_ = b_.wire("issue", 1);
@@ -189,7 +190,7 @@ private:
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
       if (isGlobal(op.kind) || op.width() == 0) continue;
-      bool partial = partiallyUsed(loop_.ops, v);
+      bool partial = partial_[v];
       c_[v] = b_.wire(fmt::format("c{}", v), op.width(),
                       fmt::format("{} {}", ir::opKindName(op.kind), commentName(op.name)), partial);
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
@@ -206,7 +207,7 @@ private:
     for (uint32_t j = 0; j + 1 < p_.cuts.size(); ++j) {
       fifoLst_.push_back(b_.wire(fmt::format("f{}_lst", j), 1));
       for (ValueId v : crossing(j))
-        fifoValue_[{j, v}] = b_.wire(fmt::format("f{}_v{}", j, v), width(v), "", partiallyUsed(loop_.ops, v));
+        fifoValue_[{j, v}] = b_.wire(fmt::format("f{}_v{}", j, v), width(v), "", partial_[v]);
     }
   }
 

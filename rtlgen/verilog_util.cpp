@@ -11,14 +11,19 @@
 
 namespace spvhls::rtl {
 
-bool partiallyUsed(const std::vector<ir::Op>& ops, ir::ValueId v) {
+std::vector<bool> partiallyUsed(const std::vector<ir::Op>& ops) {
+  std::vector<bool> partial(ops.size(), false);
   for (const ir::Op& op : ops) {
     if (op.operands.empty()) continue;
-    if (op.kind == ir::OpKind::Trunc && op.operands[0] == v && op.width() < ops[v].width()) return true;
+    const ir::ValueId a = op.operands[0];
+    if (op.kind == ir::OpKind::Trunc && a < ops.size() && op.width() < ops[a].width()) partial[a] = true;
     bool shift = op.kind == ir::OpKind::Shl || op.kind == ir::OpKind::LShr || op.kind == ir::OpKind::AShr;
-    if (shift && op.operands.size() > 1 && op.operands[1] == v && ops[v].width() > log2Ceil(op.width())) return true;
+    if (shift && op.operands.size() > 1) {
+      const ir::ValueId b = op.operands[1];
+      if (b < ops.size() && ops[b].width() > log2Ceil(op.width())) partial[b] = true;
+    }
   }
-  return false;
+  return partial;
 }
 
 std::string commentName(const std::string& name) {

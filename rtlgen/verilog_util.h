@@ -14,9 +14,10 @@
 
 namespace spvhls::rtl {
 
-// True when some user of `v` reads only its low bits (a truncation, or a shift amount taken modulo the
-// width): its signals are then declared inside a lint_off UNUSEDSIGNAL region, on purpose.
-bool partiallyUsed(const std::vector<ir::Op>& ops, ir::ValueId v);
+// Per value: true when some user reads only its low bits (a truncation, or a shift amount taken modulo
+// the width): its signals are then declared inside a lint_off UNUSEDSIGNAL region, on purpose. One
+// pass over the ops, computed once per module.
+std::vector<bool> partiallyUsed(const std::vector<ir::Op>& ops);
 
 // A name shortened for a comment, so that user-chosen names cannot make a line arbitrarily long.
 std::string commentName(const std::string& name);
