@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -173,12 +174,26 @@ private:
 
   // ---- expressions -----------------------------------------------------------------------------
   // An operand: parenthesised when compound, named when long. Signedness is a property of the
-  // expression, not of a wire, so $signed(...) is never named itself (its operand is).
+  // expression, not of a wire, so $signed(...) is never named itself (its operand is). Expressions
+  // are written into one buffer (operandTo / exprTo) rather than built from temporary strings.
+  void operandTo(const ExprP& e, std::string& out) {
+    const size_t mark = out.size();
+    exprTo(e, out);
+    const size_t len = out.size() - mark;
+    if (atomic(*e) && len <= kMaxOperandChars) return;
+    if (len > kMaxOperandChars && e->op != Op::Signed) {
+      std::string text = out.substr(mark);
+      out.resize(mark);
+      out += name(e, text);
+      return;
+    }
+    out.insert(mark, 1, '(');
+    out += ')';
+  }
   std::string operand(const ExprP& e) {
-    std::string s = expr(e);
-    if (atomic(*e) && s.size() <= kMaxOperandChars) return s;
-    if (s.size() > kMaxOperandChars && e->op != Op::Signed) return name(e, s);
-    return "(" + s + ")";
+    std::string s;
+    operandTo(e, s);
+    return s;
   }
 
   // An expression standing alone in a statement: named when long, so that the line stays bounded.
@@ -195,46 +210,73 @@ private:
     return n;
   }
 
-  std::string expr(const ExprP& ep) {
+  std::string expr(const ExprP& e) {
+    std::string s;
+    exprTo(e, s);
+    return s;
+  }
+
+  void exprTo(const ExprP& ep, std::string& out) {
     const Expr& e = *ep;
     switch (e.op) {
     case Op::Ref:
-      return e.name;
+      out += e.name;
+      return;
     case Op::Const:
-      return lit(e.value, e.width);
+      out += lit(e.value, e.width);
+      return;
     case Op::Not:
-      return "~" + operand(e.args[0]);
+      out += '~';
+      operandTo(e.args[0], out);
+      return;
     case Op::Signed:
-      return "$signed(" + expr(e.args[0]) + ")";
     case Op::Unsigned:
-      return "$unsigned(" + expr(e.args[0]) + ")";
+      out += e.op == Op::Signed ? "$signed(" : "$unsigned(";
+      exprTo(e.args[0], out);
+      out += ')';
+      return;
     case Op::Or:
     case Op::And: {
       std::vector<std::string> terms;
       for (const ExprP& a : e.args)
         terms.push_back(operand(a));
-      return reduce(std::move(terms), e.op == Op::Or ? " | " : " & ", e.width);
+      out += reduce(std::move(terms), e.op == Op::Or ? " | " : " & ", e.width);
+      return;
     }
     case Op::Concat:
-      return concat(e);
+      out += concat(e);
+      return;
     case Op::PriorityMux:
-      return priorityMux(e);
+      out += priorityMux(e);
+      return;
     case Op::Slice: {
       const ExprP& a = e.args[0];
       // Verilog selects bits of a signal only: anything else is named first.
-      std::string base = a->op == Op::Ref ? a->name : name(a, expr(a));
-      if (e.width == 1) return fmt::format("{}[{}]", base, e.lo);
-      return fmt::format("{}[{}:{}]", base, e.lo + e.width - 1, e.lo);
+      out += a->op == Op::Ref ? a->name : name(a, expr(a));
+      if (e.width == 1) fmt::format_to(std::back_inserter(out), "[{}]", e.lo);
+      else fmt::format_to(std::back_inserter(out), "[{}:{}]", e.lo + e.width - 1, e.lo);
+      return;
     }
     case Op::Replicate:
-      return fmt::format("{{{}{{{}}}}}", e.value, operand(e.args[0]));
+      fmt::format_to(std::back_inserter(out), "{{{}{{", e.value);
+      operandTo(e.args[0], out);
+      out += "}}";
+      return;
     case Op::Mux:
-      return fmt::format("{} ? {} : {}", operand(e.args[0]), operand(e.args[1]), operand(e.args[2]));
+      operandTo(e.args[0], out);
+      out += " ? ";
+      operandTo(e.args[1], out);
+      out += " : ";
+      operandTo(e.args[2], out);
+      return;
     default:
       break;
     }
-    if (const char* op = binaryOp(e.op)) return operand(e.args[0]) + op + operand(e.args[1]);
-    fail("an unknown expression node");
+    const char* op = binaryOp(e.op);
+    if (!op) fail("an unknown expression node");
+    operandTo(e.args[0], out);
+    out += op;
+    operandTo(e.args[1], out);
   }
 
   static size_t joinedSize(const std::vector<std::string>& terms, const std::string& sep) {
