@@ -93,6 +93,15 @@ ExprP ref(const std::string& name, unsigned width) {
   return e;
 }
 
+const ExprP& one() {
+  static const ExprP e = lit(1, 1);
+  return e;
+}
+const ExprP& zero() {
+  static const ExprP e = lit(0, 1);
+  return e;
+}
+
 ExprP lit(uint64_t value, unsigned width) {
   if (width == 0 || width > 64) fail(fmt::format("a literal of width {}", width));
   auto e = std::make_shared<Expr>();

@@ -68,12 +68,9 @@ struct Expr {
 // ---- expression constructors (check widths, fold literals where the result is obvious) --------
 ExprP ref(const std::string& name, unsigned width);
 ExprP lit(uint64_t value, unsigned width);
-inline ExprP one() {
-  return lit(1, 1);
-}
-inline ExprP zero() {
-  return lit(0, 1);
-}
+// The one-bit constants, shared (they are everywhere: enables of free-running stages, empty ORs).
+const ExprP& one();
+const ExprP& zero();
 ExprP unary(Op op, ExprP a);
 inline ExprP operator~(ExprP a) {
   return unary(Op::Not, std::move(a));

@@ -430,8 +430,13 @@ private:
         continue;
       }
       std::string s = key.empty() ? "  always @(posedge clk) begin\n" : fmt::format("  always @(posedge clk) if ({}) begin\n", key);
-      for (const nl::Register* r : regs)
-        s += fmt::format("    {} <= {};\n", r->name, top(r->updates[0].next));
+      for (const nl::Register* r : regs) {
+        s += "    ";
+        s += r->name;
+        s += " <= ";
+        s += top(r->updates[0].next);
+        s += ";\n";
+      }
       statement(s + "  end\n");
     }
   }
