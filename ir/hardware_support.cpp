@@ -10,7 +10,9 @@ namespace {
 
 constexpr uint32_t kMaxHardwareBits = 64;
 
-bool buildable(Type t) { return t.isNone() || (t.isBits() && t.width() <= kMaxHardwareBits); }
+bool buildable(Type t) {
+  return t.isNone() || (t.isBits() && t.width() <= kMaxHardwareBits);
+}
 
 [[noreturn]] void unsupported(const SourceLoc& loc, const std::string& construct, const std::string& what) {
   throw DiagnosticError(loc, construct, what + " is not supported yet by the hardware generator");
@@ -23,10 +25,12 @@ std::string opConstruct(const Op& op) {
 void checkOps(const std::vector<Op>& ops, const Loop* inside) {
   for (const Op& op : ops) {
     if (!buildable(op.type))
-      unsupported(op.loc, opConstruct(op), fmt::format("a value of type {} (hardware builds bits of 1..{})",
-                                                       typeName(op.type), kMaxHardwareBits));
+      unsupported(op.loc, opConstruct(op),
+                  fmt::format("a value of type {} (hardware builds bits of 1..{})", typeName(op.type),
+                              kMaxHardwareBits));
     if (inside && (op.kind == OpKind::LoopCall || op.kind == OpKind::LoopOut))
-      unsupported(op.loc, opConstruct(op), fmt::format("an inner loop inside pipelined loop {}", inside->name));
+      unsupported(op.loc, opConstruct(op),
+                  fmt::format("an inner loop inside pipelined loop {}", inside->name));
   }
 }
 
@@ -35,22 +39,27 @@ void checkOps(const std::vector<Op>& ops, const Loop* inside) {
 void checkHardwareSupport(const Kernel& k) {
   for (const KernelArg& a : k.args)
     if (!buildable(a.type))
-      unsupported(k.loc, "kernel argument " + a.name, fmt::format("an argument of type {}", typeName(a.type)));
+      unsupported(k.loc, "kernel argument " + a.name,
+                  fmt::format("an argument of type {}", typeName(a.type)));
   for (const Memory& m : k.memories) {
-    if (m.kind == Memory::Kind::WorkGroup) unsupported(k.loc, "memory " + m.name, "a work-group local memory");
+    if (m.kind == Memory::Kind::WorkGroup)
+      unsupported(k.loc, "memory " + m.name, "a work-group local memory");
     if (m.wordBits != kMaxHardwareBits)
-      unsupported(k.loc, "memory " + m.name, fmt::format("a memory port of {} bits (ports carry 64)", m.wordBits));
+      unsupported(k.loc, "memory " + m.name,
+                  fmt::format("a memory port of {} bits (ports carry 64)", m.wordBits));
   }
   checkOps(k.ops, nullptr);
   for (const Loop& lp : k.loops) {
     checkOps(lp.ops, &lp);
     for (const LoopPhi& p : lp.phis)
       if (!buildable(p.type))
-        unsupported(lp.loc, "loop " + lp.name, fmt::format("a loop-carried value of type {}", typeName(p.type)));
+        unsupported(lp.loc, "loop " + lp.name,
+                    fmt::format("a loop-carried value of type {}", typeName(p.type)));
   }
   for (const Process& p : k.processes)
     if (p.kind != Process::Kind::Kernel) unsupported(p.loc, "process " + p.name, "a task process");
-  for (const Channel& c : k.channels) unsupported(c.loc, "channel " + c.name, "a channel between processes");
+  for (const Channel& c : k.channels)
+    unsupported(c.loc, "channel " + c.name, "a channel between processes");
 }
 
 } // namespace spvhls::ir

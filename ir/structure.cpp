@@ -18,12 +18,15 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k) {
     }
   };
   scan(k.ops);
-  for (const Loop& lp : k.loops) scan(lp.ops);
+  for (const Loop& lp : k.loops)
+    scan(lp.ops);
   // One port per memory, as the hardware has today; its direction is what the accesses need.
   std::vector<std::vector<MemoryPort>> ports(k.memories.size());
   for (size_t m = 0; m < k.memories.size(); ++m)
     if (reads[m] || writes[m])
-      ports[m].push_back({reads[m] && writes[m] ? PortAccess::ReadWrite : reads[m] ? PortAccess::Read : PortAccess::Write});
+      ports[m].push_back({reads[m] && writes[m] ? PortAccess::ReadWrite
+                          : reads[m]            ? PortAccess::Read
+                                                : PortAccess::Write});
   return ports;
 }
 
@@ -43,7 +46,8 @@ uint32_t addRegion(Kernel& k, Region r) {
 }
 
 // A pipelined loop's region, and those of the inner loops its body calls.
-void addPipelined(Kernel& k, uint32_t loop, uint32_t parent, uint32_t callBlock, std::vector<uint8_t>& placed) {
+void addPipelined(Kernel& k, uint32_t loop, uint32_t parent, uint32_t callBlock,
+                  std::vector<uint8_t>& placed) {
   if (loop >= k.loops.size() || placed[loop]) return; // malformed: the verifier reports it
   placed[loop] = 1;
   Region r;
@@ -58,7 +62,8 @@ void addPipelined(Kernel& k, uint32_t loop, uint32_t parent, uint32_t callBlock,
   std::vector<uint32_t> inner;
   for (const Op& op : k.loops[loop].ops)
     if (op.kind == OpKind::LoopCall) inner.push_back(op.index);
-  for (uint32_t l : inner) addPipelined(k, l, self, kNoBlock, placed);
+  for (uint32_t l : inner)
+    addPipelined(k, l, self, kNoBlock, placed);
 }
 
 } // namespace
@@ -80,7 +85,8 @@ void buildStructure(Kernel& k) {
   root.name = k.name;
   root.loc = k.loc;
   root.blocks.resize(k.blocks.size());
-  for (uint32_t b = 0; b < k.blocks.size(); ++b) root.blocks[b] = b;
+  for (uint32_t b = 0; b < k.blocks.size(); ++b)
+    root.blocks[b] = b;
   addRegion(k, std::move(root));
 
   // Loops left in the CFG: the natural loops, outer ones first.
@@ -106,7 +112,8 @@ void buildStructure(Kernel& k) {
       }
 
   const auto ports = lower::memoryPortsFromAccesses(k);
-  for (size_t m = 0; m < k.memories.size(); ++m) k.memories[m].ports = ports[m];
+  for (size_t m = 0; m < k.memories.size(); ++m)
+    k.memories[m].ports = ports[m];
 }
 
 } // namespace spvhls::ir

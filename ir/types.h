@@ -27,7 +27,9 @@ struct Type {
 
   static constexpr Type none() { return {}; }
   // Bits of width 0 are no value: none().
-  static constexpr Type bits(uint32_t width) { return width ? Type{TypeKind::Bits, TypeKind::Bits, width, 1} : Type{}; }
+  static constexpr Type bits(uint32_t width) {
+    return width ? Type{TypeKind::Bits, TypeKind::Bits, width, 1} : Type{};
+  }
   static constexpr Type floating(uint32_t width) { return {TypeKind::Float, TypeKind::Float, width, 1}; }
   static constexpr Type f16() { return floating(16); }
   static constexpr Type f32() { return floating(32); }

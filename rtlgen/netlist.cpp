@@ -353,12 +353,14 @@ void ModuleBuilder::assertion(ExprP cond, std::string message) {
   m_.assertions.push_back({std::move(cond), std::move(message)});
 }
 
-static void collectDriven(const std::vector<Stmt>& body, std::map<std::string_view, int>& processOf, int process) {
+static void collectDriven(const std::vector<Stmt>& body, std::map<std::string_view, int>& processOf,
+                          int process) {
   for (const Stmt& st : body) {
     if (st.kind == Stmt::Kind::Assign) processOf.emplace(st.lhs, process);
     collectDriven(st.body, processOf, process);
     collectDriven(st.orElse, processOf, process);
-    for (const auto& [value, b] : st.cases) collectDriven(b, processOf, process);
+    for (const auto& [value, b] : st.cases)
+      collectDriven(b, processOf, process);
   }
 }
 
@@ -366,16 +368,20 @@ Module ModuleBuilder::take() {
   // Every Reg is driven by exactly one register, one process or one RAM primitive, and nothing else
   // is driven by them.
   std::unordered_map<std::string_view, int> drivers;
-  for (const Register& r : m_.registers) ++drivers[r.name];
-  for (const Ram& r : m_.rams) ++drivers[r.respValid], ++drivers[r.respData];
+  for (const Register& r : m_.registers)
+    ++drivers[r.name];
+  for (const Ram& r : m_.rams)
+    ++drivers[r.respValid], ++drivers[r.respData];
   for (size_t p = 0; p < m_.processes.size(); ++p) {
     std::map<std::string_view, int> lhs;
     collectDriven(m_.processes[p], lhs, int(p));
-    for (const auto& [name, process] : lhs) ++drivers[name];
+    for (const auto& [name, process] : lhs)
+      ++drivers[name];
   }
   for (const auto& [name, n] : drivers) {
     const Signal* s = m_.find(std::string(name));
-    if (!s || s->storage != Storage::Reg) fail(fmt::format("module {}: {} is clocked but not a register", m_.name, name));
+    if (!s || s->storage != Storage::Reg)
+      fail(fmt::format("module {}: {} is clocked but not a register", m_.name, name));
     if (n != 1) fail(fmt::format("module {}: register {} has {} drivers", m_.name, name, n));
   }
   for (const Signal& s : m_.signals)

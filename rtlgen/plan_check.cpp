@@ -76,12 +76,13 @@ private:
       if (instanced && (u.build != sched::UnitBuild::Instance || p_.unitModule[v] != u.module))
         fail(fmt::format("{} runs on unit {}, but its unit is {} ({})", label(v), p_.unitModule[v],
                          sched::unitBuildName(u.build), u.module));
-      const int64_t form = s + (u.build == sched::UnitBuild::Instance && !instanced ? 0 : u.formOffset(false));
+      const int64_t form =
+          s + (u.build == sched::UnitBuild::Instance && !instanced ? 0 : u.formOffset(false));
       if (p_.readyPos[v] != s + u.latency || p_.compPos[v] != form)
         fail(fmt::format("{}: formed at {} and ready at {}, but its unit ({}{}, latency {}) gives {} and {}",
                          label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build),
-                         u.build == sched::UnitBuild::Instance && !instanced ? " built inline" : "", u.latency,
-                         form, s + u.latency));
+                         u.build == sched::UnitBuild::Instance && !instanced ? " built inline" : "",
+                         u.latency, form, s + u.latency));
       if (instanced && p_.clusterOf(p_.start[v]) != p_.clusterOf(p_.compPos[v]))
         fail(fmt::format("{} runs on a unit instance from {} to {}, across a cluster boundary", label(v),
                          p_.start[v], p_.compPos[v]));
@@ -227,8 +228,9 @@ void checkFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::
       const sched::Unit u = lib.unit(k.ops[v]);
       const int expect = bs.schedule.start[i] + int(u.formOffset(true));
       if (f.unitModule[v] != (u.build == sched::UnitBuild::Instance ? u.module : ""))
-        fail(fmt::format("{} runs on unit '{}', but its unit is {} ('{}')", sched::opLabel(k.ops[v], uint32_t(v)),
-                         f.unitModule[v], sched::unitBuildName(u.build), u.module));
+        fail(fmt::format("{} runs on unit '{}', but its unit is {} ('{}')",
+                         sched::opLabel(k.ops[v], uint32_t(v)), f.unitModule[v],
+                         sched::unitBuildName(u.build), u.module));
       if (f.formCycle[v] != expect)
         fail(fmt::format("{} is formed in cycle {}, but its unit ({}, latency {}) forms it in {}",
                          sched::opLabel(k.ops[v], uint32_t(v)), f.formCycle[v], sched::unitBuildName(u.build),

@@ -142,7 +142,7 @@ public:
 
 private:
   const nl::Module& m_;
-  std::string body_, pending_; // pending_: helper wires the next statement uses
+  std::string body_, pending_;                  // pending_: helper wires the next statement uses
   std::unordered_set<std::string> helperNames_; // the module's own names are looked up in it
   std::unordered_map<const Expr*, std::string> named_;
   std::vector<std::pair<std::string, std::string>> checks_; // condition, message
@@ -253,8 +253,10 @@ private:
       const ExprP& a = e.args[0];
       // Verilog selects bits of a signal only: anything else is named first.
       out += a->op == Op::Ref ? a->name : name(a, expr(a));
-      if (e.width == 1) fmt::format_to(std::back_inserter(out), "[{}]", e.lo);
-      else fmt::format_to(std::back_inserter(out), "[{}:{}]", e.lo + e.width - 1, e.lo);
+      if (e.width == 1)
+        fmt::format_to(std::back_inserter(out), "[{}]", e.lo);
+      else
+        fmt::format_to(std::back_inserter(out), "[{}:{}]", e.lo + e.width - 1, e.lo);
       return;
     }
     case Op::Replicate:
@@ -429,7 +431,8 @@ private:
         reg(*regs[0]);
         continue;
       }
-      std::string s = key.empty() ? "  always @(posedge clk) begin\n" : fmt::format("  always @(posedge clk) if ({}) begin\n", key);
+      std::string s = key.empty() ? "  always @(posedge clk) begin\n"
+                                  : fmt::format("  always @(posedge clk) if ({}) begin\n", key);
       for (const nl::Register* r : regs) {
         s += "    ";
         s += r->name;
@@ -550,8 +553,8 @@ private:
     for (uint64_t i = 0; i < depth; ++i)
       s += fmt::format("    ram_mem[{}] = {};\n", lit(i, aw), lit(i < r.init.size() ? r.init[i] : 0, 8));
     s += "  end\n  always @(posedge clk) begin\n";
-    s += fmt::format("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n", r.respValid, lit(0, 1), r.respValid, valid,
-                     write);
+    s += fmt::format("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n", r.respValid, lit(0, 1),
+                     r.respValid, valid, write);
     s += fmt::format("    if ({} && {}) begin\n", valid, write);
     const unsigned bytes = r.dataWidth / 8;
     for (unsigned k = 0; k < bytes; ++k)

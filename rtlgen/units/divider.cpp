@@ -77,10 +77,18 @@ nl::Module buildDividerUnit(OpKind kind, uint32_t W) {
   }
   ExprP result;
   switch (kind) {
-  case OpKind::UDiv: result = q[W]; break;
-  case OpKind::URem: result = r[W]; break;
-  case OpKind::SDiv: result = nl::mux(nl::binary(nl::Op::Xor, na[W], nb[W]), neg(q[W]), q[W]); break;
-  case OpKind::SRem: result = nl::mux(na[W], neg(r[W]), r[W]); break;
+  case OpKind::UDiv:
+    result = q[W];
+    break;
+  case OpKind::URem:
+    result = r[W];
+    break;
+  case OpKind::SDiv:
+    result = nl::mux(nl::binary(nl::Op::Xor, na[W], nb[W]), neg(q[W]), q[W]);
+    break;
+  case OpKind::SRem:
+    result = nl::mux(na[W], neg(r[W]), r[W]);
+    break;
   default: {
     // SMod: the remainder with the dividend's sign, plus the divisor when it is non-zero and the
     // signs differ, so that the result takes the divisor's sign.
@@ -94,6 +102,8 @@ nl::Module buildDividerUnit(OpKind kind, uint32_t W) {
   return b.take();
 }
 
-std::string generateDividerUnit(OpKind kind, uint32_t W) { return printVerilog(buildDividerUnit(kind, W)); }
+std::string generateDividerUnit(OpKind kind, uint32_t W) {
+  return printVerilog(buildDividerUnit(kind, W));
+}
 
 } // namespace spvhls::rtl

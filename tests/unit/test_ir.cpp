@@ -78,7 +78,9 @@ struct OneBlock {
   }
 };
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 std::string hardwareError(const ir::Kernel& k) {
   try {
@@ -120,10 +122,17 @@ ir::Kernel nestedLoopsKernel() {
     op.index = index;
     return op;
   };
-  outer.ops = {liveIn(0), liveIn(1), makeOp(OpKind::LoopPhi, i32), makeOp(OpKind::Const, i32, {}, 1),
-               makeOp(OpKind::Add, i32, {2, 3}), makeOp(OpKind::LoopCall, Type::none(), {4, 1}),
-               makeOp(OpKind::LoopOut, i32, {5}), makeOp(OpKind::ZExt, i64, {2}), makeOp(OpKind::Const, i64, {}, 2),
-               makeOp(OpKind::Shl, i64, {7, 8}), makeOp(OpKind::Store, Type::none(), {9, 6, kNone}),
+  outer.ops = {liveIn(0),
+               liveIn(1),
+               makeOp(OpKind::LoopPhi, i32),
+               makeOp(OpKind::Const, i32, {}, 1),
+               makeOp(OpKind::Add, i32, {2, 3}),
+               makeOp(OpKind::LoopCall, Type::none(), {4, 1}),
+               makeOp(OpKind::LoopOut, i32, {5}),
+               makeOp(OpKind::ZExt, i64, {2}),
+               makeOp(OpKind::Const, i64, {}, 2),
+               makeOp(OpKind::Shl, i64, {7, 8}),
+               makeOp(OpKind::Store, Type::none(), {9, 6, kNone}),
                makeOp(OpKind::ULt, i1, {4, 0})};
   outer.ops[5].index = 1;
   outer.ops[10].size = 4;
@@ -133,8 +142,12 @@ ir::Kernel nestedLoopsKernel() {
   ir::Loop inner;
   inner.name = "inner";
   inner.liveIns = {4, 1}; // values of the outer body
-  inner.ops = {liveIn(0), liveIn(1), makeOp(OpKind::LoopPhi, i32), makeOp(OpKind::Const, i32, {}, 1),
-               makeOp(OpKind::Add, i32, {2, 3}), makeOp(OpKind::ULt, i1, {4, 0})};
+  inner.ops = {liveIn(0),
+               liveIn(1),
+               makeOp(OpKind::LoopPhi, i32),
+               makeOp(OpKind::Const, i32, {}, 1),
+               makeOp(OpKind::Add, i32, {2, 3}),
+               makeOp(OpKind::ULt, i1, {4, 0})};
   inner.phis = {{"j", 1, 4, i32}};
   inner.continueCond = 5;
   inner.liveOuts = {4};
@@ -168,8 +181,8 @@ TEST_CASE("types: bits of any width, floats distinct from bits, vectors, none") 
 TEST_CASE("the operation table lists every kind once, with its rules") {
   std::set<std::string> names;
   size_t kinds = 0;
-#define OP(name, operands, result, effect, cls)                                                                     \
-  ++kinds;                                                                                                         \
+#define OP(name, operands, result, effect, cls)                                                              \
+  ++kinds;                                                                                                   \
   CHECK(std::string(ir::opKindName(OpKind::name)) == #name);
 #include "ir/ops.def"
 #undef OP
@@ -178,7 +191,8 @@ TEST_CASE("the operation table lists every kind once, with its rules") {
     CHECK(names.insert(info.name).second);
     // Comparisons and only they yield a bool of their own; side effects are exactly Store and LoopCall.
     CHECK((info.opClass == ir::OpClass::Compare) == (info.result == ir::ResultRule::Bool));
-    CHECK(info.sideEffect == (static_cast<OpKind>(i) == OpKind::Store || static_cast<OpKind>(i) == OpKind::LoopCall));
+    CHECK(info.sideEffect ==
+          (static_cast<OpKind>(i) == OpKind::Store || static_cast<OpKind>(i) == OpKind::LoopCall));
   }
   CHECK(names.size() == kinds);
   CHECK(ir::opInfo(OpKind::Phi).operands == ir::kVariadic);
@@ -236,11 +250,12 @@ TEST_CASE("the verifier applies the table's type rules") {
       size_t operands;
       const char* message;
     };
-    for (const Case& c : {Case{OpKind::Add, Type::f32(), Type::f32(), 2, "Add computes on bits, not f32"},
-                          Case{OpKind::SLt, Type::bits(32), Type::bits(32), 2, "SLt yields 1 bit"},
-                          Case{OpKind::Select, Type::bits(8), Type::bits(8), 3, "condition has type i8, expected i1"},
-                          Case{OpKind::ZExt, Type::bits(16), Type::bits(32), 1, "ZExt from i32 to i16"},
-                          Case{OpKind::Neg, Type::bits(32), Type::bits(32), 2, "Neg takes 1 operands, has 2"}}) {
+    for (const Case& c :
+         {Case{OpKind::Add, Type::f32(), Type::f32(), 2, "Add computes on bits, not f32"},
+          Case{OpKind::SLt, Type::bits(32), Type::bits(32), 2, "SLt yields 1 bit"},
+          Case{OpKind::Select, Type::bits(8), Type::bits(8), 3, "condition has type i8, expected i1"},
+          Case{OpKind::ZExt, Type::bits(16), Type::bits(32), 1, "ZExt from i32 to i16"},
+          Case{OpKind::Neg, Type::bits(32), Type::bits(32), 2, "Neg takes 1 operands, has 2"}}) {
       OneBlock b;
       const ir::ValueId x = b.add(makeOp(OpKind::Undef, c.operand));
       b.add(makeOp(c.kind, c.result, std::vector<ir::ValueId>(c.operands, x)));
@@ -251,7 +266,8 @@ TEST_CASE("the verifier applies the table's type rules") {
 
 TEST_CASE("checkHardwareSupport rejects what the hardware cannot build yet, naming op and location") {
   // Lowering's output is buildable.
-  for (auto [file, kernel] : {std::pair{"vadd.spv", "vadd"}, {"nest.spv", "matvec"}, {"misc.spv", "localarr"}})
+  for (auto [file, kernel] :
+       {std::pair{"vadd.spv", "vadd"}, {"nest.spv", "matvec"}, {"misc.spv", "localarr"}})
     CHECK_NOTHROW(ir::checkHardwareSupport(lowerFile(file, kernel)));
 
   const SourceLoc at{"k.cl", 0, 7, 3, true};
@@ -269,7 +285,8 @@ TEST_CASE("checkHardwareSupport rejects what the hardware cannot build yet, nami
     CHECK(contains(e, "a value of type i128"));
     CHECK(contains(e, "not supported yet"));
     // Scheduling begins with the check.
-    CHECK_THROWS_WITH_AS(sched::scheduleKernel(b.k, {}), doctest::Contains("not supported yet"), DiagnosticError);
+    CHECK_THROWS_WITH_AS(sched::scheduleKernel(b.k, {}), doctest::Contains("not supported yet"),
+                         DiagnosticError);
   }
   SUBCASE("floating point and vectors") {
     OneBlock b;
@@ -359,7 +376,8 @@ TEST_CASE("the verifier checks the region tree, processes and channels") {
   broken("depth 3 under a parent at depth 1", [](ir::Kernel& k) { k.regions[2].depth = 3; });
   broken("loop0 says depth 1", [](ir::Kernel& k) { k.loops[0].depth = 1; });
   broken("its parent does not list it once", [](ir::Kernel& k) { k.regions[1].children.clear(); });
-  broken("has blocks its parent does not", [](ir::Kernel& k) { k.regions[2].blocks.insert(k.regions[2].blocks.begin(), 0); });
+  broken("has blocks its parent does not",
+         [](ir::Kernel& k) { k.regions[2].blocks.insert(k.regions[2].blocks.begin(), 0); });
   broken("a pipelined loop without a region", [](ir::Kernel& k) {
     k.regions.pop_back();
     k.regions[1].children.clear();
@@ -383,8 +401,9 @@ TEST_CASE("the verifier checks the region tree, processes and channels") {
   });
   broken("processes[0] must be the kernel's own", [](ir::Kernel& k) { k.processes.clear(); });
   broken("region1 is not its root", [](ir::Kernel& k) { k.processes[0].region = 1; });
-  broken("connect two different processes",
-         [](ir::Kernel& k) { k.channels.push_back({ir::Channel::Kind::Result, "r", Type::bits(8), 1, 0, 0, {}}); });
+  broken("connect two different processes", [](ir::Kernel& k) {
+    k.channels.push_back({ir::Channel::Kind::Result, "r", Type::bits(8), 1, 0, 0, {}});
+  });
   broken("ports do not match", [](ir::Kernel& k) { k.memories[0].ports.clear(); });
   CHECK_NOTHROW(ir::verifyKernel(good));
 }
@@ -394,7 +413,8 @@ TEST_CASE("memories carry their kind, word width and ports") {
   REQUIRE(k.memories.size() == 3);
   CHECK(k.memories[0].kind == ir::Memory::Kind::Argument);
   CHECK(!k.memories[0].onChip());
-  for (const ir::Memory& m : k.memories) CHECK(m.wordBits == 64);
+  for (const ir::Memory& m : k.memories)
+    CHECK(m.wordBits == 64);
   REQUIRE(k.memories[0].ports.size() == 1);
   CHECK(k.memories[0].ports[0].access == ir::PortAccess::ReadWrite); // a[i] read and written
   for (size_t m = 1; m < 3; ++m) {

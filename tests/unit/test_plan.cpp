@@ -31,9 +31,9 @@ struct Planned {
 
 std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode) {
   auto p = std::make_unique<Planned>();
-  p->module = std::make_unique<spirv::Module>(
-      spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
-                            example + ".spv"));
+  p->module = std::make_unique<spirv::Module>(spirv::readModuleFile(
+      std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
+      example + ".spv"));
   p->view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*p->module));
   std::vector<std::string> names = ir::kernelNames(*p->view);
   REQUIRE(names.size() == 1);
@@ -249,7 +249,8 @@ TEST_CASE("checkPlan rejects corrupted FSM plans") {
 
 // The divide regression kernel (tests/e2e/regress/divide.cl): SDiv and URem in a loop, SRem in the FSM.
 TEST_CASE("dividers run on unit instances wherever one enable drives their whole span") {
-  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable, rtl::ClusterMode::Auto}) {
+  for (rtl::ClusterMode mode :
+       {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable, rtl::ClusterMode::Auto}) {
     CAPTURE(rtl::clusterModeName(mode));
     auto p = plan("regress/divide", mode);
     REQUIRE(p->kernel.loops.size() == 1);
@@ -283,8 +284,8 @@ TEST_CASE("dividers run on unit instances wherever one enable drives their whole
   const ir::Loop& loop = p->kernel.loops[0];
   const uint32_t div = firstOp(loop, OpKind::SDiv), add = firstOp(loop, OpKind::Add);
   expectRejected(
-      *p, "an inline operation on a unit", [&](rtl::KernelPlan& b) { b.loops[0].unitModule[add] = "spvhls_sdiv_32"; },
-      "runs on unit");
+      *p, "an inline operation on a unit",
+      [&](rtl::KernelPlan& b) { b.loops[0].unitModule[add] = "spvhls_sdiv_32"; }, "runs on unit");
   expectRejected(
       *p, "a divider built inline but formed where its unit would form it",
       [&](rtl::KernelPlan& b) { b.loops[0].unitModule[div].clear(); }, "built inline");
@@ -292,7 +293,8 @@ TEST_CASE("dividers run on unit instances wherever one enable drives their whole
   for (uint32_t v = 0; v < p->kernel.ops.size(); ++v)
     if (!p->plan.fsm.unitModule[v].empty()) fsmDiv = v;
   expectRejected(
-      *p, "an FSM divider without its unit", [&](rtl::KernelPlan& b) { b.fsm.unitModule[fsmDiv].clear(); }, "runs on unit");
+      *p, "an FSM divider without its unit", [&](rtl::KernelPlan& b) { b.fsm.unitModule[fsmDiv].clear(); },
+      "runs on unit");
 }
 
 TEST_CASE("generateVerilog refuses a plan of another kernel") {

@@ -34,7 +34,9 @@ uint64_t mask(uint32_t w) {
 ir::Kernel oneOpKernel(OpKind kind, uint32_t width) {
   ir::Kernel k;
   k.name = "oneop";
-  k.args = {{"a", false, ir::Type::bits(width), 0}, {"b", false, ir::Type::bits(width), 0}, {"out", true, ir::Type::none(), 0}};
+  k.args = {{"a", false, ir::Type::bits(width), 0},
+            {"b", false, ir::Type::bits(width), 0},
+            {"out", true, ir::Type::none(), 0}};
   k.memories.resize(1);
   k.memories[0].name = "out";
   k.memories[0].argIndex = 2;
