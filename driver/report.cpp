@@ -63,6 +63,10 @@ json reportJson(const Compiled& c) {
     json rf = json::array();
     for (const auto& [name, depth] : hw.responseFifos) rf.push_back({{"load", name}, {"depth", depth}});
     jl["response_fifos"] = rf;
+    json un = json::array();
+    for (const auto& u : hw.units)
+      un.push_back({{"op", u.op}, {"module", u.module.empty() ? json(nullptr) : json(u.module)}, {"latency", u.latency}});
+    jl["units"] = un;
     json ctl = json::array();
     for (const auto& r : loop.controls.requests)
       ctl.push_back({{"control", r.name}, {"value", r.value}, {"status", statusName(r.status)}, {"note", r.note}});
@@ -112,6 +116,11 @@ std::string reportText(const Compiled& c) {
       s += fmt::format("    positions {}..{}{}\n", cc.firstStage, cc.lastStage,
                        cc.exitFifoDepth ? fmt::format(", exit FIFO depth {}", cc.exitFifoDepth) : "");
     for (const auto& [name, depth] : hw.responseFifos) s += fmt::format("    load {}: response FIFO depth {}\n", name, depth);
+    for (const auto& u : hw.units)
+      s += u.module.empty() ? fmt::format("  unit:             {}: built inline, latency {} (its span would cross a "
+                                          "cluster boundary)\n", u.op, u.latency)
+                            : fmt::format("  unit:             {}: pipelined instance of {}, latency {}\n", u.op,
+                                          u.module, u.latency);
     if (loop.controls.requests.empty()) s += "  loop controls:    none\n";
     for (const auto& r : loop.controls.requests)
       s += fmt::format("  loop control:     {} {}: {}{}\n", r.name, r.value, statusName(r.status),

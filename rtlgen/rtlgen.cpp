@@ -120,6 +120,10 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
       c.exitFifoDepth = j < plan.exitFifoDepth.size() ? uint32_t(plan.exitFifoDepth[j]) : 0;
       hw.clusters.push_back(c);
     }
+    const sched::OperatorLibrary lib(kp.target);
+    for (size_t i = 0; i < loop.ops.size(); ++i)
+      if (lib.unit(loop.ops[i]).build == sched::UnitBuild::Instance)
+        hw.units.push_back({s.loops[l].problem.ops[i].name, plan.unitModule[i], s.loops[l].problem.ops[i].latency});
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (plan.respFifoDepth[i])
         hw.responseFifos.emplace_back(s.loops[l].problem.ops[i].name, uint32_t(plan.respFifoDepth[i]));

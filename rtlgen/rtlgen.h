@@ -31,6 +31,13 @@ struct LoopHardware {
   };
   std::vector<Cluster> clusters;
   std::vector<std::pair<std::string, uint32_t>> responseFifos; // per load: name, depth
+  // Operations the library builds on operator units (dividers): the unit module instanced, or empty
+  // when the plan built it inline because its span would cross a stall-free cluster boundary.
+  struct UnitUse {
+    std::string op, module;
+    uint32_t latency = 0;
+  };
+  std::vector<UnitUse> units;
   // Cycles from the loop's start to its done with fixed memory latency (the target's) and no
   // back-pressure: cyclesBase + cyclesPerIteration * iterations, where iterations counts the final
   // (exiting) iteration too.

@@ -279,6 +279,15 @@ TEST_CASE("dividers run on unit instances wherever one enable drives their whole
         CHECK(p->plan.fsm.unitModule[v] == p->lib.unit(p->kernel.ops[v]).module);
       }
     CHECK(fsmUnits == 1);
+    // The report's view: every divider with the unit it runs on, or none where it is built inline.
+    rtl::RtlResult r = rtl::generateVerilog(p->kernel, p->schedule, p->plan, false);
+    REQUIRE(r.loops[0].units.size() == dividers);
+    size_t reportedInstances = 0;
+    for (const rtl::LoopHardware::UnitUse& u : r.loops[0].units) {
+      CHECK(u.latency == 34);
+      reportedInstances += !u.module.empty();
+    }
+    CHECK(reportedInstances == instanced);
   }
   auto p = plan("regress/divide", rtl::ClusterMode::StallEnable);
   const ir::Loop& loop = p->kernel.loops[0];
