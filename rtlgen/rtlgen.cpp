@@ -78,7 +78,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   r.moduleName = sanitize(k.name);
   TopInputs in;
   in.moduleName = r.moduleName;
-  in.fsm = kp.fsm;
+  in.fsm = &kp.fsm;
   std::set<std::string> used;
   for (size_t i = 0; i < k.args.size(); ++i) {
     std::string n = sanitize(k.args[i].name.empty() ? fmt::format("arg{}", i) : k.args[i].name);
@@ -90,6 +90,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   // Printed as soon as built; files[0] is the top, which needs the loops' ports first.
   std::vector<std::pair<std::string, std::string>> loopFiles, ramFiles;
   std::vector<nl::Module> loopModules, ramModules;
+  const sched::OperatorLibrary lib(kp.target); // for the report: which operations are unit operations
   auto print = [&](nl::Module&& m, std::vector<std::pair<std::string, std::string>>& files,
                    std::vector<nl::Module>& kept) {
     files.emplace_back(m.name + ".v", printVerilog(m));
@@ -120,7 +121,6 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
       c.exitFifoDepth = j < plan.exitFifoDepth.size() ? uint32_t(plan.exitFifoDepth[j]) : 0;
       hw.clusters.push_back(c);
     }
-    const sched::OperatorLibrary lib(kp.target);
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (lib.unit(loop.ops[i]).build == sched::UnitBuild::Instance)
         hw.units.push_back({s.loops[l].problem.ops[i].name, plan.unitModule[i], s.loops[l].problem.ops[i].latency});

@@ -54,7 +54,6 @@ private:
   const sched::KernelSchedule& s_;
   const TopInputs& in_;
   const std::vector<bool> partial_; // per op: only some bits are read
-  std::vector<uint32_t> len_;  // per block
   std::vector<uint32_t> slot_; // per op: its index in its block's ops (= its node in the block problem)
   // Per op: r<v>, its register, made when some consumer reads it from there (others are only read
   // combinationally as w<v> in the cycle they are formed). Phis always have one.
@@ -73,13 +72,12 @@ private:
   int start(ValueId v) const { return s_.blocks[k_.ops[v].block].schedule.start[slot_[v]]; }
   uint32_t lat(ValueId v) const { return s_.blocks[k_.ops[v].block].problem.ops[slot_[v]].latency; }
   // The cycle in which an operation's result is formed (and registered at the end of): the plan's.
-  int formCycle(ValueId v) const { return in_.fsm.formCycle[v]; }
+  int formCycle(ValueId v) const { return in_.fsm->formCycle[v]; }
 
   // Block lengths are the plan's; the FSM's state registers are sized for them.
   void computeBlockCycles() {
-    len_ = in_.fsm.blockCycles;
     uint32_t maxLen = 1;
-    for (uint32_t len : len_) maxLen = std::max(maxLen, len);
+    for (uint32_t len : in_.fsm->blockCycles) maxLen = std::max(maxLen, len);
     blkW_ = std::max(1u, log2Ceil(k_.blocks.size()));
     cycW_ = std::max(1u, log2Ceil(maxLen));
   }
@@ -207,7 +205,7 @@ private:
       default: {
         if (op.width() == 0 || leaf(op.kind)) break;
         std::vector<ExprP> a;
-        const std::string& unit = in_.fsm.unitModule[v];
+        const std::string& unit = in_.fsm->unitModule[v];
         // A unit instance takes its operands at start and advances with the FSM; an inline
         // expression reads them, held in registers, in the cycle it is formed.
         for (ValueId o : op.operands)
@@ -224,7 +222,7 @@ private:
     cases.kind = nl::Stmt::Kind::Case;
     cases.expr = blk_;
     for (uint32_t b = 0; b < k_.blocks.size(); ++b) {
-      int last = int(len_[b]) - 1;
+      int last = int(in_.fsm->blockCycles[b]) - 1;
       ExprP lastCyc = nl::lit(uint64_t(last), cycW_);
       cases.cases.emplace_back(
           nl::lit(b, blkW_),

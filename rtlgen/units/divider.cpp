@@ -11,10 +11,8 @@ namespace spvhls::rtl {
 using ir::OpKind;
 using nl::ExprP;
 
-bool isDivider(OpKind kind) {
-  return kind == OpKind::UDiv || kind == OpKind::SDiv || kind == OpKind::URem || kind == OpKind::SRem ||
-         kind == OpKind::SMod;
-}
+// The operation table says which operations divide.
+bool isDivider(OpKind kind) { return ir::opInfo(kind).opClass == ir::OpClass::Divide; }
 
 nl::Module buildDividerUnit(OpKind kind, uint32_t W) {
   const std::string name = sched::unitModuleName(kind, W);
