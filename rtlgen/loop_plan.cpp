@@ -109,11 +109,13 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   p.readyPos.resize(n);
   p.lastUse.assign(n, -1);
   p.respFifoDepth.assign(n, 0);
+  std::vector<sched::Unit> units; // asked once per operation: positions here, instances below
+  units.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     int s = ls.schedule.start[i];
     if (s < 0) throw InternalError(loop.loc, "loop " + loop.name, "planLoop: negative start");
     p.start[i] = uint32_t(s);
-    const sched::Unit u = lib.unit(loop.ops[i]);
+    const sched::Unit& u = units.emplace_back(lib.unit(loop.ops[i]));
     p.readyPos[i] = p.start[i] + u.latency;
     p.compPos[i] = p.start[i] + u.formOffset(false);
   }
@@ -158,7 +160,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   // an inline fallback forms its value earlier, at start.
   p.unitModule.assign(n, "");
   for (size_t i = 0; i < n; ++i) {
-    const sched::Unit u = lib.unit(loop.ops[i]);
+    const sched::Unit& u = units[i];
     if (u.build != sched::UnitBuild::Instance) continue;
     if (p.clusterOf(p.start[i]) == p.clusterOf(p.compPos[i])) p.unitModule[i] = u.module;
     else p.compPos[i] = p.start[i];
