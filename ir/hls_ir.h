@@ -57,8 +57,8 @@ const char* opClassName(OpClass c);
 
 struct Op {
   OpKind kind = OpKind::Const;
+  uint8_t size = 0;            // Load/Store access size in bytes (next to kind: packs the struct)
   Type type;                   // result type (none: no result)
-  uint8_t size = 0;            // Load/Store access size in bytes
   uint32_t memory = 0;         // Load/Store memory index
   uint32_t index = 0;          // Arg / LiveIn / LoopPhi / LoopCall / LoopOut index
   uint64_t imm = 0;            // Const value (zero-extended): its low 64 bits

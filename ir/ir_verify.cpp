@@ -51,6 +51,25 @@ private:
     throw DiagnosticError(loc, fmt::format("kernel {}: {}", k_.name, where), "IR invariant violated: " + msg);
   }
 
+  // An operation a message is about, named only when a check fails: the verifier runs after every
+  // lowering pass, and formatting a name per operation up front was most of its time.
+  struct OpAt {
+    int loop; // -1: the kernel CFG
+    ValueId v;
+  };
+  std::string describe(OpAt at) const {
+    if (at.loop < 0) {
+      const Op& op = k_.ops[at.v];
+      return fmt::format("%{} ({}) in block {}", at.v, opKindName(op.kind),
+                         op.block < k_.blocks.size() ? k_.blocks[op.block].name : std::to_string(op.block));
+    }
+    const Loop& lp = k_.loops[size_t(at.loop)];
+    return fmt::format("loop{} {} %{} ({})", at.loop, lp.name, at.v, opKindName(lp.ops[at.v].kind));
+  }
+  [[noreturn]] void fail(const SourceLoc& loc, OpAt where, const std::string& msg) const {
+    fail(loc, describe(where), msg);
+  }
+
   void checkInterface() {
     for (size_t i = 0; i < k_.args.size(); ++i) {
       const KernelArg& a = k_.args[i];
@@ -101,7 +120,7 @@ private:
 
   // Rules shared by kernel and loop ops: operand counts and types from ir/ops.def, memory indices.
   template <class TypeOf>
-  void checkOp(const Op& op, const std::string& where, TypeOf typeOf) const {
+  void checkOp(const Op& op, OpAt where, TypeOf typeOf) const {
     const OpInfo& info = opInfo(op.kind);
     const bool memory = info.opClass == OpClass::Memory;
     if (info.operands != kVariadic && op.operands.size() != static_cast<size_t>(info.operands))
@@ -154,7 +173,7 @@ private:
     if (memory) checkAccess(op, where, typeOf);
   }
 
-  void checkConst(const Op& op, const std::string& where) const {
+  void checkConst(const Op& op, OpAt where) const {
     const uint32_t w = op.width();
     const size_t words = (w + 63) / 64;
     if (op.immHigh.size() + 1 != words)
@@ -165,7 +184,7 @@ private:
   }
 
   template <class TypeOf>
-  void checkAccess(const Op& op, const std::string& where, TypeOf typeOf) const {
+  void checkAccess(const Op& op, OpAt where, TypeOf typeOf) const {
     if (op.memory >= k_.memories.size()) fail(op.loc, where, fmt::format("memory {} does not exist", op.memory));
     if (op.size != 1 && op.size != 2 && op.size != 4 && op.size != 8)
       fail(op.loc, where, fmt::format("access size {} is not 1, 2, 4 or 8", op.size));
@@ -186,7 +205,7 @@ private:
   }
 
   // LoopCall and LoopOut, in the kernel CFG or in a loop body (`list`; `caller`: -1 for the kernel).
-  void checkCallOp(const Op& op, const std::vector<Op>& list, int caller, const std::string& where) {
+  void checkCallOp(const Op& op, const std::vector<Op>& list, int caller, OpAt where) {
     if (op.kind == OpKind::LoopCall) {
       if (op.index >= k_.loops.size()) fail(op.loc, where, fmt::format("loop {} does not exist", op.index));
       if (op.operands != k_.loops[op.index].liveIns) fail(op.loc, where, "operands differ from the loop's live-ins");
@@ -257,7 +276,7 @@ private:
     for (ValueId v = 0; v < k_.ops.size(); ++v) {
       const Op& op = k_.ops[v];
       const uint32_t b = op.block;
-      const std::string where = fmt::format("%{} ({}) in block {}", v, opKindName(op.kind), k_.blocks[b].name);
+      const OpAt where{-1, v};
       for (ValueId o : op.operands)
         if (o != kNone && o >= k_.ops.size()) fail(op.loc, where, fmt::format("operand %{} does not exist", o));
       checkOp(op, where, [&](ValueId o) { return o == kNone ? Type::none() : k_.ops[o].type; });
@@ -327,7 +346,7 @@ private:
     auto typeOf = [&](ValueId o) { return o == kNone ? Type::none() : lp.ops[o].type; };
     for (ValueId v = 0; v < lp.ops.size(); ++v) {
       const Op& op = lp.ops[v];
-      const std::string where = fmt::format("{} %{} ({})", name, v, opKindName(op.kind));
+      const OpAt where{int(l), v};
       for (ValueId o : op.operands)
         if (o != kNone && o >= v) fail(op.loc, where, fmt::format("operand %{} is not defined before its use", o));
       checkOp(op, where, typeOf);

@@ -82,6 +82,10 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
   lower::checkAfter(k, "compaction");
   buildStructure(k);
   lower::checkAfter(k, "building the region tree", VerifyLevel::Final);
+  // The operation lists are final: give back their growth slack (they live until code generation ends).
+  k.ops.shrink_to_fit();
+  for (Loop& l : k.loops)
+    l.ops.shrink_to_fit();
   return k;
 }
 

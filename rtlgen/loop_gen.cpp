@@ -1,5 +1,6 @@
 #include "rtlgen/loop_gen.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,11 +28,11 @@ class LoopWriter {
 public:
   LoopWriter(const ir::Loop& loop, const LoopPlan& plan, const std::string& name)
       : loop_(loop), p_(plan), partial_(partiallyUsed(loop.ops)),
-        b_(name, fmt::format("Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({}).",
+        b_(name, fmt::format(FMT_COMPILE("Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({})."),
                              commentName(loop.name), plan.ii, plan.F, plan.cuts.size(),
                              clusterModeName(plan.kind))) {}
 
-  LoopModule run() {
+  nl::Module run() {
     collectMemories();
     ports();
     declarations();
@@ -40,13 +41,7 @@ public:
     datapath();
     carries();
     sink();
-    LoopModule m;
-    m.memories = mems_;
-    for (auto& [mem, loads] : memLoads_)
-      m.loadMemories.push_back(mem);
-    m.module = b_.take();
-    m.name = m.module.name;
-    return m;
+    return b_.take();
   }
 
 private:
@@ -88,9 +83,9 @@ private:
       break;
     }
     if (pos < p_.compPos[v])
-      throw InternalError(
-          loop_.ops[v].loc, "loop " + loop_.name,
-          fmt::format("loop_gen: v{} read at {} before it is formed at {}", v, pos, p_.compPos[v]));
+      throw InternalError(loop_.ops[v].loc, "loop " + loop_.name,
+                          fmt::format(FMT_COMPILE("loop_gen: v{} read at {} before it is formed at {}"), v,
+                                      pos, p_.compPos[v]));
     if (pos == p_.compPos[v]) return c_[v];
     if (sf() && p_.isCut(pos)) return fifoValue_.at({p_.clusterOf(pos) - 1, v});
     return stage_.at({v, pos});
@@ -114,8 +109,7 @@ private:
       memOps_[op.memory].push_back(i);
       if (op.kind == OpKind::Load) memLoads_[op.memory].push_back(i);
     }
-    for (auto& [m, ops] : memOps_)
-      mems_.push_back(m);
+    mems_ = p_.memories;
   }
 
   // A live-in read by the body needs a latch; one that only initialises a carry does not.
@@ -139,12 +133,16 @@ private:
     start_ = b_.input("start", 1);
     done_ = b_.output("done", 1, nl::Storage::Reg);
     for (size_t k = 0; k < loop_.liveIns.size(); ++k)
-      li_.push_back(b_.input(fmt::format("li_{}", k), liveInWidth(k)));
+      li_.push_back(b_.input(fmt::format(FMT_COMPILE("li_{}"), k), liveInWidth(k)));
     for (size_t k = 0; k < loop_.liveOuts.size(); ++k)
-      lo_.push_back(b_.output(fmt::format("lo_{}", k), width(loop_.liveOuts[k]), nl::Storage::Reg));
+      lo_.push_back(
+          b_.output(fmt::format(FMT_COMPILE("lo_{}"), k), width(loop_.liveOuts[k]), nl::Storage::Reg));
     for (uint32_t m : mems_)
       ports_[m] =
-          nl::addMemoryPort(b_, {fmt::format("m{}", m), memLoads_.count(m) > 0, false}, nl::PortRole::Master);
+          nl::addMemoryPort(b_,
+                            {fmt::format(FMT_COMPILE("m{}"), m),
+                             std::binary_search(p_.loadMemories.begin(), p_.loadMemories.end(), m), false},
+                            nl::PortRole::Master);
   }
 
   // Values crossing into cluster j+1 (stall-free FIFO j).
@@ -166,9 +164,8 @@ private:
       if (!liveInUsed(k)) continue;
       bool partial = false; // e.g. only truncated: lint wants the unused bits declared as such
       for (ValueId v = 0; v < loop_.ops.size(); ++v)
-        if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k)
-          partial |= partial_[v];
-      liQ_[k] = b_.reg(fmt::format("li_{}_q", k), liveInWidth(k), "", partial);
+        if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k) partial |= partial_[v];
+      liQ_[k] = b_.reg(fmt::format(FMT_COMPILE("li_{}_q"), k), liveInWidth(k), "", partial);
     }
     issue_ = b_.wire("issue", 1);
     exitDet_ = b_.wire("exit_det", 1);
@@ -176,38 +173,40 @@ private:
     admit_.push_back(issue_);
     if (sf())
       for (uint32_t j = 1; j < p_.cuts.size(); ++j)
-        admit_.push_back(b_.wire(fmt::format("admit_{}", j), 1));
+        admit_.push_back(b_.wire(fmt::format(FMT_COMPILE("admit_{}"), j), 1));
     for (uint32_t pos = 0; pos < p_.F; ++pos) {
       if (pos == 0)
         valid_.push_back(issue_);
       else if (ownValid(pos))
-        valid_.push_back(b_.reg(fmt::format("vld_p{}", pos), 1));
+        valid_.push_back(b_.reg(fmt::format(FMT_COMPILE("vld_p{}"), pos), 1));
       else
         valid_.push_back(admit_[p_.clusterOf(pos)]);
-      vk_.push_back(b_.wire(fmt::format("vk_p{}", pos), 1));
+      vk_.push_back(b_.wire(fmt::format(FMT_COMPILE("vk_p{}"), pos), 1));
     }
     c_.resize(loop_.ops.size());
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
       if (isGlobal(op.kind) || op.width() == 0) continue;
       bool partial = partial_[v];
-      c_[v] = b_.wire(fmt::format("c{}", v), op.width(),
-                      fmt::format("{} {}", ir::opKindName(op.kind), commentName(op.name)), partial);
+      c_[v] =
+          b_.wire(fmt::format(FMT_COMPILE("c{}"), v), op.width(),
+                  fmt::format(FMT_COMPILE("{} {}"), ir::opKindName(op.kind), commentName(op.name)), partial);
       for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
         if (staged(uint32_t(pos)))
-          stage_[{v, uint32_t(pos)}] = b_.reg(fmt::format("v{}_p{}", v, pos), op.width(), "", partial);
+          stage_[{v, uint32_t(pos)}] =
+              b_.reg(fmt::format(FMT_COMPILE("v{}_p{}"), v, pos), op.width(), "", partial);
     }
     lst_.resize(p_.F);
     for (uint32_t pos = p_.exitPos + 1; pos < p_.F; ++pos)
-      if (staged(pos)) lst_[pos] = b_.reg(fmt::format("lst_p{}", pos), 1);
+      if (staged(pos)) lst_[pos] = b_.reg(fmt::format(FMT_COMPILE("lst_p{}"), pos), 1);
     for (size_t k = 0; k < loop_.phis.size(); ++k)
-      carry_.push_back(b_.reg(fmt::format("carry{}", k), loop_.phis[k].width()));
+      carry_.push_back(b_.reg(fmt::format(FMT_COMPILE("carry{}"), k), loop_.phis[k].width()));
     if (!sf()) return;
     // The values each exit FIFO carries, as wires sliced from its output.
     for (uint32_t j = 0; j + 1 < p_.cuts.size(); ++j) {
-      fifoLst_.push_back(b_.wire(fmt::format("f{}_lst", j), 1));
+      fifoLst_.push_back(b_.wire(fmt::format(FMT_COMPILE("f{}_lst"), j), 1));
       for (ValueId v : crossing(j))
-        fifoValue_[{j, v}] = b_.wire(fmt::format("f{}_v{}", j, v), width(v), "", partial_[v]);
+        fifoValue_[{j, v}] = b_.wire(fmt::format(FMT_COMPILE("f{}_v{}"), j, v), width(v), "", partial_[v]);
     }
   }
 
@@ -296,8 +295,14 @@ private:
         parts.push_back(valueAt(v, c - 1));
       std::reverse(parts.begin(), parts.end());
       ExprP din = nl::concat(parts);
-      nl::Fifo f{fmt::format("f{}", j), din->width, p_.exitFifoDepth[j], false, vk_[c - 1], din,
-                 admit_[j + 1],         start_};
+      nl::Fifo f{fmt::format(FMT_COMPILE("f{}"), j),
+                 din->width,
+                 p_.exitFifoDepth[j],
+                 false,
+                 vk_[c - 1],
+                 din,
+                 admit_[j + 1],
+                 start_};
       nl::ModuleBuilder::FifoOut out = b_.fifo(f);
       ExprP dout = out.dout;
       fifoNonempty_.push_back(out.nonempty);
@@ -309,18 +314,18 @@ private:
       }
       // Credits: tokens in cluster j plus its FIFO never exceed the FIFO depth.
       unsigned cw = log2Ceil(p_.exitFifoDepth[j]) + 1;
-      credits_.push_back(b_.reg(fmt::format("cred{}", j), cw));
+      credits_.push_back(b_.reg(fmt::format(FMT_COMPILE("cred{}"), j), cw));
       counter(credits_.back(), clusterIn(j), admit_[j + 1]);
     }
     // Carry-gate counters.
     std::map<uint32_t, ExprP> admitted;
     std::vector<ExprP> passed;
     for (size_t g = 0; g < p_.gates.size(); ++g) {
-      passed.push_back(b_.reg(fmt::format("gate{}_passed", g), 32));
+      passed.push_back(b_.reg(fmt::format(FMT_COMPILE("gate{}_passed"), g), 32));
       countUp(passed.back(), vk_[p_.gates[g].fromPos]);
       uint32_t j = p_.gates[g].toCluster;
       if (!admitted.count(j)) {
-        admitted[j] = b_.reg(fmt::format("adm{}_count", j), 32);
+        admitted[j] = b_.reg(fmt::format(FMT_COMPILE("adm{}_count"), j), 32);
         countUp(admitted[j], clusterIn(j));
       }
     }
@@ -334,7 +339,7 @@ private:
       }
       if (p_.ii > 1) {
         unsigned w = log2Ceil(p_.ii);
-        ExprP since = b_.reg(fmt::format("since{}", j), w), last = nl::lit(p_.ii - 1, w);
+        ExprP since = b_.reg(fmt::format(FMT_COMPILE("since{}"), j), w), last = nl::lit(p_.ii - 1, w);
         nl::Register& r = b_.drive(since);
         r.reset = rst_ | start_;
         r.resetValue = last;
@@ -390,7 +395,8 @@ private:
           a.push_back(valueAt(o, t));
         if (!p_.unitModule[v].empty()) {
           // A unit instance: operands in at start, advancing with the pipeline, its output at compPos.
-          b_.instance(unitInstance(p_.unitModule[v], fmt::format("u_unit{}", v), adv(), a, c_[v]));
+          b_.instance(
+              unitInstance(p_.unitModule[v], fmt::format(FMT_COMPILE("u_unit{}"), v), adv(), a, c_[v]));
           break;
         }
         e = opExpr(op, a);
@@ -443,7 +449,7 @@ private:
       for (ValueId i : memOps_.at(m)) {
         const ir::Op& op = loop_.ops[i];
         uint32_t t = p_.start[i];
-        fire_[i] = b_.named(fmt::format("fire{}", i), fire(i));
+        fire_[i] = b_.named(fmt::format(FMT_COMPILE("fire{}"), i), fire(i));
         bool store = op.kind == OpKind::Store;
         reqs.push_back({fire_[i], store, valueAt(op.operands[0], t), nl::lit(op.size, nl::kPortSizeWidth),
                         store ? valueAt(op.operands[1], t) : nullptr});
@@ -467,10 +473,10 @@ private:
         tags.emplace_back(fire_.at(loads[k]), nl::lit(k, tw));
         fires.push_back(fire_.at(loads[k]));
       }
-      ExprP tag =
-          b_.fifo({fmt::format("tag{}", m), tw, roundUpPow2(depth), false, port.reqReady & nl::any(fires),
-                   nl::priorityMux(tags, nl::lit(0, tw)), port.respValid, start_})
-              .dout;
+      ExprP tag = b_.fifo({fmt::format(FMT_COMPILE("tag{}"), m), tw, roundUpPow2(depth), false,
+                           port.reqReady & nl::any(fires), nl::priorityMux(tags, nl::lit(0, tw)),
+                           port.respValid, start_})
+                      .dout;
       for (size_t k = 0; k < loads.size(); ++k)
         respFifo(loads[k], port.respValid & nl::eq(tag, nl::lit(k, tw)), port);
     }
@@ -478,7 +484,7 @@ private:
 
   void respFifo(ValueId i, const ExprP& push, const nl::MemPort& port) {
     unsigned w = width(i);
-    auto out = b_.fifo({fmt::format("rf{}", i), w, p_.respFifoDepth[i], true, push,
+    auto out = b_.fifo({fmt::format(FMT_COMPILE("rf{}"), i), w, p_.respFifoDepth[i], true, push,
                         nl::resize(port.respData, w), capture(i), start_});
     respDout_[i] = out.dout;
     respNonempty_[i] = out.nonempty;
@@ -499,7 +505,7 @@ private:
 
 } // namespace
 
-LoopModule generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName) {
+nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName) {
   return LoopWriter(loop, plan, moduleName).run();
 }
 

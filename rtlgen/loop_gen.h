@@ -14,13 +14,7 @@
 
 namespace spvhls::rtl {
 
-struct LoopModule {
-  std::string name;
-  nl::Module module;
-  std::vector<uint32_t> memories;     // memory indices it has ports for
-  std::vector<uint32_t> loadMemories; // the subset it reads (only these have response ports)
-};
-
-LoopModule generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName);
+// Its memory ports are the plan's (LoopPlan::memories, loadMemories).
+nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName);
 
 } // namespace spvhls::rtl

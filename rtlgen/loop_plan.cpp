@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "rtlgen/verilog_util.h"
@@ -93,6 +94,14 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
 }
 
 static uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Memories the loop's operations access (only loads: `loadsOnly`), ascending.
+static std::vector<uint32_t> accessedMemories(const ir::Loop& loop, bool loadsOnly) {
+  std::set<uint32_t> m;
+  for (const ir::Op& op : loop.ops)
+    if (op.kind == ir::OpKind::Load || (!loadsOnly && op.kind == ir::OpKind::Store)) m.insert(op.memory);
+  return {m.begin(), m.end()};
+}
 
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
                   ClusterMode kind, std::string kindReason) {
@@ -217,6 +226,8 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   // A recurrence gate waits for a later cluster, whose timing depends on the memory: not modelled.
   if (!p.gates.empty()) p.predictable = false;
   p.predictBase = int64_t(F) + 1 - int64_t(period);
+  p.memories = accessedMemories(loop, false);
+  p.loadMemories = accessedMemories(loop, true);
   return p;
 }
 

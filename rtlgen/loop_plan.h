@@ -51,6 +51,10 @@ struct LoopPlan {
   // the same cluster), the position that value is taken from (readyPos of the phi's next); else -1
   // (the phi reads its carry register).
   std::vector<int> forwardPos;
+  // The memory ports of the loop's module: every memory it accesses, ascending, and the subset it
+  // loads from (only those have response ports). The top module connects them without building the
+  // loop first.
+  std::vector<uint32_t> memories, loadMemories;
 
   uint32_t clusterOf(uint32_t pos) const;
   bool isCut(uint32_t pos) const;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
-#include <unordered_map>
 
 #include "frontend/diagnostics.h"
 
@@ -21,15 +20,20 @@ uint64_t mask(unsigned width) {
   return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
 }
 
-ExprP make(Op op, unsigned width, std::vector<ExprP> args) {
+Expr* make(Op op, unsigned width, std::span<const ExprP> args) {
   if (width == 0) fail("an expression of width 0");
   for (const ExprP& a : args)
     if (!a) fail("a null operand");
-  auto e = std::make_shared<Expr>();
+  ExprArena& arena = ExprArena::current();
+  Expr* e = arena.node();
   e->op = op;
   e->width = width;
-  e->args = std::move(args);
+  e->data = arena.list(args.data(), args.size()).data();
+  e->count = uint32_t(args.size());
   return e;
+}
+Expr* make(Op op, unsigned width, std::initializer_list<ExprP> args) {
+  return make(op, width, std::span(args.begin(), args.size()));
 }
 
 const char* opName(Op op) {
@@ -73,50 +77,101 @@ ExprP nary(Op op, std::vector<ExprP> terms, unsigned width) {
       fail(fmt::format("a {}-bit term in a {}-bit {}", t->width, width, op == Op::Or ? "OR" : "AND"));
     if (t->isConst(dominant)) return lit(dominant, width);
     if (t->op == op)
-      kept.insert(kept.end(), t->args.begin(), t->args.end()); // associative: one flat list
+      kept.insert(kept.end(), t->args().begin(), t->args().end()); // associative: one flat list
     else if (!t->isConst(neutral))
       kept.push_back(std::move(t));
   }
   if (kept.empty()) return lit(neutral, width);
   if (kept.size() == 1) return kept[0];
-  return make(op, width, std::move(kept));
+  return ExprP(make(op, width, kept));
 }
 
 } // namespace
 
-ExprP ref(const std::string& name, unsigned width) {
-  auto e = std::make_shared<Expr>();
-  e->op = Op::Ref;
-  e->width = width;
-  e->name = name;
-  if (width == 0 || name.empty()) fail("a reference without a name or width");
-  return e;
+std::span<const ExprP> ExprArena::list(const ExprP* begin, size_t n) {
+  if (n == 0) return {};
+  auto* out = static_cast<ExprP*>(allocate(n * sizeof(ExprP), alignof(ExprP)));
+  std::uninitialized_copy_n(begin, n, out);
+  return {out, n};
 }
 
+std::string_view ExprArena::text(std::string_view s) {
+  if (s.empty()) return {};
+  auto* out = static_cast<char*>(allocate(s.size(), 1));
+  std::copy(s.begin(), s.end(), out);
+  return {out, s.size()};
+}
+
+void* ExprArena::allocate(size_t bytes, size_t align) {
+  size_t at = (used_ + align - 1) & ~(align - 1);
+  if (chunks_.empty() || at + bytes > chunkBytes_) {
+    // A request larger than a chunk gets a chunk of its own size (and fills it).
+    chunkBytes_ =
+        std::max(bytes, chunks_.empty() ? kFirstChunkBytes : std::min(2 * chunkBytes_, kMaxChunkBytes));
+    chunks_.emplace_back(new std::byte[chunkBytes_]);
+    at = 0;
+  }
+  used_ = at + bytes;
+  return chunks_.back().get() + at;
+}
+
+ExprArena*& ExprArena::currentSlot() {
+  thread_local ExprArena* slot = nullptr;
+  return slot;
+}
+
+ExprArena& ExprArena::processWide() {
+  static ExprArena* arena = new ExprArena(); // never destroyed: its expressions may be used until exit
+  return *arena;
+}
+
+ExprArena& ExprArena::current() {
+  ExprArena* a = currentSlot();
+  return a ? *a : processWide();
+}
+
+ExprP ref(std::string_view name, unsigned width) {
+  if (width == 0 || name.empty()) fail("a reference without a name or width");
+  ExprArena& arena = ExprArena::current();
+  Expr* e = arena.node();
+  e->op = Op::Ref;
+  e->width = width;
+  e->data = arena.text(name).data();
+  e->count = uint32_t(name.size());
+  return ExprP(e);
+}
+
+// Built in the process-wide arena: they outlive every module.
+static ExprP sharedBit(uint64_t v) {
+  Expr* e = ExprArena::processWide().node();
+  e->op = Op::Const;
+  e->value = v;
+  return ExprP(e);
+}
 const ExprP& one() {
-  static const ExprP e = lit(1, 1);
+  static const ExprP e = sharedBit(1);
   return e;
 }
 const ExprP& zero() {
-  static const ExprP e = lit(0, 1);
+  static const ExprP e = sharedBit(0);
   return e;
 }
 
 ExprP lit(uint64_t value, unsigned width) {
   if (width == 0 || width > 64) fail(fmt::format("a literal of width {}", width));
-  auto e = std::make_shared<Expr>();
+  Expr* e = ExprArena::current().node();
   e->op = Op::Const;
   e->width = width;
   e->value = value & mask(width);
-  return e;
+  return ExprP(e);
 }
 
 ExprP unary(Op op, ExprP a) {
   if (op != Op::Not && op != Op::Signed && op != Op::Unsigned) fail("unary: not a unary operator");
   if (op == Op::Not && a && a->op == Op::Const) return lit(~a->value, a->width);
-  if (op == Op::Not && a && a->op == Op::Not) return a->args[0];
+  if (op == Op::Not && a && a->op == Op::Not) return a->args()[0];
   unsigned w = a ? a->width : 1;
-  return make(op, w, {std::move(a)});
+  return ExprP(make(op, w, {a}));
 }
 
 ExprP binary(Op op, ExprP a, ExprP b) {
@@ -131,7 +186,7 @@ ExprP binary(Op op, ExprP a, ExprP b) {
   if (!shift && a->width != b->width)
     fail(fmt::format("binary {}: operands of {} and {} bits", opName(op), a->width, b->width));
   unsigned w = compare ? 1 : a->width;
-  return make(op, w, {std::move(a), std::move(b)});
+  return ExprP(make(op, w, {a, b}));
 }
 
 ExprP any(std::vector<ExprP> terms, unsigned width) {
@@ -155,32 +210,32 @@ ExprP concat(std::vector<ExprP> parts) {
   unsigned w = 0;
   for (const ExprP& p : parts)
     w += p ? p->width : 0;
-  return make(Op::Concat, w, std::move(parts));
+  return ExprP(make(Op::Concat, w, parts));
 }
 
 ExprP slice(ExprP a, unsigned hi, unsigned lo) {
   if (!a || hi < lo || hi >= a->width) fail("slice: out of range");
   if (lo == 0 && hi + 1 == a->width) return a;
   if (a->op == Op::Const) return lit(a->value >> lo, hi - lo + 1);
-  auto e = make(Op::Slice, hi - lo + 1, {std::move(a)});
-  std::const_pointer_cast<Expr>(e)->lo = lo;
-  return e;
+  Expr* e = make(Op::Slice, hi - lo + 1, {a});
+  e->value = lo;
+  return ExprP(e);
 }
 
 ExprP replicate(ExprP a, unsigned count) {
   if (count == 0) fail("replicate: count 0");
   if (count == 1) return a;
   unsigned w = a ? a->width * count : 1;
-  auto e = make(Op::Replicate, w, {std::move(a)});
-  std::const_pointer_cast<Expr>(e)->value = count;
-  return e;
+  Expr* e = make(Op::Replicate, w, {a});
+  e->value = count;
+  return ExprP(e);
 }
 
 ExprP mux(ExprP cond, ExprP t, ExprP f) {
   if (!cond || !t || !f || cond->width != 1 || t->width != f->width) fail("mux: operand widths");
   if (auto c = cond->constValue()) return *c ? t : f;
   unsigned w = t->width;
-  return make(Op::Mux, w, {std::move(cond), std::move(t), std::move(f)});
+  return ExprP(make(Op::Mux, w, {cond, t, f}));
 }
 
 ExprP priorityMux(const std::vector<std::pair<ExprP, ExprP>>& arms, ExprP dflt) {
@@ -204,7 +259,7 @@ ExprP priorityMux(const std::vector<std::pair<ExprP, ExprP>>& arms, ExprP dflt) 
     args.back() = last; // a final always-true arm is the default
   }
   unsigned w = dflt->width;
-  return make(Op::PriorityMux, w, std::move(args));
+  return ExprP(make(Op::PriorityMux, w, args));
 }
 
 ExprP resize(ExprP a, unsigned width) {
@@ -232,6 +287,12 @@ Stmt ifStmt(ExprP cond, std::vector<Stmt> then, std::vector<Stmt> orElse) {
   return s;
 }
 
+std::vector<Stmt> only(Stmt s) {
+  std::vector<Stmt> v;
+  v.push_back(std::move(s));
+  return v;
+}
+
 static unsigned ceilLog2(uint64_t v) {
   unsigned n = 0;
   while ((uint64_t(1) << n) < v)
@@ -246,10 +307,13 @@ uint64_t Ram::depth() const {
   return uint64_t(1) << ceilLog2(std::max<uint64_t>(sizeBytes, 2));
 }
 
-const Signal* Module::find(const std::string& n) const {
-  if (signalIndex.size() == signals.size()) {
-    auto it = signalIndex.find(n);
-    return it == signalIndex.end() ? nullptr : &signals[it->second];
+const Signal* Module::find(std::string_view n) const {
+  if (nameIndex.size() == signals.size()) {
+    const size_t h = std::hash<std::string_view>{}(n);
+    for (auto it = std::lower_bound(nameIndex.begin(), nameIndex.end(), std::pair<size_t, uint32_t>(h, 0));
+         it != nameIndex.end() && it->first == h; ++it)
+      if (signals[it->second].name == n) return &signals[it->second];
+    return nullptr;
   }
   for (const Signal& s : signals)
     if (s.name == n) return &s;
@@ -268,23 +332,33 @@ const Fifo* Module::findFifo(const std::string& p) const {
   return nullptr;
 }
 
-ModuleBuilder::ModuleBuilder(std::string name, std::string comment) {
+ModuleBuilder::ModuleBuilder(std::string name, std::string comment)
+    : arena_(std::make_shared<ExprArena>()), previous_(ExprArena::currentSlot()) {
   m_.name = std::move(name);
   m_.comment = std::move(comment);
+  m_.arena = arena_;
+  ExprArena::currentSlot() = arena_.get();
+}
+
+ModuleBuilder::~ModuleBuilder() {
+  ExprArena::currentSlot() = previous_;
 }
 
 ExprP ModuleBuilder::declare(Signal s) {
-  if (m_.find(s.name)) fail(fmt::format("module {}: signal {} declared twice", m_.name, s.name));
+  const size_t index = m_.signals.size(); // names are checked for uniqueness in take()
   ExprP r = ref(s.name, s.width);
-  m_.signalIndex.emplace(s.name, m_.signals.size());
+  const_cast<Expr*>(r.get())->value = index + 1; // its own node, just made
   m_.signals.push_back(std::move(s));
   return r;
 }
 
 const Signal& ModuleBuilder::signal(const ExprP& r) const {
   if (!r || r->op != Op::Ref) fail(fmt::format("module {}: a driven signal is not a reference", m_.name));
-  const Signal* s = m_.find(r->name);
-  if (!s) fail(fmt::format("module {}: unknown signal {}", m_.name, r->name));
+  // A reference this builder made knows its signal; any other is looked up by name.
+  if (r->value > 0 && r->value <= m_.signals.size() && m_.signals[r->value - 1].name == r->name())
+    return m_.signals[r->value - 1];
+  const Signal* s = m_.find(r->name());
+  if (!s) fail(fmt::format("module {}: unknown signal {}", m_.name, r->name()));
   return *s;
 }
 
@@ -320,7 +394,7 @@ void ModuleBuilder::assign(const ExprP& lhs, ExprP rhs) {
 Register& ModuleBuilder::drive(const ExprP& r) {
   const Signal& s = signal(r);
   if (s.storage != Storage::Reg) fail(fmt::format("module {}: {} is not a register", m_.name, s.name));
-  m_.registers.push_back({s.name, nullptr, nullptr, {}});
+  m_.registers.push_back({s.name, uint32_t(&s - m_.signals.data()), nullptr, nullptr, {}});
   return m_.registers.back();
 }
 
@@ -332,11 +406,9 @@ ModuleBuilder::FifoOut ModuleBuilder::fifo(Fifo f) {
   if (!f.push || !f.din || !f.pop || !f.clear || f.din->width != f.width || f.depth < 2 ||
       (f.depth & (f.depth - 1)))
     fail(fmt::format("module {}: FIFO {} is malformed", m_.name, f.prefix));
-  // Its outputs are ordinary wires (driven by the primitive); its state names are reserved.
+  // Its outputs are ordinary wires (driven by the primitive); its state names are reserved (take()
+  // checks them).
   FifoOut out{wire(f.prefix + "_dout", f.width), wire(f.prefix + "_nonempty", 1)};
-  for (const char* s : {"_mem", "_rd", "_wr", "_count", "_push", "_pop", "_din"})
-    if (m_.find(f.prefix + s))
-      fail(fmt::format("module {}: FIFO {} collides with a signal", m_.name, f.prefix));
   m_.fifos.push_back(std::move(f));
   return out;
 }
@@ -365,28 +437,46 @@ static void collectDriven(const std::vector<Stmt>& body, std::map<std::string_vi
 }
 
 Module ModuleBuilder::take() {
+  // Unique signal names, and no signal named like a FIFO's state.
+  m_.nameIndex.resize(m_.signals.size());
+  for (uint32_t i = 0; i < m_.nameIndex.size(); ++i)
+    m_.nameIndex[i] = {std::hash<std::string_view>{}(m_.signals[i].name), i};
+  std::sort(m_.nameIndex.begin(), m_.nameIndex.end());
+  for (size_t i = 1; i < m_.nameIndex.size(); ++i)
+    for (size_t j = i; j-- > 0 && m_.nameIndex[j].first == m_.nameIndex[i].first;)
+      if (m_.signals[m_.nameIndex[i].second].name == m_.signals[m_.nameIndex[j].second].name)
+        fail(fmt::format("module {}: signal {} declared twice", m_.name,
+                         m_.signals[m_.nameIndex[i].second].name));
+  for (const Fifo& f : m_.fifos)
+    for (const char* s : {"_mem", "_rd", "_wr", "_count", "_push", "_pop", "_din"})
+      if (m_.find(f.prefix + s))
+        fail(fmt::format("module {}: FIFO {} collides with a signal", m_.name, f.prefix));
   // Every Reg is driven by exactly one register, one process or one RAM primitive, and nothing else
   // is driven by them.
-  std::unordered_map<std::string_view, int> drivers;
+  std::vector<int> drivers(m_.signals.size(), 0);
+  auto driven = [&](std::string_view name) {
+    const Signal* s = m_.find(name);
+    if (!s || s->storage != Storage::Reg)
+      fail(fmt::format("module {}: {} is clocked but not a register", m_.name, name));
+    ++drivers[size_t(s - m_.signals.data())];
+  };
   for (const Register& r : m_.registers)
-    ++drivers[r.name];
+    ++drivers[r.signal]; // drive() checked it is a register
   for (const Ram& r : m_.rams)
-    ++drivers[r.respValid], ++drivers[r.respData];
+    driven(r.respValid), driven(r.respData);
   for (size_t p = 0; p < m_.processes.size(); ++p) {
     std::map<std::string_view, int> lhs;
     collectDriven(m_.processes[p], lhs, int(p));
     for (const auto& [name, process] : lhs)
-      ++drivers[name];
+      driven(name);
   }
-  for (const auto& [name, n] : drivers) {
-    const Signal* s = m_.find(std::string(name));
-    if (!s || s->storage != Storage::Reg)
-      fail(fmt::format("module {}: {} is clocked but not a register", m_.name, name));
-    if (n != 1) fail(fmt::format("module {}: register {} has {} drivers", m_.name, name, n));
+  for (size_t i = 0; i < m_.signals.size(); ++i) {
+    const Signal& s = m_.signals[i];
+    if (s.storage != Storage::Reg) continue;
+    if (drivers[i] == 0) fail(fmt::format("module {}: register {} is never written", m_.name, s.name));
+    if (drivers[i] > 1)
+      fail(fmt::format("module {}: register {} has {} drivers", m_.name, s.name, drivers[i]));
   }
-  for (const Signal& s : m_.signals)
-    if (s.storage == Storage::Reg && !drivers.count(s.name))
-      fail(fmt::format("module {}: register {} is never written", m_.name, s.name));
   return std::move(m_);
 }
 

@@ -8,8 +8,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,24 +50,78 @@ enum class Op : uint8_t {
 };
 
 struct Expr;
-using ExprP = std::shared_ptr<const Expr>;
 
+// A handle to an expression node (null by default). Nodes are immutable, shared freely and owned by
+// an ExprArena, so a handle is a plain pointer: no reference counts, no single frees.
+class ExprP {
+public:
+  ExprP() = default;
+  ExprP(std::nullptr_t) {}
+  explicit ExprP(const Expr* e) : p_(e) {}
+  const Expr* operator->() const { return p_; }
+  const Expr& operator*() const { return *p_; }
+  const Expr* get() const { return p_; }
+  explicit operator bool() const { return p_ != nullptr; }
+  friend bool operator==(ExprP a, ExprP b) { return a.p_ == b.p_; }
+
+private:
+  const Expr* p_ = nullptr;
+};
+
+// 32 bytes: a large module has tens of thousands of nodes.
 struct Expr {
   Op op = Op::Const;
   unsigned width = 1;
-  std::vector<ExprP> args;
-  std::string name;   // Ref
-  uint64_t value = 0; // Const: the value (masked to width); Replicate: the count
-  unsigned lo = 0;    // Slice
+  uint32_t count = 0; // operands, or the name's characters (Ref)
+  // Const: the value (masked to width); Replicate: the count; Slice: the lowest bit selected;
+  // Ref made by a ModuleBuilder: 1 + the signal's index (0: unknown).
+  uint64_t value = 0;
+  const void* data = nullptr; // the operands (ExprP[count]) or the name's characters, in the arena
 
+  std::span<const ExprP> args() const {
+    return op == Op::Ref ? std::span<const ExprP>() : std::span(static_cast<const ExprP*>(data), count);
+  }
+  std::string_view name() const {
+    return op == Op::Ref ? std::string_view(static_cast<const char*>(data), count) : std::string_view();
+  }
+  unsigned lo() const { return unsigned(value); } // Slice
   std::optional<uint64_t> constValue() const {
     return op == Op::Const ? std::optional<uint64_t>(value) : std::nullopt;
   }
   bool isConst(uint64_t v) const { return op == Op::Const && value == v; }
 };
 
+// Owns expression nodes, their operand lists and names, freed all at once: a netlist is built once
+// and dropped whole (with reference-counted nodes, allocating and freeing them was a third of the
+// generation time). A ModuleBuilder makes its own arena current while it lives and hands it to its
+// Module, so a module's expressions live as long as the module: keep an expression no longer than
+// its module, and use it in no other. Expressions built while no builder lives (tests, the shared
+// one()/zero()) go to a process-wide arena.
+class ExprArena {
+public:
+  ExprArena() = default;
+  ExprArena(const ExprArena&) = delete;
+  ExprArena& operator=(const ExprArena&) = delete;
+  Expr* node() { return new (allocate(sizeof(Expr), alignof(Expr))) Expr(); }
+  std::span<const ExprP> list(const ExprP* begin, size_t n);
+  std::string_view text(std::string_view s);
+  // The arena new expressions go to.
+  static ExprArena& current();
+  static ExprArena& processWide();
+
+private:
+  friend class ModuleBuilder;
+  static ExprArena*& currentSlot();
+  void* allocate(size_t bytes, size_t align);
+  // Chunks double from 4 KB (small modules are common) up to a size below malloc's mmap threshold
+  // (chunks growing beyond it were mapped and unmapped for every large module).
+  static constexpr size_t kFirstChunkBytes = size_t(4) << 10, kMaxChunkBytes = (size_t(64) << 10) - 64;
+  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  size_t used_ = 0, chunkBytes_ = 0; // in the last chunk; its size
+};
+
 // ---- expression constructors (check widths, fold literals where the result is obvious) --------
-ExprP ref(const std::string& name, unsigned width);
+ExprP ref(std::string_view name, unsigned width);
 ExprP lit(uint64_t value, unsigned width);
 // The one-bit constants, shared (they are everywhere: enables of free-running stages, empty ORs).
 const ExprP& one();
@@ -138,6 +193,7 @@ struct Register {
     ExprP enable, next;
   };
   std::string name;
+  uint32_t signal = 0;     // index into Module::signals
   ExprP reset, resetValue; // both null: no reset
   std::vector<Update> updates;
 };
@@ -153,6 +209,8 @@ struct Stmt {
 };
 Stmt assignStmt(const std::string& lhs, ExprP value);
 Stmt ifStmt(ExprP cond, std::vector<Stmt> then, std::vector<Stmt> orElse = {});
+// A block of one statement, moved in (an initializer list would copy the whole tree below it).
+std::vector<Stmt> only(Stmt s);
 
 // A synchronous FIFO: registers <prefix>_mem/_rd/_wr/_count, outputs <prefix>_dout and
 // <prefix>_nonempty. Depth is a power of two >= 2. `clear` empties it. With bypass (first-word
@@ -195,9 +253,11 @@ struct Module {
   std::string name;
   std::string comment;         // printed above the module
   std::vector<Signal> signals; // ports (in port order) and internal signals, in declaration order
-  // name -> index into signals, kept by ModuleBuilder so that lookups do not scan (large modules
-  // have thousands of signals); find() scans when it is out of date.
-  std::unordered_map<std::string, size_t> signalIndex;
+  // (hash of the name, index into signals), sorted: made once by ModuleBuilder::take(), which also
+  // rejects duplicate names there (cheaper than a hash map kept up while thousands of signals are
+  // declared). find() scans while it is out of date.
+  std::vector<std::pair<size_t, uint32_t>> nameIndex;
+  std::shared_ptr<const ExprArena> arena; // owns the expressions below
   std::vector<Assign> assigns;
   std::vector<Register> registers;
   std::vector<std::vector<Stmt>> processes; // each one always @(posedge clk) block
@@ -206,7 +266,7 @@ struct Module {
   std::vector<Instance> instances;
   std::vector<Assertion> assertions;
 
-  const Signal* find(const std::string& name) const;
+  const Signal* find(std::string_view name) const;
   const Instance* findInstance(const std::string& name) const;
   const Fifo* findFifo(const std::string& prefix) const;
 };
@@ -216,6 +276,9 @@ struct Module {
 class ModuleBuilder {
 public:
   ModuleBuilder(std::string name, std::string comment);
+  ~ModuleBuilder(); // the arena current before it is current again
+  ModuleBuilder(const ModuleBuilder&) = delete;
+  ModuleBuilder& operator=(const ModuleBuilder&) = delete;
   ExprP input(const std::string& name, unsigned width, bool partial = false);
   ExprP output(const std::string& name, unsigned width, Storage storage = Storage::Wire);
   ExprP wire(const std::string& name, unsigned width, std::string comment = "", bool partial = false);
@@ -240,6 +303,8 @@ private:
   ExprP declare(Signal s);
   const Signal& signal(const ExprP& r) const;
   Module m_;
+  std::shared_ptr<ExprArena> arena_;
+  ExprArena* previous_;
 };
 
 // Ports of one memory port in the protocol of docs/hardware-interface.md: req_valid, req_ready,

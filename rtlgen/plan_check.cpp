@@ -31,6 +31,7 @@ public:
     fifos();
     gates();
     forwarding();
+    ports();
   }
 
 private:
@@ -100,6 +101,30 @@ private:
     if (p_.exitPos != p_.readyPos[loop_.continueCond] || p_.exitPos >= p_.F)
       fail(fmt::format("the exit is read at {}, but the condition is ready at {} (F {})", p_.exitPos,
                        p_.readyPos[loop_.continueCond], p_.F));
+  }
+
+  // The module's memory ports: one per memory an operation accesses, with a response port where one
+  // loads, and no others.
+  void ports() const {
+    for (const auto* list : {&p_.memories, &p_.loadMemories})
+      if (std::adjacent_find(list->begin(), list->end(), std::greater_equal<>()) != list->end())
+        fail("memory port lists are not strictly ascending");
+    auto listed = [](const std::vector<uint32_t>& l, uint32_t m) {
+      return std::binary_search(l.begin(), l.end(), m);
+    };
+    std::set<uint32_t> accessed, loaded;
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const ir::Op& op = loop_.ops[v];
+      if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) continue;
+      accessed.insert(op.memory);
+      if (op.kind == ir::OpKind::Load) loaded.insert(op.memory);
+      if (!listed(p_.memories, op.memory))
+        fail(fmt::format("{} accesses memory {}, which has no port", label(v), op.memory));
+      if (op.kind == ir::OpKind::Load && !listed(p_.loadMemories, op.memory))
+        fail(fmt::format("{} loads from memory {}, whose port has no response", label(v), op.memory));
+    }
+    if (p_.memories.size() != accessed.size() || p_.loadMemories.size() != loaded.size())
+      fail("a memory port no operation uses");
   }
 
   // Stall-free: a cut at every memory request and every load response, all after the exit is known;

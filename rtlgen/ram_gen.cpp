@@ -25,8 +25,8 @@ nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
   r.reqAddr = p.reqAddr;
   r.reqSize = p.reqSize;
   r.reqWdata = p.reqWdata;
-  r.respValid = p.respValid->name;
-  r.respData = p.respData->name;
+  r.respValid = p.respValid->name();
+  r.respData = p.respData->name();
   r.dataWidth = p.dataWidth;
   b.ram(std::move(r));
   return b.take();

@@ -78,7 +78,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   r.moduleName = sanitize(k.name);
   TopInputs in;
   in.moduleName = r.moduleName;
-  in.fsm = &kp.fsm;
+  in.plan = &kp;
   std::set<std::string> used;
   for (size_t i = 0; i < k.args.size(); ++i) {
     std::string n = sanitize(k.args[i].name.empty() ? fmt::format("arg{}", i) : k.args[i].name);
@@ -87,25 +87,27 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     in.argNames.push_back(n);
   }
   r.argNames = in.argNames;
-  // Printed as soon as built; files[0] is the top, which needs the loops' ports first.
-  std::vector<std::pair<std::string, std::string>> loopFiles, ramFiles;
-  std::vector<nl::Module> loopModules, ramModules;
+  // Each module is printed as soon as it is built and its netlist dropped (unless kept). The top
+  // goes first: it reads the loops' ports from the plan, and its netlist is the largest, best built
+  // while no other module's text is held yet.
   const sched::OperatorLibrary lib(kp.target); // for the report: which operations are unit operations
+  std::vector<std::pair<std::string, std::string>> loopFiles, ramFiles;
+  std::vector<nl::Module> topModule, loopModules, ramModules, unitModules;
   auto print = [&](nl::Module&& m, std::vector<std::pair<std::string, std::string>>& files,
                    std::vector<nl::Module>& kept) {
     files.emplace_back(m.name + ".v", printVerilog(m));
     if (keepNetlists) kept.push_back(std::move(m));
   };
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    in.loopModuleNames.push_back(fmt::format("{}_loop{}", r.moduleName, l));
+  for (size_t m = 0; m < k.memories.size(); ++m)
+    in.ramModuleNames.push_back(k.memories[m].onChip() ? fmt::format("{}_ram{}", r.moduleName, m) : "");
+  r.blockCycles = kp.fsm.blockCycles;
+  print(generateTopModule(k, s, in), r.files, topModule);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const LoopPlan& plan = kp.loops[l];
-    std::string modName = fmt::format("{}_loop{}", r.moduleName, l);
-    LoopModule lm = generateLoopModule(loop, plan, modName);
-    in.loopMemories.push_back(lm.memories);
-    in.loopLoadMemories.push_back(lm.loadMemories);
-    in.loopModuleNames.push_back(modName);
-    print(std::move(lm.module), loopFiles, loopModules);
-
+    print(generateLoopModule(loop, plan, in.loopModuleNames[l]), loopFiles, loopModules);
     LoopHardware hw;
     hw.loop = uint32_t(l);
     hw.kind = plan.kind;
@@ -132,17 +134,8 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.predictable = plan.predictable;
     r.loops.push_back(hw);
   }
-  for (size_t m = 0; m < k.memories.size(); ++m) {
-    std::string name;
-    if (k.memories[m].onChip()) {
-      name = fmt::format("{}_ram{}", r.moduleName, m);
-      print(buildRamModule(k.memories[m], name), ramFiles, ramModules);
-    }
-    in.ramModuleNames.push_back(name);
-  }
-  r.blockCycles = kp.fsm.blockCycles;
-  std::vector<nl::Module> topModule, unitModules;
-  print(generateTopModule(k, s, in), r.files, topModule);
+  for (size_t m = 0; m < k.memories.size(); ++m)
+    if (k.memories[m].onChip()) print(buildRamModule(k.memories[m], in.ramModuleNames[m]), ramFiles, ramModules);
   for (auto& f : ramFiles) r.files.push_back(std::move(f));
   for (auto& f : loopFiles) r.files.push_back(std::move(f));
   // Operator units: one module each, however many instances use it.

@@ -14,9 +14,7 @@ namespace spvhls::rtl {
 struct TopInputs {
   std::string moduleName;
   std::vector<std::string> argNames;             // sanitised, unique, per kernel argument
-  const FsmPlan* fsm = nullptr;                  // form cycles and block lengths (rtlgen/plan.h)
-  std::vector<std::vector<uint32_t>> loopMemories; // per loop: memories its module has ports for
-  std::vector<std::vector<uint32_t>> loopLoadMemories; // per loop: memories it reads
+  const KernelPlan* plan = nullptr; // FSM form cycles and block lengths, the loops' memory ports
   std::vector<std::string> loopModuleNames;
   std::vector<std::string> ramModuleNames; // per memory: RAM module name (Local memories only)
 };

@@ -1,5 +1,6 @@
 #include "rtlgen/verilog_printer.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <iterator>
@@ -22,13 +23,26 @@ namespace {
 constexpr size_t kMaxOperandChars = 250;
 constexpr size_t kMaxStatementExprChars = 400;
 
+// The hot writers format with compile-time format strings straight into the output buffer.
+void litTo(std::string& out, uint64_t v, unsigned w) {
+  if (w < 64) v &= (uint64_t(1) << w) - 1;
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}'h{:x}"), w, v);
+}
+
 std::string lit(uint64_t v, unsigned w) {
-  ExprP e = nl::lit(v, w);
-  return fmt::format("{}'h{:x}", e->width, e->value);
+  std::string s;
+  litTo(s, v, w);
+  return s;
+}
+
+void rangeTo(std::string& out, unsigned width) {
+  if (width > 1) fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}:0] "), width - 1);
 }
 
 std::string range(unsigned width) {
-  return width <= 1 ? "" : fmt::format("[{}:0] ", width - 1);
+  std::string s;
+  rangeTo(s, width);
+  return s;
 }
 
 std::string joined(const std::vector<std::string>& terms, const std::string& sep) {
@@ -112,19 +126,30 @@ public:
   explicit Printer(const nl::Module& m) : m_(m) {}
 
   std::string run() {
-    std::string out;
-    if (!m_.comment.empty()) out += "// " + m_.comment + "\n";
-    out += header();
-    out += declarations();
-    for (const nl::Assign& a : m_.assigns)
-      statement(fmt::format("  assign {} = {};\n", a.lhs, top(a.rhs)));
+    // Declarations come first; helper wires are declared where they are first used.
+    if (!m_.comment.empty()) {
+      out_ += "// ";
+      out_ += m_.comment;
+      out_ += '\n';
+    }
+    header(out_);
+    declarations(out_);
+    for (const nl::Assign& a : m_.assigns) {
+      std::string& s = scratch();
+      s += "  assign ";
+      s += a.lhs;
+      s += " = ";
+      topTo(a.rhs, s);
+      s += ";\n";
+      statement(s);
+    }
     for (const nl::Instance& i : m_.instances)
       instance(i);
     registers();
     for (const auto& p : m_.processes) {
       std::string s = "  always @(posedge clk) begin\n";
       for (const nl::Stmt& st : p)
-        s += stmt(st, "    ");
+        stmtTo(st, 4, s);
       statement(s + "  end\n");
     }
     for (const nl::Fifo& f : m_.fifos)
@@ -132,7 +157,9 @@ public:
     for (const nl::Ram& r : m_.rams)
       ram(r);
     assertions();
-    return out + body_ + "endmodule\n";
+    out_ += "endmodule\n";
+    out_.shrink_to_fit(); // kept until the files are written: no doubling slack
+    return std::move(out_);
   }
 
   std::string expression(const ExprP& e) {
@@ -142,7 +169,8 @@ public:
 
 private:
   const nl::Module& m_;
-  std::string body_, pending_;                  // pending_: helper wires the next statement uses
+  std::string out_, pending_;                   // pending_: helper wires the next statement uses
+  std::string scratch_;                         // the statement being written (reused)
   std::unordered_set<std::string> helperNames_; // the module's own names are looked up in it
   std::unordered_map<const Expr*, std::string> named_;
   std::vector<std::pair<std::string, std::string>> checks_; // condition, message
@@ -153,14 +181,19 @@ private:
   }
 
   void statement(const std::string& s) {
-    body_ += pending_ + s;
+    out_ += pending_;
+    out_ += s;
     pending_.clear();
+  }
+  std::string& scratch() {
+    scratch_.clear();
+    return scratch_;
   }
 
   std::string fresh(const std::string& base) {
     std::string n;
     do
-      n = fmt::format("{}_{}", base, next_++);
+      n = fmt::format(FMT_COMPILE("{}_{}"), base, next_++);
     while (m_.find(n) || helperNames_.count(n));
     helperNames_.insert(n);
     return n;
@@ -168,7 +201,12 @@ private:
 
   std::string helper(unsigned width, const std::string& text) {
     std::string n = fresh("red");
-    pending_ += fmt::format("  wire {}{} = {};\n", range(width), n, text);
+    pending_ += "  wire ";
+    rangeTo(pending_, width);
+    pending_ += n;
+    pending_ += " = ";
+    pending_ += text;
+    pending_ += ";\n";
     return n;
   }
 
@@ -178,17 +216,22 @@ private:
   // are written into one buffer (operandTo / exprTo) rather than built from temporary strings.
   void operandTo(const ExprP& e, std::string& out) {
     const size_t mark = out.size();
+    const bool paren = !atomic(*e); // opened before writing it: no shifting of the text afterwards
+    if (paren) out += '(';
     exprTo(e, out);
-    const size_t len = out.size() - mark;
-    if (atomic(*e) && len <= kMaxOperandChars) return;
+    const size_t len = out.size() - mark - paren;
     if (len > kMaxOperandChars && e->op != Op::Signed) {
-      std::string text = out.substr(mark);
+      std::string text = out.substr(mark + paren);
       out.resize(mark);
       out += name(e, text);
       return;
     }
-    out.insert(mark, 1, '(');
-    out += ')';
+    if (paren)
+      out += ')';
+    else if (len > kMaxOperandChars) { // a long $signed(...)
+      out.insert(mark, 1, '(');
+      out += ')';
+    }
   }
   std::string operand(const ExprP& e) {
     std::string s;
@@ -198,8 +241,17 @@ private:
 
   // An expression standing alone in a statement: named when long, so that the line stays bounded.
   std::string top(const ExprP& e) {
-    std::string s = expr(e);
-    return s.size() > kMaxStatementExprChars && e->op != Op::Signed ? name(e, s) : s;
+    std::string s;
+    topTo(e, s);
+    return s;
+  }
+  void topTo(const ExprP& e, std::string& out) {
+    const size_t mark = out.size();
+    exprTo(e, out);
+    if (out.size() - mark <= kMaxStatementExprChars || e->op == Op::Signed) return;
+    std::string text = out.substr(mark);
+    out.resize(mark);
+    out += name(e, text);
   }
 
   std::string name(const ExprP& e, const std::string& text) {
@@ -220,27 +272,39 @@ private:
     const Expr& e = *ep;
     switch (e.op) {
     case Op::Ref:
-      out += e.name;
+      out += e.name();
       return;
     case Op::Const:
-      out += lit(e.value, e.width);
+      litTo(out, e.value, e.width);
       return;
     case Op::Not:
       out += '~';
-      operandTo(e.args[0], out);
+      operandTo(e.args()[0], out);
       return;
     case Op::Signed:
     case Op::Unsigned:
       out += e.op == Op::Signed ? "$signed(" : "$unsigned(";
-      exprTo(e.args[0], out);
+      exprTo(e.args()[0], out);
       out += ')';
       return;
     case Op::Or:
     case Op::And: {
+      const std::string_view sep = e.op == Op::Or ? " | " : " & ";
+      // Written in place; only a list too long for one expression is split into helper wires.
+      const size_t mark = out.size();
+      std::vector<size_t> ends;
+      for (const ExprP& a : e.args()) {
+        if (!ends.empty()) out += sep;
+        operandTo(a, out);
+        ends.push_back(out.size());
+      }
+      const size_t joined = out.size() - mark + sep.size();
+      if (ends.size() <= kMaxFanIn && (ends.size() <= 1 || joined <= kMaxExprChars)) return;
       std::vector<std::string> terms;
-      for (const ExprP& a : e.args)
-        terms.push_back(operand(a));
-      out += reduce(std::move(terms), e.op == Op::Or ? " | " : " & ", e.width);
+      for (size_t i = 0, b = mark; i < ends.size(); b = ends[i++] + sep.size())
+        terms.push_back(out.substr(b, ends[i] - b));
+      out.resize(mark);
+      out += reduce(std::move(terms), std::string(sep), e.width);
       return;
     }
     case Op::Concat:
@@ -250,35 +314,38 @@ private:
       out += priorityMux(e);
       return;
     case Op::Slice: {
-      const ExprP& a = e.args[0];
+      const ExprP& a = e.args()[0];
       // Verilog selects bits of a signal only: anything else is named first.
-      out += a->op == Op::Ref ? a->name : name(a, expr(a));
-      if (e.width == 1)
-        fmt::format_to(std::back_inserter(out), "[{}]", e.lo);
+      if (a->op == Op::Ref)
+        out += a->name();
       else
-        fmt::format_to(std::back_inserter(out), "[{}:{}]", e.lo + e.width - 1, e.lo);
+        out += name(a, expr(a));
+      if (e.width == 1)
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}]"), e.lo());
+      else
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}:{}]"), e.lo() + e.width - 1, e.lo());
       return;
     }
     case Op::Replicate:
-      fmt::format_to(std::back_inserter(out), "{{{}{{", e.value);
-      operandTo(e.args[0], out);
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{{{}{{"), e.value);
+      operandTo(e.args()[0], out);
       out += "}}";
       return;
     case Op::Mux:
-      operandTo(e.args[0], out);
+      operandTo(e.args()[0], out);
       out += " ? ";
-      operandTo(e.args[1], out);
+      operandTo(e.args()[1], out);
       out += " : ";
-      operandTo(e.args[2], out);
+      operandTo(e.args()[2], out);
       return;
     default:
       break;
     }
     const char* op = binaryOp(e.op);
     if (!op) fail("an unknown expression node");
-    operandTo(e.args[0], out);
+    operandTo(e.args()[0], out);
     out += op;
-    operandTo(e.args[1], out);
+    operandTo(e.args()[1], out);
   }
 
   static size_t joinedSize(const std::vector<std::string>& terms, const std::string& sep) {
@@ -302,7 +369,7 @@ private:
 
   std::string concat(const Expr& e) {
     std::vector<std::pair<std::string, unsigned>> cur;
-    for (const ExprP& a : e.args)
+    for (const ExprP& a : e.args())
       cur.emplace_back(operand(a), a->width);
     auto exprs = [&] {
       std::vector<std::string> v;
@@ -333,13 +400,13 @@ private:
   // A chain of groups from the lowest priority up, each group's default the next lower group.
   std::string priorityMux(const Expr& e) {
     std::vector<std::pair<std::string, std::string>> arms;
-    for (size_t i = 0; i + 1 < e.args.size(); i += 2)
-      arms.emplace_back(operand(e.args[i]), operand(e.args[i + 1]));
-    std::string dflt = operand(e.args.back());
+    for (size_t i = 0; i + 1 < e.args().size(); i += 2)
+      arms.emplace_back(operand(e.args()[i]), operand(e.args()[i + 1]));
+    std::string dflt = operand(e.args().back());
     auto size = [&](size_t i) { return arms[i].first.size() + arms[i].second.size() + 6; };
     auto chain = [&](size_t b, size_t end, std::string rest) {
       for (size_t i = end; i-- > b;)
-        rest = fmt::format("{} ? {} : {}", arms[i].first, arms[i].second, rest);
+        rest = fmt::format(FMT_COMPILE("{} ? {} : {}"), arms[i].first, arms[i].second, rest);
       return rest;
     };
     size_t total = dflt.size();
@@ -356,53 +423,55 @@ private:
   }
 
   // ---- declarations ------------------------------------------------------------------------------
-  static std::string lintOff(const std::string& decl, bool partial, const char* why) {
-    if (!partial) return decl;
-    return fmt::format(
-        "  /* verilator lint_off UNUSEDSIGNAL */ // {}\n{}  /* verilator lint_on UNUSEDSIGNAL */\n", why,
-        decl);
-  }
-
-  std::string header() const {
-    std::vector<std::string> ports;
-    for (const nl::Signal& s : m_.signals) {
-      if (s.dir == nl::Dir::None) continue;
-      std::string p = fmt::format("{} {} {}{}", s.dir == nl::Dir::In ? "input" : "output",
-                                  s.storage == nl::Storage::Reg ? "reg" : "wire", range(s.width), s.name);
-      if (s.partial)
-        p = "/* verilator lint_off UNUSEDSIGNAL */ " + p + " /* verilator lint_on UNUSEDSIGNAL */";
-      ports.push_back(p);
+  void header(std::string& s) const {
+    s += "module ";
+    s += m_.name;
+    s += " (\n";
+    bool first = true;
+    for (const nl::Signal& sig : m_.signals) {
+      if (sig.dir == nl::Dir::None) continue;
+      s += first ? "  " : ",\n  ";
+      first = false;
+      if (sig.partial) s += "/* verilator lint_off UNUSEDSIGNAL */ ";
+      s += sig.dir == nl::Dir::In ? "input " : "output ";
+      s += sig.storage == nl::Storage::Reg ? "reg " : "wire ";
+      rangeTo(s, sig.width);
+      s += sig.name;
+      if (sig.partial) s += " /* verilator lint_on UNUSEDSIGNAL */";
     }
-    std::string s = fmt::format("module {} (\n", m_.name);
-    for (size_t i = 0; i < ports.size(); ++i)
-      s += "  " + ports[i] + (i + 1 < ports.size() ? ",\n" : "\n");
-    return s + ");\n";
+    s += first ? ");\n" : "\n);\n";
   }
 
-  std::string declarations() const {
-    std::string s;
+  void declarations(std::string& s) const {
     for (const nl::Signal& sig : m_.signals) {
       if (sig.dir != nl::Dir::None) continue;
-      std::string d = fmt::format("  {} {}{};", sig.storage == nl::Storage::Reg ? "reg" : "wire",
-                                  range(sig.width), sig.name);
-      if (!sig.comment.empty()) d += " // " + sig.comment;
-      s += lintOff(d + "\n", sig.partial, "only some bits are read");
+      if (sig.partial) s += "  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read\n";
+      s += sig.storage == nl::Storage::Reg ? "  reg " : "  wire ";
+      rangeTo(s, sig.width);
+      s += sig.name;
+      s += ';';
+      if (!sig.comment.empty()) {
+        s += " // ";
+        s += sig.comment;
+      }
+      s += '\n';
+      if (sig.partial) s += "  /* verilator lint_on UNUSEDSIGNAL */\n";
     }
     for (const nl::Fifo& f : m_.fifos) {
       unsigned aw = f.addrWidth();
-      s += fmt::format("  reg {}{}_mem [0:{}];\n", range(f.width), f.prefix, f.depth - 1);
-      s += fmt::format("  reg {}{}_rd;\n  reg {}{}_wr;\n", range(aw), f.prefix, range(aw), f.prefix);
-      s += fmt::format("  reg {}{}_count;\n", range(aw + 1), f.prefix);
+      s += fmt::format(FMT_COMPILE("  reg {}{}_mem [0:{}];\n"), range(f.width), f.prefix, f.depth - 1);
+      s += fmt::format(FMT_COMPILE("  reg {}{}_rd;\n  reg {}{}_wr;\n"), range(aw), f.prefix, range(aw),
+                       f.prefix);
+      s += fmt::format(FMT_COMPILE("  reg {}{}_count;\n"), range(aw + 1), f.prefix);
     }
-    return s;
   }
 
   // ---- behaviour ---------------------------------------------------------------------------------
   void instance(const nl::Instance& i) {
     std::vector<std::string> conns;
     for (const auto& [port, e] : i.connections)
-      conns.push_back(fmt::format(".{}({})", port, top(e)));
-    std::string s = fmt::format("  {} {} (\n", i.module, i.name);
+      conns.push_back(fmt::format(FMT_COMPILE(".{}({})"), port, top(e)));
+    std::string s = fmt::format(FMT_COMPILE("  {} {} (\n"), i.module, i.name);
     for (size_t k = 0; k < conns.size(); ++k)
       s += "    " + conns[k] + (k + 1 < conns.size() ? ",\n" : "\n");
     statement(s + "  );\n");
@@ -411,8 +480,8 @@ private:
   // Registers without reset that take one value under one enable signal (the pipeline's position
   // registers, a unit's stages) share one always block per enable: far less text for large modules.
   void registers() {
-    std::vector<std::string> order;
-    std::unordered_map<std::string, std::vector<const nl::Register*>> groups;
+    std::vector<std::string_view> order;
+    std::unordered_map<std::string_view, std::vector<const nl::Register*>> groups;
     for (const nl::Register& r : m_.registers) {
       const bool simple = !r.reset && r.updates.size() == 1 &&
                           (r.updates[0].enable->op == Op::Ref || r.updates[0].enable->isConst(1));
@@ -420,27 +489,34 @@ private:
         reg(r);
         continue;
       }
-      const std::string key = r.updates[0].enable->op == Op::Ref ? r.updates[0].enable->name : "";
+      const std::string_view key = r.updates[0].enable->op == Op::Ref ? r.updates[0].enable->name() : "";
       auto [it, added] = groups.try_emplace(key);
       if (added) order.push_back(key);
       it->second.push_back(&r);
     }
-    for (const std::string& key : order) {
+    for (std::string_view key : order) {
       const auto& regs = groups.at(key);
       if (regs.size() == 1) {
         reg(*regs[0]);
         continue;
       }
-      std::string s = key.empty() ? "  always @(posedge clk) begin\n"
-                                  : fmt::format("  always @(posedge clk) if ({}) begin\n", key);
+      std::string& s = scratch();
+      if (key.empty())
+        s += "  always @(posedge clk) begin\n";
+      else {
+        s += "  always @(posedge clk) if (";
+        s += key;
+        s += ") begin\n";
+      }
       for (const nl::Register* r : regs) {
         s += "    ";
         s += r->name;
         s += " <= ";
-        s += top(r->updates[0].next);
+        topTo(r->updates[0].next, s);
         s += ";\n";
       }
-      statement(s + "  end\n");
+      s += "  end\n";
+      statement(s);
     }
   }
 
@@ -449,56 +525,89 @@ private:
     if (r.reset) arms.emplace_back(r.reset, r.resetValue);
     for (const nl::Register::Update& u : r.updates)
       arms.emplace_back(u.enable, u.next);
-    std::string s = "  always @(posedge clk)";
+    std::string& s = scratch();
+    s += "  always @(posedge clk)";
     bool first = true;
     for (const auto& [when, value] : arms) {
       if (when->isConst(0)) continue;
       s += first ? "\n    " : "\n    else ";
       first = false;
-      if (when->isConst(1)) {
-        s += fmt::format("{} <= {};", r.name, top(value));
-        break;
+      if (!when->isConst(1)) {
+        s += "if (";
+        topTo(when, s);
+        s += ") ";
       }
-      s += fmt::format("if ({}) {} <= {};", top(when), r.name, top(value));
+      s += r.name;
+      s += " <= ";
+      topTo(value, s);
+      s += ';';
+      if (when->isConst(1)) break;
     }
     if (first) fail("register " + r.name + " is never written");
-    statement(s + "\n");
+    s += '\n';
+    statement(s);
   }
 
-  std::string stmt(const nl::Stmt& st, const std::string& ind) {
+  void stmtTo(const nl::Stmt& st, unsigned indent, std::string& out) {
     using K = nl::Stmt::Kind;
-    auto block = [&](const std::vector<nl::Stmt>& b, const std::string& in) {
-      std::string s;
+    auto ind = [&](unsigned extra = 0) { out.append(indent + extra, ' '); };
+    auto block = [&](const std::vector<nl::Stmt>& b, unsigned in) {
       for (const nl::Stmt& x : b)
-        s += stmt(x, in);
-      return s;
+        stmtTo(x, in, out);
+    };
+    auto opening = [&](const char* before, const char* after) { // "if (cond) begin", "case (sel)"
+      ind();
+      out += before;
+      topTo(st.expr, out);
+      out += after;
     };
     switch (st.kind) {
     case K::Assign:
-      return fmt::format("{}{} <= {};\n", ind, st.lhs, top(st.expr));
-    case K::If: {
-      std::string s =
-          fmt::format("{}if ({}) begin\n{}{}end", ind, top(st.expr), block(st.body, ind + "  "), ind);
-      if (!st.orElse.empty()) s += fmt::format(" else begin\n{}{}end", block(st.orElse, ind + "  "), ind);
-      return s + "\n";
+      ind();
+      out += st.lhs;
+      out += " <= ";
+      topTo(st.expr, out);
+      out += ";\n";
+      return;
+    case K::If:
+      opening("if (", ") begin\n");
+      block(st.body, indent + 2);
+      ind();
+      out += "end";
+      if (!st.orElse.empty()) {
+        out += " else begin\n";
+        block(st.orElse, indent + 2);
+        ind();
+        out += "end";
+      }
+      out += '\n';
+      return;
+    case K::Case:
+      opening("case (", ")\n");
+      for (const auto& [v, b] : st.cases) {
+        ind(2);
+        exprTo(v, out);
+        out += ": begin\n";
+        block(b, indent + 4);
+        ind(2);
+        out += "end\n";
+      }
+      ind(2);
+      out += "default: begin\n";
+      block(st.orElse, indent + 4);
+      ind(2);
+      out += "end\n";
+      ind();
+      out += "endcase\n";
+      return;
     }
-    case K::Case: {
-      std::string s = fmt::format("{}case ({})\n", ind, top(st.expr));
-      for (const auto& [v, b] : st.cases)
-        s += fmt::format("{}  {}: begin\n{}{}  end\n", ind, expr(v), block(b, ind + "    "), ind);
-      s += fmt::format("{}  default: begin\n{}{}  end\n{}endcase\n", ind, block(st.orElse, ind + "    "), ind,
-                       ind);
-      return s;
-    }
-    }
-    return "";
   }
 
   // A FIFO's control input as a plain name or literal (it is used several times).
   std::string input(const std::string& name, const ExprP& e) {
     if (e->op == Op::Ref || e->op == Op::Const) return expr(e);
     helperNames_.insert(name);
-    pending_ += fmt::format("  wire {}{} = {};\n", range(e->width), name, expr(e));
+    pending_ += fmt::format(FMT_COMPILE("  wire {}{} = {};\n"), range(e->width), name, expr(e));
     return name;
   }
 
@@ -508,34 +617,40 @@ private:
     std::string push = input(p + "_push", f.push), pop = input(p + "_pop", f.pop),
                 din = input(p + "_din", f.din);
     std::string clear = input(p + "_clear", f.clear);
-    std::string s;
+    const std::string zeroA = lit(0, aw), oneA = lit(1, aw), zeroC = lit(0, cw), oneC = lit(1, cw);
+    std::string& s = scratch();
+    auto put = [&s](auto format, const auto&... args) {
+      fmt::format_to(std::back_inserter(s), format, args...);
+    };
     // With bypass, an entry pushed into an empty FIFO is visible (and can be popped) in the same cycle.
-    std::string stored = fmt::format("({}_count != {})", p, lit(0, cw));
-    std::string popMem = f.bypass ? fmt::format("({} && {})", pop, stored) : pop;
-    std::string write = f.bypass ? fmt::format("({} && !({} && !{}))", push, pop, stored) : push;
+    std::string stored = fmt::format(FMT_COMPILE("({}_count != {})"), p, zeroC);
+    std::string popMem = f.bypass ? fmt::format(FMT_COMPILE("({} && {})"), pop, stored) : pop;
+    std::string write = f.bypass ? fmt::format(FMT_COMPILE("({} && !({} && !{}))"), push, pop, stored) : push;
     if (f.bypass) {
-      s += fmt::format("  assign {0}_dout = {1} ? {0}_mem[{0}_rd] : {2};\n", p, stored, din);
-      s += fmt::format("  assign {}_nonempty = {} || {};\n", p, stored, push);
+      put(FMT_COMPILE("  assign {0}_dout = {1} ? {0}_mem[{0}_rd] : {2};\n"), p, stored, din);
+      put(FMT_COMPILE("  assign {}_nonempty = {} || {};\n"), p, stored, push);
     } else {
-      s += fmt::format("  assign {0}_dout = {0}_mem[{0}_rd];\n", p);
-      s += fmt::format("  assign {}_nonempty = {};\n", p, stored);
+      put(FMT_COMPILE("  assign {0}_dout = {0}_mem[{0}_rd];\n"), p);
+      put(FMT_COMPILE("  assign {}_nonempty = {};\n"), p, stored);
     }
     s += "  always @(posedge clk) begin\n";
-    s += fmt::format(
-        "    if (rst || {}) begin\n      {}_rd <= {};\n      {}_wr <= {};\n      {}_count <= {};\n", clear, p,
-        lit(0, aw), p, lit(0, aw), p, lit(0, cw));
+    put(FMT_COMPILE(
+            "    if (rst || {}) begin\n      {}_rd <= {};\n      {}_wr <= {};\n      {}_count <= {};\n"),
+        clear, p, zeroA, p, zeroA, p, zeroC);
     s += "    end else begin\n";
-    s += fmt::format(
-        "      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {}_wr + {};\n      end\n", write,
-        p, p, din, p, p, lit(1, aw));
-    s += fmt::format("      if ({}) {}_rd <= {}_rd + {};\n", popMem, p, p, lit(1, aw));
-    s += fmt::format("      if ({} && !{}) {}_count <= {}_count + {};\n", write, popMem, p, p, lit(1, cw));
-    s += fmt::format("      if (!{} && {}) {}_count <= {}_count - {};\n", write, popMem, p, p, lit(1, cw));
+    put(FMT_COMPILE(
+            "      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {}_wr + {};\n      end\n"),
+        write, p, p, din, p, p, oneA);
+    put(FMT_COMPILE("      if ({}) {}_rd <= {}_rd + {};\n"), popMem, p, p, oneA);
+    put(FMT_COMPILE("      if ({} && !{}) {}_count <= {}_count + {};\n"), write, popMem, p, p, oneC);
+    put(FMT_COMPILE("      if (!{} && {}) {}_count <= {}_count - {};\n"), write, popMem, p, p, oneC);
     s += "    end\n  end\n";
     statement(s);
-    checks_.emplace_back(fmt::format("{} && !{} && {}_count == {}", write, popMem, p, lit(f.depth, cw)),
-                         fmt::format("FIFO {} overflow", p));
-    checks_.emplace_back(fmt::format("{} && !{}_nonempty", pop, p), fmt::format("FIFO {} underflow", p));
+    checks_.emplace_back(
+        fmt::format(FMT_COMPILE("{} && !{} && {}_count == {}"), write, popMem, p, lit(f.depth, cw)),
+        fmt::format(FMT_COMPILE("FIFO {} overflow"), p));
+    checks_.emplace_back(fmt::format(FMT_COMPILE("{} && !{}_nonempty"), pop, p),
+                         fmt::format(FMT_COMPILE("FIFO {} underflow"), p));
   }
 
   void ram(const nl::Ram& r) {
@@ -546,32 +661,33 @@ private:
     std::string valid = exprOf(r.reqValid), write = exprOf(r.reqWrite), addr = exprOf(r.reqAddr);
     std::string size = exprOf(r.reqSize), wdata = exprOf(r.reqWdata);
     std::string a = fresh("ram_addr");
-    std::string s = fmt::format("  reg [7:0] ram_mem [0:{}];\n", depth - 1);
-    s += fmt::format("  wire {}{} = {}[{}:0];\n", range(aw), a, addr, aw - 1);
+    std::string s = fmt::format(FMT_COMPILE("  reg [7:0] ram_mem [0:{}];\n"), depth - 1);
+    s += fmt::format(FMT_COMPILE("  wire {}{} = {}[{}:0];\n"), range(aw), a, addr, aw - 1);
     // Initial contents: the array's initializer, zero elsewhere (configuration-time contents).
     s += "  initial begin\n";
     for (uint64_t i = 0; i < depth; ++i)
-      s += fmt::format("    ram_mem[{}] = {};\n", lit(i, aw), lit(i < r.init.size() ? r.init[i] : 0, 8));
+      s += fmt::format(FMT_COMPILE("    ram_mem[{}] = {};\n"), lit(i, aw),
+                       lit(i < r.init.size() ? r.init[i] : 0, 8));
     s += "  end\n  always @(posedge clk) begin\n";
-    s += fmt::format("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n", r.respValid, lit(0, 1),
-                     r.respValid, valid, write);
-    s += fmt::format("    if ({} && {}) begin\n", valid, write);
+    s += fmt::format(FMT_COMPILE("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n"), r.respValid,
+                     lit(0, 1), r.respValid, valid, write);
+    s += fmt::format(FMT_COMPILE("    if ({} && {}) begin\n"), valid, write);
     const unsigned bytes = r.dataWidth / 8;
     for (unsigned k = 0; k < bytes; ++k)
-      s += fmt::format("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n", size,
+      s += fmt::format(FMT_COMPILE("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n"), size,
                        lit(k, nl::kPortSizeWidth), a, lit(k, aw), wdata, 8 * k + 7, 8 * k);
-    s += fmt::format("    end\n    {} <= {{", r.respData);
+    s += fmt::format(FMT_COMPILE("    end\n    {} <= {{"), r.respData);
     for (unsigned k = bytes; k-- > 0;)
-      s += fmt::format("ram_mem[{} + {}]{}", a, lit(k, aw), k ? ", " : "");
+      s += fmt::format(FMT_COMPILE("ram_mem[{} + {}]{}"), a, lit(k, aw), k ? ", " : "");
     s += "};\n  end\n";
     statement(s);
-    checks_.emplace_back(fmt::format("{} && ({{{}, {}}} + {} > {})", valid,
+    checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), valid,
                                      lit(0, r.reqAddr->width - nl::kPortSizeWidth), size, addr,
                                      lit(r.sizeBytes, r.reqAddr->width)),
-                         fmt::format("private array {} accessed out of bounds", r.what));
+                         fmt::format(FMT_COMPILE("private array {} accessed out of bounds"), r.what));
   }
 
-  std::string exprOf(const ExprP& e) { return e->op == Op::Ref ? e->name : name(e, expr(e)); }
+  std::string exprOf(const ExprP& e) { return e->op == Op::Ref ? std::string(e->name()) : name(e, expr(e)); }
 
   void assertions() {
     std::vector<std::pair<std::string, std::string>> all = std::move(checks_);
@@ -580,8 +696,9 @@ private:
     if (all.empty()) return;
     std::string s = "`ifndef SYNTHESIS\n  always @(posedge clk) begin\n";
     for (const auto& [cond, msg] : all)
-      s +=
-          fmt::format("    if (!rst && {}) begin\n      $error(\"{}\");\n      $stop;\n    end\n", cond, msg);
+      s += fmt::format(
+          FMT_COMPILE("    if (!rst && {}) begin\n      $error(\"{}\");\n      $stop;\n    end\n"), cond,
+          msg);
     statement(s + "  end\n`endif\n");
   }
 };

@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   }
   fmt::print("{:<28} {:>12} {:>10} {:>12}\n", "input", "ms/compile", "peak MB", "Verilog KB");
   double total = 0;
-  long maxRss = 0;
+  double maxRss = 0;
   int failures = 0;
   for (const std::string& path : o.inputs) {
     int fds[2];
@@ -104,20 +104,20 @@ int main(int argc, char** argv) {
     rusage ru{};
     wait4(pid, &status, 0, &ru);
     std::string name = fs::path(path).filename().string();
-    long rssMb = ru.ru_maxrss / 1024; // kilobytes on Linux
+    double rssMb = double(ru.ru_maxrss) / 1024; // kilobytes on Linux
     double sec = 0;
     size_t bytes = 0;
     if (msg.rfind("ok ", 0) == 0 && std::sscanf(msg.c_str() + 3, "%lf %zu", &sec, &bytes) == 2) {
-      fmt::print("{:<28} {:>12.2f} {:>10} {:>12.1f}\n", name, sec * 1e3, rssMb, bytes / 1024.0);
+      fmt::print("{:<28} {:>12.2f} {:>10.1f} {:>12.1f}\n", name, sec * 1e3, rssMb, bytes / 1024.0);
       total += sec;
       maxRss = std::max(maxRss, rssMb);
     } else {
       // A kernel the hardware rejects (on purpose, e.g. a regression for a clear diagnostic) is listed.
-      fmt::print("{:<28} {:>12} {:>10} ({})\n", name, "rejected", rssMb, msg.substr(0, 80));
+      fmt::print("{:<28} {:>12} {:>10.1f} ({})\n", name, "rejected", rssMb, msg.substr(0, 80));
       if (msg.rfind("error ", 0) != 0) ++failures;
     }
   }
-  fmt::print("total {:.2f} ms per compile of all inputs; largest peak RSS {} MB ({} compiles each)\n", total * 1e3,
+  fmt::print("total {:.2f} ms per compile of all inputs; largest peak RSS {:.1f} MB ({} compiles each)\n", total * 1e3,
              maxRss, o.repeat);
   return failures ? 1 : 0;
 }

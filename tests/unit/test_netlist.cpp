@@ -109,7 +109,6 @@ void checkGolden(const rtl::RtlResult& r, const std::string& caseName) {
 TEST_CASE("netlist builder: widths are checked, names are unique") {
   nl::ModuleBuilder b("m", "");
   nl::ExprP a = b.input("a", 8), x = b.wire("x", 8), y = b.reg("y", 4);
-  CHECK_THROWS_AS(b.wire("x", 3), InternalError);               // declared twice
   CHECK_THROWS_AS(b.assign(x, nl::ref("a", 4)), InternalError); // 4 bits into 8
   CHECK_THROWS_AS(b.assign(y, nl::lit(0, 4)), InternalError);   // a register is not assigned
   CHECK_THROWS_AS(b.assign(nl::ref("z", 8), a), InternalError); // unknown signal
@@ -128,6 +127,18 @@ TEST_CASE("netlist builder: widths are checked, names are unique") {
   twice.drive(r).updates = {{nl::one(), nl::zero()}};
   twice.process({nl::assignStmt("r", nl::one())});
   CHECK_THROWS_AS(twice.take(), InternalError);
+  // Names are unique (checked when the module is taken).
+  nl::ModuleBuilder dup("m3", "");
+  dup.wire("x", 8);
+  dup.wire("x", 3);
+  CHECK_THROWS_WITH_AS(
+      dup.take(),
+      "error: netlist: internal compiler error (please report): module m3: signal x declared twice",
+      InternalError);
+  nl::ModuleBuilder fifoName("m4", "");
+  fifoName.wire("q_count", 3);
+  fifoName.fifo({"q", 1, 2, false, nl::one(), nl::one(), nl::one(), nl::zero()});
+  CHECK_THROWS_AS(fifoName.take(), InternalError); // q_count is the FIFO's state
 }
 
 TEST_CASE("netlist expressions fold literals on the tree") {
@@ -148,8 +159,8 @@ TEST_CASE("netlist expressions fold literals on the tree") {
   shl.type = ir::Type::bits(16);
   nl::ExprP e = rtl::opExpr(shl, {w, nl::lit(35, 8)});
   REQUIRE(e->op == nl::Op::Shl);
-  CHECK(e->args[1]->isConst(3));
-  CHECK(e->args[1]->width == 4);
+  CHECK(e->args()[1]->isConst(3));
+  CHECK(e->args()[1]->width == 4);
 }
 
 TEST_CASE("printer: registers, processes, FIFOs and instances as lint-clean Verilog") {

@@ -225,6 +225,22 @@ TEST_CASE("checkPlan rejects corrupted stall-enable loop plans") {
   expectRejected(
       *p, "response FIFO below L / II + 2", [&](rtl::KernelPlan& b) { b.loops[0].respFifoDepth[load] = 1; },
       "response FIFO");
+  // The module's memory ports: the top connects what the plan lists, so a missing or extra one is wrong.
+  REQUIRE(!p->plan.loops[0].loadMemories.empty());
+  expectRejected(
+      *p, "a loaded memory without a response port",
+      [&](rtl::KernelPlan& b) { b.loops[0].loadMemories.clear(); }, "whose port has no response");
+  expectRejected(
+      *p, "an accessed memory without a port",
+      [&](rtl::KernelPlan& b) { b.loops[0].memories.erase(b.loops[0].memories.begin()); },
+      "which has no port");
+  expectRejected(
+      *p, "a port no operation uses", [&](rtl::KernelPlan& b) { b.loops[0].memories.push_back(99); },
+      "no operation uses");
+  expectRejected(
+      *p, "ports out of order",
+      [&](rtl::KernelPlan& b) { b.loops[0].memories.push_back(b.loops[0].memories[0]); },
+      "strictly ascending");
 }
 
 TEST_CASE("checkPlan rejects corrupted FSM plans") {
