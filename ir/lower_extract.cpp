@@ -16,6 +16,18 @@
 namespace spvhls::ir::lower {
 namespace {
 
+// A new operation standing for `from` (same type, name, origin and location).
+Op standIn(const Op& from, OpKind kind, uint32_t index) {
+  Op op;
+  op.kind = kind;
+  op.type = from.type;
+  op.index = index;
+  op.name = from.name;
+  op.spirvId = from.spirvId;
+  op.loc = from.loc;
+  return op;
+}
+
 class Extractor {
 public:
   Extractor(Kernel& k, const LoopInfo& L, const std::vector<int>& idom, const Succs& succ)
@@ -155,14 +167,7 @@ private:
     if (op.kind == OpKind::Undef) return vmap_[v] = lb_.undef(op.width());
     uint32_t i = liveIn(v);
     if (auto it = liveInOp_.find(i); it != liveInOp_.end()) return vmap_[v] = it->second;
-    Op li;
-    li.kind = OpKind::LiveIn;
-    li.type = op.type;
-    li.index = i;
-    li.name = op.name;
-    li.spirvId = op.spirvId;
-    li.loc = op.loc;
-    return vmap_[v] = liveInOp_[i] = lb_.emit(std::move(li));
+    return vmap_[v] = liveInOp_[i] = lb_.emit(standIn(op, OpKind::LiveIn, i));
   }
 
   void makeLoopPhis(const std::vector<uint32_t>& outsidePreds) {
@@ -203,14 +208,7 @@ private:
       lp.initLiveIn = liveIn(init);
       const uint32_t index = static_cast<uint32_t>(loop_.phis.size());
       loop_.phis.push_back(lp);
-      Op op;
-      op.kind = OpKind::LoopPhi;
-      op.type = phi.type;
-      op.index = index;
-      op.name = phi.name;
-      op.spirvId = phi.spirvId;
-      op.loc = phi.loc;
-      vmap_[v] = lb_.emit(std::move(op));
+      vmap_[v] = lb_.emit(standIn(phi, OpKind::LoopPhi, index));
       headerPhis_.push_back({v, index});
     }
   }

@@ -36,37 +36,6 @@ Expr* make(Op op, unsigned width, std::initializer_list<ExprP> args) {
   return make(op, width, std::span(args.begin(), args.size()));
 }
 
-const char* opName(Op op) {
-  switch (op) {
-  case Op::Add:
-    return "+";
-  case Op::Sub:
-    return "-";
-  case Op::Mul:
-    return "*";
-  case Op::Div:
-    return "/";
-  case Op::Mod:
-    return "%";
-  case Op::Xor:
-    return "^";
-  case Op::Eq:
-    return "==";
-  case Op::Ne:
-    return "!=";
-  case Op::Lt:
-    return "<";
-  case Op::Le:
-    return "<=";
-  case Op::Gt:
-    return ">";
-  case Op::Ge:
-    return ">=";
-  default:
-    return "?";
-  }
-}
-
 // Or/And over terms of `width`: constants that do not matter are dropped, a dominating one wins.
 ExprP nary(Op op, std::vector<ExprP> terms, unsigned width) {
   const uint64_t neutral = op == Op::Or ? 0 : mask(width), dominant = op == Op::Or ? mask(width) : 0;
@@ -130,6 +99,43 @@ ExprArena& ExprArena::current() {
   return a ? *a : processWide();
 }
 
+const char* binarySymbol(Op op) {
+  switch (op) {
+  case Op::Add:
+    return "+";
+  case Op::Sub:
+    return "-";
+  case Op::Mul:
+    return "*";
+  case Op::Div:
+    return "/";
+  case Op::Mod:
+    return "%";
+  case Op::Xor:
+    return "^";
+  case Op::Shl:
+    return "<<";
+  case Op::Shr:
+    return ">>";
+  case Op::AShr:
+    return ">>>";
+  case Op::Eq:
+    return "==";
+  case Op::Ne:
+    return "!=";
+  case Op::Lt:
+    return "<";
+  case Op::Le:
+    return "<=";
+  case Op::Gt:
+    return ">";
+  case Op::Ge:
+    return ">=";
+  default:
+    return nullptr;
+  }
+}
+
 ExprP ref(std::string_view name, unsigned width) {
   if (width == 0 || name.empty()) fail("a reference without a name or width");
   ExprArena& arena = ExprArena::current();
@@ -184,7 +190,7 @@ ExprP binary(Op op, ExprP a, ExprP b) {
     fail("binary: not a binary operator");
   // Equal widths keep Verilog's context-determined sizing out of play (and Verilator's WIDTH quiet).
   if (!shift && a->width != b->width)
-    fail(fmt::format("binary {}: operands of {} and {} bits", opName(op), a->width, b->width));
+    fail(fmt::format("binary {}: operands of {} and {} bits", binarySymbol(op), a->width, b->width));
   unsigned w = compare ? 1 : a->width;
   return ExprP(make(op, w, {a, b}));
 }

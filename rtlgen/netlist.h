@@ -137,6 +137,8 @@ inline ExprP asUnsigned(ExprP a) {
   return unary(Op::Unsigned, std::move(a));
 }
 ExprP binary(Op op, ExprP a, ExprP b);
+// The Verilog operator of a binary node ("+", ">>>", ...); null for other nodes.
+const char* binarySymbol(Op op);
 inline ExprP eq(ExprP a, ExprP b) {
   return binary(Op::Eq, std::move(a), std::move(b));
 }

@@ -84,43 +84,6 @@ bool atomic(const Expr& e) {
   }
 }
 
-const char* binaryOp(Op op) {
-  switch (op) {
-  case Op::Add:
-    return " + ";
-  case Op::Sub:
-    return " - ";
-  case Op::Mul:
-    return " * ";
-  case Op::Div:
-    return " / ";
-  case Op::Mod:
-    return " % ";
-  case Op::Xor:
-    return " ^ ";
-  case Op::Shl:
-    return " << ";
-  case Op::Shr:
-    return " >> ";
-  case Op::AShr:
-    return " >>> ";
-  case Op::Eq:
-    return " == ";
-  case Op::Ne:
-    return " != ";
-  case Op::Lt:
-    return " < ";
-  case Op::Le:
-    return " <= ";
-  case Op::Gt:
-    return " > ";
-  case Op::Ge:
-    return " >= ";
-  default:
-    return nullptr;
-  }
-}
-
 class Printer {
 public:
   explicit Printer(const nl::Module& m) : m_(m) {}
@@ -341,10 +304,12 @@ private:
     default:
       break;
     }
-    const char* op = binaryOp(e.op);
+    const char* op = nl::binarySymbol(e.op);
     if (!op) fail("an unknown expression node");
     operandTo(e.args()[0], out);
+    out += ' ';
     out += op;
+    out += ' ';
     operandTo(e.args()[1], out);
   }
 
