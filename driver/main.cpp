@@ -157,8 +157,24 @@ int cmdRun(const Args& a) {
     std::cout << fmt::format("kernel '{}' requests {}: accepted; it does not change results\n", spec.kernel, limit);
   // The first 64 elements of each buffer unless --full (differential tests compare everything).
   std::cout << sim::formatBuffers(spec, r.buffers, a.has("--full") ? SIZE_MAX : 64);
+  std::cout << sim::formatGlobals(r, a.has("--full") ? SIZE_MAX : 64);
   std::cout << fmt::format("executed {} SPIR-V instructions\n", r.instructions);
   return 0;
+}
+
+// The kernel's memories that are program-scope variables: simulation reads their final contents back.
+std::vector<uint32_t> programScopeMemories(const driver::Compiled& c) {
+  std::vector<uint32_t> out;
+  for (size_t m = 0; m < c.kernel.memories.size(); ++m)
+    if (c.kernel.memories[m].spirvVar) out.push_back(uint32_t(m));
+  return out;
+}
+
+// Their SPIR-V ids and names, in the same order.
+std::vector<std::pair<uint32_t, std::string>> programScopeVars(const driver::Compiled& c) {
+  std::vector<std::pair<uint32_t, std::string>> out;
+  for (uint32_t m : programScopeMemories(c)) out.emplace_back(c.kernel.memories[m].spirvVar, c.kernel.memories[m].name);
+  return out;
 }
 
 sim::SimInterface simInterface(const driver::Compiled& c) {
@@ -168,6 +184,7 @@ sim::SimInterface simInterface(const driver::Compiled& c) {
     const ir::KernelArg& arg = c.kernel.args[i];
     iface.ports.push_back(sim::SimPort{c.rtl.argNames[i], arg.isPointer, arg.width(), uint32_t(i)});
   }
+  for (uint32_t m : programScopeMemories(c)) iface.memories.push_back({c.rtl.ramModules.at(m), c.kernel.memories[m].sizeBytes});
   return iface;
 }
 
@@ -200,7 +217,9 @@ int cmdSim(const Args& a) {
   int passed = 0, failed = 0;
   auto check = [&](const std::string& label, const sim::SimOptions& so, std::optional<uint64_t> expectCycles) {
     sim::SimResult r = sim::runSimulator(exe, iface, spec, init, so);
-    std::string problem = r.finished ? sim::compareBuffers(spec, golden.buffers, r.buffers) : r.error;
+    std::string problem = r.finished ? sim::compareBuffers(spec, golden.buffers, r.buffers) +
+                                           sim::compareGlobals(golden, programScopeVars(c), r.memories)
+                                     : r.error;
     if (problem.empty() && expectCycles && r.cycles != *expectCycles)
       problem = fmt::format("cycle count {} differs from the report's prediction {}", r.cycles, *expectCycles);
     if (problem.empty()) {

@@ -84,14 +84,21 @@ struct MemoryPort {
 
 struct Memory {
   // Argument: a pointer argument's buffer, outside the kernel (a memory port of the top module).
-  // ProgramScope: a program-scope constant; Private: a private array; WorkGroup: a work-group local
-  // array (nothing produces it yet). All but Argument become on-chip RAMs.
+  // ProgramScope: a module-scope variable (program-scope global or constant, a kernel's local array,
+  // a private module-scope variable); Private: a function's private array; WorkGroup: nothing produces
+  // it yet. All but Argument become on-chip RAMs.
   enum class Kind { Argument, ProgramScope, Private, WorkGroup };
   Kind kind = Kind::Argument;
   std::string name;      // pointer argument's name or variable's name
   uint32_t argIndex = 0; // Argument: the kernel argument it belongs to
   uint64_t sizeBytes = 0;        // on chip: size; Argument: 0 (unknown)
   std::vector<uint8_t> init;     // on chip: initial contents (empty = zero)
+  // ProgramScope: the SPIR-V variable (simulation compares its final contents with the interpreter's).
+  uint32_t spirvVar = 0;
+  // The contents persist from one run of the kernel to the next (a program-scope variable in the global
+  // address space): `init` is configured once, and the kernel's writes stay. Otherwise an initialised
+  // memory the kernel writes gets its contents stored again at the start of every run.
+  bool persistent = false;
   uint32_t elemBytes = 4;        // the widest access seen, for reports
   uint32_t wordBits = 64;        // data width of its ports (today's request/response ports carry 64)
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.

@@ -236,7 +236,9 @@ std::string printKernel(const Kernel& k) {
     std::string ports;
     for (const MemoryPort& p : mem.ports) ports += fmt::format("{}{}", ports.empty() ? "" : ", ", portAccessName(p.access));
     const std::string what = mem.onChip() ? fmt::format("{}, {} bytes, {}", memoryKindName(mem.kind), mem.sizeBytes,
-                                                        mem.init.empty() ? "no initial contents" : "initialised")
+                                                        mem.init.empty() ? "no initial contents"
+                                                        : mem.persistent ? "initialised once, persistent"
+                                                                         : "initialised")
                                           : fmt::format("argument {}", mem.argIndex);
     s += fmt::format("  mem{} {}: {}, {}-bit words, widest access {} bytes, ports: {}\n", m, mem.name, what,
                      mem.wordBits, mem.elemBytes, ports.empty() ? "none" : ports);

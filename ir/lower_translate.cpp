@@ -153,25 +153,31 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
         c_.failAt(at, fmt::format("uses built-in {} (work-item functions such as get_global_id); kernels are "
                                   "compiled as a single work-item, so work-item built-ins are not supported",
                                   spirv::grammar::enumName(spirv::OperandKind::BuiltIn, dec.literals[0])));
-  // Program-scope constants (`constant int t[] = {...}`, clang's `__const.k.arr` copied into local
-  // arrays) are read-only and known: a local memory with their contents. Other program-scope
-  // variables outlive the kernel invocation and would need an interface of their own.
-  if (storage != sc::UniformConstant || d->operands.size() < 2)
-    c_.failAt(at, fmt::format("uses module-scope variable {} (storage class {}); module-scope variables "
-                              "other than initialised constants are not supported yet",
-                              c_.ref(var),
-                              spirv::grammar::enumName(spirv::OperandKind::StorageClass, storage)));
+  // Module-scope variables become on-chip memories. Global-address-space ones keep their contents from
+  // run to run (their initializer is configured once); constants are read-only; local (Workgroup) and
+  // private ones start from their initializer at every run (storeWrittenInitialisers), or are
+  // undefined without one.
+  const bool global = storage == sc::CrossWorkgroup, constant = storage == sc::UniformConstant;
+  if (!global && !constant && storage != sc::Workgroup && storage != sc::Private)
+    c_.failAt(at, fmt::format("uses module-scope variable {} of storage class {}; expected CrossWorkgroup, "
+                              "UniformConstant, Workgroup or Private",
+                              c_.ref(var), spirv::grammar::enumName(spirv::OperandKind::StorageClass, storage)));
   Memory m;
   m.kind = Memory::Kind::ProgramScope;
   m.name = c_.nameOf(var);
+  m.spirvVar = var;
+  m.persistent = global;
   const Id pointee = c_.pointeeOf(var);
   m.sizeBytes = c_.mv.sizeOf(pointee);
   checkOnChip(m, at); // before its contents are built
-  m.init.assign(m.sizeBytes, 0);
-  constantBytes(d->operands[1], pointee, m.init, 0);
+  const bool initialised = d->operands.size() >= 2;
+  if (initialised || global || constant) {
+    m.init.assign(m.sizeBytes, 0);
+    if (initialised) constantBytes(d->operands[1], pointee, m.init, 0);
+  }
   m.elemBytes = 0;
   uint32_t idx = newMemory(std::move(m));
-  readOnly_[idx] = 1;
+  readOnly_[idx] = constant;
   varMemory_[var] = idx;
   return idx;
 }
@@ -323,8 +329,8 @@ void Translator::translateTerminator(const LInst& t) {
 }
 
 // An initialised private array lives in its RAM's configuration-time contents, which a write would
-// change for every later run of the kernel. When the kernel writes one, its initial contents are
-// stored instead, at the start of the entry block (nothing accesses it before: contents are only
+// change for every later run of the kernel. When the kernel writes one (and it is not a global whose
+// contents persist on purpose), its initial contents are stored instead, at the start of the entry block (nothing accesses it before: contents are only
 // taken from initialisers in the prologue, before the first access).
 void Translator::storeWrittenInitialisers() {
   std::vector<uint8_t> written(k_.memories.size(), 0);
@@ -333,7 +339,7 @@ void Translator::storeWrittenInitialisers() {
   std::vector<ValueId> stores; // new ops, in order: each store after its constants
   for (uint32_t m = 0; m < k_.memories.size(); ++m) {
     Memory& mem = k_.memories[m];
-    if (!mem.onChip() || mem.init.empty() || readOnly_[m] || !written[m]) continue;
+    if (!mem.onChip() || mem.init.empty() || mem.persistent || readOnly_[m] || !written[m]) continue;
     // Fresh constants (not the builder's shared ones, which may be defined later in the block).
     auto emit = [&](Op op) {
       op.block = 0;

@@ -323,8 +323,9 @@ void Translator::translateCopy(const LInst& in) {
     std::vector<uint8_t> slice(bytes->begin() + static_cast<long>(*srcOff),
                                bytes->begin() + static_cast<long>(*srcOff + size));
     Memory& dm = k_.memories[dst.memory];
-    // A constant copied into a local array before anything touches it: its initial contents.
-    if (dm.onChip() && !readOnly_[dst.memory] && prologue_[current_] &&
+    // A constant copied into a local array before anything touches it: its initial contents (not for
+    // a global, whose contents at the start of a run are the previous run's).
+    if (dm.onChip() && !dm.persistent && !readOnly_[dst.memory] && prologue_[current_] &&
         !touched_[dst.memory] && dstOff && *dstOff + size <= dm.sizeBytes) {
       dm.init.resize(dm.sizeBytes, 0);
       std::copy(slice.begin(), slice.end(), dm.init.begin() + static_cast<long>(*dstOff));

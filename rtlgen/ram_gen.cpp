@@ -7,10 +7,12 @@
 namespace spvhls::rtl {
 
 nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
+  const char* what = mem.kind == ir::Memory::Kind::ProgramScope ? "Program-scope variable" : "Private array";
   nl::ModuleBuilder b(name,
-                      fmt::format("Private array '{}' ({} bytes) as on-chip RAM: always ready, reads answer "
-                                  "the next cycle.",
-                                  commentName(mem.name), mem.sizeBytes));
+                      fmt::format("{} '{}' ({} bytes) as on-chip RAM{}: always ready, reads answer the next "
+                                  "cycle.",
+                                  what, commentName(mem.name), mem.sizeBytes,
+                                  mem.persistent ? ", contents kept from run to run" : ""));
   b.input("clk", 1);
   b.input("rst", 1);
   nl::MemPort p = nl::addMemoryPort(b, {"", true, false}, nl::PortRole::Slave);
@@ -18,7 +20,7 @@ nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
   nl::Ram r;
   r.what = commentName(mem.name);
   r.sizeBytes = mem.sizeBytes;
-  // Configuration-time contents: the compiler only allows initialised arrays that the kernel never writes.
+  // Configuration-time contents: initialised arrays the kernel never writes, and globals (persistent).
   r.init = mem.init;
   r.reqValid = p.reqValid;
   r.reqWrite = p.reqWrite;

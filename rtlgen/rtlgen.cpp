@@ -103,6 +103,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   for (size_t m = 0; m < k.memories.size(); ++m)
     in.ramModuleNames.push_back(k.memories[m].onChip() ? fmt::format("{}_ram{}", r.moduleName, m) : "");
   r.blockCycles = kp.fsm.blockCycles;
+  r.ramModules = in.ramModuleNames;
   print(generateTopModule(k, s, in), r.files, topModule);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];

@@ -54,6 +54,7 @@ struct RtlResult {
   std::vector<nl::Module> modules;
   std::vector<LoopHardware> loops;
   std::vector<uint32_t> blockCycles; // per Kernel block: FSM cycles per execution (LoopCall waits excluded)
+  std::vector<std::string> ramModules; // per kernel memory: its RAM module (on-chip), or empty
 };
 
 // Predicted kernel cycles (start to done, docs/hardware-interface.md) with fixed memory latency equal

@@ -442,15 +442,16 @@ private:
 } // namespace
 
 nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s, const TopInputs& in) {
-  // An initialised array lives in the RAM's configuration-time contents, so it must never be written:
-  // a second run of the kernel would see the first run's writes. Lowering stores the initial
-  // contents of arrays the kernel writes instead, so this is a check of the compiler.
+  // An initialised array lives in the RAM's configuration-time contents, so it must never be written
+  // (a second run of the kernel would see the first run's writes) unless its contents persist on
+  // purpose (a global). Lowering stores the initial contents of arrays the kernel writes instead, so
+  // this is a check of the compiler.
   auto rejectWritesToInitialised = [&](const std::vector<ir::Op>& ops) {
     for (const ir::Op& op : ops) {
       if (op.kind != OpKind::Store) continue;
       const ir::Memory& mem = k.memories[op.memory];
-      if (mem.onChip() && !mem.init.empty())
-        throw InternalError(op.loc, "private array '" + mem.name + "'",
+      if (mem.onChip() && !mem.init.empty() && !mem.persistent)
+        throw InternalError(op.loc, "array '" + mem.name + "'",
                             "the kernel writes an array whose contents are configuration-time initialised");
     }
   };

@@ -636,7 +636,9 @@ private:
     s += "  end\n  always @(posedge clk) begin\n";
     s += fmt::format(FMT_COMPILE("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n"), r.respValid,
                      lit(0, 1), r.respValid, valid, write);
-    s += fmt::format(FMT_COMPILE("    if ({} && {}) begin\n"), valid, write);
+    // No writes in reset: requests are undefined until the requesters' registers are reset, and the
+    // contents configured into the RAM must survive it.
+    s += fmt::format(FMT_COMPILE("    if (!rst && {} && {}) begin\n"), valid, write);
     const unsigned bytes = r.dataWidth / 8;
     for (unsigned k = 0; k < bytes; ++k)
       s += fmt::format(FMT_COMPILE("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n"), size,
@@ -645,6 +647,13 @@ private:
     for (unsigned k = bytes; k-- > 0;)
       s += fmt::format(FMT_COMPILE("ram_mem[{} + {}]{}"), a, lit(k, aw), k ? ", " : "");
     s += "};\n  end\n";
+    // Simulation only: with +spvhls_dump_memories the final contents go to <module>.hex, for
+    // `spvhls sim` to compare program-scope variables with the interpreter's.
+    s += "`ifndef SYNTHESIS\n";
+    fmt::format_to(std::back_inserter(s),
+                   FMT_COMPILE("  final if ($test$plusargs(\"spvhls_dump_memories\")) $writememh(\"{}.hex\", ram_mem);\n"),
+                   m_.name);
+    s += "`endif\n";
     statement(s);
     checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), valid,
                                      lit(0, r.reqAddr->width - nl::kPortSizeWidth), size, addr,

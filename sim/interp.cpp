@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "frontend/grammar.h"
 #include "sim/interp_exec.h"
 #include "sim/interp_program.h"
@@ -200,10 +202,54 @@ InterpResult interpret(const spirv::ModuleView& mv, const RunSpec& spec, const I
   result.instructions = ex.instructions;
   result.buffers.resize(spec.args.size());
   for (const BufferBinding& b : p.buffers) result.buffers[b.arg] = std::move(ex.shared[b.object].bytes);
+  for (const GlobalVar& g : p.globals) {
+    if (g.perWorkItem) continue;
+    MemObject& o = ex.shared[g.object];
+    result.globals.push_back(
+        {g.var, paramName(mv, g.var), g.info.readOnly, std::move(o.bytes), std::move(o.defined)});
+  }
   for (size_t b = 0; b < p.blockLabels.size(); ++b) result.blockCounts[p.blockLabels[b]] += ex.blockCounts[b];
   for (size_t e = 0; e < p.edgeLabels.size(); ++e)
     result.edgeCounts[uint64_t(p.edgeLabels[e].first) << 32 | p.edgeLabels[e].second] += ex.edgeCounts[e];
   return result;
+}
+
+std::string formatGlobals(const InterpResult& r, size_t maxBytes) {
+  std::string out;
+  for (const InterpResult::Global& g : r.globals) {
+    if (g.constant) continue;
+    out += fmt::format("program-scope {}, {} bytes:", g.name, g.bytes.size());
+    for (size_t i = 0; i < g.bytes.size() && i < maxBytes; ++i)
+      out += g.defined.empty() || g.defined[i] ? fmt::format(" {:02x}", g.bytes[i]) : std::string(" ??");
+    if (g.bytes.size() > maxBytes) out += fmt::format(" ... ({} more)", g.bytes.size() - maxBytes);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string compareGlobals(const InterpResult& golden, const std::vector<std::pair<uint32_t, std::string>>& vars,
+                           const BufferSet& got, size_t maxReported) {
+  std::string report;
+  for (size_t i = 0; i < vars.size(); ++i) {
+    const auto& [var, name] = vars[i];
+    auto g = std::find_if(golden.globals.begin(), golden.globals.end(),
+                          [&](const InterpResult::Global& x) { return x.var == var; });
+    if (g == golden.globals.end() || i >= got.size() || got[i].size() != g->bytes.size()) {
+      report += fmt::format("program-scope variable {}: {}\n", name,
+                            g == golden.globals.end() ? "not a variable the interpreter shares between work-items"
+                                                      : "the simulation returned no contents of its size");
+      continue;
+    }
+    size_t bad = 0;
+    for (size_t b = 0; b < g->bytes.size(); ++b) {
+      if ((!g->defined.empty() && !g->defined[b]) || g->bytes[b] == got[i][b]) continue;
+      if (++bad <= maxReported)
+        report += fmt::format("program-scope variable {}: byte {}: expected {:02x}, got {:02x}\n", name, b,
+                              g->bytes[b], got[i][b]);
+    }
+    if (bad > maxReported) report += fmt::format("program-scope variable {}: {} bytes differ in total\n", name, bad);
+  }
+  return report;
 }
 
 } // namespace spvhls::sim

@@ -24,7 +24,27 @@ struct InterpResult {
   // count the callee's blocks too.
   std::unordered_map<uint32_t, uint64_t> blockCounts;
   std::unordered_map<uint64_t, uint64_t> edgeCounts;
+  // Final contents of the module-scope variables all work-items share (global, constant and local
+  // address spaces; a local variable as the last work-group left it), in module order. `defined`:
+  // per byte, whether it was ever initialised or written (empty: all are).
+  struct Global {
+    uint32_t var = 0; // SPIR-V id
+    std::string name;
+    bool constant = false; // constant address space: never written
+    std::vector<uint8_t> bytes, defined;
+  };
+  std::vector<Global> globals;
 };
+
+// The final contents of the written (non-constant) module-scope variables, in hex bytes, "??" for a
+// byte never defined; at most `maxBytes` per variable. Empty when there are none.
+std::string formatGlobals(const InterpResult& r, size_t maxBytes = 64);
+
+// Final contents of module-scope variables from a simulation (`got`: one per `vars` entry, given by
+// SPIR-V id and name) against the interpreter's; bytes the interpreter never defined are not
+// compared. "" when equal, else the first differences.
+std::string compareGlobals(const InterpResult& golden, const std::vector<std::pair<uint32_t, std::string>>& vars,
+                           const BufferSet& got, size_t maxReported = 8);
 
 // Runs spec.kernel with spec.args over the run spec's ND-range (global, local and subgroup size).
 // Throws DiagnosticError for undefined behaviour (out-of-bounds buffer access, division by zero,

@@ -3,8 +3,8 @@
 
 #include <atomic>
 #include <cctype>
-#include <cstdio>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -62,7 +62,8 @@ void writeFileIfChanged(const std::string& path, const std::string& data) {
 
 uint64_t fnv1a(const std::string& s) {
   uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  for (unsigned char c : s)
+    h = (h ^ c) * 0x100000001b3ull;
   return h;
 }
 
@@ -76,7 +77,8 @@ bool isIdentifier(const std::string& s) {
 std::string lastLines(const std::string& text, size_t n) {
   size_t pos = text.size();
   if (pos && text[pos - 1] == '\n') --pos;
-  for (size_t i = 0; i < n && pos != std::string::npos && pos > 0; ++i) pos = text.rfind('\n', pos - 1);
+  for (size_t i = 0; i < n && pos != std::string::npos && pos > 0; ++i)
+    pos = text.rfind('\n', pos - 1);
   return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
 }
 
@@ -93,20 +95,24 @@ std::string errorSummary(const std::string& log) {
 
 // Runs argv[0] (looked up in PATH) with stdout and stderr written to logPath; returns the exit
 // status, or 128 + signal when it was killed.
-int runProcess(const std::vector<std::string>& argv, const std::string& logPath) {
+int runProcess(const std::vector<std::string>& argv, const std::string& logPath,
+               const std::string& cwd = "") {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
   posix_spawn_file_actions_addopen(&fa, 1, logPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const auto& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   // The C locale keeps compiler messages plain ASCII and stable for diagnostics and tests.
   std::vector<std::string> envStrings = {"LC_ALL=C"};
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, "LC_ALL=", 7) != 0) envStrings.push_back(*e);
   std::vector<char*> env;
-  for (auto& e : envStrings) env.push_back(e.data());
+  for (auto& e : envStrings)
+    env.push_back(e.data());
   env.push_back(nullptr);
   pid_t pid = 0;
   int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), env.data());
@@ -121,7 +127,8 @@ int runProcess(const std::vector<std::string>& argv, const std::string& logPath)
 
 void validateInterface(const SimInterface& iface, const std::string& file) {
   if (!isIdentifier(iface.module))
-    fail(file, "simulation interface", fmt::format("module name '{}' is not a Verilog identifier", iface.module));
+    fail(file, "simulation interface",
+         fmt::format("module name '{}' is not a Verilog identifier", iface.module));
   std::set<std::string> seen;
   for (const auto& p : iface.ports) {
     if (!seen.insert(p.name).second)
@@ -130,7 +137,8 @@ void validateInterface(const SimInterface& iface, const std::string& file) {
       fail(file, "simulation interface", fmt::format("port name '{}' is not a Verilog identifier", p.name));
     if (!p.isPointer && (p.width < 1 || p.width > 64))
       fail(file, "simulation interface",
-           fmt::format("scalar argument '{}' is {} bits wide; the test bench supports 1 to 64", p.name, p.width));
+           fmt::format("scalar argument '{}' is {} bits wide; the test bench supports 1 to 64", p.name,
+                       p.width));
   }
 }
 
@@ -140,24 +148,29 @@ std::string bindPortsCode(const SimInterface& iface) {
   for (const auto& p : iface.ports) {
     if (!p.isPointer) {
       uint32_t bytes = p.width <= 8 ? 1 : p.width <= 16 ? 2 : p.width <= 32 ? 4 : 8; // Verilator's C type
-      code += fmt::format("  static_assert(sizeof(top->arg_{0}) == {1}, \"arg_{0} must be {2} bits wide\");\n",
-                          p.name, bytes, p.width);
-      code += fmt::format("  scalars.push_back(ScalarArg{{\"{0}\", {1}, [top](uint64_t v) {{ top->arg_{0} = v & "
-                          "widthMask({1}); }}}});\n",
-                          p.name, p.width);
+      code +=
+          fmt::format("  static_assert(sizeof(top->arg_{0}) == {1}, \"arg_{0} must be {2} bits wide\");\n",
+                      p.name, bytes, p.width);
+      code +=
+          fmt::format("  scalars.push_back(ScalarArg{{\"{0}\", {1}, [top](uint64_t v) {{ top->arg_{0} = v & "
+                      "widthMask({1}); }}}});\n",
+                      p.name, p.width);
       continue;
     }
     // Readable compile errors for ports whose width does not match docs/hardware-interface.md.
     for (const char* sig : {"req_addr", "req_wdata", "resp_data"})
-      code += fmt::format("  static_assert(sizeof(top->mem_{0}_{1}) == 8, \"mem_{0}_{1} must be 64 bits wide\");\n",
-                          p.name, sig);
+      code += fmt::format(
+          "  static_assert(sizeof(top->mem_{0}_{1}) == 8, \"mem_{0}_{1} must be 64 bits wide\");\n", p.name,
+          sig);
     for (const char* sig : {"req_valid", "req_ready", "req_write", "req_size", "resp_valid"})
-      code += fmt::format("  static_assert(sizeof(top->mem_{0}_{1}) == 1, \"mem_{0}_{1} must be at most 8 bits wide\");\n",
-                          p.name, sig);
-    code += fmt::format("  mems.push_back(MemPort{{\"{0}\", &top->mem_{0}_req_valid, &top->mem_{0}_req_ready, "
-                        "&top->mem_{0}_req_write, &top->mem_{0}_req_addr, &top->mem_{0}_req_size, "
-                        "&top->mem_{0}_req_wdata, &top->mem_{0}_resp_valid, &top->mem_{0}_resp_data, {{}}}});\n",
-                        p.name);
+      code += fmt::format(
+          "  static_assert(sizeof(top->mem_{0}_{1}) == 1, \"mem_{0}_{1} must be at most 8 bits wide\");\n",
+          p.name, sig);
+    code +=
+        fmt::format("  mems.push_back(MemPort{{\"{0}\", &top->mem_{0}_req_valid, &top->mem_{0}_req_ready, "
+                    "&top->mem_{0}_req_write, &top->mem_{0}_req_addr, &top->mem_{0}_req_size, "
+                    "&top->mem_{0}_req_wdata, &top->mem_{0}_resp_valid, &top->mem_{0}_resp_data, {{}}}});\n",
+                    p.name);
   }
   return code;
 }
@@ -168,13 +181,15 @@ void replaceAll(std::string& s, const std::string& from, const std::string& to) 
 }
 
 void putU64(std::string& out, uint64_t v) {
-  for (int i = 0; i < 8; ++i) out.push_back(char(uint8_t(v >> (8 * i))));
+  for (int i = 0; i < 8; ++i)
+    out.push_back(char(uint8_t(v >> (8 * i))));
 }
 
 bool getU64(const std::string& in, size_t& pos, uint64_t& v) {
   if (in.size() - pos < 8) return false;
   v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | uint8_t(in[pos + i]);
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | uint8_t(in[pos + i]);
   pos += 8;
   return true;
 }
@@ -191,8 +206,8 @@ std::string generateTestbench(const SimInterface& iface) {
   return tmpl;
 }
 
-std::string buildSimulator(const std::string& verilogFile, const SimInterface& iface, const std::string& workDir,
-                           bool trace) {
+std::string buildSimulator(const std::string& verilogFile, const SimInterface& iface,
+                           const std::string& workDir, bool trace) {
   return buildSimulator(std::vector<std::string>{verilogFile}, iface, workDir, trace);
 }
 
@@ -218,19 +233,21 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
   std::string exe = objDir + "/sim";
   writeFileIfChanged(benchPath, bench);
 
-  std::vector<std::string> cmd = {"verilator", "--cc", "--exe", "--build", "-j", "2", "--assert", "-Wno-fatal",
-                                  // random values for X assignments and uninitialised state (seeded at run time)
-                                  "--x-assign", "unique", "--x-initial", "unique",
-                                  "--top-module", iface.module, "--prefix", "Vtop", "-Mdir", objDir, "-o", "sim",
-                                  // the model is small: low optimisation keeps the build short
-                                  "-CFLAGS", "-O1 -DVL_USER_FATAL", "-MAKEFLAGS",
-                                  "OPT_FAST=-O1 OPT_SLOW=-O1 OPT_GLOBAL=-O1"};
+  std::vector<std::string> cmd = {
+      "verilator", "--cc", "--exe", "--build", "-j", "2", "--assert", "-Wno-fatal",
+      // random values for X assignments and uninitialised state (seeded at run time)
+      "--x-assign", "unique", "--x-initial", "unique", "--top-module", iface.module, "--prefix", "Vtop",
+      "-Mdir", objDir, "-o", "sim",
+      // the model is small: low optimisation keeps the build short
+      "-CFLAGS", "-O1 -DVL_USER_FATAL", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_SLOW=-O1 OPT_GLOBAL=-O1"};
   if (trace) cmd.push_back("--trace");
   cmd.push_back(benchPath);
-  for (const auto& f : verilogFiles) cmd.push_back(fs::absolute(f).lexically_normal().string());
+  for (const auto& f : verilogFiles)
+    cmd.push_back(fs::absolute(f).lexically_normal().string());
 
   std::string cmdLine;
-  for (const auto& a : cmd) cmdLine += a + "\x1f";
+  for (const auto& a : cmd)
+    cmdLine += a + "\x1f";
   std::string key = fmt::format("{:016x} {:016x} {:016x}\n", fnv1a(verilog), fnv1a(bench), fnv1a(cmdLine));
   std::string keyPath = dir + "/build.key", oldKey;
   if (readFile(keyPath, oldKey) && oldKey == key && fs::exists(exe)) return exe;
@@ -248,14 +265,46 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
   return exe;
 }
 
+// A byte-wide memory written by $writememh: one hex value per line; `//` comments and `@address`
+// lines (which Verilator and other simulators may write) are understood. The first `size` bytes.
+std::vector<uint8_t> readMemoryDump(const std::string& path, uint64_t size) {
+  std::string text;
+  if (!readFile(path, text)) fail(path, "simulation", "the RAM module wrote no final contents ($writememh)");
+  std::vector<uint8_t> bytes(size, 0);
+  std::istringstream in(text);
+  uint64_t at = 0;
+  for (std::string tok; in >> tok;) {
+    if (tok.rfind("//", 0) == 0) {
+      std::getline(in, tok);
+      continue;
+    }
+    const bool address = tok[0] == '@';
+    char* end = nullptr;
+    const uint64_t v = std::strtoull(tok.c_str() + address, &end, 16);
+    if (*end != '\0') fail(path, "simulation", fmt::format("unexpected '{}' in a memory dump", tok));
+    if (address) {
+      at = v;
+      continue;
+    }
+    if (v > 0xff) fail(path, "simulation", fmt::format("value {} in a dump of a byte-wide memory", tok));
+    if (at < size) bytes[at] = uint8_t(v);
+    ++at;
+  }
+  if (at < size)
+    fail(path, "simulation", fmt::format("the dump holds {} of the memory's {} bytes", at, size));
+  return bytes;
+}
+
 SimResult runSimulator(const std::string& exe, const SimInterface& iface, const RunSpec& spec,
                        const BufferSet& init, const SimOptions& o) {
   auto specError = [&](const std::string& msg) { fail(spec.path, "run spec", msg); };
   if (o.minLatency < 1 || o.maxLatency < o.minLatency)
     fail(exe, "simulation options",
-         fmt::format("read latency range [{}, {}] is invalid: need 1 <= min <= max", o.minLatency, o.maxLatency));
+         fmt::format("read latency range [{}, {}] is invalid: need 1 <= min <= max", o.minLatency,
+                     o.maxLatency));
   if (!(o.readyProb > 0.0 && o.readyProb <= 1.0))
-    fail(exe, "simulation options", fmt::format("ready probability {} is invalid: need 0 < p <= 1", o.readyProb));
+    fail(exe, "simulation options",
+         fmt::format("ready probability {} is invalid: need 0 < p <= 1", o.readyProb));
   if (init.size() != spec.args.size())
     specError(fmt::format("{} initial buffers given for {} arguments", init.size(), spec.args.size()));
 
@@ -264,12 +313,13 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   std::vector<uint32_t> pointerArgs;
   for (const auto& p : iface.ports) {
     if (p.argIndex >= spec.args.size())
-      specError(fmt::format("the kernel's port '{}' is argument {}, but the run spec has only {} arguments", p.name,
-                            p.argIndex, spec.args.size()));
+      specError(fmt::format("the kernel's port '{}' is argument {}, but the run spec has only {} arguments",
+                            p.name, p.argIndex, spec.args.size()));
     const ArgSpec& a = spec.args[p.argIndex];
     if (a.isBuffer != p.isPointer)
-      specError(fmt::format("argument {} ('{}'): the kernel expects a {}, the run spec gives a {}", p.argIndex, a.name,
-                            p.isPointer ? "buffer" : "scalar value", a.isBuffer ? "buffer" : "scalar value"));
+      specError(fmt::format("argument {} ('{}'): the kernel expects a {}, the run spec gives a {}",
+                            p.argIndex, a.name, p.isPointer ? "buffer" : "scalar value",
+                            a.isBuffer ? "buffer" : "scalar value"));
     if (p.isPointer) {
       pointerArgs.push_back(p.argIndex);
       putU64(buffers, init[p.argIndex].size());
@@ -281,23 +331,47 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   in += buffers;
 
   static std::atomic<uint64_t> counter{0};
-  std::string base = fmt::format("{}/run-{}-{}", fs::path(exe).parent_path().string(), getpid(), counter++);
-  std::string inPath = base + ".in", outPath = base + ".out", statusPath = base + ".status", logPath = base + ".log";
+  // Absolute paths: the simulator runs in a directory of its own when it dumps memories.
+  const std::string exePath = fs::absolute(exe).string();
+  std::string base =
+      fmt::format("{}/run-{}-{}", fs::path(exePath).parent_path().string(), getpid(), counter++);
+  std::string inPath = base + ".in", outPath = base + ".out", statusPath = base + ".status",
+              logPath = base + ".log";
   writeFile(inPath, in);
-  std::vector<std::string> cmd = {exe, "--in", inPath, "--out", outPath, "--status", statusPath,
-                                  "--seed", std::to_string(o.seed), "--min-lat", std::to_string(o.minLatency),
-                                  "--max-lat", std::to_string(o.maxLatency), "--ready-prob",
-                                  fmt::format("{:.17g}", o.readyProb), "--max-cycles", std::to_string(o.maxCycles),
-                                  "--watchdog", std::to_string(o.watchdogCycles)};
-  if (!o.traceFile.empty()) cmd.insert(cmd.end(), {"--trace", o.traceFile});
-  int rc = runProcess(cmd, logPath);
+  std::vector<std::string> cmd = {exePath,
+                                  "--in",
+                                  inPath,
+                                  "--out",
+                                  outPath,
+                                  "--status",
+                                  statusPath,
+                                  "--seed",
+                                  std::to_string(o.seed),
+                                  "--min-lat",
+                                  std::to_string(o.minLatency),
+                                  "--max-lat",
+                                  std::to_string(o.maxLatency),
+                                  "--ready-prob",
+                                  fmt::format("{:.17g}", o.readyProb),
+                                  "--max-cycles",
+                                  std::to_string(o.maxCycles),
+                                  "--watchdog",
+                                  std::to_string(o.watchdogCycles)};
+  if (!o.traceFile.empty()) cmd.insert(cmd.end(), {"--trace", fs::absolute(o.traceFile).string()});
+  const std::string memDir = base + ".mem";
+  if (!iface.memories.empty()) {
+    fs::create_directories(memDir);
+    cmd.insert(cmd.end(), {"--dump-memories", "1"});
+  }
+  int rc = runProcess(cmd, logPath, iface.memories.empty() ? "" : memDir);
 
   SimResult r;
   std::string status, out;
   readFile(logPath, r.log);
   bool haveStatus = readFile(statusPath, status);
   bool haveOut = readFile(outPath, out);
-  for (const auto& p : {inPath, outPath, statusPath, logPath}) std::remove(p.c_str());
+  for (const auto& p : {inPath, outPath, statusPath, logPath})
+    std::remove(p.c_str());
   if (!haveStatus)
     fail(exe, "simulation",
          fmt::format("the simulator exited with status {} without a result:\n{}", rc, lastLines(r.log, 20)));
@@ -306,7 +380,8 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   std::istringstream ss(status);
   std::string word, state;
   ss >> word >> state >> word >> r.cycles >> word;
-  if (!ss || (state != "ok" && state != "error")) fail(statusPath, "simulation", "malformed simulator status file");
+  if (!ss || (state != "ok" && state != "error"))
+    fail(statusPath, "simulation", "malformed simulator status file");
   std::getline(ss, word);
   r.error.assign(std::istreambuf_iterator<char>(ss), {});
   r.finished = state == "ok";
@@ -326,6 +401,12 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   } else if (r.finished) {
     fail(outPath, "simulation", "the simulator finished without writing its buffers");
   }
+  for (const SimMemory& m : iface.memories) {
+    const std::string path = memDir + "/" + m.module + ".hex";
+    std::vector<uint8_t>& bytes = r.memories.emplace_back();
+    if (r.finished) bytes = readMemoryDump(path, m.sizeBytes);
+  }
+  if (!iface.memories.empty()) fs::remove_all(memDir);
   return r;
 }
 

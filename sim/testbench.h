@@ -40,9 +40,18 @@ struct SimPort {
   uint32_t argIndex = 0;  // index of the argument in the run spec (kernel parameter order)
 };
 
+// An on-chip memory whose final contents the run reads back (a program-scope variable): its RAM
+// module writes them to <module>.hex in the simulator's working directory when the simulation ends
+// (Verilog `final`, enabled by +spvhls_dump_memories).
+struct SimMemory {
+  std::string module;
+  uint64_t sizeBytes = 0;
+};
+
 struct SimInterface {
   std::string module;     // Verilog module name (the top)
   std::vector<SimPort> ports;
+  std::vector<SimMemory> memories;
 };
 
 struct SimOptions {
@@ -58,6 +67,7 @@ struct SimResult {
   bool finished = false;  // done was raised and every check passed
   std::string error;      // why the simulation failed (empty when finished)
   BufferSet buffers;      // final buffer contents in argument order (scalars: empty)
+  BufferSet memories;     // final contents of SimInterface::memories, in that order
   uint64_t cycles = 0;    // cycle of done (or of the failure)
   std::string log;        // the simulator's console output ($display, Verilator messages)
 };

@@ -275,6 +275,30 @@ TEST_CASE("faulty fixture: $error, $finish and done with reads outstanding stop 
   CHECK(refused < 12);
 }
 
+TEST_CASE("harness: an on-chip RAM's final contents are read back from its dump") {
+  SimInterface iface{"ram_dump", {{"x", false, 8, 0}}, {{"ram_dump_ram0", 7}}};
+  const std::string exe = buildSimulator(kData + "/ram_dump.v", iface, kWork + "/ram_dump", false);
+  RunSpec s;
+  s.path = "ram_dump.run.json";
+  s.kernel = "ram_dump";
+  s.args = {scalarArg("x", 0x30)};
+  SimResult r = runSimulator(exe, iface, s, buffersOf(s), {});
+  REQUIRE_MESSAGE(r.finished, r.error);
+  REQUIRE(r.memories.size() == 1);
+  // Bytes 0..5 written with x + k, byte 6 as initialised (byte 7 is beyond the memory's size).
+  CHECK(r.memories[0] == std::vector<uint8_t>{0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x5a});
+  // A memory whose module wrote no dump is an error naming the file.
+  SimInterface missing = iface;
+  missing.memories[0].module = "no_such_ram";
+  std::string error;
+  try {
+    runSimulator(exe, missing, s, buffersOf(s), {});
+  } catch (const DiagnosticError& e) {
+    error = e.what();
+  }
+  CHECK(error.find("no_such_ram.hex") != std::string::npos);
+}
+
 TEST_CASE("harness: invalid options and mismatched run specs are diagnostics") {
   RunSpec s = faultySpec(4, 0);
   SimOptions o;

@@ -83,7 +83,7 @@ module lut_ram2 (
   always @(posedge clk) begin
     if (rst) resp_valid <= 1'h0;
     else resp_valid <= req_valid & ~req_write;
-    if (req_valid && req_write) begin
+    if (!rst && req_valid && req_write) begin
       if (req_size > 4'h0) ram_mem[ram_addr_0 + 6'h0] <= req_wdata[7:0];
       if (req_size > 4'h1) ram_mem[ram_addr_0 + 6'h1] <= req_wdata[15:8];
       if (req_size > 4'h2) ram_mem[ram_addr_0 + 6'h2] <= req_wdata[23:16];
@@ -95,6 +95,9 @@ module lut_ram2 (
     end
     resp_data <= {ram_mem[ram_addr_0 + 6'h7], ram_mem[ram_addr_0 + 6'h6], ram_mem[ram_addr_0 + 6'h5], ram_mem[ram_addr_0 + 6'h4], ram_mem[ram_addr_0 + 6'h3], ram_mem[ram_addr_0 + 6'h2], ram_mem[ram_addr_0 + 6'h1], ram_mem[ram_addr_0 + 6'h0]};
   end
+`ifndef SYNTHESIS
+  final if ($test$plusargs("spvhls_dump_memories")) $writememh("lut_ram2.hex", ram_mem);
+`endif
 `ifndef SYNTHESIS
   always @(posedge clk) begin
     if (!rst && req_valid && ({60'h0, req_size} + req_addr > 64'h40)) begin

@@ -1,0 +1,177 @@
+// Program-scope variables (issue 11): how lowering turns module-scope variables of each storage
+// class into on-chip memories (contents, persistence, re-initialisation), the interpreter's final
+// contents of them, and the comparison `spvhls sim` makes against the simulated RAMs.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "frontend/module.h"
+#include "ir/lower.h"
+#include "sim/interp.h"
+#include "sim/runspec.h"
+
+using namespace spvhls;
+using ir::OpKind;
+
+namespace {
+
+struct Loaded {
+  std::unique_ptr<spirv::Module> module;
+  std::unique_ptr<spirv::ModuleView> view;
+};
+
+Loaded load(spirv::Module m) {
+  Loaded l;
+  l.module = std::make_unique<spirv::Module>(std::move(m));
+  l.view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*l.module));
+  return l;
+}
+
+// tests/e2e/regress/globals.cl, compiled by the build (clang-15 -O0 + llvm-spirv-15).
+Loaded globalsKernel() {
+  return load(spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/regress/globals.spv"));
+}
+
+const ir::Memory& memoryNamed(const ir::Kernel& k, const std::string& name) {
+  auto it =
+      std::find_if(k.memories.begin(), k.memories.end(), [&](const ir::Memory& m) { return m.name == name; });
+  REQUIRE_MESSAGE(it != k.memories.end(), "no memory " << name);
+  return *it;
+}
+
+sim::RunSpec r4Spec() {
+  return sim::parseRunSpec(R"({"kernel": "k", "args": [{"name": "r", "buffer": {"type": "u32", "length": 4,
+                              "init": [5, 7, 0, 0]}}]})",
+                           "r4.run.json");
+}
+
+// A Private variable with an initializer that the kernel writes, and a Workgroup variable without one
+// (OpenCL C has neither at program scope; other producers do).
+const char* kPrivateAndWorkgroup = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %p "p"
+               OpName %w "w"
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+       %void = OpTypeVoid
+         %n2 = OpConstant %ulong 2
+        %arr = OpTypeArray %uint %n2
+         %pp = OpTypePointer Private %arr
+         %pw = OpTypePointer Workgroup %arr
+        %ppi = OpTypePointer Private %uint
+        %pwi = OpTypePointer Workgroup %uint
+        %pgi = OpTypePointer CrossWorkgroup %uint
+         %u0 = OpConstant %ulong 0
+         %u1 = OpConstant %ulong 1
+         %i3 = OpConstant %uint 3
+         %i4 = OpConstant %uint 4
+       %init = OpConstantComposite %arr %i3 %i4
+          %p = OpVariable %pp Private %init
+          %w = OpVariable %pw Workgroup
+       %fnty = OpTypeFunction %void %pgi
+          %k = OpFunction %void None %fnty
+          %r = OpFunctionParameter %pgi
+      %entry = OpLabel
+         %p1 = OpInBoundsAccessChain %ppi %p %u1
+          %v = OpLoad %uint %p1
+         %v2 = OpIAdd %uint %v %i3
+               OpStore %p1 %v2
+         %w0 = OpInBoundsAccessChain %pwi %w %u0
+               OpStore %w0 %v2
+          %x = OpLoad %uint %w0
+               OpStore %r %x
+               OpReturn
+               OpFunctionEnd
+)";
+
+} // namespace
+
+TEST_CASE("program-scope variables: on-chip memories with their contents and persistence") {
+  Loaded l = globalsKernel();
+  ir::Kernel k = ir::lowerKernel(*l.view, "k");
+  // Globals keep their contents from run to run: configured once from the initializer (zeros when
+  // there is none), never stored again by the kernel.
+  const ir::Memory& table = memoryNamed(k, "table");
+  CHECK(table.kind == ir::Memory::Kind::ProgramScope);
+  CHECK(table.persistent);
+  CHECK(table.spirvVar != 0);
+  REQUIRE(table.init.size() == 32);
+  CHECK(table.init[0] == 0x67);
+  CHECK(table.init[3] == 0x01);
+  CHECK(table.init[28] == 0xff);
+  const ir::Memory& zeros = memoryNamed(k, "zeros");
+  CHECK(zeros.persistent);
+  CHECK(zeros.init == std::vector<uint8_t>(24, 0));
+  CHECK(memoryNamed(k, "counter").persistent);
+  // A constant is read-only and not persistent (it never changes); a kernel's local array has no
+  // initial contents.
+  const ir::Memory& sbox = memoryNamed(k, "sbox");
+  CHECK_FALSE(sbox.persistent);
+  CHECK(sbox.init.size() == 16);
+  const ir::Memory& scratch = memoryNamed(k, "k.scratch");
+  CHECK(scratch.kind == ir::Memory::Kind::ProgramScope);
+  CHECK_FALSE(scratch.persistent);
+  CHECK(scratch.init.empty());
+  // The kernel writes table, and nothing stores its initial contents at the start.
+  const uint32_t tableIndex = uint32_t(&table - k.memories.data());
+  for (ir::ValueId v : k.blocks[0].ops)
+    CHECK_FALSE((k.ops[v].kind == OpKind::Store && k.ops[v].memory == tableIndex));
+}
+
+TEST_CASE("program-scope variables: a written Private initializer is stored at every run") {
+  Loaded l = load(spirv::readText(kPrivateAndWorkgroup, "private.spvasm"));
+  ir::Kernel k = ir::lowerKernel(*l.view, "k");
+  const ir::Memory& p = memoryNamed(k, "p");
+  CHECK_FALSE(p.persistent);
+  CHECK(p.init.empty()); // moved into stores at the start of the entry block
+  const uint32_t pIndex = uint32_t(&p - k.memories.data());
+  size_t stores = 0;
+  for (ir::ValueId v : k.blocks[0].ops)
+    if (k.ops[v].kind == OpKind::Store && k.ops[v].memory == pIndex) ++stores;
+  CHECK(stores >= 1);
+  CHECK(memoryNamed(k, "w").init.empty());
+  // The interpreter agrees on the result: r[0] = p[1] + 3 = 7.
+  sim::RunSpec spec = r4Spec();
+  sim::InterpResult r = sim::interpret(*l.view, spec);
+  CHECK(r.buffers[0][0] == 7);
+}
+
+TEST_CASE("program-scope variables: the interpreter's final contents and their comparison") {
+  Loaded l = globalsKernel();
+  sim::InterpResult r = sim::interpret(*l.view, r4Spec());
+  auto table =
+      std::find_if(r.globals.begin(), r.globals.end(), [](const auto& g) { return g.name == "table"; });
+  REQUIRE(table != r.globals.end());
+  REQUIRE(table->bytes.size() == 32);
+  CHECK(table->defined.empty());  // a global is defined everywhere (its initializer)
+  CHECK(table->bytes[0] == 0xe9); // table[0] = scratch[3] + 0, as `spvhls run` prints it
+  auto sbox =
+      std::find_if(r.globals.begin(), r.globals.end(), [](const auto& g) { return g.name == "sbox"; });
+  REQUIRE(sbox != r.globals.end());
+  CHECK(sbox->constant);
+  const std::string printed = sim::formatGlobals(r);
+  CHECK(printed.find("program-scope table, 32 bytes: e9 7e 69 ec") != std::string::npos);
+  CHECK(printed.find("program-scope sbox") == std::string::npos); // constants are not printed
+
+  // The comparison: equal contents, one byte off, an undefined byte, an unknown variable.
+  const std::vector<std::pair<uint32_t, std::string>> vars = {{table->var, "table"}};
+  sim::BufferSet got = {table->bytes};
+  CHECK(sim::compareGlobals(r, vars, got) == "");
+  got[0][5] ^= 0x10;
+  CHECK(sim::compareGlobals(r, vars, got) ==
+        fmt::format("program-scope variable table: byte 5: expected {:02x}, got {:02x}\n", table->bytes[5],
+                    table->bytes[5] ^ 0x10));
+  sim::InterpResult partial = r;
+  auto& pt = *std::find_if(partial.globals.begin(), partial.globals.end(),
+                           [](const auto& g) { return g.name == "table"; });
+  pt.defined.assign(32, 1);
+  pt.defined[5] = 0; // never written in the interpreter: the hardware may hold anything there
+  CHECK(sim::compareGlobals(partial, vars, got) == "");
+  CHECK(sim::compareGlobals(r, {{99999, "ghost"}}, got).find("ghost") != std::string::npos);
+}
