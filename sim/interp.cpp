@@ -2,8 +2,8 @@
 // run spec's arguments to the kernel's parameters, and runs the run spec's ND-range.
 //
 // Known limits (docs/interpreter.md lists what is supported): pointers converted to integers (OpConvertPtrToU) give the interpreter's
-// own encoding (memory object << 40 | offset), meaningful only for differences within one object and
-// round trips; a pointer to a Function variable that outlives its function is detected only until the
+// own encoding ((memory object << 40) + signed offset), meaningful only for differences within one object
+// and round trips; a pointer to a Function variable that outlives its function is detected only until the
 // object slot is reused.
 #include "sim/interp.h"
 

@@ -193,8 +193,8 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
   // Operands that must be dynamically uniform.
   auto pointerText = [&](uint64_t addr) {
     MemObject* obj = objectAt(*items.front(), addr);
-    if (!obj) return std::string((addr >> kOffsetBits) == 0 ? "null" : "a dangling pointer");
-    return fmt::format("byte offset {} of {}", addr & kOffsetMask, describe(*obj));
+    if (!obj) return std::string(addressObject(addr) == 0 ? "null" : "a dangling pointer");
+    return fmt::format("byte offset {} of {}", addressOffset(addr), describe(*obj));
   };
   auto uniform = [&](const char* name, uint32_t slot, unsigned bits, bool pointer) {
     for (uint64_t k = 1; k < size; ++k)
@@ -216,11 +216,12 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
 
   // The Restrictions section of the extension.
   const int64_t e = o.elementSize;
-  const uint64_t base = regs[0][in.a], baseOff = base & kOffsetMask;
+  const uint64_t base = regs[0][in.a];
+  const int64_t baseOff = addressOffset(base); // may be outside the object: the region's elements are checked
   MemObject* mem = objectAt(*items.front(), base);
   if (!mem)
     fail(in,
-         fmt::format("{} is {}", baseName(op), (base >> kOffsetBits) == 0 ? "null" : "a dangling pointer"));
+         fmt::format("{} is {}", baseName(op), addressObject(base) == 0 ? "null" : "a dangling pointer"));
   if (baseOff % 64 != 0)
     fail(in, fmt::format(
                  "{} is at byte offset {} of {}: the per-subgroup base address must be 64-byte (cache-line) "
@@ -259,11 +260,15 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
   std::vector<MemObject*> priv(size, nullptr);
   if (op != X::Block2DPrefetch)
     for (uint64_t k = 0; k < size; ++k) {
-      uint64_t addr = regs[k][in.c], off = addr & kOffsetMask;
+      const uint64_t addr = regs[k][in.c];
+      const int64_t off = addressOffset(addr);
       priv[k] = objectAt(*items[k], addr);
       if (!priv[k])
         fail(in, fmt::format("{} of invocation {} is {}", privateName(op), k,
-                             (addr >> kOffsetBits) == 0 ? "null" : "a dangling pointer"));
+                             addressObject(addr) == 0 ? "null" : "a dangling pointer"));
+      if (off < 0)
+        fail(in, fmt::format("{} of invocation {} is at byte offset {}, before the start of {}", privateName(op), k, off,
+                             describe(*priv[k])));
       if (off % s.dstBytes != 0)
         fail(
             in,
@@ -271,7 +276,7 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
                 "{} of invocation {} is at byte offset {} of {}: it must be aligned to {} bytes (the element "
                 "size; undefined otherwise)",
                 privateName(op), k, off, describe(*priv[k]), s.dstBytes));
-      if (off + privateBytes > priv[k]->bytes.size())
+      if (static_cast<uint64_t>(off) + privateBytes > priv[k]->bytes.size())
         fail(in,
              fmt::format(
                  "{} of invocation {} is at byte offset {} of {}, too small: the {} needs {} elements of {} "
@@ -285,6 +290,10 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
     __int128 row = static_cast<__int128>(cy) + r, col = static_cast<__int128>(cx) + b * o.blockWidth + c;
     if (row < 0 || row >= mh || col < 0 || (col + 1) * e > mw) return -1;
     __int128 at = static_cast<__int128>(baseOff) + row * mp + col * e;
+    if (at < 0)
+      fail(in, fmt::format("element (row {}, column {}) of block {} is inside the 2D region but at byte offset {}, "
+                           "before the start of {} (the base pointer is outside it)",
+                           r, c, b, static_cast<int64_t>(at), describe(*mem)));
     if (at + e > static_cast<__int128>(mem->bytes.size()))
       fail(in, fmt::format(
                    "element (row {}, column {}) of block {} is inside the 2D region but at byte offset {}, "
@@ -323,7 +332,7 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
           if (!position(k, j, row, col) || col >= o.blockWidth) continue; // padding is ignored
           int64_t at = memoryOffset(b, row, col);
           if (at < 0) continue; // out of bounds: ignored
-          uint64_t from = (regs[k][in.c] & kOffsetMask) + (b * s.perBlock + j) * e, v = 0;
+          uint64_t from = byteOffset(regs[k][in.c]) + (b * s.perBlock + j) * e, v = 0;
           checkDefined(*priv[k], from, e, in);
           std::memcpy(&v, priv[k]->bytes.data() + from, e);
           std::memcpy(mem->bytes.data() + at, &v, e);
@@ -354,7 +363,7 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
         out[k * perInvocation + b * s.perBlock + j] = v;
       }
   for (uint64_t k = 0; k < size; ++k) {
-    uint64_t off = regs[k][in.c] & kOffsetMask;
+    uint64_t off = byteOffset(regs[k][in.c]);
     for (uint64_t i = 0; i < perInvocation; ++i)
       std::memcpy(priv[k]->bytes.data() + off + i * s.dstBytes, &out[k * perInvocation + i], s.dstBytes);
     markDefined(*priv[k], off, privateBytes);

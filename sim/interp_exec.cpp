@@ -163,7 +163,7 @@ std::string Executor::describe(const MemObject& o) const {
 }
 
 MemObject* Executor::objectAt(WorkItem& wi, uint64_t addr) {
-  uint64_t idx = addr >> kOffsetBits;
+  uint64_t idx = addressObject(addr);
   if (idx == 0) return nullptr;
   if (idx < p_.sharedObjects) return &shared[idx];
   uint64_t k = idx - p_.sharedObjects;
@@ -176,9 +176,9 @@ MemObject* Executor::objectAt(WorkItem& wi, uint64_t addr) {
 
 MemObject& Executor::access(WorkItem& wi, uint64_t addr, uint64_t size, const DInst& in, const char* what, bool write) {
   MemObject* o = objectAt(wi, addr);
-  uint64_t off = addr & kOffsetMask;
+  const int64_t off = addressOffset(addr); // may be outside the object: pointers may leave it, accesses not
   if (!o) {
-    uint64_t idx = addr >> kOffsetBits;
+    uint64_t idx = addressObject(addr);
     if (idx == 0) fail(in, fmt::format("{} through a null pointer (byte offset {})", what, off));
     if (idx >= p_.sharedObjects + p_.perWorkItemObjects && idx < p_.sharedObjects + p_.perWorkItemObjects + wi.objBase)
       fail(in, fmt::format("{} of another invocation's Function memory: a task thread does not share Function memory "
@@ -188,7 +188,7 @@ MemObject& Executor::access(WorkItem& wi, uint64_t addr, uint64_t size, const DI
   if (wi.taskDepth > 0 && o->info.storageClass == spv::StorageClass::Workgroup)
     fail(in, fmt::format("{} of Workgroup memory {} in a task thread, which shares no Workgroup memory with its caller "
                          "(not supported by the interpreter)", what, describe(*o)));
-  if (off + size > o->bytes.size())
+  if (off < 0 || static_cast<uint64_t>(off) > o->bytes.size() || size > o->bytes.size() - static_cast<uint64_t>(off))
     fail(in, fmt::format("out-of-bounds {}: {} bytes at byte offset {} of {}", what, size, off, describe(*o)));
   if (write && o->info.readOnly) fail(in, fmt::format("{} to read-only {}", what, describe(*o)));
   return *o;
@@ -228,7 +228,7 @@ void Executor::copyMemory(WorkItem& wi, const DInst& in, const uint64_t* r) {
   if (size == 0) return;
   MemObject& src = access(wi, r[in.b], size, in, "copy from", false);
   MemObject& dst = access(wi, r[in.a], size, in, "copy to", true);
-  uint64_t so = r[in.b] & kOffsetMask, d = r[in.a] & kOffsetMask;
+  uint64_t so = byteOffset(r[in.b]), d = byteOffset(r[in.a]);
   // Copying never-written bytes is not a read of a value (struct copies include padding): into
   // untracked memory they arrive as the zeros a fresh variable holds.
   if (dst.info.tracksInit) {
@@ -246,7 +246,7 @@ void Executor::copyByValArguments(WorkItem& from, WorkItem& wi, const DInst& in,
     const uint32_t obj = allocate(wi, in, b.bytes, ObjectInfo{ObjectKind::Variable, spv::StorageClass::Function, false, true, 0, b.param});
     MemObject& copy = wi.objects[wi.objTop - 1]; // after allocate, which may move the objects
     const MemObject& src = access(from, arg, b.bytes, in, "ByVal copy of an argument from", false);
-    const uint64_t so = arg & kOffsetMask;
+    const uint64_t so = byteOffset(arg);
     if (b.bytes) {
       std::memcpy(copy.bytes.data(), src.bytes.data() + so, b.bytes);
       // Never-written bytes (padding, unset members) stay never written in the copy.
@@ -258,8 +258,9 @@ void Executor::copyByValArguments(WorkItem& from, WorkItem& wi, const DInst& in,
 }
 
 void Executor::atomic(WorkItem& wi, const DInst& in, uint64_t* r) {
-  uint64_t addr = r[in.a], off = addr & kOffsetMask;
+  uint64_t addr = r[in.a];
   MemObject& o = access(wi, addr, in.n, in, "atomic access", in.op != X::AtomicLoad);
+  uint64_t off = byteOffset(addr);
   if (misaligned(off, in.n)) fail(in, fmt::format("misaligned atomic access: {} bytes at byte offset {} of {}", in.n, off, describe(o)));
   uint64_t m = widthMask(in.w), old = 0;
   if (in.op != X::AtomicStore) {
@@ -496,8 +497,9 @@ Executor::Status Executor::run(WorkItem& wi) {
       break;
     }
     case X::LoadScalar: {
-      uint64_t addr = r[in.a], off = addr & kOffsetMask, v = 0;
+      uint64_t addr = r[in.a], v = 0;
       MemObject& o = access(wi, addr, in.n, in, "load", false);
+      uint64_t off = byteOffset(addr);
       if (misaligned(off, in.n)) fail(in, fmt::format("misaligned load: {} bytes at byte offset {} of {}", in.n, off, describe(o)));
       checkDefined(o, off, in.n, in);
       std::memcpy(&v, o.bytes.data() + off, in.n);
@@ -505,8 +507,9 @@ Executor::Status Executor::run(WorkItem& wi) {
       break;
     }
     case X::StoreScalar: {
-      uint64_t addr = r[in.a], off = addr & kOffsetMask, v = r[in.b];
+      uint64_t addr = r[in.a], v = r[in.b];
       MemObject& o = access(wi, addr, in.n, in, "store", true);
+      uint64_t off = byteOffset(addr);
       if (misaligned(off, in.n)) fail(in, fmt::format("misaligned store: {} bytes at byte offset {} of {}", in.n, off, describe(o)));
       std::memcpy(o.bytes.data() + off, &v, in.n);
       markDefined(o, off, in.n);
@@ -516,8 +519,9 @@ Executor::Status Executor::run(WorkItem& wi) {
     case X::Store: {
       bool store = in.op == X::Store;
       const Layout& l = p_.layouts[store ? in.c : in.b];
-      uint64_t addr = r[in.a], off = addr & kOffsetMask;
+      uint64_t addr = r[in.a];
       MemObject& o = access(wi, addr, l.size, in, store ? "store" : "load", store);
+      uint64_t off = byteOffset(addr);
       uint64_t* slots = store ? r + in.b : r + in.dst;
       for (size_t k = 0; k < l.leaves.size(); ++k) {
         const Leaf& leaf = l.leaves[k];
@@ -543,13 +547,15 @@ Executor::Status Executor::run(WorkItem& wi) {
       uint64_t delta = x[0] | uint64_t(x[1]) << 32; // two's complement sum of offsets
       for (uint32_t k = 0; k < in.n; ++k, x += 3)
         delta += static_cast<uint64_t>(sext(r[x[2]], static_cast<unsigned>(x[4]))) * x[3];
-      if ((addr >> kOffsetBits) == 0) fail(in, "pointer arithmetic on a null pointer");
-      auto off = static_cast<int64_t>((addr & kOffsetMask) + delta);
-      if (off < 0 || off > static_cast<int64_t>(kOffsetMask)) {
+      if (addressObject(addr) == 0) fail(in, "pointer arithmetic on a null pointer");
+      // The result may point outside its object (one past the end, before the start): only an
+      // access there is an error. Offsets beyond the encoding's range are refused here.
+      if (!movePointer(addr, delta, r[in.dst])) {
         MemObject* o = objectAt(wi, addr);
-        fail(in, fmt::format("pointer arithmetic leaves {}: byte offset {}", o ? describe(*o) : "its memory object", off));
+        fail(in, fmt::format("pointer arithmetic leaves {} by more than the interpreter's pointers hold: byte offset {} "
+                             "moved by {} bytes (offsets must stay within 2^39 bytes of the object)",
+                             o ? describe(*o) : "its memory object", addressOffset(addr), static_cast<int64_t>(delta)));
       }
-      r[in.dst] = (addr & ~kOffsetMask) | static_cast<uint64_t>(off);
       break;
     }
     case X::GenericToPtr: {

@@ -6,9 +6,12 @@
 // global-variable addresses used by a function live in the frame too, right after the locals, and
 // are copied in when the frame is created, so the hot loop only ever indexes one array.
 //
-// Pointers are single 64-bit values: (memory object index << 40) | byte offset. Object 0 is the null
-// object; objects below Program::sharedObjects are shared by all work-items (buffers, module-scope
-// CrossWorkgroup/UniformConstant/Workgroup variables); higher ones are the work-item's own
+// Pointers are single 64-bit values: (memory object index << 40) + byte offset, the offset signed in
+// [-2^39, 2^39) and added as an integer (so pointer differences and round trips through integers are
+// plain arithmetic). A pointer may leave its object and come back (C's one past the end, `p - 2` never
+// dereferenced): only an access outside the object is an error (Executor::access). Object 0 is the
+// null object; objects below Program::sharedObjects are shared by all work-items (buffers,
+// module-scope CrossWorkgroup/UniformConstant/Workgroup variables); higher ones are the work-item's own
 // (built-in inputs, Function-storage variables, allocated and released like a stack).
 #pragma once
 
@@ -24,7 +27,7 @@ namespace spvhls::sim::interp {
 using spirv::Id;
 
 constexpr unsigned kOffsetBits = 40;
-constexpr uint64_t kOffsetMask = (uint64_t(1) << kOffsetBits) - 1;
+constexpr int64_t kOffsetLimit = int64_t(1) << (kOffsetBits - 1); // offsets lie in [-kOffsetLimit, kOffsetLimit)
 constexpr uint32_t kMaxObjects = 1u << (64 - kOffsetBits);
 // Object numbers are split into ranges for nested task threads (SPV_INTEL_task_sequence): depth d
 // numbers its Function variables from d * kTaskObjects, so invocations never share numbers.
@@ -34,7 +37,26 @@ constexpr uint32_t kTaskObjects = kMaxObjects / (kMaxTaskDepth + 1);
 // would take gigabytes of slots. Memory objects themselves are only sized (InterpOptions::maxMemoryBytes).
 constexpr uint64_t kMaxScalars = uint64_t(1) << 22;
 
-inline uint64_t makeAddress(uint32_t object, uint64_t offset) { return (uint64_t(object) << kOffsetBits) | offset; }
+inline uint64_t makeAddress(uint32_t object, int64_t offset) {
+  return (uint64_t(object) << kOffsetBits) + static_cast<uint64_t>(offset);
+}
+// The memory object an address belongs to, and its signed byte offset in that object.
+inline uint32_t addressObject(uint64_t addr) {
+  return static_cast<uint32_t>((addr + static_cast<uint64_t>(kOffsetLimit)) >> kOffsetBits);
+}
+inline int64_t addressOffset(uint64_t addr) {
+  return static_cast<int64_t>(addr - (uint64_t(addressObject(addr)) << kOffsetBits));
+}
+// The byte offset of an address that Executor::access() accepted (inside its object, so not negative).
+inline uint64_t byteOffset(uint64_t addr) { return static_cast<uint64_t>(addressOffset(addr)); }
+// addr moved by `delta` bytes (two's complement), staying with its object: false when the offset
+// would leave [-kOffsetLimit, kOffsetLimit), beyond what the encoding holds.
+inline bool movePointer(uint64_t addr, uint64_t delta, uint64_t& out) {
+  const __int128 off = static_cast<__int128>(addressOffset(addr)) + static_cast<int64_t>(delta);
+  if (off < -kOffsetLimit || off >= kOffsetLimit) return false;
+  out = makeAddress(addressObject(addr), static_cast<int64_t>(off));
+  return true;
+}
 inline uint64_t widthMask(unsigned w) { return ~uint64_t(0) >> (64 - w); } // w in [1, 64]
 inline int64_t sext(uint64_t v, unsigned w) { return static_cast<int64_t>(v << (64 - w)) >> (64 - w); }
 

@@ -74,8 +74,9 @@ void Executor::subgroup(const std::vector<WorkItem*>& items, uint64_t maxSize) {
                              k, write ? "writes" : "reads"));
     for (uint64_t k = 0; k < size; ++k)
       for (uint32_t i = 0; i < in.n; ++i) {
-        uint64_t elem = k + i * maxSize, addr = ptr + elem * in.w2, off = addr & kOffsetMask;
+        uint64_t elem = k + i * maxSize, addr = ptr + elem * in.w2;
         MemObject& o = access(*items[k], addr, in.w2, in, write ? "block write" : "block read", write);
+        const uint64_t off = byteOffset(addr);
         if (write) {
           uint64_t v = regs[k][in.b + i];
           std::memcpy(o.bytes.data() + off, &v, in.w2);

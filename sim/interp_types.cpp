@@ -241,7 +241,7 @@ uint64_t evalConstantExpr(Program& p, Id id, const spirv::Constant& c) {
   case spirv::Op::OpConvertUToPtr: return base;
   case spirv::Op::OpConvertPtrToU: return base & widthMask(rt.width);
   case spirv::Op::OpGenericCastToPtr: {
-    const uint32_t object = static_cast<uint32_t>(base >> kOffsetBits);
+    const uint32_t object = addressObject(base);
     for (const GlobalVar& g : p.globals)
       if (g.object == object && g.info.storageClass != rt.storageClass)
         failAt(p, at, fmt::format("{} is in {} storage, not {}", p.mv.nameOf(g.var),
@@ -270,11 +270,13 @@ uint64_t evalConstantExpr(Program& p, Id id, const spirv::Constant& c) {
         cur = t.elem;
       }
     }
-    if ((base >> kOffsetBits) == 0) failAt(p, at, "pointer arithmetic on a null pointer");
-    const auto off = static_cast<int64_t>((base & kOffsetMask) + delta);
-    if (off < 0 || off > static_cast<int64_t>(kOffsetMask))
-      failAt(p, at, fmt::format("pointer arithmetic leaves the memory object: byte offset {}", off));
-    return (base & ~kOffsetMask) | static_cast<uint64_t>(off);
+    if (addressObject(base) == 0) failAt(p, at, "pointer arithmetic on a null pointer");
+    uint64_t result = 0; // may point outside the variable, like the decoded OpAccessChain
+    if (!movePointer(base, delta, result))
+      failAt(p, at, fmt::format("pointer arithmetic leaves the memory object by more than the interpreter's pointers "
+                                "hold: byte offset {} moved by {} bytes (offsets must stay within 2^39 bytes of the object)",
+                                addressOffset(base), static_cast<int64_t>(delta)));
+    return result;
   }
   default: break;
   }

@@ -460,7 +460,8 @@ TEST_CASE("interp: undefined behaviour is an error naming the instruction") {
   checkContains(e, "out-of-bounds load: 4 bytes at byte offset 12 of argument 0 'a'");
 
   e = runError(k, R"({"kernel": "negative_index", "args": [{"name": "out", "buffer": {"type": "i32", "length": 3}}, {"value": -1}]})");
-  checkContains(e, "pointer arithmetic leaves argument 0 'out' (buffer of 3 x i32 = 12 bytes): byte offset -4");
+  checkContains(e, "OpStore");
+  checkContains(e, "out-of-bounds store: 4 bytes at byte offset -4 of argument 0 'out' (buffer of 3 x i32 = 12 bytes)");
 
   e = runError(k, R"({"kernel": "uninit", "args": [{"buffer": {"type": "i32", "length": 1}}, {"value": 3}]})");
   checkContains(e, "OpLoad");
@@ -656,6 +657,243 @@ OpFunctionEnd
   std::string e = Kernel::fromText(text, "wild.spvasm").error(spec(R"({"kernel": "k", "args": [{"buffer": {"type": "u32", "length": 4}}]})"));
   checkContains(e, "OpPtrAccessChain %p");
   checkContains(e, "pointer arithmetic leaves argument 0");
+  checkContains(e, "by more than the interpreter's pointers hold");
+}
+
+namespace {
+// Pointers that leave their object (issue 11): formed one and two elements before an array and one
+// past its end, compared, subtracted, stored, passed, moved back in; and accesses outside the object.
+const char* kOutsideModule = R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %form "form"
+OpEntryPoint Kernel %read "read"
+OpEntryPoint Kernel %write "write"
+OpEntryPoint Kernel %atomic "atomic"
+OpEntryPoint Kernel %copy "copy"
+OpEntryPoint Kernel %priv "priv"
+OpName %arr "arr"
+OpName %garr "garr"
+%void = OpTypeVoid
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%u0 = OpConstant %uint 0
+%u1 = OpConstant %uint 1
+%u4 = OpConstant %uint 4
+%u7 = OpConstant %uint 7
+%u11 = OpConstant %uint 11
+%u12 = OpConstant %uint 12
+%u13 = OpConstant %uint 13
+%u14 = OpConstant %uint 14
+%l0 = OpConstant %ulong 0
+%l1 = OpConstant %ulong 1
+%l2 = OpConstant %ulong 2
+%l3 = OpConstant %ulong 3
+%l4 = OpConstant %ulong 4
+%l5 = OpConstant %ulong 5
+%l6 = OpConstant %ulong 6
+%l7 = OpConstant %ulong 7
+%l8 = OpConstant %ulong 8
+%l9 = OpConstant %ulong 9
+%lm1 = OpConstant %ulong 0xffffffffffffffff
+%lm2 = OpConstant %ulong 0xfffffffffffffffe
+%lbig = OpConstant %ulong 1000000
+%lback = OpConstant %ulong 0xfffffffffff0bdc3
+%arr4 = OpTypeArray %uint %u4
+%gu = OpTypePointer CrossWorkgroup %uint
+%garrp = OpTypePointer CrossWorkgroup %arr4
+%fu = OpTypePointer Function %uint
+%farr = OpTypePointer Function %arr4
+%fgu = OpTypePointer Function %gu
+%ginit = OpConstantComposite %arr4 %u11 %u12 %u13 %u14
+%garr = OpVariable %garrp CrossWorkgroup %ginit
+%gbefore = OpSpecConstantOp %gu InBoundsAccessChain %garr %lm1
+%gend = OpSpecConstantOp %gu InBoundsAccessChain %garr %l4
+%kty = OpTypeFunction %void %gu %gu %uint
+%getty = OpTypeFunction %uint %gu %ulong
+%get = OpFunction %uint None %getty
+%gp = OpFunctionParameter %gu
+%gi = OpFunctionParameter %ulong
+%gl = OpLabel
+%gq = OpInBoundsPtrAccessChain %gu %gp %gi
+%gv = OpLoad %uint %gq Aligned 4
+OpReturnValue %gv
+OpFunctionEnd
+%form = OpFunction %void None %kty
+%buf = OpFunctionParameter %gu
+%out = OpFunctionParameter %gu
+%fn = OpFunctionParameter %uint
+%fe = OpLabel
+%slot = OpVariable %fgu Function
+%bm1 = OpInBoundsPtrAccessChain %gu %buf %lm1
+%bm2 = OpInBoundsPtrAccessChain %gu %buf %lm2
+%bend = OpInBoundsPtrAccessChain %gu %buf %l4
+%ie = OpConvertPtrToU %ulong %bend
+%im2 = OpConvertPtrToU %ulong %bm2
+%diff = OpISub %ulong %ie %im2
+%d32 = OpUConvert %uint %diff
+OpStore %out %d32
+%lt = OpULessThan %bool %im2 %ie
+%lts = OpSelect %uint %lt %u1 %u0
+%o1 = OpInBoundsPtrAccessChain %gu %out %l1
+OpStore %o1 %lts
+%back = OpInBoundsPtrAccessChain %gu %bm2 %l3
+%v2 = OpLoad %uint %back
+%o2 = OpInBoundsPtrAccessChain %gu %out %l2
+OpStore %o2 %v2
+%last = OpPtrAccessChain %gu %bend %lm1
+%v3 = OpLoad %uint %last
+%o3 = OpInBoundsPtrAccessChain %gu %out %l3
+OpStore %o3 %v3
+OpStore %slot %bm1
+%reload = OpLoad %gu %slot
+%v4 = OpFunctionCall %uint %get %reload %l1
+%o4 = OpInBoundsPtrAccessChain %gu %out %l4
+OpStore %o4 %v4
+%v5 = OpFunctionCall %uint %get %bm2 %l4
+%o5 = OpInBoundsPtrAccessChain %gu %out %l5
+OpStore %o5 %v5
+%far = OpPtrAccessChain %gu %buf %lbig
+%near = OpPtrAccessChain %gu %far %lback
+%v6 = OpLoad %uint %near
+%o6 = OpInBoundsPtrAccessChain %gu %out %l6
+OpStore %o6 %v6
+%ib = OpConvertPtrToU %ulong %bm1
+%ib8 = OpIAdd %ulong %ib %l8
+%pb = OpConvertUToPtr %gu %ib8
+%v7 = OpLoad %uint %pb
+%o7 = OpInBoundsPtrAccessChain %gu %out %l7
+OpStore %o7 %v7
+%v8 = OpFunctionCall %uint %get %gbefore %l1
+%o8 = OpInBoundsPtrAccessChain %gu %out %l8
+OpStore %o8 %v8
+%v9 = OpFunctionCall %uint %get %gend %lm2
+%o9 = OpInBoundsPtrAccessChain %gu %out %l9
+OpStore %o9 %v9
+OpReturn
+OpFunctionEnd
+%read = OpFunction %void None %kty
+%rbuf = OpFunctionParameter %gu
+%rout = OpFunctionParameter %gu
+%rn = OpFunctionParameter %uint
+%re = OpLabel
+%rm2 = OpInBoundsPtrAccessChain %gu %rbuf %lm2
+%rq = OpInBoundsPtrAccessChain %gu %rm2 %rn
+%rv = OpLoad %uint %rq
+OpStore %rout %rv
+OpReturn
+OpFunctionEnd
+%write = OpFunction %void None %kty
+%wbuf = OpFunctionParameter %gu
+%wout = OpFunctionParameter %gu
+%wn = OpFunctionParameter %uint
+%we = OpLabel
+%wm2 = OpInBoundsPtrAccessChain %gu %wbuf %lm2
+%wq = OpInBoundsPtrAccessChain %gu %wm2 %wn
+OpStore %wq %u7
+OpReturn
+OpFunctionEnd
+%atomic = OpFunction %void None %kty
+%abuf = OpFunctionParameter %gu
+%aout = OpFunctionParameter %gu
+%an = OpFunctionParameter %uint
+%ae = OpLabel
+%am2 = OpInBoundsPtrAccessChain %gu %abuf %lm2
+%aq = OpInBoundsPtrAccessChain %gu %am2 %an
+%av = OpAtomicIAdd %uint %aq %u1 %u0 %u7
+OpStore %aout %av
+OpReturn
+OpFunctionEnd
+%copy = OpFunction %void None %kty
+%cbuf = OpFunctionParameter %gu
+%cout = OpFunctionParameter %gu
+%cn = OpFunctionParameter %uint
+%ce = OpLabel
+%cm2 = OpInBoundsPtrAccessChain %gu %cbuf %lm2
+%cq = OpInBoundsPtrAccessChain %gu %cm2 %cn
+OpCopyMemorySized %cout %cq %l8
+OpReturn
+OpFunctionEnd
+%priv = OpFunction %void None %kty
+%pbuf = OpFunctionParameter %gu
+%pout = OpFunctionParameter %gu
+%pn = OpFunctionParameter %uint
+%pe = OpLabel
+%arr = OpVariable %farr Function
+OpStore %arr %ginit
+%pm2 = OpInBoundsAccessChain %fu %arr %lm2
+%pend = OpInBoundsAccessChain %fu %arr %l4
+%pq = OpInBoundsPtrAccessChain %fu %pm2 %pn
+%pv = OpLoad %uint %pq
+OpStore %pout %pv
+%plast = OpPtrAccessChain %fu %pend %lm1
+%pw = OpLoad %uint %plast
+%po1 = OpInBoundsPtrAccessChain %gu %pout %l1
+OpStore %po1 %pw
+OpReturn
+OpFunctionEnd
+)";
+
+std::string outsideSpec(const std::string& kernel, int64_t n) {
+  return fmt::format(R"({{"kernel": "{}", "args": [
+      {{"name": "buf", "buffer": {{"type": "u32", "length": 4, "init": [10, 20, 30, 40]}}}},
+      {{"name": "out", "buffer": {{"type": "u32", "length": 10}}}}, {{"name": "n", "value": {}}}]}})", kernel, n);
+}
+} // namespace
+
+TEST_CASE("interp: pointers may leave their object; only an access outside it is an error (issue 11)") {
+  Kernel k = Kernel::fromText(kOutsideModule, "outside.spvasm");
+  // Formed before and past the buffer and a program-scope array, never dereferenced there: compared,
+  // subtracted, stored in memory, passed to a function, moved 10^6 elements away, through an integer,
+  // and back into the object, where they read the right element.
+  InterpResult r = k.run(spec(outsideSpec("form", 0)));
+  CHECK(elems<uint32_t>(r.buffers[1]) == std::vector<uint32_t>{24, 1, 20, 40, 10, 30, 40, 20, 11, 13});
+  CHECK(r.buffers[0] == bytesOf(std::vector<uint32_t>{10, 20, 30, 40}));
+
+  // buf - 2 + n, accessed inside the buffer: read, written, atomically added to, copied from.
+  for (int64_t n : {2, 5}) {
+    CAPTURE(n);
+    CHECK(elems<uint32_t>(k.run(spec(outsideSpec("read", n))).buffers[1])[0] == uint32_t(10 * (n - 1)));
+    std::vector<uint32_t> written = {10, 20, 30, 40};
+    written[n - 2] = 7;
+    CHECK(k.run(spec(outsideSpec("write", n))).buffers[0] == bytesOf(written));
+    written[n - 2] = uint32_t(10 * (n - 1)) + 7;
+    InterpResult a = k.run(spec(outsideSpec("atomic", n)));
+    CHECK(a.buffers[0] == bytesOf(written));
+    CHECK(elems<uint32_t>(a.buffers[1])[0] == uint32_t(10 * (n - 1)));
+  }
+  for (int64_t n : {2, 4}) { // 8 bytes
+    auto c = elems<uint32_t>(k.run(spec(outsideSpec("copy", n))).buffers[1]);
+    CHECK(c[0] == uint32_t(10 * (n - 1)));
+    CHECK(c[1] == uint32_t(10 * n));
+  }
+  // A Function array: a pointer two elements before it moved back in, one past its end moved back.
+  auto p = elems<uint32_t>(k.run(spec(outsideSpec("priv", 3))).buffers[1]);
+  CHECK(p[0] == 12);
+  CHECK(p[1] == 14);
+
+  // Real out-of-bounds accesses are errors naming the access, the object and the offset.
+  auto error = [&](const char* kernel, int64_t n) { return k.error(spec(outsideSpec(kernel, n))); };
+  std::string e = error("read", 1);
+  checkContains(e, "OpLoad %rv");
+  checkContains(e, "out-of-bounds load: 4 bytes at byte offset -4 of argument 0 'buf' (buffer of 4 x u32 = 16 bytes)");
+  e = error("read", 6);
+  checkContains(e, "OpLoad %rv");
+  checkContains(e, "out-of-bounds load: 4 bytes at byte offset 16 of argument 0 'buf'");
+  e = error("write", 0);
+  checkContains(e, "OpStore");
+  checkContains(e, "out-of-bounds store: 4 bytes at byte offset -8 of argument 0 'buf'");
+  e = error("write", 6);
+  checkContains(e, "out-of-bounds store: 4 bytes at byte offset 16 of argument 0 'buf'");
+  checkContains(error("atomic", 1), "out-of-bounds atomic access: 4 bytes at byte offset -4 of argument 0 'buf'");
+  checkContains(error("copy", 0), "out-of-bounds copy from: 8 bytes at byte offset -8 of argument 0 'buf'");
+  checkContains(error("copy", 5), "out-of-bounds copy from: 8 bytes at byte offset 12 of argument 0 'buf'");
+  e = error("priv", 1);
+  checkContains(e, "OpLoad %pv");
+  checkContains(e, "out-of-bounds load: 4 bytes at byte offset -4 of variable %arr (16 bytes)");
+  checkContains(error("priv", 6), "out-of-bounds load: 4 bytes at byte offset 16 of variable %arr (16 bytes)");
 }
 
 TEST_CASE("interp: huge arrays: sized without a layout, refused by name as whole values") {

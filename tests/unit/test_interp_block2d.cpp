@@ -676,6 +676,29 @@ TEST_CASE("interp block2d: null base, and a 2D region larger than its buffer") {
   }
 }
 
+TEST_CASE("interp block2d: a base pointer before its buffer is fine; elements before it are errors") {
+  // Pointers may leave their object (issue 11): the region starts a row (64 bytes) before the buffer,
+  // the block starts at row 1, the buffer's first byte.
+  Region g;
+  g.mw = 64, g.mh = 8, g.mp = 64, g.cy = 1, g.baseOffset = -64;
+  for (Kind kind : {Kind::Load, Kind::Transpose}) checkLoad({kind, 4, 4, 2, 1}, g, 4, 900);
+  CHECK(checkStore({Kind::Store, 4, 4, 2, 1}, g, 4, 901));
+  for (Kind kind : {Kind::Load, Kind::Prefetch, Kind::Store}) {
+    CAPTURE(opName(kind));
+    Setup s = makeSetup({kind, 4, 4, 2, 1}, g, 4, 1);
+    for (auto& p : s.params) p[4] = 0; // the block starts at row 0, before the buffer
+    checkContains(runError(s), "element (row 0, column 0) of block 0 is inside the 2D region but at byte offset -64, "
+                               "before the start of argument 0 'mem'");
+  }
+  for (Kind kind : {Kind::Load, Kind::Store}) {
+    CAPTURE(opName(kind));
+    Setup s = makeSetup({kind, 4, 4, 2, 1}, Region{}, 4, 1);
+    for (auto& p : s.params) p[6] = -4; // the per-invocation storage starts an element before its array
+    checkContains(runError(s), fmt::format("{} of invocation 0 is at byte offset -4, before the start of variable",
+                                           kind == Kind::Store ? "Src Pointer" : "Dst Pointer"));
+  }
+}
+
 TEST_CASE("interp block2d: a store to a constant buffer is an error; loads from it are fine") {
   Setup s = makeSetup({Kind::Store, 4, 4, 2, 1}, Region{}, 4, 1);
   s.constMem = true; // a UniformConstant buffer cast to a CrossWorkgroup pointer
