@@ -56,10 +56,18 @@ std::string sanitize(const std::string& name) {
       "timeprecision", "timeunit", "type", "typedef", "union", "unique", "unique0", "until", "until_with",
       "untyped", "var", "virtual", "void", "wait_order", "weak", "wildcard", "with", "within", "clk", "rst",
       "start", "busy", "done"};
+  // Other characters become '_', and runs of '_' one: names go into ports and signals as
+  // mem_<name>_req_valid, and Verilator mangles "__" (a name "start" once became mem_start__req_addr).
+  // No leading or trailing '_' either, for the same reason.
   std::string s;
-  for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s = "k_" + s;
-  if (reserved.count(s)) s += "_";
+  for (char c : name) {
+    const char d = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (d != '_' || (!s.empty() && s.back() != '_')) s += d;
+  }
+  while (!s.empty() && s.back() == '_') s.pop_back();
+  if (s.empty()) return "k";
+  if (std::isdigit(static_cast<unsigned char>(s[0]))) s = "k_" + s;
+  if (reserved.count(s)) s += "_k";
   return s;
 }
 

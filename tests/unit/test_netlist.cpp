@@ -10,11 +10,13 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "frontend/module.h"
@@ -282,4 +284,30 @@ TEST_CASE("golden Verilog: vadd in both cluster kinds and lut") {
     checkGolden(compileFixture("vadd.spv", "vadd", mode), fmt::format("vadd.{}", rtl::clusterModeName(mode)));
   }
   checkGolden(compileFixture("lut.spv", "lut", rtl::ClusterMode::Auto), "lut.auto");
+}
+
+TEST_CASE("sanitize: every name becomes a legal Verilog identifier without '__', keywords avoided") {
+  // Keywords of Verilog and SystemVerilog, the module's own port names, and awkward identifiers.
+  const std::vector<std::string> names = {
+      "module", "input", "output", "reg", "wire", "logic", "always", "begin", "end", "final", "int", "bit",
+      "string", "type", "global", "local", "start", "clk", "rst", "done", "busy", "", "_", "__", "___x___",
+      "a__b", "_x", "x_", "9lives", "a.b", "k.tmp", "with space", "\xc3\xbc", "wire__", "arg_", "mem__start"};
+  static const std::set<std::string> keywords = {"module", "input", "output", "reg", "wire", "logic", "always",
+                                                 "begin", "end", "final", "int", "bit", "string", "type",
+                                                 "global", "local", "start", "clk", "rst", "done", "busy"};
+  for (const std::string& n : names) {
+    const std::string s = rtl::sanitize(n);
+    INFO("name '" << n << "' -> '" << s << "'");
+    REQUIRE(!s.empty());
+    CHECK((std::isalpha(static_cast<unsigned char>(s[0])) != 0));
+    for (char c : s) CHECK((std::isalnum(static_cast<unsigned char>(c)) || c == '_'));
+    CHECK(s.find("__") == std::string::npos);
+    CHECK(s.back() != '_');
+    CHECK(keywords.count(s) == 0);
+    // As it appears in ports: arg_<name>, mem_<name>_req_valid.
+    CHECK(("mem_" + s + "_req_valid").find("__") == std::string::npos);
+  }
+  CHECK(rtl::sanitize("start") == "start_k");
+  CHECK(rtl::sanitize("a__b") == "a_b");
+  CHECK(rtl::sanitize("9lives") == "k_9lives");
 }
