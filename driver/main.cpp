@@ -162,11 +162,12 @@ int cmdRun(const Args& a) {
   return 0;
 }
 
-// The kernel's memories that are program-scope variables: simulation reads their final contents back.
+// The kernel's memories that are program-scope variables: simulation reads their final contents back
+// (not those holding pointers, which the interpreter encodes differently).
 std::vector<uint32_t> programScopeMemories(const driver::Compiled& c) {
   std::vector<uint32_t> out;
   for (size_t m = 0; m < c.kernel.memories.size(); ++m)
-    if (c.kernel.memories[m].spirvVar) out.push_back(uint32_t(m));
+    if (c.kernel.memories[m].spirvVar && !c.kernel.memories[m].holdsPointers) out.push_back(uint32_t(m));
   return out;
 }
 

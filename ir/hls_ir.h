@@ -99,6 +99,9 @@ struct Memory {
   // address space): `init` is configured once, and the kernel's writes stay. Otherwise an initialised
   // memory the kernel writes gets its contents stored again at the start of every run.
   bool persistent = false;
+  // It holds pointers (their byte offsets into the memory they point to): its bytes are not the
+  // interpreter's, which encodes pointers its own way, so simulation does not compare them.
+  bool holdsPointers = false;
   uint32_t elemBytes = 4;        // the widest access seen, for reports
   uint32_t wordBits = 64;        // data width of its ports (today's request/response ports carry 64)
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.

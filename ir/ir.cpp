@@ -238,7 +238,8 @@ std::string printKernel(const Kernel& k) {
     const std::string what = mem.onChip() ? fmt::format("{}, {} bytes, {}", memoryKindName(mem.kind), mem.sizeBytes,
                                                         mem.init.empty() ? "no initial contents"
                                                         : mem.persistent ? "initialised once, persistent"
-                                                                         : "initialised")
+                                                                         : "initialised") +
+                                                        (mem.holdsPointers ? ", holds pointers" : "")
                                           : fmt::format("argument {}", mem.argIndex);
     s += fmt::format("  mem{} {}: {}, {}-bit words, widest access {} bytes, ports: {}\n", m, mem.name, what,
                      mem.wordBits, mem.elemBytes, ports.empty() ? "none" : ports);

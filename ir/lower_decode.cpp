@@ -27,7 +27,7 @@ bool isPlainValueOp(SpvOp op) {
   case SpvOp::OpLogicalEqual: case SpvOp::OpLogicalNotEqual: case SpvOp::OpLogicalOr:
   case SpvOp::OpLogicalAnd: case SpvOp::OpLogicalNot:
   case SpvOp::OpSelect: case SpvOp::OpUConvert: case SpvOp::OpSConvert: case SpvOp::OpBitcast:
-  case SpvOp::OpCopyObject: case SpvOp::OpUndef:
+  case SpvOp::OpCopyObject: case SpvOp::OpUndef: case SpvOp::OpConvertPtrToU:
   case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr:
   case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
   case SpvOp::OpInBoundsPtrAccessChain:

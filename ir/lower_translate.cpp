@@ -170,16 +170,29 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
   const Id pointee = c_.pointeeOf(var);
   m.sizeBytes = c_.mv.sizeOf(pointee);
   checkOnChip(m, at); // before its contents are built
-  const bool initialised = d->operands.size() >= 2;
-  if (initialised || global || constant) {
-    m.init.assign(m.sizeBytes, 0);
-    if (initialised) constantBytes(d->operands[1], pointee, m.init, 0);
-  }
   m.elemBytes = 0;
-  uint32_t idx = newMemory(std::move(m));
+  // Known before its contents are built: an initializer may point at the variable itself.
+  const uint32_t idx = newMemory(std::move(m));
   readOnly_[idx] = constant;
   varMemory_[var] = idx;
+  const bool initialised = d->operands.size() >= 2;
+  if (initialised || global || constant) {
+    std::vector<uint8_t> init(k_.memories[idx].sizeBytes, 0);
+    std::vector<uint32_t> targets;
+    if (initialised) constantBytes(d->operands[1], pointee, init, 0, targets);
+    k_.memories[idx].init = std::move(init);
+    for (uint32_t t : targets) storePointerInto(idx, t, at);
+  }
   return idx;
+}
+
+bool Translator::storePointerInto(uint32_t cells, uint32_t target, const LInst& at) {
+  auto [it, added] = cellTarget_.try_emplace(cells, target);
+  if (!added && it->second != target)
+    c_.failAt(at, fmt::format("pointers stored in {} point into both {} and {}; not supported (every pointer "
+                              "kept in one memory must point into one buffer or array, known at compile time)",
+                              k_.memories[cells].name, k_.memories[it->second].name, k_.memories[target].name));
+  return added;
 }
 
 int Translator::mergeMemories(int a, int b, const LInst& at) {
@@ -216,11 +229,30 @@ void Translator::computeMemories() {
     };
     for (uint32_t fi : rpo_)
       for (const LInst& in : f_.blocks[fi].insts) {
+        // A pointer stored into memory, or copied with the memory holding it.
+        if (in.op == SpvOp::OpStore && c_.isPointerValue(in.ids[1])) {
+          const int cells = memoryOf(in.ids[0], in), target = memoryOf(in.ids[1], in);
+          if (cells >= 0 && target >= 0) changed |= storePointerInto(uint32_t(cells), uint32_t(target), in);
+        }
+        if (in.op == SpvOp::OpCopyMemory || in.op == SpvOp::OpCopyMemorySized) {
+          const int dst = memoryOf(in.ids[0], in), src = memoryOf(in.ids[1], in);
+          if (dst >= 0 && src >= 0)
+            if (auto t = cellTarget_.find(uint32_t(src)); t != cellTarget_.end())
+              changed |= storePointerInto(uint32_t(dst), t->second, in);
+        }
         if (!in.result || !c_.isPointerValue(in.result)) continue;
         switch (in.op) {
-        case SpvOp::OpVariable:
-          set(in.result, static_cast<int>(localVariableMemory(in)));
+        case SpvOp::OpVariable: {
+          const uint32_t m = localVariableMemory(in);
+          set(in.result, static_cast<int>(m));
+          if (!in.ids.empty()) { // an initializer may hold pointers
+            std::vector<uint8_t> bytes(k_.memories[m].sizeBytes, 0);
+            std::vector<uint32_t> targets;
+            constantBytes(in.ids[0], c_.pointeeOf(in.result), bytes, 0, targets);
+            for (uint32_t t : targets) changed |= storePointerInto(m, t, in);
+          }
           break;
+        }
         case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
         case SpvOp::OpInBoundsPtrAccessChain: case SpvOp::OpPtrCastToGeneric:
         case SpvOp::OpGenericCastToPtr: case SpvOp::OpCopyObject: case SpvOp::OpBitcast:
@@ -237,10 +269,13 @@ void Translator::computeMemories() {
         case SpvOp::OpSelect:
           set(in.result, mergeMemories(memoryOf(in.ids[1], in), memoryOf(in.ids[2], in), in));
           break;
-        case SpvOp::OpLoad:
-          c_.failAt(in, fmt::format("loads a pointer ({}) from memory; pointers stored in memory are not "
-                                    "supported (every pointer must resolve to a buffer at compile time)",
-                                    c_.typeName(in.type)));
+        case SpvOp::OpLoad: {
+          // A pointer loaded from memory points where the pointers stored there point.
+          const int cells = memoryOf(in.ids[0], in);
+          auto t = cells >= 0 ? cellTarget_.find(uint32_t(cells)) : cellTarget_.end();
+          set(in.result, t == cellTarget_.end() ? -1 : static_cast<int>(t->second));
+          break;
+        }
         case SpvOp::OpUndef:
           set(in.result, -1);
           break;
@@ -250,6 +285,8 @@ void Translator::computeMemories() {
         }
       }
   }
+  for (const auto& [cells, target] : cellTarget_)
+    k_.memories[cells].holdsPointers = true;
 }
 
 void Translator::translateBlock(uint32_t fi) {

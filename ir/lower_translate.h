@@ -33,6 +33,9 @@ private:
   std::unordered_map<Id, ValueId> vals_;
   std::unordered_map<Id, Ptr> ptrs_;
   std::unordered_map<Id, int> memOf_;          // pointer value -> memory; -1: none (undef/null)
+  // Pointers stored in memory: per memory that holds any, the one memory they all point into (a
+  // stored pointer is its byte offset there; two targets for one memory are not supported).
+  std::unordered_map<uint32_t, uint32_t> cellTarget_;
   std::unordered_map<Id, uint32_t> varMemory_; // unpromoted or module-scope variable -> memory
   std::unordered_map<Id, uint32_t> argOf_;     // entry parameter -> kernel argument
   std::unordered_map<Id, ValueId> argVals_;
@@ -48,6 +51,8 @@ private:
   void computeMemories();
   int memoryOf(Id ptr, const LInst& at);
   int mergeMemories(int a, int b, const LInst& at);
+  // Records that memory `cells` holds pointers into `target`; changed: a new fact.
+  bool storePointerInto(uint32_t cells, uint32_t target, const LInst& at);
   uint32_t newMemory(Memory m);
   void checkOnChip(const Memory& m, const LInst& at); // a private array or constant fits on chip
   uint32_t localVariableMemory(const LInst& var);
@@ -75,7 +80,13 @@ private:
   void emitStore(const Ptr& p, ValueId data, uint32_t size, const LInst& at);
   void translateCopy(const LInst& in);
   void storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uint64_t align, const LInst& at);
-  void constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset) const;
+  // A constant's bytes in memory; a pointer is its byte offset in the memory it points into, which
+  // is appended to `pointerTargets` (null pointers: offset 0, no target).
+  void constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset,
+                     std::vector<uint32_t>& pointerTargets);
+  // A constant address (a module-scope variable, a cast of or a constant access chain into one):
+  // its memory and byte offset; nullopt for a null pointer.
+  std::optional<std::pair<uint32_t, uint64_t>> constantPointer(Id constant, uint32_t where);
   const std::vector<uint8_t>* knownBytes(uint32_t memory) const;
 };
 

@@ -142,9 +142,7 @@ uint32_t Translator::accessSize(Id type, const LInst& at) const {
     c_.failAt(at, fmt::format("{}-bit memory accesses are not supported; expected 8, 16, 32 or 64 bits",
                               t.width));
   }
-  if (t.kind == K::Pointer)
-    c_.failAt(at, "pointers stored in memory are not supported (every pointer must resolve to a buffer "
-                  "at compile time)");
+  if (t.kind == K::Pointer) return 8; // its byte offset (cellTarget_ knows the memory)
   c_.failAt(at, fmt::format("accesses a whole {} value; only integer scalars are supported yet (access "
                             "the elements one by one)", c_.typeName(type)));
 }
@@ -251,18 +249,22 @@ Translator::Ptr Translator::accessChain(const LInst& in) {
   return p;
 }
 
-void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset) const {
+void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset,
+                               std::vector<uint32_t>& pointerTargets) {
   const uint32_t where = c_.mv.def.count(constant) ? c_.mv.def.at(constant) : 0;
   const spirv::Instruction* def = c_.mv.defInst(constant);
   const std::string what = def ? fmt::format("{} ({})", c_.ref(constant),
                                              spirv::grammar::opName(def->opcode))
                                : c_.ref(constant);
-  if (c_.type(type).kind == K::Pointer)
-    c_.fail(where, "initializer",
-            fmt::format("{} puts an address into memory (a table of pointers, e.g. `int *t[] = {{&g}}`); "
-                        "pointers stored in memory are not supported in hardware yet: index the data "
-                        "directly instead",
-                        what));
+  if (c_.type(type).kind == K::Pointer) {
+    // A pointer in memory is its byte offset in the memory it points into.
+    if (auto p = constantPointer(constant, where)) {
+      for (uint32_t i = 0; i < 8 && offset + i < out.size(); ++i)
+        out[offset + i] = static_cast<uint8_t>(p->second >> (8 * i));
+      pointerTargets.push_back(p->first);
+    }
+    return;
+  }
   const spirv::Constant* k = c_.mv.findConstant(constant);
   if (!k)
     c_.fail(where, "initializer",
@@ -276,13 +278,62 @@ void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, 
   } else if (t.kind == K::Array || t.kind == K::Vector) {
     const uint64_t es = c_.mv.sizeOf(t.elem);
     for (size_t i = 0; i < k->constituents.size(); ++i)
-      constantBytes(k->constituents[i], t.elem, out, offset + i * es);
+      constantBytes(k->constituents[i], t.elem, out, offset + i * es, pointerTargets);
   } else if (t.kind == K::Struct) {
     for (size_t i = 0; i < k->constituents.size() && i < t.members.size(); ++i)
-      constantBytes(k->constituents[i], t.members[i], out, offset + memberOffset(type, static_cast<uint32_t>(i)));
+      constantBytes(k->constituents[i], t.members[i], out, offset + memberOffset(type, static_cast<uint32_t>(i)),
+                    pointerTargets);
   } else {
     c_.fail(where, "initializer", fmt::format("constants of type {} in memory are not supported yet",
                                               c_.typeName(type)));
+  }
+}
+
+std::optional<std::pair<uint32_t, uint64_t>> Translator::constantPointer(Id constant, uint32_t where) {
+  const spirv::Instruction* def = c_.mv.defInst(constant);
+  if (def && def->opcode == static_cast<uint16_t>(SpvOp::OpVariable)) {
+    const LInst at{.op = SpvOp::OpVariable, .src = where};
+    return std::pair<uint32_t, uint64_t>{moduleVariableMemory(constant, at), 0};
+  }
+  const spirv::Constant* k = c_.mv.findConstant(constant);
+  if (k && (k->isNull || k->isUndef)) return std::nullopt;
+  if (!k || !k->expr || k->expr->operands.empty())
+    c_.fail(where, "initializer",
+            fmt::format("{} is stored as a pointer but is not an address known at compile time", c_.ref(constant)));
+  const spirv::ConstantExpr& e = *k->expr;
+  auto base = constantPointer(e.operands[0], where);
+  if (!base) c_.fail(where, "initializer", fmt::format("{} computes an address from a null pointer", c_.ref(constant)));
+  switch (e.op) {
+  case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr: case SpvOp::OpBitcast:
+    return base;
+  case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
+  case SpvOp::OpInBoundsPtrAccessChain: {
+    auto index = [&](size_t i) {
+      const spirv::Constant* ik = c_.mv.findConstant(e.operands[i]);
+      if (!ik || ik->expr) c_.fail(where, "initializer", fmt::format("{}: index {} is not a constant", c_.ref(constant), i));
+      return static_cast<int64_t>(ik->bits); // sign-extended by the module view
+    };
+    Id t = c_.pointeeOf(e.operands[0]);
+    size_t i = 1;
+    if (e.op == SpvOp::OpPtrAccessChain || e.op == SpvOp::OpInBoundsPtrAccessChain)
+      base->second += static_cast<uint64_t>(index(i++) * static_cast<int64_t>(c_.mv.sizeOf(t)));
+    for (; i < e.operands.size(); ++i) {
+      const spirv::Type& ty = c_.type(t);
+      if (ty.kind == K::Struct) {
+        const uint32_t member = static_cast<uint32_t>(index(i));
+        base->second += memberOffset(t, member);
+        t = ty.members.at(member);
+      } else {
+        base->second += static_cast<uint64_t>(index(i) * static_cast<int64_t>(c_.mv.sizeOf(ty.elem)));
+        t = ty.elem;
+      }
+    }
+    return base;
+  }
+  default:
+    c_.fail(where, "initializer",
+            fmt::format("{}: {} of an address is not supported in memory", c_.ref(constant),
+                        spirv::grammar::opName(static_cast<uint16_t>(e.op))));
   }
 }
 
@@ -391,7 +442,8 @@ void Translator::translateInst(const LInst& in) {
     if (!in.ids.empty()) {
       const Id pointee = c_.pointeeOf(in.result);
       std::vector<uint8_t> bytes(k_.memories[m].sizeBytes, 0);
-      constantBytes(in.ids[0], pointee, bytes, 0);
+      std::vector<uint32_t> targets; // recorded in computeMemories
+      constantBytes(in.ids[0], pointee, bytes, 0, targets);
       if (prologue_[current_] && !touched_[m]) {
         if (std::any_of(bytes.begin(), bytes.end(), [](uint8_t x) { return x != 0; }))
           k_.memories[m].init = bytes;
@@ -403,11 +455,24 @@ void Translator::translateInst(const LInst& in) {
   }
   case SpvOp::OpLoad: {
     const Ptr p = ptrOf(in.ids[0], in); // first: what is accessed says more than how
+    if (c_.isPointerValue(in.result)) {
+      // A pointer from memory: its offset, into the one memory pointers stored there point into (none
+      // stored: it stays undefined, and using it is an error where it is used).
+      if (auto t = cellTarget_.find(p.memory); t != cellTarget_.end())
+        ptrs_[in.result] = Ptr{t->second, emitLoad(p, 8, in)};
+      break;
+    }
     vals_[in.result] = emitLoad(p, accessSize(in.type, in), in);
     break;
   }
   case SpvOp::OpStore: {
     const Ptr p = ptrOf(in.ids[0], in);
+    if (c_.isPointerValue(in.ids[1])) {
+      const spirv::Constant* k = c_.mv.findConstant(in.ids[1]);
+      const bool null = (k && (k->isNull || k->isUndef)) || memoryOf(in.ids[1], in) < 0;
+      emitStore(p, null ? b_.constant(64, 0) : ptrOf(in.ids[1], in).offset, 8, in);
+      break;
+    }
     const uint32_t size = accessSize(c_.typeOf(in.ids[1]), in);
     emitStore(p, valueOf(in.ids[1], in), size, in);
     break;
@@ -422,6 +487,17 @@ void Translator::translateInst(const LInst& in) {
   case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr:
     ptrs_[in.result] = ptrOf(in.ids[0], in);
     break;
+  case SpvOp::OpConvertPtrToU: {
+    // A pointer as a number: its offset, with its memory above bit 40 (as the interpreter encodes
+    // it, though not with the same memory numbers): differences and comparisons of pointers into one
+    // object, which is what C defines, come out right; null is 0.
+    const int m = memoryOf(in.ids[0], in);
+    const ValueId v = m < 0 ? b_.constant(64, 0)
+                            : b_.binary(OpKind::Add, ptrOf(in.ids[0], in).offset,
+                                        b_.constant(64, uint64_t(m + 1) << 40));
+    vals_[in.result] = b_.resize(v, widthOf(in.type, in), false);
+    break;
+  }
   case SpvOp::OpCopyObject: case SpvOp::OpBitcast: {
     if (c_.isPointerValue(in.result)) {
       ptrs_[in.result] = ptrOf(in.ids[0], in);

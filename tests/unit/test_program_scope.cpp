@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "frontend/diagnostics.h"
 #include "frontend/module.h"
 #include "ir/lower.h"
 #include "sim/interp.h"
@@ -174,4 +175,26 @@ TEST_CASE("program-scope variables: the interpreter's final contents and their c
   pt.defined[5] = 0; // never written in the interpreter: the hardware may hold anything there
   CHECK(sim::compareGlobals(partial, vars, got) == "");
   CHECK(sim::compareGlobals(r, {{99999, "ghost"}}, got).find("ghost") != std::string::npos);
+}
+
+TEST_CASE("pointers kept in memory: offsets into one memory, or a clear error") {
+  // tests/e2e/regress/ptr_memory.cl: a global pointer, a private table of pointers, a pointer member.
+  Loaded l = load(spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/regress/ptr_memory.spv"));
+  ir::Kernel k = ir::lowerKernel(*l.view, "k");
+  const ir::Memory& cursor = memoryNamed(k, "cursor");
+  CHECK(cursor.holdsPointers);
+  CHECK(cursor.persistent);
+  // Its initializer, &data[2], is the byte offset 8 into data.
+  REQUIRE(cursor.init.size() == 8);
+  CHECK(cursor.init == std::vector<uint8_t>{8, 0, 0, 0, 0, 0, 0, 0});
+  CHECK_FALSE(memoryNamed(k, "data").holdsPointers);
+  // Pointers into two variables in one table cannot be offsets into one memory.
+  Loaded two = load(spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/regress/ptr_two_targets.spv"));
+  std::string error;
+  try {
+    ir::lowerKernel(*two.view, "k");
+  } catch (const DiagnosticError& e) {
+    error = e.what();
+  }
+  CHECK(error.find("point into both a and b; not supported") != std::string::npos);
 }
