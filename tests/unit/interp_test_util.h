@@ -41,6 +41,8 @@ struct Kernel {
 
   explicit Kernel(const std::string& file) : Kernel(spirv::readModuleFile((kInterpData / file).string())) {}
   static Kernel fromText(const std::string& text, const std::string& name) { return Kernel(spirv::readText(text, name)); }
+  // Any SPIR-V file, e.g. a regression kernel the build compiled (SPVHLS_BINARY_DIR/regress/).
+  static Kernel fromFile(const std::string& path) { return Kernel(spirv::readModuleFile(path)); }
 
   sim::InterpResult run(const sim::RunSpec& s, sim::InterpOptions opts = {}) const { return sim::interpret(*view, s, opts); }
   // The message of the error the run ends with.

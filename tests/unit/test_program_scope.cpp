@@ -13,26 +13,18 @@
 #include "sim/interp.h"
 #include "sim/runspec.h"
 
+#include "interp_test_util.h"
+
 using namespace spvhls;
 using ir::OpKind;
 
 namespace {
 
-struct Loaded {
-  std::unique_ptr<spirv::Module> module;
-  std::unique_ptr<spirv::ModuleView> view;
-};
+using testutil::Kernel;
 
-Loaded load(spirv::Module m) {
-  Loaded l;
-  l.module = std::make_unique<spirv::Module>(std::move(m));
-  l.view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*l.module));
-  return l;
-}
-
-// tests/e2e/regress/globals.cl, compiled by the build (clang-15 -O0 + llvm-spirv-15).
-Loaded globalsKernel() {
-  return load(spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/regress/globals.spv"));
+// A regression kernel compiled by the build (tests/e2e/regress/<stem>.cl, clang-15 -O0 + llvm-spirv-15).
+Kernel regress(const std::string& stem) {
+  return Kernel::fromFile(std::string(SPVHLS_BINARY_DIR) + "/regress/" + stem + ".spv");
 }
 
 const ir::Memory& memoryNamed(const ir::Kernel& k, const std::string& name) {
@@ -94,7 +86,7 @@ const char* kPrivateAndWorkgroup = R"(
 } // namespace
 
 TEST_CASE("program-scope variables: on-chip memories with their contents and persistence") {
-  Loaded l = globalsKernel();
+  Kernel l = regress("globals");
   ir::Kernel k = ir::lowerKernel(*l.view, "k");
   // Globals keep their contents from run to run: configured once from the initializer (zeros when
   // there is none), never stored again by the kernel.
@@ -126,7 +118,7 @@ TEST_CASE("program-scope variables: on-chip memories with their contents and per
 }
 
 TEST_CASE("program-scope variables: a written Private initializer is stored at every run") {
-  Loaded l = load(spirv::readText(kPrivateAndWorkgroup, "private.spvasm"));
+  Kernel l = Kernel::fromText(kPrivateAndWorkgroup, "private.spvasm");
   ir::Kernel k = ir::lowerKernel(*l.view, "k");
   const ir::Memory& p = memoryNamed(k, "p");
   CHECK_FALSE(p.persistent);
@@ -144,7 +136,7 @@ TEST_CASE("program-scope variables: a written Private initializer is stored at e
 }
 
 TEST_CASE("program-scope variables: the interpreter's final contents and their comparison") {
-  Loaded l = globalsKernel();
+  Kernel l = regress("globals");
   sim::InterpResult r = sim::interpret(*l.view, r4Spec());
   auto table =
       std::find_if(r.globals.begin(), r.globals.end(), [](const auto& g) { return g.name == "table"; });
@@ -179,7 +171,7 @@ TEST_CASE("program-scope variables: the interpreter's final contents and their c
 
 TEST_CASE("pointers kept in memory: offsets into one memory, or a clear error") {
   // tests/e2e/regress/ptr_memory.cl: a global pointer, a private table of pointers, a pointer member.
-  Loaded l = load(spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/regress/ptr_memory.spv"));
+  Kernel l = regress("ptr_memory");
   ir::Kernel k = ir::lowerKernel(*l.view, "k");
   const ir::Memory& cursor = memoryNamed(k, "cursor");
   CHECK(cursor.holdsPointers);
@@ -189,12 +181,7 @@ TEST_CASE("pointers kept in memory: offsets into one memory, or a clear error") 
   CHECK(cursor.init == std::vector<uint8_t>{8, 0, 0, 0, 0, 0, 0, 0});
   CHECK_FALSE(memoryNamed(k, "data").holdsPointers);
   // Pointers into two variables in one table cannot be offsets into one memory.
-  Loaded two = load(spirv::readModuleFile(std::string(SPVHLS_BINARY_DIR) + "/regress/ptr_two_targets.spv"));
-  std::string error;
-  try {
-    ir::lowerKernel(*two.view, "k");
-  } catch (const DiagnosticError& e) {
-    error = e.what();
-  }
+  Kernel two = regress("ptr_two_targets");
+  const std::string error = testutil::errorOf([&] { ir::lowerKernel(*two.view, "k"); });
   CHECK(error.find("point into both a and b; not supported") != std::string::npos);
 }
