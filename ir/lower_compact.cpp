@@ -200,8 +200,14 @@ bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& l
       work.push_back(v);
     }
   };
+  // A store whose predicate is the constant false never happens (e.g. the latch of a loop whose
+  // condition is constant): dropping it keeps its memory port off the loop module.
+  auto neverRuns = [&](const Op& op) {
+    const ValueId pred = op.kind == OpKind::Store && op.operands.size() > 2 ? op.operands[2] : kNone;
+    return pred != kNone && lp.ops[pred].kind == OpKind::Const && lp.ops[pred].imm == 0;
+  };
   for (ValueId v = 0; v < lp.ops.size(); ++v)
-    if (hasSideEffect(lp.ops[v].kind)) mark(v);
+    if (hasSideEffect(lp.ops[v].kind) && !neverRuns(lp.ops[v])) mark(v);
   mark(lp.continueCond);
   for (ValueId v : lp.liveOuts) mark(v);
   while (!work.empty()) {
