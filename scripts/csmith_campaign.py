@@ -2,11 +2,18 @@
 """Random-program campaign: csmith programs as single-task OpenCL C kernels through spvhls.
 
 For each program (a csmith seed and a feature profile) the script
-  1. generates it with csmith (no global variables: the hardware does not support program-scope
-     variables yet; no volatiles, bit-fields, packed structs, floats, argc; few, small functions);
+  1. generates it with csmith (no volatiles, bit-fields, packed structs, floats, argc; few, small
+     functions; by default no global variables, with --globals csmith declares them: program-scope
+     variables, which the hardware keeps in on-chip memories);
   2. wraps it as `kernel void k(global uint *r)` that calls func_1() and stores the CRC-32 of its
      64-bit result in r[0] and the result itself in r[1] (low) and r[2] (high). Without globals func_1's
      result is all a csmith program computes: its main() would print the CRC of no variable at all.
+     With --globals the program is generated with checksums and its main() becomes the kernel's body:
+     after func_1(), each of its transparent_crc(g, ...) calls (one per global, struct field and array
+     element that csmith checksums; pointers are not) folds g's value as 8 bytes of uint64_t into a
+     CRC-32 that the kernel stores in r[3]; csmith's printing and platform hooks are dropped. The native
+     build runs the same kernel text, so native vs interpreter compares the globals through r[3], and
+     `spvhls sim` also compares the final contents of every program-scope variable with the interpreter.
      The runtime is tests/native/csmith_prelude.h + csmith's safe_math.h (`unsigned long long` spelled
      uint64_t) + the program with `LL` literal suffixes made `L` (`long long` is 128 bits in OpenCL C),
      pasted into one self-contained kernel.cl;
@@ -24,14 +31,16 @@ and classifies it into exactly one outcome (first failing step wins):
   hang            a spvhls step exceeded --timeout
   unsupported     a clean exit-1 diagnostic from `spvhls compile` (or "not supported" from `spvhls run`)
   frontend-reject csmith, gcc, clang-15, llvm-spirv-15 or spirv-val failed, or func_1 returns a
-                  struct/union (not wrapped: its padding has no value to compare)
+                  struct/union (not wrapped: its padding has no value to compare; with --globals it is
+                  wrapped, func_1's result unused and only the globals compared), or (--globals) a
+                  main() the wrapper does not recognise
   native-timeout  the native program exceeded --native-timeout (excluded)
   native-ub       the sanitizers stopped the native program (excluded)
 
 Prints a table (profile x outcome), the failing programs with their first diagnostic line, and the
 unsupported messages by frequency; writes OUT/results.json; keeps OUT/cases/<id>/ for every non-pass
 program (kernel.cl, run.json, outputs, repro.sh). Reproduce one program with
-  python3 scripts/csmith_campaign.py --spvhls build/spvhls --out /tmp/one --seed-start SEED --count 1 --profiles P
+  python3 scripts/csmith_campaign.py --spvhls build/spvhls --out /tmp/one --seed-start SEED --count 1 --profiles P [--globals]
 Setup: csmith and its runtime headers (`apt-get install -y csmith libcsmith-dev`, scripts/setup-campaign.sh).
 """
 import argparse, collections, concurrent.futures, json, os, re, shlex, shutil, subprocess, sys, threading, time, zlib
@@ -48,6 +57,16 @@ COMMON = ["--no-global-variables", "--no-argc", "--no-volatiles", "--no-volatile
           "--max-funcs", "3", "--max-block-depth", "3", "--max-block-size", "3", "--max-expr-complexity", "6",
           "--max-array-dim", "2", "--max-array-len-per-dim", "4", "--max-struct-fields", "4",
           "--max-union-fields", "3", "--max-pointer-depth", "2"]
+
+
+def csmith_options(globals_):
+    """COMMON, or with --globals COMMON without --no-global-variables and --no-checksum (csmith's main()
+    then folds every global into its checksum, which the wrapper keeps)."""
+    if not globals_:
+        return COMMON
+    return [o for o in COMMON if o not in ("--no-global-variables", "--no-checksum")]
+
+
 PROFILES = {
     "1": ("scalars", ["--no-pointers", "--no-structs", "--no-unions"]),
     "2": ("pointers", ["--pointers", "--no-structs", "--no-unions"]),
@@ -69,22 +88,75 @@ kernel void k(global uint *r) {
 }
 """
 
+# With --globals: csmith's main() (func_1(), then transparent_crc of every global) becomes the body of
+# the kernel; the CRC of the globals goes to r[3].
+KERNEL_GLOBALS = """
+/* ---- spvhls campaign wrapper: the single-task kernel (csmith's main() with globals) ---- */
+kernel void k(global uint *r) {
+  uint64_t spvhls_v = 0;
+  uint32_t spvhls_gcrc = 0xFFFFFFFFU;
+  {
+%s
+  }
+  r[0] = spvhls_crc32_bytes(0xFFFFFFFFU, spvhls_v, 8) ^ 0xFFFFFFFFU;
+  r[1] = (uint32_t)spvhls_v;
+  r[2] = (uint32_t)(spvhls_v >> 32);
+  r[3] = spvhls_gcrc ^ 0xFFFFFFFFU;
+}
+"""
+
+
+class WrapError(Exception):
+    pass
+
+
+def wrap_main(main_text, keep_result=True):
+    """csmith's main() (generated with checksums) -> the statements of the kernel body: func_1()'s
+    result kept in spvhls_v, every transparent_crc(x, "name", print_hash_value) folded into spvhls_gcrc
+    with the prelude's spvhls_crc32_bytes (the CRC-32 of x's 8 bytes as uint64_t, as csmith's own
+    transparent_crc does), the printing and the platform hooks dropped. keep_result=False (func_1
+    returns a struct or union) leaves func_1's result unused: r[0..2] are then constant."""
+    open_brace, close_brace = main_text.find("{"), main_text.rfind("}")
+    if open_brace < 0 or close_brace < open_brace:
+        raise WrapError("main() has no body")
+    body = main_text[open_brace + 1:close_brace]
+    body, n = re.subn(r"^(\s*)func_1\(\);", r"\1spvhls_v = (uint64_t)func_1();" if keep_result else r"\1func_1();",
+                      body, flags=re.M)
+    if n != 1:
+        raise WrapError(f"main() calls func_1() {n} times")
+    body = re.sub(r'^(\s*)transparent_crc\((.*), "[^"]*", print_hash_value\);',
+                  r"\1spvhls_gcrc = spvhls_crc32_bytes(spvhls_gcrc, (uint64_t)(\2), 8);", body, flags=re.M)
+    body = re.sub(r"^\s*if \(print_hash_value\) printf\(.*\);\s*$", "", body, flags=re.M)
+    body = re.sub(r"^\s*(int print_hash_value = 0;|platform_main_begin\(\);|crc32_gentab\(\);|"
+                  r"platform_main_end\(.*\);|return 0;)\s*$", "", body, flags=re.M)
+    for word in ("transparent_crc", "printf", "print_hash_value", "platform_", "crc32_"):
+        if re.search(r"\b" + word, body):
+            raise WrapError(f"main() has an unexpected {word}")
+    return "\n".join(l for l in body.splitlines() if l.strip())
+
 # llvm-spirv-15 writes SPIR-V 1.4 without listing every global in the entry point's interface (1.4
 # requires it); that is the translator's, not the program's, fault, so this one rule is tolerated.
 SPIRV_VAL_TOLERATED = re.compile(r"is not listed as an interface")
 
 
-def make_kernel(csmith_c):
+def make_kernel(csmith_c, globals_=False, keep_result=True):
     prog = open(csmith_c).read().replace('#include "csmith.h"', "")
     cut = prog.find("int main (void)")
     if cut < 0:
         cut = prog.find("int main(void)")
+    main_text = prog[cut:] if cut >= 0 else ""
     if cut >= 0:
         prog = prog[:cut]
+    if globals_:
+        if not main_text:
+            raise WrapError("no main()")
+        kernel = KERNEL_GLOBALS % wrap_main(main_text, keep_result)
+    else:
+        kernel = KERNEL
     prog = re.sub(r"\b(0[xX][0-9A-Fa-f]+|\d+)([uU]?)(?:LL|ll)\b", r"\1\2L", prog)
     safe = open(SAFE_MATH).read().replace("unsigned long long", "uint64_t")
     return (open(PRELUDE).read() + "\n/* ---- csmith safe_math.h ---- */\n" + safe +
-            "\n/* ---- csmith program ---- */\n" + prog + KERNEL)
+            "\n/* ---- csmith program ---- */\n" + prog + kernel)
 
 
 def first_line(text, prefer=("error", "internal")):
@@ -136,23 +208,29 @@ def run_case(seed, profile, cluster, a, out):
     os.makedirs(c.dir)
     T = a.timeout
     prog = os.path.join(c.dir, "csmith.c")
-    rc, o = c.run("csmith", ["csmith", "--seed", str(seed), "-o", prog] + COMMON + PROFILES[profile][1], T, cwd=c.dir)
+    rc, o = c.run("csmith", ["csmith", "--seed", str(seed), "-o", prog] + csmith_options(a.globals) + PROFILES[profile][1],
+                  T, cwd=c.dir)
     if rc != 0:
         return c.result("frontend-reject", "csmith", first_line(o))
     m = re.search(r"^static\s+([^;(]*?)\s*func_1\s*\(void\);", open(prog).read(), re.M)
-    if m and re.match(r"(const\s+)?(struct|union)\b", m.group(1)):
+    returns_aggregate = bool(m and re.match(r"(const\s+)?(struct|union)\b", m.group(1)))
+    if returns_aggregate and not a.globals:
         # Its bytes (with padding) have no portable value to compare; not wrapped.
         return c.result("frontend-reject", "wrap", f"func_1 returns {m.group(1)}: not wrapped")
     cl = os.path.join(c.dir, "kernel.cl")
+    try:
+        text = make_kernel(prog, a.globals, keep_result=not returns_aggregate)
+    except WrapError as e:
+        return c.result("frontend-reject", "wrap", f"not wrapped: {e}")
     with open(cl, "w") as f:
-        f.write(make_kernel(prog))
+        f.write(text)
     spec = os.path.join(c.dir, "run.json")
     with open(spec, "w") as f:
         json.dump(SPEC, f, indent=1)
     with open(os.path.join(c.dir, "repro.sh"), "w") as f:
         f.write(f"# one program of the campaign, all steps:\npython3 {shlex.quote(os.path.join(ROOT, 'scripts', 'csmith_campaign.py'))} "
                 f"--spvhls {shlex.quote(a.spvhls)} --out /tmp/csmith_repro --seed-start {seed} --count 1 --profiles {profile} "
-                f"--cluster {cluster}\n")
+                f"--cluster {cluster}{' --globals' if a.globals else ''}\n")
 
     # native
     t0 = time.time()
@@ -267,6 +345,8 @@ def main():
     ap.add_argument("--sim-seeds", default="1", help="`spvhls sim --seeds`")
     ap.add_argument("--max-cycles", type=int, default=20000000, help="`spvhls sim --max-cycles`")
     ap.add_argument("--no-sim", action="store_true", help="stop after `spvhls compile`")
+    ap.add_argument("--globals", action="store_true",
+                    help="let csmith declare global variables (program-scope variables) and fold them into r[3]")
     ap.add_argument("--keep-all", action="store_true", help="keep the files of passing programs too")
     a = ap.parse_args()
     a.spvhls = os.path.abspath(a.spvhls)

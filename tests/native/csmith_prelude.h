@@ -1,7 +1,8 @@
 /* Runtime prelude for csmith programs run as a single-work-item OpenCL C kernel (clang-15,
  * -cl-std=CL2.0) and natively as C (gcc, through tests/native/opencl_shim.h). It replaces csmith's
  * csmith.h: fixed-width integer types and their limits, the safe-math wrapper settings, and a
- * table-free CRC-32 (no program-scope variables: the hardware does not support them yet).
+ * table-free CRC-32 (no program-scope table: the campaign's default programs have no program-scope
+ * variables at all; with --globals the wrapper folds csmith's globals into it too).
  * scripts/csmith_campaign.py pastes this file, csmith's safe_math.h (with `unsigned long long`
  * spelled uint64_t: `long long` is reserved in OpenCL C) and the generated program into one file. */
 #ifdef __OPENCL_C_VERSION__
