@@ -216,10 +216,11 @@ int cmdSim(const Args& a) {
   std::string exe = sim::buildSimulator(files, iface, dir + "/sim", trace);
 
   int passed = 0, failed = 0;
+  const auto programScope = programScopeVars(c); // compared after every run, in iface.memories order
   auto check = [&](const std::string& label, const sim::SimOptions& so, std::optional<uint64_t> expectCycles) {
     sim::SimResult r = sim::runSimulator(exe, iface, spec, init, so);
     std::string problem = r.finished ? sim::compareBuffers(spec, golden.buffers, r.buffers) +
-                                           sim::compareGlobals(golden, programScopeVars(c), r.memories)
+                                           sim::compareGlobals(golden, programScope, r.memories)
                                      : r.error;
     if (problem.empty() && expectCycles && r.cycles != *expectCycles)
       problem = fmt::format("cycle count {} differs from the report's prediction {}", r.cycles, *expectCycles);

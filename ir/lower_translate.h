@@ -73,6 +73,12 @@ private:
   void translateInst(const LInst& in);
   void translateExtInst(const LInst& in);
   Ptr accessChain(const LInst& in);
+  // The byte offset steps of an access chain (ids[0]: the base pointer) over its pointee type:
+  // element(index, size, 0) for the Ptr chain's first index and every array or vector index,
+  // element(kNone, 0, bytes) for a struct member (its index must be a constant); fail(message)
+  // reports a malformed chain and does not return.
+  template <class Element, class Fail>
+  void walkChain(SpvOp op, const std::vector<Id>& ids, Element element, Fail fail) const;
   Ptr constantAddress(Id id, const spirv::ConstantExpr& e, const LInst& at);
   uint64_t memberOffset(Id structType, uint32_t member) const;
   uint32_t accessSize(Id type, const LInst& at) const;

@@ -216,36 +216,39 @@ Translator::Ptr Translator::constantAddress(Id id, const spirv::ConstantExpr& e,
                             c_.ref(id), spirv::grammar::opName(static_cast<uint16_t>(e.op))));
 }
 
-Translator::Ptr Translator::accessChain(const LInst& in) {
-  Ptr p = ptrOf(in.ids[0], in);
-  Id t = c_.pointeeOf(in.ids[0]);
-  auto scaled = [&](Id index, uint64_t size) {
-    ValueId v = b_.resize(valueOf(index, in), 64, true); // indices are signed
-    return b_.mulConst(v, size);
-  };
+template <class Element, class Fail>
+void Translator::walkChain(SpvOp op, const std::vector<Id>& ids, Element element, Fail fail) const {
+  Id t = c_.pointeeOf(ids.at(0));
   size_t i = 1;
-  if (in.op == SpvOp::OpPtrAccessChain || in.op == SpvOp::OpInBoundsPtrAccessChain) {
-    p.offset = b_.binary(OpKind::Add, p.offset, scaled(in.ids[1], c_.mv.sizeOf(t)));
-    i = 2;
-  }
-  for (; i < in.ids.size(); ++i) {
+  if (op == SpvOp::OpPtrAccessChain || op == SpvOp::OpInBoundsPtrAccessChain) element(ids.at(i++), c_.mv.sizeOf(t), 0);
+  for (; i < ids.size(); ++i) {
     const spirv::Type& ty = c_.type(t);
     if (ty.kind == K::Struct) {
-      const spirv::Constant* k = c_.mv.findConstant(in.ids[i]);
-      if (!k || k->bits >= ty.members.size())
-        c_.failAt(in, fmt::format("struct member index {} must be a constant below {}", i,
-                                  ty.members.size()));
+      const spirv::Constant* k = c_.mv.findConstant(ids[i]);
+      if (!k || k->expr || k->bits >= ty.members.size())
+        fail(fmt::format("struct member index {} must be a constant below {}", i, ty.members.size()));
       const uint32_t member = static_cast<uint32_t>(k->bits);
-      p.offset = b_.binary(OpKind::Add, p.offset, b_.constant(64, memberOffset(t, member)));
+      element(kNone, 0, memberOffset(t, member));
       t = ty.members[member];
     } else if (ty.kind == K::Array || ty.kind == K::RuntimeArray || ty.kind == K::Vector) {
-      p.offset = b_.binary(OpKind::Add, p.offset, scaled(in.ids[i], c_.mv.sizeOf(ty.elem)));
+      element(ids[i], c_.mv.sizeOf(ty.elem), 0);
       t = ty.elem;
     } else {
-      c_.failAt(in, fmt::format("index {} goes into a {} value, which has no elements", i,
-                                c_.typeName(t)));
+      fail(fmt::format("index {} goes into a {} value, which has no elements", i, c_.typeName(t)));
     }
   }
+}
+
+Translator::Ptr Translator::accessChain(const LInst& in) {
+  Ptr p = ptrOf(in.ids[0], in);
+  walkChain(
+      in.op, in.ids,
+      [&](Id index, uint64_t size, uint64_t bytes) {
+        const ValueId step = index == kNone ? b_.constant(64, bytes)
+                                            : b_.mulConst(b_.resize(valueOf(index, in), 64, true), size); // signed
+        p.offset = b_.binary(OpKind::Add, p.offset, step);
+      },
+      [&](const std::string& msg) { c_.failAt(in, msg); });
   return p;
 }
 
@@ -292,7 +295,9 @@ void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, 
 std::optional<std::pair<uint32_t, uint64_t>> Translator::constantPointer(Id constant, uint32_t where) {
   const spirv::Instruction* def = c_.mv.defInst(constant);
   if (def && def->opcode == static_cast<uint16_t>(SpvOp::OpVariable)) {
-    const LInst at{.op = SpvOp::OpVariable, .src = where};
+    LInst at;
+    at.op = SpvOp::OpVariable;
+    at.src = where;
     return std::pair<uint32_t, uint64_t>{moduleVariableMemory(constant, at), 0};
   }
   const spirv::Constant* k = c_.mv.findConstant(constant);
@@ -307,29 +312,21 @@ std::optional<std::pair<uint32_t, uint64_t>> Translator::constantPointer(Id cons
   case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr: case SpvOp::OpBitcast:
     return base;
   case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
-  case SpvOp::OpInBoundsPtrAccessChain: {
-    auto index = [&](size_t i) {
-      const spirv::Constant* ik = c_.mv.findConstant(e.operands[i]);
-      if (!ik || ik->expr) c_.fail(where, "initializer", fmt::format("{}: index {} is not a constant", c_.ref(constant), i));
-      return static_cast<int64_t>(ik->bits); // sign-extended by the module view
-    };
-    Id t = c_.pointeeOf(e.operands[0]);
-    size_t i = 1;
-    if (e.op == SpvOp::OpPtrAccessChain || e.op == SpvOp::OpInBoundsPtrAccessChain)
-      base->second += static_cast<uint64_t>(index(i++) * static_cast<int64_t>(c_.mv.sizeOf(t)));
-    for (; i < e.operands.size(); ++i) {
-      const spirv::Type& ty = c_.type(t);
-      if (ty.kind == K::Struct) {
-        const uint32_t member = static_cast<uint32_t>(index(i));
-        base->second += memberOffset(t, member);
-        t = ty.members.at(member);
-      } else {
-        base->second += static_cast<uint64_t>(index(i) * static_cast<int64_t>(c_.mv.sizeOf(ty.elem)));
-        t = ty.elem;
-      }
-    }
+  case SpvOp::OpInBoundsPtrAccessChain:
+    walkChain(
+        e.op, e.operands,
+        [&](Id index, uint64_t size, uint64_t bytes) {
+          if (index == kNone) {
+            base->second += bytes;
+            return;
+          }
+          const spirv::Constant* ik = c_.mv.findConstant(index);
+          if (!ik || ik->expr)
+            c_.fail(where, "initializer", fmt::format("{}: an index is not a constant", c_.ref(constant)));
+          base->second += static_cast<uint64_t>(static_cast<int64_t>(ik->bits) * static_cast<int64_t>(size));
+        },
+        [&](const std::string& msg) { c_.fail(where, "initializer", fmt::format("{}: {}", c_.ref(constant), msg)); });
     return base;
-  }
   default:
     c_.fail(where, "initializer",
             fmt::format("{}: {} of an address is not supported in memory", c_.ref(constant),
@@ -468,8 +465,7 @@ void Translator::translateInst(const LInst& in) {
   case SpvOp::OpStore: {
     const Ptr p = ptrOf(in.ids[0], in);
     if (c_.isPointerValue(in.ids[1])) {
-      const spirv::Constant* k = c_.mv.findConstant(in.ids[1]);
-      const bool null = (k && (k->isNull || k->isUndef)) || memoryOf(in.ids[1], in) < 0;
+      const bool null = memoryOf(in.ids[1], in) < 0; // a null or undefined pointer
       emitStore(p, null ? b_.constant(64, 0) : ptrOf(in.ids[1], in).offset, 8, in);
       break;
     }
