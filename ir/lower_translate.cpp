@@ -22,6 +22,7 @@ Translated Translator::run() {
   setupArgs();
   setupBlocks();
   computeMemories();
+  encodeInitialPointers();
   for (uint32_t fi : rpo_) translateBlock(fi);
   fillPhis();
   storeWrittenInitialisers();
@@ -58,7 +59,7 @@ void Translator::setupArgs() {
       m.elemBytes = 0;
       arg.isPointer = true;
       arg.memory = newMemory(std::move(m));
-      memOf_[p] = static_cast<int>(arg.memory);
+      memOf_[p] = single(arg.memory);
     } else if (t.kind == K::Int || t.kind == K::Float) {
       if (t.width == 0 || t.width > 64)
         c_.fail(defIdx, construct, fmt::format("{}-bit arguments are not supported", t.width));
@@ -81,17 +82,14 @@ void Translator::setupBlocks() {
     for (Id s : successorLabels(f_.blocks[i])) succ[i].push_back(index.at(s));
   rpo_ = reversePostOrder(succ, 0);
 
-  std::unordered_map<std::string, int> used;
   for (uint32_t fi : rpo_) {
     const LBlock& lb = f_.blocks[fi];
-    BasicBlock bb;
-    bb.name = c_.nameOf(lb.label);
-    if (bb.name.starts_with('%')) // unnamed: clang's entry-point wrapper, synthesized blocks
-      bb.name = k_.blocks.empty() ? "entry" : "L" + bb.name.substr(1);
-    if (int n = used[bb.name]++; n > 0) bb.name += fmt::format(".{}", n);
-    bb.spirvLabel = c_.origin(lb.label);
-    blockOf_[lb.label] = static_cast<uint32_t>(k_.blocks.size());
-    k_.blocks.push_back(std::move(bb));
+    std::string name = c_.nameOf(lb.label);
+    if (name.starts_with('%')) // unnamed: clang's entry-point wrapper, synthesized blocks
+      name = k_.blocks.empty() ? "entry" : "L" + name.substr(1);
+    const uint32_t b = newBlock(name);
+    k_.blocks[b].spirvLabel = c_.origin(lb.label);
+    blockOf_[lb.label] = b;
   }
   // The prologue: the entry and the chain of blocks it falls into unconditionally, each with a single
   // predecessor. They run exactly once, before anything else (variable initialisers may become
@@ -99,7 +97,6 @@ void Translator::setupBlocks() {
   std::vector<uint32_t> predCount(f_.blocks.size(), 0);
   for (const auto& s : succ)
     for (uint32_t t : s) ++predCount[t];
-  prologue_.assign(k_.blocks.size(), 0);
   for (uint32_t fi = 0;;) {
     prologue_[blockOf_.at(f_.blocks[fi].label)] = 1;
     const LInst& t = f_.blocks[fi].insts.back();
@@ -108,6 +105,15 @@ void Translator::setupBlocks() {
     if (predCount[next] != 1 || prologue_[blockOf_.at(t.ids[0])]) break;
     fi = next;
   }
+}
+
+uint32_t Translator::newBlock(const std::string& name) {
+  BasicBlock bb;
+  bb.name = name;
+  if (int n = blockNames_[name]++; n > 0) bb.name += fmt::format(".{}", n);
+  k_.blocks.push_back(std::move(bb));
+  prologue_.push_back(0);
+  return static_cast<uint32_t>(k_.blocks.size() - 1);
 }
 
 uint32_t Translator::newMemory(Memory m) {
@@ -178,36 +184,105 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
   const bool initialised = d->operands.size() >= 2;
   if (initialised || global || constant) {
     std::vector<uint8_t> init(k_.memories[idx].sizeBytes, 0);
-    std::vector<uint32_t> targets;
+    std::vector<std::pair<uint64_t, uint32_t>> targets;
     if (initialised) constantBytes(d->operands[1], pointee, init, 0, targets);
     k_.memories[idx].init = std::move(init);
-    for (uint32_t t : targets) storePointerInto(idx, t, at);
+    for (auto [pos, t] : targets) {
+      storePointerInto(idx, single(t));
+      initPointers_.push_back({idx, pos, t});
+    }
   }
   return idx;
 }
 
-bool Translator::storePointerInto(uint32_t cells, uint32_t target, const LInst& at) {
-  auto [it, added] = cellTarget_.try_emplace(cells, target);
-  if (!added && it->second != target)
-    c_.failAt(at, fmt::format("pointers stored in {} point into both {} and {}; not supported (every pointer "
-                              "kept in one memory must point into one buffer or array, known at compile time)",
-                              k_.memories[cells].name, k_.memories[it->second].name, k_.memories[target].name));
-  return added;
+int Translator::single(uint32_t memory) {
+  std::vector<uint32_t> s{memory};
+  auto [it, added] = setIds_.try_emplace(s, static_cast<int>(sets_.size()));
+  if (added) sets_.push_back(std::move(s));
+  return it->second;
 }
 
-int Translator::mergeMemories(int a, int b, const LInst& at) {
-  if (a < 0) return b;
-  if (b < 0 || a == b) return a;
-  c_.failAt(at, fmt::format("pointer may point into both {} and {}; not supported (every pointer must "
-                            "refer to one buffer or local array, known at compile time)",
-                            k_.memories[a].name, k_.memories[b].name));
+int Translator::unite(int a, int b) {
+  if (a < 0 || a == b) return b;
+  if (b < 0) return a;
+  std::vector<uint32_t> s;
+  std::set_union(sets_[a].begin(), sets_[a].end(), sets_[b].begin(), sets_[b].end(), std::back_inserter(s));
+  auto [it, added] = setIds_.try_emplace(s, static_cast<int>(sets_.size()));
+  if (added) sets_.push_back(std::move(s));
+  return it->second;
+}
+
+bool Translator::storePointerInto(uint32_t cells, int target) {
+  if (target < 0) return false;
+  auto [it, added] = cellTarget_.try_emplace(cells, target);
+  if (added) return true;
+  const int u = unite(it->second, target);
+  if (u == it->second) return false;
+  it->second = u;
+  return true;
+}
+
+Translator::Ptr Translator::inSet(const Ptr& p, int set) {
+  if (!isMulti(set) || p.set >= 0) return Ptr{p.memory, p.offset, isMulti(set) ? set : -1};
+  return Ptr{0, b_.binary(OpKind::Add, p.offset, b_.constant(64, uint64_t(p.memory + 1) << kTagShift)), set};
+}
+
+Translator::Ptr Translator::pointerIn(int set, ValueId v) const {
+  if (isMulti(set)) return Ptr{0, v, set};
+  return Ptr{sets_[set][0], v, -1};
+}
+
+void Translator::addTag(std::vector<uint8_t>& bytes, uint64_t pos, uint32_t target) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < 8 && pos + i < bytes.size(); ++i) v |= uint64_t(bytes[pos + i]) << (8 * i);
+  v += uint64_t(target + 1) << kTagShift;
+  for (unsigned i = 0; i < 8 && pos + i < bytes.size(); ++i) bytes[pos + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+void Translator::encodeInitialPointers() {
+  for (auto [cells, pos, target] : initPointers_)
+    if (isMulti(cellTarget_.at(static_cast<uint32_t>(cells))))
+      addTag(k_.memories[cells].init, pos, static_cast<uint32_t>(target));
+}
+
+std::vector<uint32_t> Translator::dispatch(const Ptr& p, const std::function<void(const Ptr&)>& access) {
+  const std::vector<uint32_t> mems = sets_[p.set];
+  const ValueId tag = b_.binary(OpKind::LShr, p.offset, b_.constant(64, kTagShift));
+  const ValueId offset = b_.binary(OpKind::And, p.offset, b_.constant(64, (uint64_t(1) << kTagShift) - 1));
+  const uint32_t from = current_;
+  const std::string base = k_.blocks[from].name;
+  std::vector<uint32_t> blocks;
+  for (uint32_t m : mems) blocks.push_back(newBlock(fmt::format("{}.{}", base, k_.memories[m].name)));
+  const uint32_t join = newBlock(base + ".joined");
+  // The last memory is the default: a tag that names none of them is an access out of bounds.
+  Terminator& sw = k_.blocks[from].term;
+  sw.kind = Terminator::Kind::Switch;
+  sw.cond = tag;
+  sw.loc = b_.loc;
+  sw.targets = {blocks.back()};
+  for (size_t i = 0; i + 1 < mems.size(); ++i) {
+    sw.targets.push_back(blocks[i]);
+    sw.caseValues.push_back(mems[i] + 1);
+  }
+  std::vector<uint32_t> ends;
+  for (size_t i = 0; i < mems.size(); ++i) {
+    current_ = b_.block = blocks[i];
+    access(Ptr{mems[i], offset, -1});
+    Terminator& br = k_.blocks[current_].term;
+    br.kind = Terminator::Kind::Branch;
+    br.targets = {join};
+    br.loc = b_.loc;
+    ends.push_back(current_);
+  }
+  current_ = b_.block = join;
+  return ends;
 }
 
 int Translator::memoryOf(Id ptr, const LInst& at) {
   auto it = memOf_.find(ptr);
   if (it != memOf_.end()) return it->second;
   if (std::find(c_.mv.globals.begin(), c_.mv.globals.end(), ptr) != c_.mv.globals.end())
-    return memOf_[ptr] = static_cast<int>(moduleVariableMemory(ptr, at));
+    return memOf_[ptr] = single(moduleVariableMemory(ptr, at));
   // A constant address (OpSpecConstantOp): the memory of the variable it is based on.
   if (const spirv::Constant* k = c_.mv.findConstant(ptr); k && k->expr && !k->expr->operands.empty() &&
                                                           c_.isPointerValue(k->expr->operands[0]))
@@ -230,26 +305,39 @@ void Translator::computeMemories() {
     for (uint32_t fi : rpo_)
       for (const LInst& in : f_.blocks[fi].insts) {
         // A pointer stored into memory, or copied with the memory holding it.
-        if (in.op == SpvOp::OpStore && c_.isPointerValue(in.ids[1])) {
-          const int cells = memoryOf(in.ids[0], in), target = memoryOf(in.ids[1], in);
-          if (cells >= 0 && target >= 0) changed |= storePointerInto(uint32_t(cells), uint32_t(target), in);
-        }
+        // Memories whose pointers are accessed through one pointer, or copied into each other, keep
+        // them in one representation: they get one target set.
+        auto unify = [&](std::vector<uint32_t> cells, int target) {
+          for (uint32_t m : cells)
+            if (auto t = cellTarget_.find(m); t != cellTarget_.end()) target = unite(target, t->second);
+          if (target >= 0)
+            for (uint32_t m : cells) changed |= storePointerInto(m, target);
+        };
+        if (in.op == SpvOp::OpStore && c_.isPointerValue(in.ids[1]))
+          if (const int cells = memoryOf(in.ids[0], in); cells >= 0) unify(sets_[cells], memoryOf(in.ids[1], in));
+        if (in.op == SpvOp::OpLoad && c_.isPointerValue(in.result))
+          if (const int cells = memoryOf(in.ids[0], in); cells >= 0) unify(sets_[cells], -1);
         if (in.op == SpvOp::OpCopyMemory || in.op == SpvOp::OpCopyMemorySized) {
           const int dst = memoryOf(in.ids[0], in), src = memoryOf(in.ids[1], in);
-          if (dst >= 0 && src >= 0)
-            if (auto t = cellTarget_.find(uint32_t(src)); t != cellTarget_.end())
-              changed |= storePointerInto(uint32_t(dst), t->second, in);
+          if (dst >= 0 && src >= 0) {
+            std::vector<uint32_t> both;
+            std::set_union(sets_[dst].begin(), sets_[dst].end(), sets_[src].begin(), sets_[src].end(),
+                           std::back_inserter(both));
+            bool any = false;
+            for (uint32_t m : sets_[src]) any |= cellTarget_.count(m) > 0;
+            if (any) unify(both, -1);
+          }
         }
         if (!in.result || !c_.isPointerValue(in.result)) continue;
         switch (in.op) {
         case SpvOp::OpVariable: {
           const uint32_t m = localVariableMemory(in);
-          set(in.result, static_cast<int>(m));
+          set(in.result, single(m));
           if (!in.ids.empty()) { // an initializer may hold pointers
             std::vector<uint8_t> bytes(k_.memories[m].sizeBytes, 0);
-            std::vector<uint32_t> targets;
+            std::vector<std::pair<uint64_t, uint32_t>> targets;
             constantBytes(in.ids[0], c_.pointeeOf(in.result), bytes, 0, targets);
-            for (uint32_t t : targets) changed |= storePointerInto(m, t, in);
+            for (auto [pos, t] : targets) changed |= storePointerInto(m, single(t));
           }
           break;
         }
@@ -262,18 +350,21 @@ void Translator::computeMemories() {
           break;
         case SpvOp::OpPhi: {
           int m = -1;
-          for (size_t i = 0; i < in.ids.size(); i += 2) m = mergeMemories(m, memoryOf(in.ids[i], in), in);
+          for (size_t i = 0; i < in.ids.size(); i += 2) m = unite(m, memoryOf(in.ids[i], in));
           set(in.result, m);
           break;
         }
         case SpvOp::OpSelect:
-          set(in.result, mergeMemories(memoryOf(in.ids[1], in), memoryOf(in.ids[2], in), in));
+          set(in.result, unite(memoryOf(in.ids[1], in), memoryOf(in.ids[2], in)));
           break;
         case SpvOp::OpLoad: {
           // A pointer loaded from memory points where the pointers stored there point.
           const int cells = memoryOf(in.ids[0], in);
-          auto t = cells >= 0 ? cellTarget_.find(uint32_t(cells)) : cellTarget_.end();
-          set(in.result, t == cellTarget_.end() ? -1 : static_cast<int>(t->second));
+          int target = -1;
+          if (cells >= 0)
+            for (uint32_t m : sets_[cells])
+              if (auto t = cellTarget_.find(m); t != cellTarget_.end()) target = unite(target, t->second);
+          set(in.result, target);
           break;
         }
         case SpvOp::OpUndef:
@@ -303,11 +394,11 @@ void Translator::translateBlock(uint32_t fi) {
       if (c_.hasName(in.result)) op.name = c_.nameOf(in.result);
       const bool isPtr = c_.isPointerValue(in.result);
       if (isPtr) {
-        int m = memOf_.at(in.result);
+        const int m = memOf_.at(in.result);
         if (m < 0) continue; // only undefined pointers flow in: using it fails later
         op.type = Type::bits(64);
         ValueId v = b_.emit(std::move(op));
-        ptrs_[in.result] = Ptr{static_cast<uint32_t>(m), v};
+        ptrs_[in.result] = pointerIn(m, v);
         phis_.push_back({v, &in, true});
       } else {
         op.type = Type::bits(widthOf(in.type, in));
@@ -320,6 +411,7 @@ void Translator::translateBlock(uint32_t fi) {
     if (&in == &lb.insts.back()) translateTerminator(in);
     else translateInst(in);
   }
+  exitBlockOf_[lb.label] = current_; // accesses through pointers into several memories add blocks
 }
 
 void Translator::translateTerminator(const LInst& t) {
@@ -412,12 +504,13 @@ void Translator::fillPhis() {
     std::vector<ValueId> operands;
     std::vector<uint32_t> blocks;
     for (size_t i = 0; i + 1 < in.ids.size(); i += 2) {
-      const uint32_t pred = blockOf_.at(in.ids[i + 1]);
+      const uint32_t pred = exitBlockOf_.at(in.ids[i + 1]);
       b_.block = pred;
       b_.loc = c_.locOf(in.src);
       ValueId v;
       if (p.isPointer)
-        v = memoryOf(in.ids[i], in) < 0 ? b_.undef(64) : ptrOf(in.ids[i], in).offset;
+        v = memoryOf(in.ids[i], in) < 0 ? b_.undef(64)
+                                        : inSet(ptrOf(in.ids[i], in), memOf_.at(in.result)).offset;
       else
         v = operandOf(in.ids[i], k_.ops[p.op].width(), in);
       operands.push_back(v);
@@ -432,14 +525,18 @@ void Translator::collectControls(Translated& out) {
   // DependencyArrayINTEL names variables: a pointer value, or a promoted variable holding pointers.
   auto memoryFor = [&](Id id) -> std::optional<uint32_t> {
     auto it = memOf_.find(id);
-    if (it != memOf_.end() && it->second >= 0) return static_cast<uint32_t>(it->second);
+    if (it != memOf_.end() && it->second >= 0) {
+      if (isMulti(it->second)) return std::nullopt;
+      return sets_[it->second][0];
+    }
     if (auto a = argOf_.find(id); a != argOf_.end() && k_.args[a->second].isPointer)
       return k_.args[a->second].memory;
     if (auto s = c_.promotedStores.find(id); s != c_.promotedStores.end()) {
       std::optional<uint32_t> m;
       for (Id v : s->second) {
         std::optional<uint32_t> vm;
-        if (auto i = memOf_.find(v); i != memOf_.end() && i->second >= 0) vm = i->second;
+        if (auto i = memOf_.find(v); i != memOf_.end() && i->second >= 0 && !isMulti(i->second))
+          vm = sets_[i->second][0];
         if (auto a = argOf_.find(v); a != argOf_.end() && k_.args[a->second].isPointer)
           vm = k_.args[a->second].memory;
         if (!vm || (m && *m != *vm)) return std::nullopt;

@@ -2,6 +2,10 @@
 // lower_values.cpp).
 #pragma once
 
+#include <array>
+#include <functional>
+#include <map>
+
 #include "ir/lower_internal.h"
 
 namespace spvhls::ir::lower {
@@ -12,10 +16,14 @@ public:
   Translated run();
 
 private:
-  // Where a pointer points: a memory and a 64-bit byte offset into it.
+  // Where a pointer points. Into one memory: `memory`, and `offset` a 64-bit byte offset into it.
+  // Into one of several (`set` >= 0, an index into sets_): `offset` is the address, the byte offset
+  // plus (memory + 1) << kTagShift, as OpConvertPtrToU gives it; accesses dispatch on the tag.
+  static constexpr unsigned kTagShift = 40;
   struct Ptr {
     uint32_t memory = 0;
     ValueId offset = kNone;
+    int set = -1;
   };
   struct PendingPhi {
     ValueId op;
@@ -32,14 +40,23 @@ private:
   std::vector<uint8_t> prologue_;              // per kernel block: runs exactly once, first
   std::unordered_map<Id, ValueId> vals_;
   std::unordered_map<Id, Ptr> ptrs_;
-  std::unordered_map<Id, int> memOf_;          // pointer value -> memory; -1: none (undef/null)
-  // Pointers stored in memory: per memory that holds any, the one memory they all point into (a
-  // stored pointer is its byte offset there; two targets for one memory are not supported).
-  std::unordered_map<uint32_t, uint32_t> cellTarget_;
+  // Pointer provenance: the memories a pointer may point into, as a set (an index into sets_, sorted
+  // memory numbers, interned); -1: none (undef/null).
+  std::unordered_map<Id, int> memOf_;
+  std::vector<std::vector<uint32_t>> sets_;
+  std::map<std::vector<uint32_t>, int> setIds_;
+  // Pointers stored in memory: per memory that holds any, the set they point into. A stored pointer
+  // is its byte offset when the set has one memory, its address (see Ptr) otherwise.
+  std::unordered_map<uint32_t, int> cellTarget_;
+  // Pointers in initializers, written before their memory's target set was known: (memory holding
+  // them, byte position, memory pointed into), encoded as addresses once the sets are known.
+  std::vector<std::array<uint64_t, 3>> initPointers_;
+  std::unordered_map<std::string, int> blockNames_; // block name -> times used
   std::unordered_map<Id, uint32_t> varMemory_; // unpromoted or module-scope variable -> memory
   std::unordered_map<Id, uint32_t> argOf_;     // entry parameter -> kernel argument
   std::unordered_map<Id, ValueId> argVals_;
   std::unordered_map<Id, ValueId> undefVals_;
+  std::unordered_map<Id, uint32_t> exitBlockOf_; // label -> kernel block holding its terminator
   std::vector<uint8_t> touched_;               // per memory: accessed by an op emitted so far
   std::vector<uint8_t> readOnly_;              // per memory: module-scope constant
   std::vector<PendingPhi> phis_;
@@ -49,10 +66,27 @@ private:
   void setupArgs();
   void setupBlocks();
   void computeMemories();
+  // The set of memories a pointer may point into (-1: none known yet, or undef/null).
   int memoryOf(Id ptr, const LInst& at);
-  int mergeMemories(int a, int b, const LInst& at);
-  // Records that memory `cells` holds pointers into `target`; changed: a new fact.
-  bool storePointerInto(uint32_t cells, uint32_t target, const LInst& at);
+  int single(uint32_t memory);
+  int unite(int a, int b);
+  bool isMulti(int set) const { return set >= 0 && sets_[set].size() > 1; }
+  // Records that memory `cells` holds pointers into the memories of `target`; changed: a new fact.
+  bool storePointerInto(uint32_t cells, int target);
+  // The pointer in the representation of `set` (which holds p's memories): an address for several.
+  Ptr inSet(const Ptr& p, int set);
+  // A pointer into `set` whose offset (one memory) or address (several) is v.
+  Ptr pointerIn(int set, ValueId v) const;
+  // Rewrites the pointers recorded in initPointers_ as addresses where their memory holds pointers
+  // into several memories.
+  void encodeInitialPointers();
+  // Adds the tag of `target` to the pointer stored at bytes[pos..pos+8) (little-endian).
+  static void addTag(std::vector<uint8_t>& bytes, uint64_t pos, uint32_t target);
+  uint32_t newBlock(const std::string& name);
+  // An access through a pointer into several memories: the current block ends in a switch on the
+  // address's tag to one block per memory, each running access(pointer into that memory); they join
+  // in a new current block. Returns the blocks that branch to the join, one per memory, in order.
+  std::vector<uint32_t> dispatch(const Ptr& p, const std::function<void(const Ptr&)>& access);
   uint32_t newMemory(Memory m);
   void checkOnChip(const Memory& m, const LInst& at); // a private array or constant fits on chip
   uint32_t localVariableMemory(const LInst& var);
@@ -82,14 +116,15 @@ private:
   Ptr constantAddress(Id id, const spirv::ConstantExpr& e, const LInst& at);
   uint64_t memberOffset(Id structType, uint32_t member) const;
   uint32_t accessSize(Id type, const LInst& at) const;
+  // Loads and stores through any pointer (dispatching over several memories).
   ValueId emitLoad(const Ptr& p, uint32_t size, const LInst& at);
   void emitStore(const Ptr& p, ValueId data, uint32_t size, const LInst& at);
   void translateCopy(const LInst& in);
   void storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uint64_t align, const LInst& at);
   // A constant's bytes in memory; a pointer is its byte offset in the memory it points into, which
-  // is appended to `pointerTargets` (null pointers: offset 0, no target).
+  // is appended to `pointerTargets` with its byte position (null pointers: offset 0, no target).
   void constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset,
-                     std::vector<uint32_t>& pointerTargets);
+                     std::vector<std::pair<uint64_t, uint32_t>>& pointerTargets);
   // A constant address (a module-scope variable, a cast of or a constant access chain into one):
   // its memory and byte offset; nullopt for a null pointer.
   std::optional<std::pair<uint32_t, uint64_t>> constantPointer(Id constant, uint32_t where);

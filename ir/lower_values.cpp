@@ -131,7 +131,7 @@ Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
     c_.failAt(at, fmt::format("pointer {} does not point into a known buffer (it is undefined or null)",
                               c_.ref(id)));
   if (argOf_.count(id) || varMemory_.count(id)) // arguments and module-scope variables
-    return ptrs_[id] = Ptr{static_cast<uint32_t>(m), b_.constant(64, 0)};
+    return ptrs_[id] = pointerIn(m, b_.constant(64, 0));
   throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("pointer {} used before its definition", c_.ref(id)));
 }
 
@@ -148,6 +148,16 @@ uint32_t Translator::accessSize(Id type, const LInst& at) const {
 }
 
 ValueId Translator::emitLoad(const Ptr& p, uint32_t size, const LInst& at) {
+  if (p.set >= 0) {
+    std::vector<ValueId> loaded;
+    std::vector<uint32_t> from = dispatch(p, [&](const Ptr& q) { loaded.push_back(emitLoad(q, size, at)); });
+    Op phi;
+    phi.kind = OpKind::Phi;
+    phi.type = Type::bits(8 * size);
+    phi.operands = std::move(loaded);
+    phi.phiBlocks = std::move(from);
+    return b_.emit(std::move(phi));
+  }
   Op op;
   op.kind = OpKind::Load;
   op.type = Type::bits(8 * size);
@@ -161,6 +171,14 @@ ValueId Translator::emitLoad(const Ptr& p, uint32_t size, const LInst& at) {
 }
 
 void Translator::emitStore(const Ptr& p, ValueId data, uint32_t size, const LInst& at) {
+  if (p.set >= 0) {
+    // A constant among the memories is not written: a store through a pointer to it is undefined
+    // behaviour (the interpreter reports it), not a reason to reject the pointer.
+    dispatch(p, [&](const Ptr& q) {
+      if (!readOnly_[q.memory]) emitStore(q, data, size, at);
+    });
+    return;
+  }
   if (readOnly_[p.memory])
     c_.failAt(at, fmt::format("stores into constant {}", k_.memories[p.memory].name));
   Op op;
@@ -253,7 +271,7 @@ Translator::Ptr Translator::accessChain(const LInst& in) {
 }
 
 void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset,
-                               std::vector<uint32_t>& pointerTargets) {
+                               std::vector<std::pair<uint64_t, uint32_t>>& pointerTargets) {
   const uint32_t where = c_.mv.def.count(constant) ? c_.mv.def.at(constant) : 0;
   const spirv::Instruction* def = c_.mv.defInst(constant);
   const std::string what = def ? fmt::format("{} ({})", c_.ref(constant),
@@ -264,7 +282,7 @@ void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, 
     if (auto p = constantPointer(constant, where)) {
       for (uint32_t i = 0; i < 8 && offset + i < out.size(); ++i)
         out[offset + i] = static_cast<uint8_t>(p->second >> (8 * i));
-      pointerTargets.push_back(p->first);
+      pointerTargets.emplace_back(offset, p->first);
     }
     return;
   }
@@ -345,7 +363,8 @@ void Translator::storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uin
     uint64_t chunk = std::bit_floor(std::min<uint64_t>({8, align, bytes.size() - pos}));
     uint64_t v = 0;
     for (uint64_t i = 0; i < chunk; ++i) v |= static_cast<uint64_t>(bytes[pos + i]) << (8 * i);
-    Ptr q{p.memory, b_.binary(OpKind::Add, p.offset, b_.constant(64, pos))};
+    Ptr q = p;
+    q.offset = b_.binary(OpKind::Add, p.offset, b_.constant(64, pos));
     emitStore(q, b_.constant(static_cast<uint8_t>(8 * chunk), v), static_cast<uint32_t>(chunk), at);
     pos += chunk;
   }
@@ -364,7 +383,7 @@ void Translator::translateCopy(const LInst& in) {
   }
   uint64_t align = in.lits.empty() || in.lits[0] == 0 ? 1 : std::bit_floor(in.lits[0]);
   auto srcOff = b_.constValue(src.offset), dstOff = b_.constValue(dst.offset);
-  if (const auto* bytes = knownBytes(src.memory); bytes && srcOff) {
+  if (const auto* bytes = src.set < 0 ? knownBytes(src.memory) : nullptr; bytes && srcOff) {
     if (*srcOff + size > bytes->size())
       c_.failAt(in, fmt::format("copies {} bytes from offset {} of {}, which has {} bytes", size, *srcOff,
                                 k_.memories[src.memory].name, bytes->size()));
@@ -373,7 +392,7 @@ void Translator::translateCopy(const LInst& in) {
     Memory& dm = k_.memories[dst.memory];
     // A constant copied into a local array before anything touches it: its initial contents (not for
     // a global, whose contents at the start of a run are the previous run's).
-    if (dm.onChip() && !dm.persistent && !readOnly_[dst.memory] && prologue_[current_] &&
+    if (dst.set < 0 && dm.onChip() && !dm.persistent && !readOnly_[dst.memory] && prologue_[current_] &&
         !touched_[dst.memory] && dstOff && *dstOff + size <= dm.sizeBytes) {
       dm.init.resize(dm.sizeBytes, 0);
       std::copy(slice.begin(), slice.end(), dm.init.begin() + static_cast<long>(*dstOff));
@@ -385,10 +404,10 @@ void Translator::translateCopy(const LInst& in) {
   for (uint64_t pos = 0; pos < size;) {
     uint64_t chunk = std::bit_floor(std::min<uint64_t>({8, align, size - pos}));
     ValueId offPos = b_.constant(64, pos);
-    ValueId v = emitLoad(Ptr{src.memory, b_.binary(OpKind::Add, src.offset, offPos)},
-                         static_cast<uint32_t>(chunk), in);
-    emitStore(Ptr{dst.memory, b_.binary(OpKind::Add, dst.offset, offPos)}, v,
-              static_cast<uint32_t>(chunk), in);
+    Ptr s = src, d = dst;
+    s.offset = b_.binary(OpKind::Add, src.offset, offPos);
+    d.offset = b_.binary(OpKind::Add, dst.offset, offPos);
+    emitStore(d, emitLoad(s, static_cast<uint32_t>(chunk), in), static_cast<uint32_t>(chunk), in);
     pos += chunk;
   }
 }
@@ -439,8 +458,10 @@ void Translator::translateInst(const LInst& in) {
     if (!in.ids.empty()) {
       const Id pointee = c_.pointeeOf(in.result);
       std::vector<uint8_t> bytes(k_.memories[m].sizeBytes, 0);
-      std::vector<uint32_t> targets; // recorded in computeMemories
+      std::vector<std::pair<uint64_t, uint32_t>> targets; // recorded in computeMemories
       constantBytes(in.ids[0], pointee, bytes, 0, targets);
+      if (auto t = cellTarget_.find(m); t != cellTarget_.end() && isMulti(t->second))
+        for (auto [pos, target] : targets) addTag(bytes, pos, target);
       if (prologue_[current_] && !touched_[m]) {
         if (std::any_of(bytes.begin(), bytes.end(), [](uint8_t x) { return x != 0; }))
           k_.memories[m].init = bytes;
@@ -455,8 +476,7 @@ void Translator::translateInst(const LInst& in) {
     if (c_.isPointerValue(in.result)) {
       // A pointer from memory: its offset, into the one memory pointers stored there point into (none
       // stored: it stays undefined, and using it is an error where it is used).
-      if (auto t = cellTarget_.find(p.memory); t != cellTarget_.end())
-        ptrs_[in.result] = Ptr{t->second, emitLoad(p, 8, in)};
+      if (const int t = memOf_.at(in.result); t >= 0) ptrs_[in.result] = pointerIn(t, emitLoad(p, 8, in));
       break;
     }
     vals_[in.result] = emitLoad(p, accessSize(in.type, in), in);
@@ -465,8 +485,11 @@ void Translator::translateInst(const LInst& in) {
   case SpvOp::OpStore: {
     const Ptr p = ptrOf(in.ids[0], in);
     if (c_.isPointerValue(in.ids[1])) {
+      // In the representation of the pointers kept where p points (the same for all of them).
+      const int cells = p.set >= 0 ? p.set : single(p.memory);
+      const int target = cellTarget_.at(sets_[cells][0]);
       const bool null = memoryOf(in.ids[1], in) < 0; // a null or undefined pointer
-      emitStore(p, null ? b_.constant(64, 0) : ptrOf(in.ids[1], in).offset, 8, in);
+      emitStore(p, null ? b_.constant(64, 0) : inSet(ptrOf(in.ids[1], in), target).offset, 8, in);
       break;
     }
     const uint32_t size = accessSize(c_.typeOf(in.ids[1]), in);
@@ -488,9 +511,12 @@ void Translator::translateInst(const LInst& in) {
     // it, though not with the same memory numbers): differences and comparisons of pointers into one
     // object, which is what C defines, come out right; null is 0.
     const int m = memoryOf(in.ids[0], in);
-    const ValueId v = m < 0 ? b_.constant(64, 0)
-                            : b_.binary(OpKind::Add, ptrOf(in.ids[0], in).offset,
-                                        b_.constant(64, uint64_t(m + 1) << 40));
+    ValueId v = b_.constant(64, 0);
+    if (m >= 0) {
+      const Ptr p = ptrOf(in.ids[0], in);
+      v = p.set >= 0 ? p.offset
+                     : b_.binary(OpKind::Add, p.offset, b_.constant(64, uint64_t(p.memory + 1) << kTagShift));
+    }
     vals_[in.result] = b_.resize(v, widthOf(in.type, in), false);
     break;
   }
@@ -517,8 +543,8 @@ void Translator::translateInst(const LInst& in) {
     if (c_.isPointerValue(in.result)) {
       const int m = memOf_.at(in.result);
       if (m < 0) break; // both undefined; using it fails later
-      auto off = [&](Id p) { return memoryOf(p, in) < 0 ? b_.undef(64) : ptrOf(p, in).offset; };
-      ptrs_[in.result] = Ptr{static_cast<uint32_t>(m), b_.select(cond, off(in.ids[1]), off(in.ids[2]))};
+      auto off = [&](Id p) { return memoryOf(p, in) < 0 ? b_.undef(64) : inSet(ptrOf(p, in), m).offset; };
+      ptrs_[in.result] = pointerIn(m, b_.select(cond, off(in.ids[1]), off(in.ids[2])));
       break;
     }
     const uint32_t w = widthOf(in.type, in);

@@ -605,9 +605,9 @@ TEST_CASE("interp: OpUnreachable, generic casts, dangling and read-only pointers
   checkContains(runError(k, oneBuffer("unreachable", "i32", 1, 0)), "OpUnreachable was executed");
 
   CHECK(elems<int32_t>(k.run(spec(oneBuffer("generic_cast", "i32", 2, 42))).buffers[0]) == std::vector<int32_t>{0, 42});
-  std::string e = runError(k, oneBuffer("generic_cast_bad", "i32", 1, 1));
-  checkContains(e, "OpGenericCastToPtr");
-  checkContains(e, "generic pointer points to Function storage");
+  // A generic pointer to a Function variable cast to CrossWorkgroup keeps its address (clang emits
+  // such casts to compare pointers of different address spaces); nothing is checked until an access.
+  CHECK(elems<int32_t>(k.run(spec(oneBuffer("generic_cast_bad", "i32", 1, 1))).buffers[0]) == std::vector<int32_t>{0});
 
   checkContains(runError(k, oneBuffer("dangling", "i32", 1, 5)), "load through a dangling pointer");
 
