@@ -189,7 +189,7 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
     k_.memories[idx].init = std::move(init);
     for (auto [pos, t] : targets) {
       storePointerInto(idx, single(t));
-      initPointers_.push_back({idx, pos, t});
+      if (t != kNull) initPointers_.push_back({idx, pos, t});
     }
   }
   return idx;
@@ -233,6 +233,7 @@ Translator::Ptr Translator::pointerIn(int set, ValueId v) const {
 }
 
 void Translator::addTag(std::vector<uint8_t>& bytes, uint64_t pos, uint32_t target) {
+  if (target == kNull) return; // address 0
   uint64_t v = 0;
   for (unsigned i = 0; i < 8 && pos + i < bytes.size(); ++i) v |= uint64_t(bytes[pos + i]) << (8 * i);
   v += uint64_t(target + 1) << kTagShift;
@@ -246,9 +247,14 @@ void Translator::encodeInitialPointers() {
 }
 
 std::vector<uint32_t> Translator::dispatch(const Ptr& p, const std::function<void(const Ptr&)>& access) {
-  const std::vector<uint32_t> mems = sets_[p.set];
-  const ValueId tag = b_.binary(OpKind::LShr, p.offset, b_.constant(64, kTagShift));
+  std::vector<uint32_t> mems = sets_[p.set];
+  if (mems.back() == kNull) mems.pop_back(); // an access through null is not built
   const ValueId offset = b_.binary(OpKind::And, p.offset, b_.constant(64, (uint64_t(1) << kTagShift) - 1));
+  if (mems.size() == 1) { // one memory or null: no choice to make
+    access(Ptr{mems[0], offset, -1});
+    return {current_};
+  }
+  const ValueId tag = b_.binary(OpKind::LShr, p.offset, b_.constant(64, kTagShift));
   const uint32_t from = current_;
   const std::string base = k_.blocks[from].name;
   std::vector<uint32_t> blocks;
@@ -283,6 +289,7 @@ int Translator::memoryOf(Id ptr, const LInst& at) {
   if (it != memOf_.end()) return it->second;
   if (std::find(c_.mv.globals.begin(), c_.mv.globals.end(), ptr) != c_.mv.globals.end())
     return memOf_[ptr] = single(moduleVariableMemory(ptr, at));
+  if (const spirv::Constant* k = c_.mv.findConstant(ptr); k && k->isNull) return memOf_[ptr] = single(kNull);
   // A constant address (OpSpecConstantOp): the memory of the variable it is based on.
   if (const spirv::Constant* k = c_.mv.findConstant(ptr); k && k->expr && !k->expr->operands.empty() &&
                                                           c_.isPointerValue(k->expr->operands[0]))
@@ -308,6 +315,7 @@ void Translator::computeMemories() {
         // Memories whose pointers are accessed through one pointer, or copied into each other, keep
         // them in one representation: they get one target set.
         auto unify = [&](std::vector<uint32_t> cells, int target) {
+          if (cells.back() == kNull) cells.pop_back(); // through null: nothing is accessed
           for (uint32_t m : cells)
             if (auto t = cellTarget_.find(m); t != cellTarget_.end()) target = unite(target, t->second);
           if (target >= 0)
@@ -526,7 +534,7 @@ void Translator::collectControls(Translated& out) {
   auto memoryFor = [&](Id id) -> std::optional<uint32_t> {
     auto it = memOf_.find(id);
     if (it != memOf_.end() && it->second >= 0) {
-      if (isMulti(it->second)) return std::nullopt;
+      if (isMulti(it->second) || sets_[it->second][0] == kNull) return std::nullopt;
       return sets_[it->second][0];
     }
     if (auto a = argOf_.find(id); a != argOf_.end() && k_.args[a->second].isPointer)
@@ -535,7 +543,8 @@ void Translator::collectControls(Translated& out) {
       std::optional<uint32_t> m;
       for (Id v : s->second) {
         std::optional<uint32_t> vm;
-        if (auto i = memOf_.find(v); i != memOf_.end() && i->second >= 0 && !isMulti(i->second))
+        if (auto i = memOf_.find(v); i != memOf_.end() && i->second >= 0 && !isMulti(i->second) &&
+                                      sets_[i->second][0] != kNull)
           vm = sets_[i->second][0];
         if (auto a = argOf_.find(v); a != argOf_.end() && k_.args[a->second].isPointer)
           vm = k_.args[a->second].memory;

@@ -20,6 +20,10 @@ private:
   // Into one of several (`set` >= 0, an index into sets_): `offset` is the address, the byte offset
   // plus (memory + 1) << kTagShift, as OpConvertPtrToU gives it; accesses dispatch on the tag.
   static constexpr unsigned kTagShift = 40;
+  // The null pointer as a member of a pointer's set of memories (sorted last): a pointer that may be
+  // null and point into a memory is an address, so that null (address 0) stays distinct. Accesses
+  // through null are undefined behaviour and are not built.
+  static constexpr uint32_t kNull = ~0u;
   struct Ptr {
     uint32_t memory = 0;
     ValueId offset = kNone;
@@ -85,7 +89,8 @@ private:
   uint32_t newBlock(const std::string& name);
   // An access through a pointer into several memories: the current block ends in a switch on the
   // address's tag to one block per memory, each running access(pointer into that memory); they join
-  // in a new current block. Returns the blocks that branch to the join, one per memory, in order.
+  // in a new current block. Returns the blocks that branch to the join, one per memory, in order. With
+  // one memory besides null there is no choice: the access runs in the current block.
   std::vector<uint32_t> dispatch(const Ptr& p, const std::function<void(const Ptr&)>& access);
   uint32_t newMemory(Memory m);
   void checkOnChip(const Memory& m, const LInst& at); // a private array or constant fits on chip

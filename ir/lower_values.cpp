@@ -127,6 +127,7 @@ Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
   if (auto it = ptrs_.find(id); it != ptrs_.end()) return it->second;
   if (const spirv::Constant* k = c_.mv.findConstant(id); k && k->expr) return constantAddress(id, *k->expr, at);
   const int m = memoryOf(id, at);
+  if (m >= 0 && sets_[m] == std::vector<uint32_t>{kNull}) return Ptr{kNull, b_.constant(64, 0), -1};
   if (m < 0)
     c_.failAt(at, fmt::format("pointer {} does not point into a known buffer (it is undefined or null)",
                               c_.ref(id)));
@@ -151,6 +152,7 @@ ValueId Translator::emitLoad(const Ptr& p, uint32_t size, const LInst& at) {
   if (p.set >= 0) {
     std::vector<ValueId> loaded;
     std::vector<uint32_t> from = dispatch(p, [&](const Ptr& q) { loaded.push_back(emitLoad(q, size, at)); });
+    if (loaded.size() == 1) return loaded[0]; // one memory (or null): no join
     Op phi;
     phi.kind = OpKind::Phi;
     phi.type = Type::bits(8 * size);
@@ -158,6 +160,7 @@ ValueId Translator::emitLoad(const Ptr& p, uint32_t size, const LInst& at) {
     phi.phiBlocks = std::move(from);
     return b_.emit(std::move(phi));
   }
+  if (p.memory == kNull) return b_.undef(8 * size); // undefined behaviour, if it ever runs
   Op op;
   op.kind = OpKind::Load;
   op.type = Type::bits(8 * size);
@@ -179,6 +182,7 @@ void Translator::emitStore(const Ptr& p, ValueId data, uint32_t size, const LIns
     });
     return;
   }
+  if (p.memory == kNull) return; // undefined behaviour, if it ever runs
   if (readOnly_[p.memory])
     c_.failAt(at, fmt::format("stores into constant {}", k_.memories[p.memory].name));
   Op op;
@@ -283,6 +287,8 @@ void Translator::constantBytes(Id constant, Id type, std::vector<uint8_t>& out, 
       for (uint32_t i = 0; i < 8 && offset + i < out.size(); ++i)
         out[offset + i] = static_cast<uint8_t>(p->second >> (8 * i));
       pointerTargets.emplace_back(offset, p->first);
+    } else {
+      pointerTargets.emplace_back(offset, kNull); // 0: null, as an offset (into no memory) or an address
     }
     return;
   }
@@ -373,6 +379,7 @@ void Translator::storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uin
 void Translator::translateCopy(const LInst& in) {
   const Ptr dst = ptrOf(in.ids[0], in);
   const Ptr src = ptrOf(in.ids[1], in);
+  if (dst.memory == kNull || src.memory == kNull) return; // undefined behaviour, if it ever runs
   uint64_t size = 0;
   if (in.op == SpvOp::OpCopyMemorySized) {
     auto cv = b_.constValue(valueOf(in.ids[2], in));
@@ -486,10 +493,11 @@ void Translator::translateInst(const LInst& in) {
     const Ptr p = ptrOf(in.ids[0], in);
     if (c_.isPointerValue(in.ids[1])) {
       // In the representation of the pointers kept where p points (the same for all of them).
+      if (p.memory == kNull) break; // through null: undefined behaviour, if it ever runs
+      const bool null = memoryOf(in.ids[1], in) < 0; // an undefined pointer
       const int cells = p.set >= 0 ? p.set : single(p.memory);
-      const int target = cellTarget_.at(sets_[cells][0]);
-      const bool null = memoryOf(in.ids[1], in) < 0; // a null or undefined pointer
-      emitStore(p, null ? b_.constant(64, 0) : inSet(ptrOf(in.ids[1], in), target).offset, 8, in);
+      emitStore(p, null ? b_.constant(64, 0) : inSet(ptrOf(in.ids[1], in), cellTarget_.at(sets_[cells][0])).offset,
+                8, in);
       break;
     }
     const uint32_t size = accessSize(c_.typeOf(in.ids[1]), in);
@@ -501,9 +509,11 @@ void Translator::translateInst(const LInst& in) {
     break;
   case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
   case SpvOp::OpInBoundsPtrAccessChain:
+    if (memoryOf(in.ids[0], in) < 0) break; // from a null or undefined pointer: so is the result
     ptrs_[in.result] = accessChain(in);
     break;
   case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr:
+    if (memoryOf(in.ids[0], in) < 0) break; // a null pointer cast: null (compared, never accessed)
     ptrs_[in.result] = ptrOf(in.ids[0], in);
     break;
   case SpvOp::OpConvertPtrToU: {
@@ -512,7 +522,7 @@ void Translator::translateInst(const LInst& in) {
     // object, which is what C defines, come out right; null is 0.
     const int m = memoryOf(in.ids[0], in);
     ValueId v = b_.constant(64, 0);
-    if (m >= 0) {
+    if (m >= 0) { // (null: kNull + 1 wraps to tag 0, address 0)
       const Ptr p = ptrOf(in.ids[0], in);
       v = p.set >= 0 ? p.offset
                      : b_.binary(OpKind::Add, p.offset, b_.constant(64, uint64_t(p.memory + 1) << kTagShift));
@@ -522,7 +532,7 @@ void Translator::translateInst(const LInst& in) {
   }
   case SpvOp::OpCopyObject: case SpvOp::OpBitcast: {
     if (c_.isPointerValue(in.result)) {
-      ptrs_[in.result] = ptrOf(in.ids[0], in);
+      if (memoryOf(in.ids[0], in) >= 0) ptrs_[in.result] = ptrOf(in.ids[0], in); // else null stays null
       break;
     }
     if (c_.isPointerValue(in.ids[0])) c_.failAt(in, "converting a pointer to an integer is not supported");
