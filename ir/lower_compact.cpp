@@ -200,12 +200,22 @@ bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& l
       work.push_back(v);
     }
   };
-  // A store whose predicate is the constant false never happens (e.g. the latch of a loop whose
-  // condition is constant): dropping it keeps its memory port off the loop module.
+  // A store or load whose predicate is the constant false never happens (e.g. the latch of a loop
+  // whose condition is constant): dropping the store, and making the load's value undefined (it is
+  // never used where it matters), keeps its memory port off the loop module.
   auto neverRuns = [&](const Op& op) {
-    const ValueId pred = op.kind == OpKind::Store && op.operands.size() > 2 ? op.operands[2] : kNone;
+    const size_t at = op.kind == OpKind::Store ? 2 : op.kind == OpKind::Load ? 1 : 0;
+    const ValueId pred = at && op.operands.size() > at ? op.operands[at] : kNone;
     return pred != kNone && lp.ops[pred].kind == OpKind::Const && lp.ops[pred].imm == 0;
   };
+  for (Op& op : lp.ops)
+    if (op.kind == OpKind::Load && neverRuns(op)) {
+      op.kind = OpKind::Undef;
+      op.operands.clear();
+      op.memory = 0;
+      op.size = 0;
+      changed = true;
+    }
   for (ValueId v = 0; v < lp.ops.size(); ++v)
     if (hasSideEffect(lp.ops[v].kind) && !neverRuns(lp.ops[v])) mark(v);
   mark(lp.continueCond);
