@@ -7,7 +7,8 @@
    program's own mismatch count) -- the program's self-check passes.
 3. tests/e2e/check_example.py: compile, simulate in Verilator under random memory latency and
    back-pressure bit-exact with the interpreter (every buffer and every program-scope variable), lint,
-   yosys.
+   yosys up to coarse-grain cells (the full mapping of a whole program takes tens of minutes; it is
+   scripts/bench_programs.py's job).
 The native gcc comparison is a separate test (native.program.*).
 """
 import argparse, os, re, struct, subprocess, sys
@@ -63,7 +64,7 @@ def main():
 
     e = subprocess.run([sys.executable, CHECK_EXAMPLE, "--spvhls", args.spvhls, "--input", args.input,
                         "--spec", args.spec, "--cluster", args.cluster, "--out", args.out, "--no-loop-ok",
-                        "--seeds", args.seeds, "--unpredicted-ok"], text=True, capture_output=True)
+                        "--seeds", args.seeds, "--unpredicted-ok", "--yosys-coarse"], text=True, capture_output=True)
     print(e.stdout, e.stderr)
     if e.returncode != 0:
         failures.append("check_example.py failed (above)")
