@@ -238,6 +238,9 @@ struct Ram {
   ExprP reqValid, reqWrite, reqAddr, reqSize, reqWdata;
   std::string respValid, respData; // Reg outputs it drives
   unsigned dataWidth = 64;
+  // Nothing writes it (a constant, or an array the kernel only reads): no write logic, which would
+  // cost the synthesis of a write decoder per byte and lane for contents that never change.
+  bool readOnly = false;
   uint64_t depth() const;
 };
 

@@ -1,5 +1,7 @@
 #include "rtlgen/ram_gen.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "rtlgen/verilog_util.h"
@@ -30,6 +32,8 @@ nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
   r.respValid = p.respValid->name();
   r.respData = p.respData->name();
   r.dataWidth = p.dataWidth;
+  r.readOnly = std::all_of(mem.ports.begin(), mem.ports.end(),
+                           [](const ir::MemoryPort& mp) { return mp.access == ir::PortAccess::Read; });
   b.ram(std::move(r));
   return b.take();
 }

@@ -638,12 +638,15 @@ private:
                      lit(0, 1), r.respValid, valid, write);
     // No writes in reset: requests are undefined until the requesters' registers are reset, and the
     // contents configured into the RAM must survive it.
-    s += fmt::format(FMT_COMPILE("    if (!rst && {} && {}) begin\n"), valid, write);
     const unsigned bytes = r.dataWidth / 8;
-    for (unsigned k = 0; k < bytes; ++k)
-      s += fmt::format(FMT_COMPILE("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n"), size,
-                       lit(k, nl::kPortSizeWidth), a, lit(k, aw), wdata, 8 * k + 7, 8 * k);
-    s += fmt::format(FMT_COMPILE("    end\n    {} <= {{"), r.respData);
+    if (!r.readOnly) {
+      s += fmt::format(FMT_COMPILE("    if (!rst && {} && {}) begin\n"), valid, write);
+      for (unsigned k = 0; k < bytes; ++k)
+        s += fmt::format(FMT_COMPILE("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n"), size,
+                         lit(k, nl::kPortSizeWidth), a, lit(k, aw), wdata, 8 * k + 7, 8 * k);
+      s += "    end\n";
+    }
+    s += fmt::format(FMT_COMPILE("    {} <= {{"), r.respData);
     for (unsigned k = bytes; k-- > 0;)
       s += fmt::format(FMT_COMPILE("ram_mem[{} + {}]{}"), a, lit(k, aw), k ? ", " : "");
     s += "};\n  end\n";
@@ -653,6 +656,13 @@ private:
     fmt::format_to(std::back_inserter(s),
                    FMT_COMPILE("  final if ($test$plusargs(\"spvhls_dump_memories\")) $writememh(\"{}.hex\", ram_mem);\n"),
                    m_.name);
+    s += "`endif\n";
+    // Simulation only (the test bench of `spvhls sim` defines SPVHLS_SIM_ACTIVITY): every access
+    // tells the bench's deadlock watchdog that the kernel makes progress, which a program working on
+    // on-chip memories shows on no port.
+    s += "`ifdef SPVHLS_SIM_ACTIVITY\n  import \"DPI-C\" function void spvhls_sim_activity();\n";
+    fmt::format_to(std::back_inserter(s),
+                   FMT_COMPILE("  always @(posedge clk) if (!rst && {}) spvhls_sim_activity();\n"), valid);
     s += "`endif\n";
     statement(s);
     checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), valid,
