@@ -657,13 +657,6 @@ private:
                    FMT_COMPILE("  final if ($test$plusargs(\"spvhls_dump_memories\")) $writememh(\"{}.hex\", ram_mem);\n"),
                    m_.name);
     s += "`endif\n";
-    // Simulation only (the test bench of `spvhls sim` defines SPVHLS_SIM_ACTIVITY): every access
-    // tells the bench's deadlock watchdog that the kernel makes progress, which a program working on
-    // on-chip memories shows on no port.
-    s += "`ifdef SPVHLS_SIM_ACTIVITY\n  import \"DPI-C\" function void spvhls_sim_activity();\n";
-    fmt::format_to(std::back_inserter(s),
-                   FMT_COMPILE("  always @(posedge clk) if (!rst && {}) spvhls_sim_activity();\n"), valid);
-    s += "`endif\n";
     statement(s);
     checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), valid,
                                      lit(0, r.reqAddr->width - nl::kPortSizeWidth), size, addr,

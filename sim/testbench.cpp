@@ -237,8 +237,7 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
       "verilator", "--cc", "--exe", "--build", "-j", "2", "--assert", "-Wno-fatal",
       // random values for X assignments and uninitialised state (seeded at run time)
       "--x-assign", "unique", "--x-initial", "unique", "--top-module", iface.module, "--prefix", "Vtop",
-      // on-chip RAMs report their accesses to the watchdog (spvhls_sim_activity in the bench)
-      "-DSPVHLS_SIM_ACTIVITY", "-Mdir", objDir, "-o", "sim",
+      "-Mdir", objDir, "-o", "sim",
       // the model is small: low optimisation keeps the build short
       "-CFLAGS", "-O1 -DVL_USER_FATAL", "-MAKEFLAGS", "OPT_FAST=-O1 OPT_SLOW=-O1 OPT_GLOBAL=-O1"};
   if (trace) cmd.push_back("--trace");

@@ -98,10 +98,6 @@ module lut_ram2 (
 `ifndef SYNTHESIS
   final if ($test$plusargs("spvhls_dump_memories")) $writememh("lut_ram2.hex", ram_mem);
 `endif
-`ifdef SPVHLS_SIM_ACTIVITY
-  import "DPI-C" function void spvhls_sim_activity();
-  always @(posedge clk) if (!rst && req_valid) spvhls_sim_activity();
-`endif
 `ifndef SYNTHESIS
   always @(posedge clk) begin
     if (!rst && req_valid && ({60'h0, req_size} + req_addr > 64'h40)) begin
