@@ -195,10 +195,9 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
   return idx;
 }
 
-int Translator::single(uint32_t memory) {
-  std::vector<uint32_t> s{memory};
-  auto [it, added] = setIds_.try_emplace(s, static_cast<int>(sets_.size()));
-  if (added) sets_.push_back(std::move(s));
+int Translator::intern(std::vector<uint32_t> memories) {
+  auto [it, added] = setIds_.try_emplace(memories, static_cast<int>(sets_.size()));
+  if (added) sets_.push_back(std::move(memories));
   return it->second;
 }
 
@@ -207,9 +206,14 @@ int Translator::unite(int a, int b) {
   if (b < 0) return a;
   std::vector<uint32_t> s;
   std::set_union(sets_[a].begin(), sets_[a].end(), sets_[b].begin(), sets_[b].end(), std::back_inserter(s));
-  auto [it, added] = setIds_.try_emplace(s, static_cast<int>(sets_.size()));
-  if (added) sets_.push_back(std::move(s));
-  return it->second;
+  return intern(std::move(s));
+}
+
+int Translator::targetsOf(const std::vector<uint32_t>& cells) {
+  int target = -1;
+  for (uint32_t m : cells)
+    if (auto t = cellTarget_.find(m); t != cellTarget_.end()) target = unite(target, t->second);
+  return target;
 }
 
 bool Translator::storePointerInto(uint32_t cells, int target) {
@@ -223,8 +227,13 @@ bool Translator::storePointerInto(uint32_t cells, int target) {
 }
 
 Translator::Ptr Translator::inSet(const Ptr& p, int set) {
-  if (!isMulti(set) || p.set >= 0) return Ptr{p.memory, p.offset, isMulti(set) ? set : -1};
-  return Ptr{0, b_.binary(OpKind::Add, p.offset, b_.constant(64, uint64_t(p.memory + 1) << kTagShift)), set};
+  if (!isMulti(set)) return p;
+  return Ptr{0, addressOf(p), set};
+}
+
+ValueId Translator::addressOf(const Ptr& p) {
+  if (p.set >= 0) return p.offset;
+  return b_.binary(OpKind::Add, p.offset, b_.constant(64, uint64_t(p.memory + 1) << kTagShift));
 }
 
 Translator::Ptr Translator::pointerIn(int set, ValueId v) const {
@@ -289,11 +298,12 @@ int Translator::memoryOf(Id ptr, const LInst& at) {
   if (it != memOf_.end()) return it->second;
   if (std::find(c_.mv.globals.begin(), c_.mv.globals.end(), ptr) != c_.mv.globals.end())
     return memOf_[ptr] = single(moduleVariableMemory(ptr, at));
-  if (const spirv::Constant* k = c_.mv.findConstant(ptr); k && k->isNull) return memOf_[ptr] = single(kNull);
-  // A constant address (OpSpecConstantOp): the memory of the variable it is based on.
-  if (const spirv::Constant* k = c_.mv.findConstant(ptr); k && k->expr && !k->expr->operands.empty() &&
-                                                          c_.isPointerValue(k->expr->operands[0]))
-    return memOf_[ptr] = memoryOf(k->expr->operands[0], at);
+  if (const spirv::Constant* k = c_.mv.findConstant(ptr)) {
+    if (k->isNull) return memOf_[ptr] = single(kNull);
+    // A constant address (OpSpecConstantOp): the memory of the variable it is based on.
+    if (k->expr && !k->expr->operands.empty() && c_.isPointerValue(k->expr->operands[0]))
+      return memOf_[ptr] = memoryOf(k->expr->operands[0], at);
+  }
   return -1; // undefined, null, or not computed yet
 }
 
@@ -316,8 +326,7 @@ void Translator::computeMemories() {
         // them in one representation: they get one target set.
         auto unify = [&](std::vector<uint32_t> cells, int target) {
           if (cells.back() == kNull) cells.pop_back(); // through null: nothing is accessed
-          for (uint32_t m : cells)
-            if (auto t = cellTarget_.find(m); t != cellTarget_.end()) target = unite(target, t->second);
+          target = unite(target, targetsOf(cells));
           if (target >= 0)
             for (uint32_t m : cells) changed |= storePointerInto(m, target);
         };
@@ -331,9 +340,7 @@ void Translator::computeMemories() {
             std::vector<uint32_t> both;
             std::set_union(sets_[dst].begin(), sets_[dst].end(), sets_[src].begin(), sets_[src].end(),
                            std::back_inserter(both));
-            bool any = false;
-            for (uint32_t m : sets_[src]) any |= cellTarget_.count(m) > 0;
-            if (any) unify(both, -1);
+            if (targetsOf(sets_[src]) >= 0) unify(both, -1);
           }
         }
         if (!in.result || !c_.isPointerValue(in.result)) continue;
@@ -368,11 +375,7 @@ void Translator::computeMemories() {
         case SpvOp::OpLoad: {
           // A pointer loaded from memory points where the pointers stored there point.
           const int cells = memoryOf(in.ids[0], in);
-          int target = -1;
-          if (cells >= 0)
-            for (uint32_t m : sets_[cells])
-              if (auto t = cellTarget_.find(m); t != cellTarget_.end()) target = unite(target, t->second);
-          set(in.result, target);
+          set(in.result, cells >= 0 ? targetsOf(sets_[cells]) : -1);
           break;
         }
         case SpvOp::OpUndef:
@@ -533,19 +536,14 @@ void Translator::collectControls(Translated& out) {
   // DependencyArrayINTEL names variables: a pointer value, or a promoted variable holding pointers.
   auto memoryFor = [&](Id id) -> std::optional<uint32_t> {
     auto it = memOf_.find(id);
-    if (it != memOf_.end() && it->second >= 0) {
-      if (isMulti(it->second) || sets_[it->second][0] == kNull) return std::nullopt;
-      return sets_[it->second][0];
-    }
+    if (it != memOf_.end() && it->second >= 0) return onlyMemory(it->second);
     if (auto a = argOf_.find(id); a != argOf_.end() && k_.args[a->second].isPointer)
       return k_.args[a->second].memory;
     if (auto s = c_.promotedStores.find(id); s != c_.promotedStores.end()) {
       std::optional<uint32_t> m;
       for (Id v : s->second) {
         std::optional<uint32_t> vm;
-        if (auto i = memOf_.find(v); i != memOf_.end() && i->second >= 0 && !isMulti(i->second) &&
-                                      sets_[i->second][0] != kNull)
-          vm = sets_[i->second][0];
+        if (auto i = memOf_.find(v); i != memOf_.end()) vm = onlyMemory(i->second);
         if (auto a = argOf_.find(v); a != argOf_.end() && k_.args[a->second].isPointer)
           vm = k_.args[a->second].memory;
         if (!vm || (m && *m != *vm)) return std::nullopt;

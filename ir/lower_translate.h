@@ -45,7 +45,7 @@ private:
   std::unordered_map<Id, ValueId> vals_;
   std::unordered_map<Id, Ptr> ptrs_;
   // Pointer provenance: the memories a pointer may point into, as a set (an index into sets_, sorted
-  // memory numbers, interned); -1: none (undef/null).
+  // memory numbers with kNull last, interned); -1: none (undefined, or not known yet).
   std::unordered_map<Id, int> memOf_;
   std::vector<std::vector<uint32_t>> sets_;
   std::map<std::vector<uint32_t>, int> setIds_;
@@ -70,15 +70,27 @@ private:
   void setupArgs();
   void setupBlocks();
   void computeMemories();
-  // The set of memories a pointer may point into (-1: none known yet, or undef/null).
+  // The set of memories a pointer may point into (-1: none known yet, or undefined).
   int memoryOf(Id ptr, const LInst& at);
-  int single(uint32_t memory);
+  int intern(std::vector<uint32_t> memories); // sorted
+  int single(uint32_t memory) { return intern({memory}); }
   int unite(int a, int b);
   bool isMulti(int set) const { return set >= 0 && sets_[set].size() > 1; }
+  // The one memory of a set that holds exactly one (not null).
+  std::optional<uint32_t> onlyMemory(int set) const {
+    if (set < 0 || isMulti(set) || sets_[set][0] == kNull) return std::nullopt;
+    return sets_[set][0];
+  }
+  bool isNullOnly(int set) const { return set >= 0 && !isMulti(set) && sets_[set][0] == kNull; }
+  // The union of the target sets of the memories `cells` (-1 if none holds pointers).
+  int targetsOf(const std::vector<uint32_t>& cells);
   // Records that memory `cells` holds pointers into the memories of `target`; changed: a new fact.
   bool storePointerInto(uint32_t cells, int target);
   // The pointer in the representation of `set` (which holds p's memories): an address for several.
   Ptr inSet(const Ptr& p, int set);
+  // The pointer as an address: its offset plus (memory + 1) << kTagShift (null: kNull + 1 wraps to
+  // tag 0, so null is 0); an address already for a pointer into several memories.
+  ValueId addressOf(const Ptr& p);
   // A pointer into `set` whose offset (one memory) or address (several) is v.
   Ptr pointerIn(int set, ValueId v) const;
   // Rewrites the pointers recorded in initPointers_ as addresses where their memory holds pointers
@@ -127,7 +139,7 @@ private:
   void translateCopy(const LInst& in);
   void storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uint64_t align, const LInst& at);
   // A constant's bytes in memory; a pointer is its byte offset in the memory it points into, which
-  // is appended to `pointerTargets` with its byte position (null pointers: offset 0, no target).
+  // is appended to `pointerTargets` with its byte position (a null pointer: 0, target kNull).
   void constantBytes(Id constant, Id type, std::vector<uint8_t>& out, uint64_t offset,
                      std::vector<std::pair<uint64_t, uint32_t>>& pointerTargets);
   // A constant address (a module-scope variable, a cast of or a constant access chain into one):

@@ -127,7 +127,7 @@ Translator::Ptr Translator::ptrOf(Id id, const LInst& at) {
   if (auto it = ptrs_.find(id); it != ptrs_.end()) return it->second;
   if (const spirv::Constant* k = c_.mv.findConstant(id); k && k->expr) return constantAddress(id, *k->expr, at);
   const int m = memoryOf(id, at);
-  if (m >= 0 && sets_[m] == std::vector<uint32_t>{kNull}) return Ptr{kNull, b_.constant(64, 0), -1};
+  if (isNullOnly(m)) return Ptr{kNull, b_.constant(64, 0), -1};
   if (m < 0)
     c_.failAt(at, fmt::format("pointer {} does not point into a known buffer (it is undefined or null)",
                               c_.ref(id)));
@@ -481,8 +481,8 @@ void Translator::translateInst(const LInst& in) {
   case SpvOp::OpLoad: {
     const Ptr p = ptrOf(in.ids[0], in); // first: what is accessed says more than how
     if (c_.isPointerValue(in.result)) {
-      // A pointer from memory: its offset, into the one memory pointers stored there point into (none
-      // stored: it stays undefined, and using it is an error where it is used).
+      // A pointer from memory: its offset or address, in the representation of the set the pointers
+      // stored there point into (none stored: it stays undefined, an error where it is used).
       if (const int t = memOf_.at(in.result); t >= 0) ptrs_[in.result] = pointerIn(t, emitLoad(p, 8, in));
       break;
     }
@@ -509,11 +509,11 @@ void Translator::translateInst(const LInst& in) {
     break;
   case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
   case SpvOp::OpInBoundsPtrAccessChain:
-    if (memoryOf(in.ids[0], in) < 0) break; // from a null or undefined pointer: so is the result
+    if (memoryOf(in.ids[0], in) < 0) break; // from an undefined pointer: so is the result
     ptrs_[in.result] = accessChain(in);
     break;
   case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr:
-    if (memoryOf(in.ids[0], in) < 0) break; // a null pointer cast: null (compared, never accessed)
+    if (memoryOf(in.ids[0], in) < 0) break; // an undefined pointer cast: undefined
     ptrs_[in.result] = ptrOf(in.ids[0], in);
     break;
   case SpvOp::OpConvertPtrToU: {
@@ -521,12 +521,7 @@ void Translator::translateInst(const LInst& in) {
     // it, though not with the same memory numbers): differences and comparisons of pointers into one
     // object, which is what C defines, come out right; null is 0.
     const int m = memoryOf(in.ids[0], in);
-    ValueId v = b_.constant(64, 0);
-    if (m >= 0) { // (null: kNull + 1 wraps to tag 0, address 0)
-      const Ptr p = ptrOf(in.ids[0], in);
-      v = p.set >= 0 ? p.offset
-                     : b_.binary(OpKind::Add, p.offset, b_.constant(64, uint64_t(p.memory + 1) << kTagShift));
-    }
+    const ValueId v = m < 0 ? b_.constant(64, 0) : addressOf(ptrOf(in.ids[0], in));
     vals_[in.result] = b_.resize(v, widthOf(in.type, in), false);
     break;
   }

@@ -13,20 +13,12 @@ program did not finish in 13 minutes on this machine under load).
 
 Prints a markdown table. Not a test: numbers depend on the machine and its load.
 """
-import argparse, glob, json, os, re, shutil, struct, subprocess, sys, tempfile, time
+import argparse, glob, json, os, re, shutil, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
-
-
-def count_instructions(path):
-    data = open(path, "rb").read()
-    words = struct.unpack(f"<{len(data) // 4}I", data)
-    pos, count = 5, 0
-    while pos < len(words) and words[pos] >> 16:
-        pos += words[pos] >> 16
-        count += 1
-    return count
+sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
+from check_program import count_instructions  # noqa: E402
 
 
 def timed(cmd):
