@@ -23,10 +23,10 @@ namespace {
 
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
-                 [--mem-latency N] [--dump-ir]
+                 [--mem-latency N] [--on-chip-budget BYTES] [--dump-ir]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
-                 [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
+                 [--on-chip-budget BYTES] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
@@ -49,11 +49,21 @@ struct Args {
 }
 
 Args parseArgs(int argc, char** argv) {
-  static const std::map<std::string, bool> known = {
-      {"-o", true},        {"--kernel", true},    {"--cluster", true},    {"--mem-latency", true},
-      {"--run", true},     {"--seeds", true},     {"--latency", true},    {"--ready-prob", true},
-      {"--check-cycles", false}, {"--max-cycles", true}, {"--trace", true}, {"--help", false},
-      {"--dump-ir", false}, {"--full", false}};
+  static const std::map<std::string, bool> known = {{"-o", true},
+                                                    {"--kernel", true},
+                                                    {"--cluster", true},
+                                                    {"--mem-latency", true},
+                                                    {"--run", true},
+                                                    {"--seeds", true},
+                                                    {"--latency", true},
+                                                    {"--ready-prob", true},
+                                                    {"--check-cycles", false},
+                                                    {"--max-cycles", true},
+                                                    {"--trace", true},
+                                                    {"--help", false},
+                                                    {"--dump-ir", false},
+                                                    {"--full", false},
+                                                    {"--on-chip-budget", true}};
   Args a;
   if (argc < 2) usageError("no command");
   a.command = argv[1];
@@ -117,6 +127,18 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
     if (l < 1 || l > 1000) usageError("--mem-latency must be in 1..1000");
     o.target.memLatency = uint32_t(l);
   }
+  if (a.has("--on-chip-budget")) {
+    // Bytes, or KiB / MiB with a K or M suffix.
+    std::string v = a.get("--on-chip-budget");
+    uint64_t unit = 1;
+    if (!v.empty() && (v.back() == 'K' || v.back() == 'k'))
+      unit = 1024, v.pop_back();
+    else if (!v.empty() && (v.back() == 'M' || v.back() == 'm'))
+      unit = 1024 * 1024, v.pop_back();
+    const uint64_t n = parseNumber("--on-chip-budget", v);
+    if (n > (uint64_t(1) << 40) / unit) usageError("--on-chip-budget is larger than 1 TiB");
+    o.onChipBudget = n * unit;
+  }
   return o;
 }
 
@@ -162,19 +184,27 @@ int cmdRun(const Args& a) {
   return 0;
 }
 
-// The kernel's memories that are program-scope variables: simulation reads their final contents back
-// (not those holding pointers, which the interpreter encodes differently).
-std::vector<uint32_t> programScopeMemories(const driver::Compiled& c) {
+// The memories whose final contents a simulation returns, in SimInterface::memories order: on-chip
+// program-scope variables (their RAMs' dumps; not those holding pointers, which the interpreter
+// encodes differently) and every external memory (the bench models its port, so it needs its image).
+std::vector<uint32_t> simulatedMemories(const driver::Compiled& c) {
   std::vector<uint32_t> out;
-  for (size_t m = 0; m < c.kernel.memories.size(); ++m)
-    if (c.kernel.memories[m].spirvVar && !c.kernel.memories[m].holdsPointers) out.push_back(uint32_t(m));
+  for (size_t m = 0; m < c.kernel.memories.size(); ++m) {
+    const ir::Memory& mem = c.kernel.memories[m];
+    if (mem.kind == ir::Memory::Kind::External || (mem.onChip() && mem.spirvVar && !mem.holdsPointers))
+      out.push_back(uint32_t(m));
+  }
   return out;
 }
 
-// Their SPIR-V ids and names, in the same order.
+// The SPIR-V variable each is compared with, and its name, in the same order (0: not compared, an
+// external private array or one holding pointers).
 std::vector<std::pair<uint32_t, std::string>> programScopeVars(const driver::Compiled& c) {
   std::vector<std::pair<uint32_t, std::string>> out;
-  for (uint32_t m : programScopeMemories(c)) out.emplace_back(c.kernel.memories[m].spirvVar, c.kernel.memories[m].name);
+  for (uint32_t m : simulatedMemories(c)) {
+    const ir::Memory& mem = c.kernel.memories[m];
+    out.emplace_back(mem.holdsPointers ? 0 : mem.spirvVar, mem.name);
+  }
   return out;
 }
 
@@ -185,7 +215,18 @@ sim::SimInterface simInterface(const driver::Compiled& c) {
     const ir::KernelArg& arg = c.kernel.args[i];
     iface.ports.push_back(sim::SimPort{c.rtl.argNames[i], arg.isPointer, arg.width(), uint32_t(i)});
   }
-  for (uint32_t m : programScopeMemories(c)) iface.memories.push_back({c.rtl.ramModules.at(m), c.kernel.memories[m].sizeBytes});
+  for (uint32_t m : simulatedMemories(c)) {
+    const ir::Memory& mem = c.kernel.memories[m];
+    if (mem.kind == ir::Memory::Kind::External) {
+      // The host's copy of the variable: its initial image (zeros without an initializer).
+      iface.ports.push_back(
+          sim::SimPort{c.rtl.externalNames.at(m), true, 0, 0, int32_t(iface.memories.size())});
+      iface.memories.push_back(
+          {"", mem.sizeBytes, 1, mem.init.empty() ? std::vector<uint8_t>(mem.sizeBytes, 0) : mem.init});
+    } else {
+      iface.memories.push_back({c.rtl.ramModules.at(m), mem.sizeBytes, c.rtl.ramWordBytes.at(m), {}});
+    }
+  }
   return iface;
 }
 

@@ -56,7 +56,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   c.target = o.target;
   std::string name = pickKernel(*m.view, o.kernel, inputPath);
   stage(inputPath, "lowering", [&] {
-    c.kernel = ir::lowerKernel(*m.view, name);
+    c.kernel = ir::lowerKernel(*m.view, name, ir::LowerOptions{o.onChipBudget});
     ir::verifyKernel(c.kernel);
   });
   c.warnings = c.kernel.diagnostics;
@@ -91,6 +91,10 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   return c;
 }
 
+std::string externalImageFile(const Compiled& c, uint32_t memory) {
+  return fmt::format("mem_{}.bin", c.rtl.externalNames.at(memory));
+}
+
 std::vector<std::string> writeVerilog(const Compiled& c, const std::string& dir) {
   std::filesystem::create_directories(dir);
   std::vector<std::string> paths;
@@ -98,6 +102,16 @@ std::vector<std::string> writeVerilog(const Compiled& c, const std::string& dir)
     std::string p = (std::filesystem::path(dir) / file).string();
     std::ofstream(p) << text;
     paths.push_back(p);
+  }
+  // The initial image of each external memory, raw bytes: the host loads it into the memory behind
+  // port mem_<name> before the first run (docs/hardware-interface.md).
+  for (size_t m = 0; m < c.kernel.memories.size(); ++m) {
+    const ir::Memory& mem = c.kernel.memories[m];
+    if (mem.kind != ir::Memory::Kind::External) continue;
+    std::ofstream f(std::filesystem::path(dir) / externalImageFile(c, uint32_t(m)), std::ios::binary);
+    const std::vector<uint8_t> zeros(mem.init.empty() ? mem.sizeBytes : 0, 0);
+    const std::vector<uint8_t>& bytes = mem.init.empty() ? zeros : mem.init;
+    f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   }
   return paths;
 }

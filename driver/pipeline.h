@@ -18,6 +18,7 @@ struct CompileOptions {
   std::string kernel;                 // empty: the only kernel, or the run spec's
   rtl::ClusterMode cluster = rtl::ClusterMode::Auto;
   sched::Target target;
+  uint64_t onChipBudget = ir::kDefaultOnChipBudget; // bytes of on-chip RAM (ir::LowerOptions)
 };
 
 struct LoadedModule {
@@ -40,7 +41,10 @@ LoadedModule loadModule(const std::string& path);
 // lists the kernels.
 std::string pickKernel(const spirv::ModuleView& mv, const std::string& requested, const std::string& path);
 Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o);
-// Writes the Verilog files into dir (created) and returns their paths (top module first).
+// Writes the Verilog files into dir (created) and returns their paths (top module first); also the
+// initial image of each external memory (externalImageFile).
 std::vector<std::string> writeVerilog(const Compiled& c, const std::string& dir);
+// The file holding an external memory's initial image: mem_<port name>.bin, raw bytes.
+std::string externalImageFile(const Compiled& c, uint32_t memory);
 
 } // namespace spvhls::driver

@@ -15,6 +15,36 @@ static const char* statusName(ir::LoopControlRequest::Status s) {
   return "?";
 }
 
+// Where each memory of the kernel lives: a pointer argument's buffer, an on-chip RAM (its module and
+// word width) or an external memory port, and the on-chip bytes against the budget.
+struct MemoryRow {
+  std::string name, kind, where;
+  uint64_t bytes = 0;
+  uint32_t wordBytes = 0; // on chip
+  bool persistent = false;
+};
+
+static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipBytes) {
+  std::vector<MemoryRow> rows;
+  onChipBytes = 0;
+  for (size_t m = 0; m < c.kernel.memories.size(); ++m) {
+    const ir::Memory& mem = c.kernel.memories[m];
+    MemoryRow r{mem.name, ir::memoryKindName(mem.kind), "", mem.sizeBytes, 0, mem.persistent};
+    if (mem.kind == ir::Memory::Kind::Argument) {
+      r.where = fmt::format("port mem_{}", c.rtl.argNames.at(mem.argIndex));
+    } else if (mem.kind == ir::Memory::Kind::External) {
+      r.where = fmt::format("port mem_{} (external, image {})", c.rtl.externalNames.at(m),
+                            externalImageFile(c, uint32_t(m)));
+    } else {
+      r.wordBytes = c.rtl.ramWordBytes.at(m);
+      r.where = fmt::format("RAM {}", c.rtl.ramModules.at(m));
+      onChipBytes += mem.sizeBytes;
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 static std::string opsList(const sched::Problem& p, const std::vector<uint32_t>& ops) {
   std::string s;
   for (uint32_t o : ops) s += (s.empty() ? "" : " -> ") + p.ops[o].name;
@@ -33,6 +63,19 @@ json reportJson(const Compiled& c) {
   for (const ir::KernelArg& a : k.args)
     args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width()}});
   j["arguments"] = args;
+  uint64_t onChipBytes = 0;
+  json mems = json::array();
+  for (const MemoryRow& r : memoryRows(c, onChipBytes)) {
+    json jm = {{"name", r.name},
+               {"kind", r.kind},
+               {"bytes", r.bytes},
+               {"where", r.where},
+               {"persistent", r.persistent}};
+    if (r.wordBytes) jm["word_bytes"] = r.wordBytes;
+    mems.push_back(jm);
+  }
+  j["memories"] = mems;
+  j["on_chip"] = {{"bytes", onChipBytes}, {"budget", k.onChipBudget}};
   json loops = json::array();
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
@@ -99,6 +142,17 @@ std::string reportText(const Compiled& c) {
                    c.target.memLatency);
   if (!k.registerLimit.empty())
     s += fmt::format("register limit: {} (a GPU register-allocation hint; no effect on FPGA hardware)\n", k.registerLimit);
+  uint64_t onChipBytes = 0;
+  const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
+  if (!rows.empty()) {
+    s += fmt::format("\nmemories (on chip: {} of {} bytes of budget, --on-chip-budget)\n", onChipBytes,
+                     k.onChipBudget);
+    for (const MemoryRow& r : rows)
+      s += fmt::format("  {:<20} {:<14} {:>10} bytes  {}{}{}\n", r.name, r.kind,
+                       r.kind == std::string("argument") ? "-" : std::to_string(r.bytes), r.where,
+                       r.wordBytes ? fmt::format(", {}-bit words", 8 * r.wordBytes) : "",
+                       r.persistent ? ", persistent" : "");
+  }
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const sched::LoopSchedule& ls = c.schedule.loops[l];

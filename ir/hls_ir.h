@@ -26,9 +26,12 @@ namespace spvhls::ir {
 
 using ValueId = uint32_t; // index into the owning OpList (Kernel::ops or Loop::ops)
 constexpr ValueId kNone = ~0u;
-// The largest private array or program-scope constant built as an on-chip RAM: FPGA block RAM is
-// scarce, and the RAM's initial contents are written out byte by byte.
-constexpr uint64_t kMaxOnChipBytes = 64 * 1024;
+// The default on-chip budget (LowerOptions::onChipBudget): the bytes of private arrays and
+// program-scope variables built as on-chip RAMs; the rest go to the external region.
+constexpr uint64_t kDefaultOnChipBudget = 256 * 1024;
+// The largest single variable or private array the compiler builds at all (on chip or in the external
+// region): its initial image is held in memory while compiling and simulating.
+constexpr uint64_t kMaxVariableBytes = uint64_t(64) << 20;
 
 enum class OpKind : uint8_t {
 #define OP(name, operands, result, effect, cls) name,
@@ -86,8 +89,11 @@ struct Memory {
   // Argument: a pointer argument's buffer, outside the kernel (a memory port of the top module).
   // ProgramScope: a module-scope variable (program-scope global or constant, a kernel's local array,
   // a private module-scope variable); Private: a function's private array; WorkGroup: nothing produces
-  // it yet. All but Argument become on-chip RAMs.
-  enum class Kind { Argument, ProgramScope, Private, WorkGroup };
+  // it yet. These three become on-chip RAMs while they fit the on-chip budget.
+  // External: a program-scope variable or private array that did not fit the on-chip budget
+  // (LowerOptions::onChipBudget); a memory port of the top module of its own, like an argument's,
+  // whose buffer the host loads with `init` (docs/hardware-interface.md).
+  enum class Kind { Argument, ProgramScope, Private, WorkGroup, External };
   Kind kind = Kind::Argument;
   std::string name;      // pointer argument's name or variable's name
   uint32_t argIndex = 0; // Argument: the kernel argument it belongs to
@@ -106,8 +112,7 @@ struct Memory {
   uint32_t wordBits = 64;        // data width of its ports (today's request/response ports carry 64)
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
   std::vector<MemoryPort> ports;
-
-  bool onChip() const { return kind != Kind::Argument; }
+  bool onChip() const { return kind != Kind::Argument && kind != Kind::External; }
 };
 const char* memoryKindName(Memory::Kind k);
 
@@ -254,6 +259,8 @@ struct Kernel {
   // SPV_INTEL_maximum_registers request, as text (empty: none). A GPU register-allocation hint:
   // reported, no effect on the hardware.
   std::string registerLimit;
+  // The on-chip budget lowering placed the memories by (LowerOptions::onChipBudget), for reports.
+  uint64_t onChipBudget = kDefaultOnChipBudget;
   // SPV_INTEL_fpga_cluster_attributes on the kernel function: the cluster kind its source asks for
   // ("StallEnableINTEL" / "StallFreeINTEL"; empty: none). Honoured unless the command line overrides.
   std::string clusterAttribute;

@@ -53,6 +53,8 @@ const char* memoryKindName(Memory::Kind k) {
   case Memory::Kind::ProgramScope: return "program-scope";
   case Memory::Kind::Private: return "private";
   case Memory::Kind::WorkGroup: return "work-group";
+  case Memory::Kind::External:
+    return "external";
   }
   return "?";
 }
@@ -235,12 +237,15 @@ std::string printKernel(const Kernel& k) {
     const Memory& mem = k.memories[m];
     std::string ports;
     for (const MemoryPort& p : mem.ports) ports += fmt::format("{}{}", ports.empty() ? "" : ", ", portAccessName(p.access));
-    const std::string what = mem.onChip() ? fmt::format("{}, {} bytes, {}", memoryKindName(mem.kind), mem.sizeBytes,
-                                                        mem.init.empty() ? "no initial contents"
-                                                        : mem.persistent ? "initialised once, persistent"
-                                                                         : "initialised") +
-                                                        (mem.holdsPointers ? ", holds pointers" : "")
-                                          : fmt::format("argument {}", mem.argIndex);
+    const std::string what =
+        mem.onChip() ? fmt::format("{}, {} bytes, {}", memoryKindName(mem.kind), mem.sizeBytes,
+                                   mem.init.empty() ? "no initial contents"
+                                   : mem.persistent ? "initialised once, persistent"
+                                                    : "initialised") +
+                           (mem.holdsPointers ? ", holds pointers" : "")
+        : mem.kind == Memory::Kind::External
+            ? fmt::format("external, {} bytes{}", mem.sizeBytes, mem.persistent ? ", persistent" : "")
+            : fmt::format("argument {}", mem.argIndex);
     s += fmt::format("  mem{} {}: {}, {}-bit words, widest access {} bytes, ports: {}\n", m, mem.name, what,
                      mem.wordBits, mem.elemBytes, ports.empty() ? "none" : ports);
   }

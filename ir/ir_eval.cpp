@@ -16,7 +16,7 @@ public:
             uint64_t maxSteps)
       : k_(k), args_(args), maxSteps_(maxSteps) {
     for (const Memory& m : k.memories) {
-      if (!m.onChip()) {
+      if (m.kind == Memory::Kind::Argument) {
         if (m.argIndex >= buffers.size())
           throw DiagnosticError(k.loc, "kernel " + k.name, fmt::format("no buffer for argument {}", m.name));
         mem_.push_back(std::move(buffers[m.argIndex]));
@@ -89,7 +89,8 @@ private:
   EvalResult finish() {
     r_.buffers.assign(k_.args.size(), {});
     for (size_t m = 0; m < k_.memories.size(); ++m)
-      if (!k_.memories[m].onChip()) r_.buffers[k_.memories[m].argIndex] = std::move(mem_[m]);
+      if (k_.memories[m].kind == Memory::Kind::Argument)
+        r_.buffers[k_.memories[m].argIndex] = std::move(mem_[m]);
     return std::move(r_);
   }
 

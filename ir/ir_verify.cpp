@@ -89,7 +89,7 @@ private:
       if (mem.kind == Memory::Kind::Argument &&
           (mem.argIndex >= k_.args.size() || !k_.args[mem.argIndex].isPointer || k_.args[mem.argIndex].memory != m))
         fail(k_.loc, "memory " + mem.name, fmt::format("argument memory {} does not belong to its argument", m));
-      if (mem.onChip() && !mem.init.empty() && mem.init.size() != mem.sizeBytes)
+      if (mem.kind != Memory::Kind::Argument && !mem.init.empty() && mem.init.size() != mem.sizeBytes)
         fail(k_.loc, "memory " + mem.name, fmt::format("initial contents have {} bytes, the memory {}",
                                                       mem.init.size(), mem.sizeBytes));
       if (mem.wordBits == 0 || mem.wordBits % 8 != 0 || mem.wordBits > kMaxTypeBits)

@@ -22,7 +22,7 @@ std::vector<std::string> kernelNames(const spirv::ModuleView& mv) {
   return names;
 }
 
-Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
+Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, const LowerOptions& options) {
   const spirv::EntryPoint* ep = mv.findEntryPoint(entryName);
   if (!ep || ep->executionModel != kKernelModel) {
     std::string known;
@@ -41,7 +41,7 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName) {
   lower::checkFunc(c, lf, "inlining");
   lower::promoteVariables(c, lf);
   lower::checkFunc(c, lf, "promotion of variables");
-  lower::Translated t = lower::translate(c, lf);
+  lower::Translated t = lower::translate(c, lf, options.onChipBudget);
   Kernel k = std::move(t.kernel);
   lower::checkAfter(k, "translation");
   k.registerLimit = spirv::registerLimitOf(mv, ep->function);

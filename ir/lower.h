@@ -16,9 +16,16 @@
 
 namespace spvhls::ir {
 
+struct LowerOptions {
+  // Bytes of on-chip RAM for private arrays and program-scope variables; those that do not fit
+  // become external memories (Memory::Kind::External), the largest first.
+  uint64_t onChipBudget = kDefaultOnChipBudget;
+};
+
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that
 // the compiler does not support (named, with its location) and for an unknown entry point.
-Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName);
+Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName,
+                   const LowerOptions& options = {});
 
 // Names of the Kernel-model entry points, in module order.
 std::vector<std::string> kernelNames(const spirv::ModuleView& mv);

@@ -344,7 +344,7 @@ void compactKernel(Kernel& k) {
   std::vector<uint32_t> memMap(k.memories.size(), UINT32_MAX);
   std::vector<Memory> memories;
   for (size_t m = 0; m < k.memories.size(); ++m)
-    if (memUsed[m] || !k.memories[m].onChip()) {
+    if (memUsed[m] || k.memories[m].kind == Memory::Kind::Argument) {
       memMap[m] = static_cast<uint32_t>(memories.size());
       memories.push_back(std::move(k.memories[m]));
     }

@@ -129,9 +129,9 @@ struct Translated {
   std::vector<PendingControls> controls;
 };
 
-// The working copy -> HLS IR CFG: kernel interface, memories, pointer provenance, ops, terminators
-// (lower_translate.cpp).
-Translated translate(Context& c, const LFunc& f);
+// The working copy -> HLS IR CFG: kernel interface, memories (on chip within `onChipBudget` bytes,
+// external beyond), pointer provenance, ops, terminators (lower_translate.cpp).
+Translated translate(Context& c, const LFunc& f, uint64_t onChipBudget);
 
 // Converts decoded loop controls; `memoryOf` resolves a DependencyArrayINTEL variable id to a memory
 // index (nullopt when it cannot) (lower_controls.cpp).

@@ -14,7 +14,9 @@ namespace sc = spirv::spv::StorageClass;
 namespace deco = spirv::spv::Decoration;
 using K = spirv::Type::Kind;
 
-Translated translate(Context& c, const LFunc& f) { return Translator(c, f).run(); }
+Translated translate(Context& c, const LFunc& f, uint64_t onChipBudget) {
+  return Translator(c, f, onChipBudget).run();
+}
 
 Translated Translator::run() {
   k_.name = c_.entry.name;
@@ -26,6 +28,7 @@ Translated Translator::run() {
   for (uint32_t fi : rpo_) translateBlock(fi);
   fillPhis();
   storeWrittenInitialisers();
+  placeMemories();
   for (auto& m : k_.memories)
     if (m.elemBytes == 0) m.elemBytes = 4;
   Translated out;
@@ -123,11 +126,37 @@ uint32_t Translator::newMemory(Memory m) {
   return static_cast<uint32_t>(k_.memories.size() - 1);
 }
 
-void Translator::checkOnChip(const Memory& m, const LInst& at) {
-  if (m.sizeBytes > kMaxOnChipBytes)
-    c_.failAt(at, fmt::format("{} ({} bytes) would become an on-chip RAM larger than the {} bytes spvhls builds; "
-                              "pass a buffer in global memory (a kernel argument) instead",
-                              m.name, m.sizeBytes, kMaxOnChipBytes));
+void Translator::checkSize(const Memory& m, const LInst& at) {
+  if (m.sizeBytes > kMaxVariableBytes)
+    c_.failAt(at,
+              fmt::format("{} ({} bytes) is larger than the {} bytes spvhls builds as one array (on chip or "
+                          "external); pass a buffer in global memory (a kernel argument) instead",
+                          m.name, m.sizeBytes, kMaxVariableBytes));
+}
+
+void Translator::placeMemories() {
+  k_.onChipBudget = onChipBudget_;
+  std::vector<uint32_t> order;
+  for (uint32_t m = 0; m < k_.memories.size(); ++m)
+    if (k_.memories[m].onChip() && touched_[m]) order.push_back(m);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return k_.memories[a].sizeBytes < k_.memories[b].sizeBytes;
+  });
+  uint64_t used = 0;
+  for (uint32_t m : order) {
+    Memory& mem = k_.memories[m];
+    if (mem.sizeBytes <= onChipBudget_ - used) {
+      used += mem.sizeBytes;
+      continue;
+    }
+    mem.kind = Memory::Kind::External;
+    k_.diagnostics.push_back(Diagnostic{
+        Diagnostic::Severity::Note, k_.loc, "array " + mem.name,
+        fmt::format("its {} bytes do not fit the on-chip budget ({} of {} bytes left, --on-chip-budget); "
+                    "it becomes an external memory, a memory port whose buffer the host loads with its "
+                    "initial image",
+                    mem.sizeBytes, onChipBudget_ - used, onChipBudget_)});
+  }
 }
 
 uint32_t Translator::localVariableMemory(const LInst& var) {
@@ -142,7 +171,7 @@ uint32_t Translator::localVariableMemory(const LInst& var) {
   m.name = c_.nameOf(var.result);
   m.sizeBytes = c_.mv.sizeOf(c_.pointeeOf(var.result));
   m.elemBytes = 0;
-  checkOnChip(m, var);
+  checkSize(m, var);
   uint32_t idx = newMemory(std::move(m));
   varMemory_[var.result] = idx;
   return idx;
@@ -175,7 +204,7 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
   m.persistent = global;
   const Id pointee = c_.pointeeOf(var);
   m.sizeBytes = c_.mv.sizeOf(pointee);
-  checkOnChip(m, at); // before its contents are built
+  checkSize(m, at); // before its contents are built
   m.elemBytes = 0;
   // Known before its contents are built: an initializer may point at the variable itself.
   const uint32_t idx = newMemory(std::move(m));
@@ -489,7 +518,8 @@ void Translator::storeWrittenInitialisers() {
       return stores.back();
     };
     for (uint64_t pos = 0; pos < mem.init.size();) {
-      const uint64_t chunk = std::bit_floor(std::min<uint64_t>(8, mem.init.size() - pos));
+      // No wider than the kernel's own accesses: they set the width of the RAM's words.
+      const uint64_t chunk = std::bit_floor(std::min<uint64_t>(mem.elemBytes, mem.init.size() - pos));
       uint64_t v = 0;
       for (uint64_t i = 0; i < chunk; ++i) v |= static_cast<uint64_t>(mem.init[pos + i]) << (8 * i);
       const ValueId off = emit(Op{.kind = OpKind::Const, .type = Type::bits(64), .imm = pos});

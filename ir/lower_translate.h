@@ -12,7 +12,8 @@ namespace spvhls::ir::lower {
 
 class Translator {
 public:
-  Translator(Context& c, const LFunc& f) : c_(c), f_(f), b_(k_.ops, &k_.blocks) {}
+  Translator(Context& c, const LFunc& f, uint64_t onChipBudget)
+      : c_(c), f_(f), b_(k_.ops, &k_.blocks), onChipBudget_(onChipBudget) {}
   Translated run();
 
 private:
@@ -65,6 +66,7 @@ private:
   std::vector<uint8_t> readOnly_;              // per memory: module-scope constant
   std::vector<PendingPhi> phis_;
   uint32_t current_ = 0;                       // kernel block being translated
+  uint64_t onChipBudget_;
 
   // lower_translate.cpp: structure.
   void setupArgs();
@@ -105,7 +107,10 @@ private:
   // one memory besides null there is no choice: the access runs in the current block.
   std::vector<uint32_t> dispatch(const Ptr& p, const std::function<void(const Ptr&)>& access);
   uint32_t newMemory(Memory m);
-  void checkOnChip(const Memory& m, const LInst& at); // a private array or constant fits on chip
+  void checkSize(const Memory& m, const LInst& at); // a variable or private array the compiler builds
+  // Memories past the on-chip budget become external: smallest first on chip, so the budget holds
+  // as many arrays as it can and the largest (the likeliest to be streamed) go off chip.
+  void placeMemories();
   uint32_t localVariableMemory(const LInst& var);
   uint32_t moduleVariableMemory(Id var, const LInst& at);
   void translateBlock(uint32_t fi);

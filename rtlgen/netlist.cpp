@@ -310,7 +310,7 @@ unsigned Fifo::addrWidth() const {
   return ceilLog2(depth);
 }
 uint64_t Ram::depth() const {
-  return uint64_t(1) << ceilLog2(std::max<uint64_t>(sizeBytes, 2));
+  return uint64_t(1) << ceilLog2(std::max<uint64_t>((sizeBytes + wordBytes - 1) / wordBytes, 2));
 }
 
 const Signal* Module::find(std::string_view n) const {
@@ -469,7 +469,7 @@ Module ModuleBuilder::take() {
   for (const Register& r : m_.registers)
     ++drivers[r.signal]; // drive() checked it is a register
   for (const Ram& r : m_.rams)
-    driven(r.respValid), driven(r.respData);
+    driven(r.respValid);
   for (size_t p = 0; p < m_.processes.size(); ++p) {
     std::map<std::string_view, int> lhs;
     collectDriven(m_.processes[p], lhs, int(p));
@@ -522,7 +522,7 @@ MemPort addMemoryPort(ModuleBuilder& b, const MemPortSpec& spec, PortRole role) 
     break;
   case PortRole::Slave:
     p.respValid = b.output(n("resp_valid"), 1, Storage::Reg);
-    p.respData = b.output(n("resp_data"), spec.dataWidth, Storage::Reg);
+    p.respData = b.output(n("resp_data"), spec.dataWidth); // the lane shift of the RAM's read word
     break;
   }
   return p;

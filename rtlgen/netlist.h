@@ -230,18 +230,22 @@ struct Fifo {
 
 // A byte-addressed RAM answering its module's request port (docs/hardware-interface.md) always
 // ready, reads the next cycle; `init` is its configuration-time contents. Out-of-bounds accesses stop
-// the simulation.
+// the simulation. It is built of words of `wordBytes` bytes (the widest access; accesses are naturally
+// aligned, so each falls in one word) with byte enables and one synchronous read: the shape of a
+// block RAM, which synthesis maps to one.
 struct Ram {
   std::string what; // for the error message
   uint64_t sizeBytes = 0;
   std::vector<uint8_t> init;
   ExprP reqValid, reqWrite, reqAddr, reqSize, reqWdata;
-  std::string respValid, respData; // Reg outputs it drives
+  std::string respValid; // the Reg output it drives
+  std::string respData;  // the Wire output it drives
   unsigned dataWidth = 64;
+  unsigned wordBytes = 8; // a power of two, at most dataWidth / 8
   // Nothing writes it (a constant, or an array the kernel only reads): no write logic, which would
   // cost the synthesis of a write decoder per byte and lane for contents that never change.
   bool readOnly = false;
-  uint64_t depth() const;
+  uint64_t depth() const; // in words
 };
 
 struct Instance {

@@ -1,14 +1,29 @@
 #include "rtlgen/ram_gen.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
+#include "frontend/diagnostics.h"
 #include "rtlgen/verilog_util.h"
 
 namespace spvhls::rtl {
 
-nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
+std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
+  std::vector<uint32_t> widest(k.memories.size(), 1);
+  auto scan = [&](const std::vector<ir::Op>& ops) {
+    for (const ir::Op& op : ops)
+      if (op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store)
+        widest[op.memory] = std::max<uint32_t>(widest[op.memory], std::bit_ceil(uint32_t(op.size)));
+  };
+  scan(k.ops);
+  for (const ir::Loop& l : k.loops)
+    scan(l.ops);
+  return widest;
+}
+
+nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& name) {
   const char* what = mem.kind == ir::Memory::Kind::ProgramScope ? "Program-scope variable" : "Private array";
   nl::ModuleBuilder b(name,
                       fmt::format("{} '{}' ({} bytes) as on-chip RAM{}: always ready, reads answer the next "
@@ -16,6 +31,8 @@ nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
                                   what, commentName(mem.name), mem.sizeBytes,
                                   mem.persistent ? ", contents kept from run to run" : ""));
   b.input("clk", 1);
+  if (wordBytes == 0 || !std::has_single_bit(wordBytes) || wordBytes > nl::kPortDataWidth / 8)
+    throw InternalError(SourceLoc{}, "RAM " + name, fmt::format("word of {} bytes", wordBytes));
   b.input("rst", 1);
   nl::MemPort p = nl::addMemoryPort(b, {"", true, false}, nl::PortRole::Slave);
   b.assign(p.reqReady, nl::one());
@@ -32,6 +49,7 @@ nl::Module buildRamModule(const ir::Memory& mem, const std::string& name) {
   r.respValid = p.respValid->name();
   r.respData = p.respData->name();
   r.dataWidth = p.dataWidth;
+  r.wordBytes = wordBytes;
   r.readOnly = std::all_of(mem.ports.begin(), mem.ports.end(),
                            [](const ir::MemoryPort& mp) { return mp.access == ir::PortAccess::Read; });
   b.ram(std::move(r));

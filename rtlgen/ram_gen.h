@@ -3,15 +3,21 @@
 // one-cycle read latency, so the FSM and the loop clusters use it exactly like a pointer argument.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/hls_ir.h"
 #include "rtlgen/netlist.h"
 
 namespace spvhls::rtl {
 
-// Byte-addressed, sizeBytes (rounded up to a power of two) with the memory's initial contents.
-// Simulation stops with $error on an access outside the array.
-nl::Module buildRamModule(const ir::Memory& mem, const std::string& moduleName);
+// Per memory of the kernel: the word width of its RAM in bytes, the widest access to it (loops
+// included) rounded up to a power of two; 1 for a memory nothing accesses.
+std::vector<uint32_t> ramWordBytes(const ir::Kernel& k);
+
+// Byte-addressed, sizeBytes (in words of wordBytes, rounded up to a power of two) with the memory's
+// initial contents. Simulation stops with $error on an access outside the array.
+nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& moduleName);
 
 } // namespace spvhls::rtl

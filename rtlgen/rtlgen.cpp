@@ -95,6 +95,17 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     in.argNames.push_back(n);
   }
   r.argNames = in.argNames;
+  for (const ir::Memory& mem : k.memories) {
+    std::string n;
+    if (mem.kind == ir::Memory::Kind::External) {
+      n = sanitize("ext_" + mem.name);
+      for (int i = 1; used.count(n); ++i)
+        n = sanitize(fmt::format("ext_{}_{}", mem.name, i));
+      used.insert(n);
+    }
+    in.externalNames.push_back(n);
+  }
+  r.externalNames = in.externalNames;
   // Each module is printed as soon as it is built and its netlist dropped (unless kept). The top
   // goes first: it reads the loops' ports from the plan, and its netlist is the largest, best built
   // while no other module's text is held yet.
@@ -112,6 +123,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     in.ramModuleNames.push_back(k.memories[m].onChip() ? fmt::format("{}_ram{}", r.moduleName, m) : "");
   r.blockCycles = kp.fsm.blockCycles;
   r.ramModules = in.ramModuleNames;
+  r.ramWordBytes = ramWordBytes(k);
   print(generateTopModule(k, s, in), r.files, topModule);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
@@ -144,7 +156,8 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     r.loops.push_back(hw);
   }
   for (size_t m = 0; m < k.memories.size(); ++m)
-    if (k.memories[m].onChip()) print(buildRamModule(k.memories[m], in.ramModuleNames[m]), ramFiles, ramModules);
+    if (k.memories[m].onChip())
+      print(buildRamModule(k.memories[m], r.ramWordBytes[m], in.ramModuleNames[m]), ramFiles, ramModules);
   for (auto& f : ramFiles) r.files.push_back(std::move(f));
   for (auto& f : loopFiles) r.files.push_back(std::move(f));
   // Operator units: one module each, however many instances use it.

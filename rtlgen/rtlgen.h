@@ -48,6 +48,8 @@ struct LoopHardware {
 struct RtlResult {
   std::string moduleName;
   std::vector<std::string> argNames; // per kernel argument: the sanitised name in its ports (arg_/mem_<name>)
+  // Per kernel memory: an external memory's name in its ports (mem_<name>_*, `ext_<variable>`), or empty.
+  std::vector<std::string> externalNames;
   // One file per module: (file name, text); files[0] is the kernel's top module.
   std::vector<std::pair<std::string, std::string>> files;
   // The netlist each file was printed from (same order), for inspection; empty unless asked for.
@@ -55,6 +57,7 @@ struct RtlResult {
   std::vector<LoopHardware> loops;
   std::vector<uint32_t> blockCycles; // per Kernel block: FSM cycles per execution (LoopCall waits excluded)
   std::vector<std::string> ramModules; // per kernel memory: its RAM module (on-chip), or empty
+  std::vector<uint32_t> ramWordBytes;  // per kernel memory: its RAM's word width in bytes
 };
 
 // Predicted kernel cycles (start to done, docs/hardware-interface.md) with fixed memory latency equal

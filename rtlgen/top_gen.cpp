@@ -138,6 +138,10 @@ private:
       else
         args_[i] = b_.input("arg_" + argName(uint32_t(i)), a.width());
     }
+    for (size_t m = 0; m < k_.memories.size(); ++m)
+      if (k_.memories[m].kind == ir::Memory::Kind::External)
+        ports_[m] =
+            nl::addMemoryPort(b_, {"mem_" + in_.externalNames.at(m), true, true}, nl::PortRole::Master);
   }
 
   bool argUsed(uint32_t i) const {
@@ -450,7 +454,7 @@ nl::Module generateTopModule(const ir::Kernel& k, const sched::KernelSchedule& s
     for (const ir::Op& op : ops) {
       if (op.kind != OpKind::Store) continue;
       const ir::Memory& mem = k.memories[op.memory];
-      if (mem.onChip() && !mem.init.empty() && !mem.persistent)
+      if (mem.kind != ir::Memory::Kind::Argument && !mem.init.empty() && !mem.persistent)
         throw InternalError(op.loc, "array '" + mem.name + "'",
                             "the kernel writes an array whose contents are configuration-time initialised");
     }

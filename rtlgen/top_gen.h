@@ -17,6 +17,7 @@ struct TopInputs {
   const KernelPlan* plan = nullptr; // FSM form cycles and block lengths, the loops' memory ports
   std::vector<std::string> loopModuleNames;
   std::vector<std::string> ramModuleNames; // per memory: RAM module name (Local memories only)
+  std::vector<std::string> externalNames;  // per memory: port name of an external memory, or empty
 };
 
 // Builds the top module.

@@ -3,6 +3,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <bit>
 #include <iterator>
 #include <set>
 #include <unordered_map>
@@ -618,50 +619,85 @@ private:
                          fmt::format(FMT_COMPILE("FIFO {} underflow"), p));
   }
 
+  // A word-wide RAM with byte enables and a registered read (see nl::Ram): the shape yosys and
+  // vendor tools map to a block RAM. Accesses are naturally aligned and at most a word wide, so an
+  // access is the lanes [lane, lane + size) of one word.
   void ram(const nl::Ram& r) {
     const uint64_t depth = r.depth();
-    unsigned aw = 0;
-    while ((uint64_t(1) << aw) < depth)
-      ++aw;
+    const unsigned wb = r.wordBytes, ww = 8 * wb;
+    const unsigned aw = std::countr_zero(depth), lw = std::countr_zero(wb); // both powers of two
     std::string valid = exprOf(r.reqValid), write = exprOf(r.reqWrite), addr = exprOf(r.reqAddr);
     std::string size = exprOf(r.reqSize), wdata = exprOf(r.reqWdata);
-    std::string a = fresh("ram_addr");
-    std::string s = fmt::format(FMT_COMPILE("  reg [7:0] ram_mem [0:{}];\n"), depth - 1);
-    s += fmt::format(FMT_COMPILE("  wire {}{} = {}[{}:0];\n"), range(aw), a, addr, aw - 1);
-    // Initial contents: the array's initializer, zero elsewhere (configuration-time contents).
+    const std::string word = fresh("ram_word"), lane = fresh("ram_lane"), be = fresh("ram_be");
+    const std::string wshift = fresh("ram_wdata"), rword = fresh("ram_rword"), rlane = fresh("ram_rlane");
+    std::string s;
+    auto out = std::back_inserter(s);
+    fmt::format_to(out, FMT_COMPILE("  reg {}ram_mem [0:{}];\n"), range(ww), depth - 1);
+    fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:{}];\n"), range(aw), word, addr, aw + lw - 1, lw);
+    fmt::format_to(out, FMT_COMPILE("  reg {}{};\n"), range(ww), rword);
+    if (lw > 0) {
+      fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:0];\n  reg {}{};\n"), range(lw), lane, addr,
+                     lw - 1, range(lw), rlane);
+      if (!r.readOnly) {
+        // Bytes [lane, lane + size): size low ones, shifted to the lane.
+        fmt::format_to(out, FMT_COMPILE("  wire {}{} = ~({{{}{{1'b1}}}} << {}) << {};\n"), range(wb), be, wb,
+                       size, lane);
+        fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:0] << {{{}, 3'h0}};\n"), range(ww), wshift,
+                       wdata, ww - 1, lane);
+      }
+      fmt::format_to(out, FMT_COMPILE("  assign {} = {}{} >> {{{}, 3'h0}}{};\n"), r.respData,
+                     ww < r.dataWidth ? fmt::format("{{{}, ", lit(0, r.dataWidth - ww)) : "", rword, rlane,
+                     ww < r.dataWidth ? "}" : "");
+    } else {
+      fmt::format_to(out, FMT_COMPILE("  assign {} = {};\n"), r.respData,
+                     ww < r.dataWidth ? fmt::format("{{{}, {}}}", lit(0, r.dataWidth - ww), rword) : rword);
+    }
+    // Initial contents: the array's initializer (little-endian words), zero elsewhere
+    // (configuration-time contents).
     s += "  initial begin\n";
-    for (uint64_t i = 0; i < depth; ++i)
-      s += fmt::format(FMT_COMPILE("    ram_mem[{}] = {};\n"), lit(i, aw),
-                       lit(i < r.init.size() ? r.init[i] : 0, 8));
+    for (uint64_t i = 0; i < depth; ++i) {
+      uint64_t v = 0;
+      for (unsigned k = 0; k < wb; ++k)
+        if (i * wb + k < r.init.size()) v |= uint64_t(r.init[i * wb + k]) << (8 * k);
+      fmt::format_to(out, FMT_COMPILE("    ram_mem[{}] = {};\n"), lit(i, aw), lit(v, ww));
+    }
     s += "  end\n  always @(posedge clk) begin\n";
-    s += fmt::format(FMT_COMPILE("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n"), r.respValid,
-                     lit(0, 1), r.respValid, valid, write);
+    fmt::format_to(out, FMT_COMPILE("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n"), r.respValid,
+                   lit(0, 1), r.respValid, valid, write);
     // No writes in reset: requests are undefined until the requesters' registers are reset, and the
     // contents configured into the RAM must survive it.
-    const unsigned bytes = r.dataWidth / 8;
     if (!r.readOnly) {
-      s += fmt::format(FMT_COMPILE("    if (!rst && {} && {}) begin\n"), valid, write);
-      for (unsigned k = 0; k < bytes; ++k)
-        s += fmt::format(FMT_COMPILE("      if ({} > {}) ram_mem[{} + {}] <= {}[{}:{}];\n"), size,
-                         lit(k, nl::kPortSizeWidth), a, lit(k, aw), wdata, 8 * k + 7, 8 * k);
+      fmt::format_to(out, FMT_COMPILE("    if (!rst && {} && {}) begin\n"), valid, write);
+      if (lw == 0) fmt::format_to(out, FMT_COMPILE("      ram_mem[{}] <= {}[7:0];\n"), word, wdata);
+      for (unsigned k = 0; lw > 0 && k < wb; ++k)
+        fmt::format_to(out, FMT_COMPILE("      if ({}[{}]) ram_mem[{}][{}:{}] <= {}[{}:{}];\n"), be, k, word,
+                       8 * k + 7, 8 * k, wshift, 8 * k + 7, 8 * k);
       s += "    end\n";
     }
-    s += fmt::format(FMT_COMPILE("    {} <= {{"), r.respData);
-    for (unsigned k = bytes; k-- > 0;)
-      s += fmt::format(FMT_COMPILE("ram_mem[{} + {}]{}"), a, lit(k, aw), k ? ", " : "");
-    s += "};\n  end\n";
+    fmt::format_to(out, FMT_COMPILE("    {} <= ram_mem[{}];\n"), rword, word);
+    if (lw > 0) fmt::format_to(out, FMT_COMPILE("    {} <= {};\n"), rlane, lane);
+    s += "  end\n";
     // Simulation only: with +spvhls_dump_memories the final contents go to <module>.hex, for
     // `spvhls sim` to compare program-scope variables with the interpreter's.
     s += "`ifndef SYNTHESIS\n";
-    fmt::format_to(std::back_inserter(s),
-                   FMT_COMPILE("  final if ($test$plusargs(\"spvhls_dump_memories\")) $writememh(\"{}.hex\", ram_mem);\n"),
-                   m_.name);
+    fmt::format_to(
+        out,
+        FMT_COMPILE(
+            "  final if ($test$plusargs(\"spvhls_dump_memories\")) $writememh(\"{}.hex\", ram_mem);\n"),
+        m_.name);
     s += "`endif\n";
     statement(s);
     checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), valid,
                                      lit(0, r.reqAddr->width - nl::kPortSizeWidth), size, addr,
                                      lit(r.sizeBytes, r.reqAddr->width)),
                          fmt::format(FMT_COMPILE("private array {} accessed out of bounds"), r.what));
+    // The compiler sizes the word by the widest access and keeps accesses aligned; a violation is its bug.
+    checks_.emplace_back(
+        fmt::format(FMT_COMPILE("{} && ({} > {} || ({}[{}:0] & ({} - {})) != {})"), valid, size,
+                    lit(wb, nl::kPortSizeWidth), addr, nl::kPortSizeWidth - 1, size,
+                    lit(1, nl::kPortSizeWidth), lit(0, nl::kPortSizeWidth)),
+        fmt::format(FMT_COMPILE("RAM {}: an access wider than its {}-byte word or not aligned to its size"),
+                    r.what, wb));
   }
 
   std::string exprOf(const ExprP& e) { return e->op == Op::Ref ? std::string(e->name()) : name(e, expr(e)); }

@@ -232,6 +232,7 @@ std::string compareGlobals(const InterpResult& golden, const std::vector<std::pa
   std::string report;
   for (size_t i = 0; i < vars.size(); ++i) {
     const auto& [var, name] = vars[i];
+    if (var == 0) continue; // not compared
     auto g = std::find_if(golden.globals.begin(), golden.globals.end(),
                           [&](const InterpResult::Global& x) { return x.var == var; });
     if (g == golden.globals.end() || i >= got.size() || got[i].size() != g->bytes.size()) {

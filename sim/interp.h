@@ -41,8 +41,8 @@ struct InterpResult {
 std::string formatGlobals(const InterpResult& r, size_t maxBytes = 64);
 
 // Final contents of module-scope variables from a simulation (`got`: one per `vars` entry, given by
-// SPIR-V id and name) against the interpreter's; bytes the interpreter never defined are not
-// compared. "" when equal, else the first differences.
+// SPIR-V id and name; id 0: not compared) against the interpreter's; bytes the interpreter never
+// defined are not compared. "" when equal, else the first differences.
 std::string compareGlobals(const InterpResult& golden, const std::vector<std::pair<uint32_t, std::string>>& vars,
                            const BufferSet& got, size_t maxReported = 8);
 

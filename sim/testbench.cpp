@@ -265,9 +265,10 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
   return exe;
 }
 
-// A byte-wide memory written by $writememh: one hex value per line; `//` comments and `@address`
-// lines (which Verilator and other simulators may write) are understood. The first `size` bytes.
-std::vector<uint8_t> readMemoryDump(const std::string& path, uint64_t size) {
+// A memory of wordBytes-byte words written by $writememh: one hex value per line; `//` comments and
+// `@address` lines (word addresses, which Verilator and other simulators may write) are understood.
+// The first `size` bytes, each word little-endian.
+std::vector<uint8_t> readMemoryDump(const std::string& path, uint64_t size, uint32_t wordBytes) {
   std::string text;
   if (!readFile(path, text)) fail(path, "simulation", "the RAM module wrote no final contents ($writememh)");
   std::vector<uint8_t> bytes(size, 0);
@@ -286,12 +287,15 @@ std::vector<uint8_t> readMemoryDump(const std::string& path, uint64_t size) {
       at = v;
       continue;
     }
-    if (v > 0xff) fail(path, "simulation", fmt::format("value {} in a dump of a byte-wide memory", tok));
-    if (at < size) bytes[at] = uint8_t(v);
+    if (wordBytes < 8 && v >> (8 * wordBytes))
+      fail(path, "simulation",
+           fmt::format("value {} in a dump of a memory of {}-byte words", tok, wordBytes));
+    for (uint32_t k = 0; k < wordBytes; ++k)
+      if (at * wordBytes + k < size) bytes[at * wordBytes + k] = uint8_t(v >> (8 * k));
     ++at;
   }
-  if (at < size)
-    fail(path, "simulation", fmt::format("the dump holds {} of the memory's {} bytes", at, size));
+  if (at * wordBytes < size)
+    fail(path, "simulation", fmt::format("the dump holds {} of the memory's {} bytes", at * wordBytes, size));
   return bytes;
 }
 
@@ -310,8 +314,21 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
 
   // Input file: scalar values, then buffers, each group in interface order (see tb_template.cpp.in).
   std::string in, buffers;
-  std::vector<uint32_t> pointerArgs;
+  std::vector<const SimPort*> pointerPorts;
+  bool ramDumps = false;
+  for (const SimMemory& m : iface.memories)
+    ramDumps |= !m.module.empty();
   for (const auto& p : iface.ports) {
+    if (p.memory >= 0) { // an external memory, loaded with its image
+      if (size_t(p.memory) >= iface.memories.size() ||
+          iface.memories[p.memory].image.size() != iface.memories[p.memory].sizeBytes)
+        fail(exe, "simulation interface",
+             fmt::format("port '{}' names no external memory with an image", p.name));
+      pointerPorts.push_back(&p);
+      putU64(buffers, iface.memories[p.memory].image.size());
+      buffers.append(iface.memories[p.memory].image.begin(), iface.memories[p.memory].image.end());
+      continue;
+    }
     if (p.argIndex >= spec.args.size())
       specError(fmt::format("the kernel's port '{}' is argument {}, but the run spec has only {} arguments",
                             p.name, p.argIndex, spec.args.size()));
@@ -321,7 +338,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
                             p.argIndex, a.name, p.isPointer ? "buffer" : "scalar value",
                             a.isBuffer ? "buffer" : "scalar value"));
     if (p.isPointer) {
-      pointerArgs.push_back(p.argIndex);
+      pointerPorts.push_back(&p);
       putU64(buffers, init[p.argIndex].size());
       buffers.append(init[p.argIndex].begin(), init[p.argIndex].end());
     } else {
@@ -359,11 +376,11 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
                                   std::to_string(o.watchdogCycles)};
   if (!o.traceFile.empty()) cmd.insert(cmd.end(), {"--trace", fs::absolute(o.traceFile).string()});
   const std::string memDir = base + ".mem";
-  if (!iface.memories.empty()) {
+  if (ramDumps) {
     fs::create_directories(memDir);
     cmd.insert(cmd.end(), {"--dump-memories", "1"});
   }
-  int rc = runProcess(cmd, logPath, iface.memories.empty() ? "" : memDir);
+  int rc = runProcess(cmd, logPath, ramDumps ? memDir : "");
 
   SimResult r;
   std::string status, out;
@@ -389,24 +406,28 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   if (!r.finished && !r.log.empty()) r.error += "\nsimulator output:\n" + lastLines(r.log, 20);
 
   r.buffers = init;
+  r.memories.resize(iface.memories.size());
   if (haveOut) {
     size_t pos = 0;
-    for (uint32_t idx : pointerArgs) {
+    for (const SimPort* p : pointerPorts) {
+      std::vector<uint8_t>& to = p->memory >= 0 ? r.memories[p->memory] : r.buffers[p->argIndex];
+      const uint64_t expected =
+          p->memory >= 0 ? iface.memories[p->memory].sizeBytes : init[p->argIndex].size();
       uint64_t len = 0;
-      if (!getU64(out, pos, len) || out.size() - pos < len || len != init[idx].size())
+      if (!getU64(out, pos, len) || out.size() - pos < len || len != expected)
         fail(outPath, "simulation", "malformed simulator output file");
-      r.buffers[idx].assign(out.begin() + pos, out.begin() + pos + len);
+      to.assign(out.begin() + pos, out.begin() + pos + len);
       pos += len;
     }
   } else if (r.finished) {
     fail(outPath, "simulation", "the simulator finished without writing its buffers");
   }
-  for (const SimMemory& m : iface.memories) {
-    const std::string path = memDir + "/" + m.module + ".hex";
-    std::vector<uint8_t>& bytes = r.memories.emplace_back();
-    if (r.finished) bytes = readMemoryDump(path, m.sizeBytes);
+  for (size_t i = 0; i < iface.memories.size(); ++i) {
+    const SimMemory& m = iface.memories[i];
+    if (r.finished && !m.module.empty())
+      r.memories[i] = readMemoryDump(memDir + "/" + m.module + ".hex", m.sizeBytes, m.wordBytes);
   }
-  if (!iface.memories.empty()) fs::remove_all(memDir);
+  if (ramDumps) fs::remove_all(memDir);
   return r;
 }
 

@@ -38,14 +38,20 @@ struct SimPort {
   bool isPointer = false; // true: memory port mem_<name>_*; false: scalar input arg_<name>
   uint32_t width = 0;     // scalar width in bits (1..64); ignored for pointers
   uint32_t argIndex = 0;  // index of the argument in the run spec (kernel parameter order)
+  // An external memory's port (a variable past the on-chip budget), not a run-spec argument: its
+  // buffer is SimInterface::memories[memory].image, and its final contents SimResult::memories[memory].
+  int32_t memory = -1;
 };
 
-// An on-chip memory whose final contents the run reads back (a program-scope variable): its RAM
+// A memory whose final contents the run reads back. On chip (a program-scope variable): its RAM
 // module writes them to <module>.hex in the simulator's working directory when the simulation ends
-// (Verilog `final`, enabled by +spvhls_dump_memories).
+// (Verilog `final`, enabled by +spvhls_dump_memories). External: the bench models its port (the
+// SimPort naming it) on a buffer loaded with `image`.
 struct SimMemory {
-  std::string module;
+  std::string module; // on chip: the RAM module; empty for an external memory
   uint64_t sizeBytes = 0;
+  uint32_t wordBytes = 1;     // its RAM's word width: the dump holds words, little-endian
+  std::vector<uint8_t> image; // external: the buffer's contents at the start (sizeBytes)
 };
 
 struct SimInterface {
@@ -67,7 +73,7 @@ struct SimResult {
   bool finished = false;  // done was raised and every check passed
   std::string error;      // why the simulation failed (empty when finished)
   BufferSet buffers;      // final buffer contents in argument order (scalars: empty)
-  BufferSet memories;     // final contents of SimInterface::memories, in that order
+  BufferSet memories;     // final contents of SimInterface::memories, in that order (empty if unfinished)
   uint64_t cycles = 0;    // cycle of done (or of the failure)
   std::string log;        // the simulator's console output ($display, Verilator messages)
 };

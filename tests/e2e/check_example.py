@@ -53,11 +53,13 @@ def main():
                     help="synthesise to yosys's coarse-grain cells only (whole programs)")
     ap.add_argument("--unpredicted-ok", action="store_true",
                     help="the cycles may be predicted (then they are checked) or not (whole programs)")
+    ap.add_argument("--on-chip-budget", help="passed to spvhls sim (0: every array an external memory)")
     args = ap.parse_args()
 
     failures = []
+    budget = ["--on-chip-budget", args.on_chip_budget] if args.on_chip_budget is not None else []
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
-             "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"])
+             "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)
     if r.returncode != 0:
         failures.append(f"spvhls sim exited {r.returncode}")

@@ -742,16 +742,40 @@ TEST_CASE("cluster-kind decorations on the kernel (SPV_INTEL_fpga_cluster_attrib
   CHECK_MESSAGE(e.find("decorated both StallEnableINTEL and StallFreeINTEL") != std::string::npos, e);
 }
 
-TEST_CASE("a private array too large for on-chip RAM is an error that says what to do") {
+TEST_CASE("a private array past the on-chip budget is external; one past the compiler's limit is an error") {
   std::string text = readFile("localdep.spvasm");
   const std::string small = "%_arr_uint_ulong_8 = OpTypeArray %uint %ulong_8";
   REQUIRE(text.find(small) != std::string::npos);
   text.replace(text.find(small), small.size(), "%_arr_uint_ulong_8 = OpTypeArray %uint %ulong_big");
-  text.insert(text.find("%ulong_8 = OpConstant"), "%ulong_big = OpConstant %ulong 20000\n");
-  std::string e = lowerError(loadText(text), "localarr");
-  CHECK_MESSAGE(e.find("u (80000 bytes) would become an on-chip RAM larger than the 65536 bytes spvhls builds; pass a "
-                       "buffer in global memory") != std::string::npos,
-                e);
+  // 80,000 bytes fit the default budget; with a 64 KiB budget the array becomes an external memory,
+  // with a note saying so.
+  std::string big = text;
+  big.insert(big.find("%ulong_8 = OpConstant"), "%ulong_big = OpConstant %ulong 20000\n");
+  Loaded fits = loadText(big);
+  ir::Kernel onChip = ir::lowerKernel(*fits.view, "localarr");
+  ir::Kernel off = ir::lowerKernel(*fits.view, "localarr", ir::LowerOptions{64 * 1024});
+  auto memU = [](const ir::Kernel& k) {
+    for (const ir::Memory& m : k.memories)
+      if (m.name == "u") return m;
+    FAIL("no memory u");
+    return ir::Memory{};
+  };
+  CHECK(memU(onChip).kind == ir::Memory::Kind::Private);
+  CHECK(memU(off).kind == ir::Memory::Kind::External);
+  bool noted = false;
+  for (const Diagnostic& d : off.diagnostics)
+    noted |= d.construct == "array u" &&
+             d.message.find("its 80000 bytes do not fit the on-chip budget (") != std::string::npos &&
+             d.message.find(" of 65536 bytes left, --on-chip-budget)") != std::string::npos;
+  CHECK(noted);
+  // 80 MiB: more than the compiler builds as one array at all.
+  std::string huge = text;
+  huge.insert(huge.find("%ulong_8 = OpConstant"), "%ulong_big = OpConstant %ulong 20971520\n");
+  std::string e = lowerError(loadText(huge), "localarr");
+  CHECK_MESSAGE(
+      e.find("u (83886080 bytes) is larger than the 67108864 bytes spvhls builds as one array (on chip or "
+             "external); pass a buffer in global memory") != std::string::npos,
+      e);
 }
 
 // ---- issue 9: defects found by random C programs (tests/unit/data/lower/issue9.cl) ----

@@ -269,7 +269,8 @@ TEST_CASE("lut: a private array becomes a RAM instance of its own module") {
   REQUIRE(ram);
   REQUIRE(ram->rams.size() == 1);
   CHECK(ram->rams[0].sizeBytes == 64); // int t[16]
-  CHECK(ram->rams[0].depth() == 64);
+  CHECK(ram->rams[0].wordBytes == 4);  // int accesses: 32-bit words
+  CHECK(ram->rams[0].depth() == 16);   // words
   CHECK(ram->find("resp_data")->width == nl::kPortDataWidth);
   // Both loops and the FSM share the RAM's one port: the loops' request wires are merged into it.
   std::string top_v = r.files[0].second;

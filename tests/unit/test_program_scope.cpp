@@ -9,6 +9,7 @@
 
 #include "frontend/diagnostics.h"
 #include "frontend/module.h"
+#include "ir/ir_eval.h"
 #include "ir/lower.h"
 #include "rtlgen/ram_gen.h"
 #include "rtlgen/verilog_printer.h"
@@ -119,18 +120,36 @@ TEST_CASE("program-scope variables: on-chip memories with their contents and per
     CHECK_FALSE((k.ops[v].kind == OpKind::Store && k.ops[v].memory == tableIndex));
 }
 
-TEST_CASE("program-scope variables: a RAM nothing writes has no write logic") {
+TEST_CASE("program-scope variables: RAMs of words as wide as the widest access, ROMs without write logic") {
   Kernel l = regress("globals");
   ir::Kernel k = ir::lowerKernel(*l.view, "k");
+  const std::vector<uint32_t> words = rtl::ramWordBytes(k);
+  auto ram = [&](const char* name) {
+    const ir::Memory& m = memoryNamed(k, name);
+    return rtl::printVerilog(
+        rtl::buildRamModule(m, words[size_t(&m - k.memories.data())], std::string("k_") + name));
+  };
+  auto wordOf = [&](const char* name) { return words[size_t(&memoryNamed(k, name) - k.memories.data())]; };
+  // uchar S-box: bytes; uint table: 32-bit words; struct {int; short; uchar}: 32-bit words with byte
+  // enables for the short and uchar members.
+  CHECK(wordOf("sbox") == 1);
+  CHECK(wordOf("table") == 4);
+  CHECK(wordOf("pts") == 4);
   // The constant sbox is only read: its RAM is a ROM (a write decoder per byte and lane made yosys
-  // take 11 s for AES's 256-byte S-box, 1.3 s without). The global table is written.
-  const std::string sbox = rtl::printVerilog(rtl::buildRamModule(memoryNamed(k, "sbox"), "k_ram_sbox"));
-  const std::string table = rtl::printVerilog(rtl::buildRamModule(memoryNamed(k, "table"), "k_ram_table"));
+  // take 11 s for AES's 256-byte S-box, 1.3 s without).
+  const std::string sbox = ram("sbox"), table = ram("table"), pts = ram("pts");
+  CHECK(sbox.find("reg [7:0] ram_mem [0:15];") != std::string::npos);
   CHECK(sbox.find("req_write) begin") == std::string::npos);
-  CHECK(sbox.find("ram_mem[ram_addr_0 + 4'h0] <=") == std::string::npos);
-  CHECK(sbox.find("resp_data <= {") != std::string::npos);
+  CHECK(sbox.find("assign resp_data = {56'h0, ram_rword_") != std::string::npos);
+  CHECK(table.find("reg [31:0] ram_mem [0:7];") != std::string::npos);
   CHECK(table.find("req_write) begin") != std::string::npos);
-  CHECK(table.find("ram_mem[ram_addr_0 + 5'h0] <= req_wdata[7:0]") != std::string::npos);
+  // Byte enables: the lanes [lane, lane + size) of one word; the read word shifted down by the lane.
+  CHECK(pts.find("= ~({4{1'b1}} << req_size) << ram_lane_") != std::string::npos);
+  CHECK(pts.find("[3]) ram_mem[ram_word_") != std::string::npos);
+  CHECK(pts.find("[31:24] <= ram_wdata_") != std::string::npos);
+  CHECK(pts.find("assign resp_data = {32'h0, ram_rword_") != std::string::npos);
+  // The initial image is little-endian words: table[0] = 0x01234567.
+  CHECK(table.find("ram_mem[3'h0] = 32'h1234567;") != std::string::npos);
 }
 
 TEST_CASE("program-scope variables: a written Private initializer is stored at every run") {
@@ -214,4 +233,44 @@ TEST_CASE("pointers kept in memory: offsets into one memory, addresses into seve
   CHECK((entry(0) >> 40) != 0);
   CHECK((entry(1) >> 40) != 0);
   CHECK((entry(0) >> 40) != (entry(1) >> 40));
+}
+
+TEST_CASE(
+    "program-scope variables: the on-chip budget keeps the smallest arrays on chip, the rest external") {
+  Kernel l = regress("globals");
+  auto kindOf = [](const ir::Kernel& k, const char* name) { return memoryNamed(k, name).kind; };
+  using Kind = ir::Memory::Kind;
+  // The default budget holds all of them.
+  ir::Kernel all = ir::lowerKernel(*l.view, "k");
+  for (const char* n : {"counter", "sbox", "zeros", "table", "pts", "k.scratch"}) {
+    CAPTURE(n);
+    CHECK(memoryNamed(all, n).onChip());
+  }
+  CHECK(all.onChipBudget == ir::kDefaultOnChipBudget);
+  // 40 bytes: counter (4) and sbox (16) fit, smallest first; zeros (24) would make 44.
+  ir::Kernel k = ir::lowerKernel(*l.view, "k", ir::LowerOptions{40});
+  CHECK(k.onChipBudget == 40);
+  CHECK(kindOf(k, "counter") == Kind::ProgramScope);
+  CHECK(kindOf(k, "sbox") == Kind::ProgramScope);
+  for (const char* n : {"zeros", "table", "pts", "k.scratch"}) {
+    CAPTURE(n);
+    CHECK(kindOf(k, n) == Kind::External);
+  }
+  // An external memory keeps its initial image (the host loads it) and stays persistent.
+  const ir::Memory& table = memoryNamed(k, "table");
+  CHECK(table.persistent);
+  REQUIRE(table.init.size() == 32);
+  CHECK(table.init[0] == 0x67);
+  // Budget 0: everything external; the IR evaluator runs it from the images like the interpreter.
+  ir::Kernel none = ir::lowerKernel(*l.view, "k", ir::LowerOptions{0});
+  for (const ir::Memory& m : none.memories)
+    CHECK_FALSE(m.onChip());
+  sim::RunSpec spec = r4Spec();
+  sim::InterpResult golden = sim::interpret(*l.view, spec);
+  std::vector<uint64_t> args(spec.args.size(), 0);
+  std::vector<std::vector<uint8_t>> buffers;
+  for (const auto& a : spec.args)
+    buffers.push_back(a.init);
+  ir::EvalResult e = ir::evaluateKernel(none, args, buffers);
+  CHECK(e.buffers[0] == golden.buffers[0]);
 }
