@@ -142,6 +142,9 @@ private:
   ValueId emitLoad(const Ptr& p, uint32_t size, const LInst& at);
   void emitStore(const Ptr& p, ValueId data, uint32_t size, const LInst& at);
   void translateCopy(const LInst& in);
+  // A copy of n bytes (a 64-bit value known at run time): a loop of byte loads and stores between
+  // new blocks; translation continues after it.
+  void copyLoop(const Ptr& dst, const Ptr& src, ValueId n, const LInst& at);
   void storeBytes(const Ptr& p, const std::vector<uint8_t>& bytes, uint64_t align, const LInst& at);
   // A constant's bytes in memory; a pointer is its byte offset in the memory it points into, which
   // is appended to `pointerTargets` with its byte position (a null pointer: 0, target kNull).

@@ -382,8 +382,12 @@ void Translator::translateCopy(const LInst& in) {
   if (dst.memory == kNull || src.memory == kNull) return; // undefined behaviour, if it ever runs
   uint64_t size = 0;
   if (in.op == SpvOp::OpCopyMemorySized) {
-    auto cv = b_.constValue(valueOf(in.ids[2], in));
-    if (!cv) c_.failAt(in, "copies a number of bytes known only at run time; not supported yet");
+    const ValueId n = valueOf(in.ids[2], in);
+    auto cv = b_.constValue(n);
+    if (!cv) {
+      copyLoop(dst, src, b_.resize(n, 64, false), in);
+      return;
+    }
     size = *cv;
   } else {
     size = c_.mv.sizeOf(c_.pointeeOf(in.ids[0]));
@@ -417,6 +421,44 @@ void Translator::translateCopy(const LInst& in) {
     emitStore(d, emitLoad(s, static_cast<uint32_t>(chunk), in), static_cast<uint32_t>(chunk), in);
     pos += chunk;
   }
+}
+
+void Translator::copyLoop(const Ptr& dst, const Ptr& src, ValueId n, const LInst& at) {
+  const uint32_t from = current_;
+  const std::string base = k_.blocks[from].name + ".copy";
+  const uint32_t header = newBlock(base), body = newBlock(base + ".body"), exit = newBlock(base + ".done");
+  const ValueId zero = b_.constant(64, 0), one = b_.constant(64, 1);
+  auto branch = [&](uint32_t block, uint32_t to) {
+    Terminator& t = k_.blocks[block].term;
+    t.kind = Terminator::Kind::Branch;
+    t.targets = {to};
+    t.loc = b_.loc;
+  };
+  branch(from, header);
+  // header: i = phi(0, i + 1); i < n ? body : exit
+  current_ = b_.block = header;
+  Op phi;
+  phi.kind = OpKind::Phi;
+  phi.type = Type::bits(64);
+  phi.name = "copy.i";
+  const ValueId i = b_.emit(std::move(phi));
+  Terminator& cond = k_.blocks[header].term;
+  cond.kind = Terminator::Kind::CondBranch;
+  cond.cond = b_.binary(OpKind::ULt, i, n);
+  cond.targets = {body, exit};
+  cond.loc = b_.loc;
+  // body: one byte (the pointers' alignment is not known), through any pointer representation
+  current_ = b_.block = body;
+  Ptr s = src, d = dst;
+  s.offset = b_.binary(OpKind::Add, src.offset, i);
+  d.offset = b_.binary(OpKind::Add, dst.offset, i);
+  emitStore(d, emitLoad(s, 1, at), 1, at);
+  const ValueId next = b_.binary(OpKind::Add, i, one);
+  const uint32_t latch = current_; // dispatches add blocks
+  branch(latch, header);
+  k_.ops[i].operands = {zero, next};
+  k_.ops[i].phiBlocks = {from, latch};
+  current_ = b_.block = exit;
 }
 
 void Translator::translateExtInst(const LInst& in) {
