@@ -230,7 +230,8 @@ def run_case(seed, profile, cluster, a, out):
     with open(os.path.join(c.dir, "repro.sh"), "w") as f:
         f.write(f"# one program of the campaign, all steps:\npython3 {shlex.quote(os.path.join(ROOT, 'scripts', 'csmith_campaign.py'))} "
                 f"--spvhls {shlex.quote(a.spvhls)} --out /tmp/csmith_repro --seed-start {seed} --count 1 --profiles {profile} "
-                f"--cluster {cluster}{' --globals' if a.globals else ''}\n")
+                f"--cluster {cluster}{' --globals' if a.globals else ''}"
+                f"{' --on-chip-budget ' + a.on_chip_budget if a.on_chip_budget is not None else ''}\n")
 
     # native
     t0 = time.time()
@@ -277,7 +278,8 @@ def run_case(seed, profile, cluster, a, out):
 
     # hardware
     comp_dir = os.path.join(c.dir, "rtl")
-    rc, o = c.run("compile", [a.spvhls, "compile", spv, "-o", comp_dir, "--cluster", cluster], T)
+    budget = ["--on-chip-budget", a.on_chip_budget] if a.on_chip_budget is not None else []
+    rc, o = c.run("compile", [a.spvhls, "compile", spv, "-o", comp_dir, "--cluster", cluster] + budget, T)
     if rc is None:
         return c.result("hang", "compile", o)
     if is_internal(rc, o):
@@ -293,7 +295,7 @@ def run_case(seed, profile, cluster, a, out):
     if a.no_sim:
         return c.result("pass", "compile", "not simulated (--no-sim)")
     sim_cmd = [a.spvhls, "sim", spv, "--run", spec, "--cluster", cluster, "-o", comp_dir, "--seeds", a.sim_seeds,
-               "--latency", "1:12", "--ready-prob", "0.6", "--max-cycles", str(a.max_cycles)]
+               "--latency", "1:12", "--ready-prob", "0.6", "--max-cycles", str(a.max_cycles)] + budget
     with SIM_LOCK:
         rc, o = c.run("sim", sim_cmd, T)
     if rc is None:
@@ -348,6 +350,8 @@ def main():
     ap.add_argument("--globals", action="store_true",
                     help="let csmith declare global variables (program-scope variables) and fold them into r[3]")
     ap.add_argument("--keep-all", action="store_true", help="keep the files of passing programs too")
+    ap.add_argument("--on-chip-budget", help="`spvhls compile/sim --on-chip-budget` (0: every array an "
+                    "external memory)")
     a = ap.parse_args()
     a.spvhls = os.path.abspath(a.spvhls)
     profiles = [p.strip() for p in a.profiles.split(",") if p.strip()]
