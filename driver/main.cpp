@@ -230,6 +230,36 @@ sim::SimInterface simInterface(const driver::Compiled& c) {
   return iface;
 }
 
+// The run spec's "globals" (what the host writes into program-scope globals before the run) as the
+// images the test bench loads: over an external memory's image, or into an on-chip RAM (replacing
+// its configured contents). The interpreter applied the same writes; a variable the kernel does not
+// use has no memory.
+void applyHostGlobals(sim::SimInterface& iface, const driver::Compiled& c, const sim::RunSpec& spec,
+                      const sim::InterpResult& golden) {
+  const std::vector<uint32_t> simulated = simulatedMemories(c);
+  for (size_t i = 0; i < spec.globals.size(); ++i) {
+    const sim::ArgSpec& g = spec.globals[i];
+    auto var = std::find_if(golden.globals.begin(), golden.globals.end(),
+                            [&](const sim::InterpResult::Global& x) { return x.name == g.name; });
+    if (var == golden.globals.end()) continue; // the interpreter checked the name
+    for (uint32_t m = 0; m < c.kernel.memories.size(); ++m) {
+      const ir::Memory& mem = c.kernel.memories[m];
+      if (mem.spirvVar != var->var) continue;
+      if (mem.holdsPointers)
+        throw DiagnosticError(
+            SourceLoc{spec.path}, fmt::format("globals[{}]", i),
+            fmt::format("'{}' holds pointers, whose encoding in hardware is the compiler's; the "
+                        "run spec cannot set it",
+                        g.name));
+      const size_t pos = size_t(std::find(simulated.begin(), simulated.end(), m) - simulated.begin());
+      std::vector<uint8_t>& image = iface.memories.at(pos).image;
+      if (image.empty()) image = mem.init.empty() ? std::vector<uint8_t>(mem.sizeBytes, 0) : mem.init;
+      std::copy(g.init.begin(), g.init.begin() + std::min<size_t>(g.init.size(), image.size()),
+                image.begin());
+    }
+  }
+}
+
 int cmdSim(const Args& a) {
   if (!a.has("--run")) usageError("sim needs --run SPEC.json");
   sim::RunSpec spec = sim::loadRunSpec(a.get("--run"));
@@ -255,6 +285,7 @@ int cmdSim(const Args& a) {
   sim::SimInterface iface = simInterface(c);
   bool trace = a.has("--trace");
   std::string exe = sim::buildSimulator(files, iface, dir + "/sim", trace);
+  applyHostGlobals(iface, c, spec, golden);
 
   int passed = 0, failed = 0;
   const auto programScope = programScopeVars(c); // compared after every run, in iface.memories order

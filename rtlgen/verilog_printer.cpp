@@ -661,6 +661,12 @@ private:
         if (i * wb + k < r.init.size()) v |= uint64_t(r.init[i * wb + k]) << (8 * k);
       fmt::format_to(out, FMT_COMPILE("    ram_mem[{}] = {};\n"), lit(i, aw), lit(v, ww));
     }
+    // Simulation only: `spvhls sim` loads what the host writes into a global before the run (the run
+    // spec's "globals") from <module>.init.hex, words as $writememh writes them.
+    fmt::format_to(out,
+                   FMT_COMPILE("`ifndef SYNTHESIS\n    if ($test$plusargs(\"spvhls_load_{0}\")) "
+                               "$readmemh(\"{0}.init.hex\", ram_mem);\n`endif\n"),
+                   m_.name);
     s += "  end\n  always @(posedge clk) begin\n";
     fmt::format_to(out, FMT_COMPILE("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n"), r.respValid,
                    lit(0, 1), r.respValid, valid, write);

@@ -106,6 +106,36 @@ void setupGlobals(Program& p, uint64_t maxBytes) {
   }
 }
 
+// The host's writes into program-scope globals before the run (the run spec's "globals").
+void applyHostGlobals(Program& p, const RunSpec& spec) {
+  for (size_t i = 0; i < spec.globals.size(); ++i) {
+    const ArgSpec& g = spec.globals[i];
+    const std::string where = fmt::format("globals[{}]", i);
+    GlobalVar* found = nullptr;
+    std::string known;
+    for (GlobalVar& gv : p.globals) {
+      if (gv.perWorkItem || gv.info.kind != ObjectKind::Global) continue;
+      const std::string name = paramName(p.mv, gv.var);
+      if (gv.info.storageClass == spv::StorageClass::CrossWorkgroup)
+        known += (known.empty() ? "" : ", ") + name;
+      if (name == g.name) found = &gv;
+    }
+    if (!found)
+      specError(spec, where,
+                fmt::format("the module has no program-scope variable named '{}'; its globals: {}", g.name,
+                            known.empty() ? "none" : known));
+    if (found->info.storageClass != spv::StorageClass::CrossWorkgroup)
+      specError(spec, where,
+                fmt::format("'{}' is a {} variable; the host writes only global (CrossWorkgroup) variables",
+                            g.name, storageName(found->info.storageClass)));
+    if (g.init.size() > found->init.size())
+      specError(spec, where,
+                fmt::format("{} bytes given for '{}', which has {} bytes", g.init.size(), g.name,
+                            found->init.size()));
+    std::copy(g.init.begin(), g.init.end(), found->init.begin());
+  }
+}
+
 // Binds argument i of the run spec to parameter `param`; returns its slot values.
 std::vector<uint64_t> bindArgument(Program& p, const RunSpec& spec, size_t i, Id param, const std::string& kernel) {
   const spirv::ModuleView& mv = p.mv;
@@ -183,6 +213,7 @@ InterpResult interpret(const spirv::ModuleView& mv, const RunSpec& spec, const I
   std::vector<std::vector<uint64_t>> args;
   for (size_t i = 0; i < fn->params.size(); ++i) args.push_back(bindArgument(p, spec, i, fn->params[i], spec.kernel));
   setupGlobals(p, opts.maxMemoryBytes);
+  applyHostGlobals(p, spec);
   uint32_t entry = decodeFunction(p, ep->function);
 
   NDRange nd;

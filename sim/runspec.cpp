@@ -283,8 +283,8 @@ public:
                             init.dump()));
   }
 
-  ArgSpec arg(const json& a, size_t index) const {
-    std::string where = fmt::format("args[{}]", index);
+  ArgSpec arg(const json& a, size_t index, const char* list = "args") const {
+    std::string where = fmt::format("{}[{}]", list, index);
     if (!a.is_object()) fail(where, fmt::format("expected an object with \"buffer\" or \"value\", found {}", kindOf(a)));
     checkKeys(a, where, {"name", "buffer", "value", "type"});
     ArgSpec out;
@@ -348,7 +348,8 @@ public:
       throw DiagnosticError(loc, "JSON", msg);
     }
     if (!root.is_object()) fail("(top level)", fmt::format("expected an object {{\"kernel\", \"args\"}}, found {}", kindOf(root)));
-    checkKeys(root, "(top level)", {"kernel", "args", "global_size", "local_size", "subgroup_size"});
+    checkKeys(root, "(top level)",
+              {"kernel", "args", "globals", "global_size", "local_size", "subgroup_size"});
     RunSpec spec;
     spec.path = path_;
     if (!root.contains("kernel") || !root["kernel"].is_string() || root["kernel"].get<std::string>().empty())
@@ -358,6 +359,20 @@ public:
     const json& args = root["args"];
     if (!args.is_array()) fail("args", fmt::format("expected a list of arguments, found {}", kindOf(args)));
     for (size_t i = 0; i < args.size(); ++i) spec.args.push_back(arg(args[i], i));
+    if (root.contains("globals")) {
+      const json& globals = root["globals"];
+      if (!globals.is_array())
+        fail("globals", fmt::format("expected a list of program-scope variables, found {}", kindOf(globals)));
+      for (size_t i = 0; i < globals.size(); ++i) {
+        const std::string where = fmt::format("globals[{}]", i);
+        if (!globals[i].is_object() || !globals[i].contains("name") || !globals[i].contains("buffer"))
+          fail(where, "expected {\"name\": <variable>, \"buffer\": {\"type\", \"length\", \"init\"}}");
+        spec.globals.push_back(arg(globals[i], i, "globals"));
+        for (size_t j = 0; j + 1 < spec.globals.size(); ++j)
+          if (spec.globals[j].name == spec.globals.back().name)
+            fail(where + ".name", fmt::format("variable '{}' is given twice", spec.globals.back().name));
+      }
+    }
     ndRange(root, spec);
     return spec;
   }

@@ -5,7 +5,8 @@
 // {
 //   "kernel": "vadd",
 //   "args": [                                  // in kernel parameter order
-//     {"name": "a", "buffer": {"type": "i32", "length": 64, "init": {"random": {"seed": 1, "min": -100, "max": 100}}}},
+//     {"name": "a", "buffer": {"type": "i32", "length": 64, "init": {"random": {"seed": 1, "min": -100,
+//     "max": 100}}}},
 //     {"name": "b", "buffer": {"type": "i32", "length": 64, "init": [1, 2, 3]}},   // rest zero
 //     {"name": "c", "buffer": {"type": "u8",  "length": 64, "init": "zeros"}},
 //     {"name": "d", "buffer": {"type": "f32", "length": 4,  "init": {"file": "d.bin"}}}, // raw little-endian
@@ -13,6 +14,11 @@
 //   ]
 // }
 // Element types: i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64.
+//
+// Optional "globals": what the host writes into program-scope global (CrossWorkgroup) variables
+// before the run, by name, as a buffer: its length * element bytes replace the variable's first
+// bytes (the rest keeps its initializer):
+//   "globals": [{"name": "table", "buffer": {"type": "u32", "length": 4, "init": [9, 8, 7, 6]}}]
 //
 // Optional ND-range keys (the interpreter runs this ND-range; defaults give a single work-item):
 //   "global_size": [x] | [x, y] | [x, y, z]   work-items per dimension (default [1]); the number of
@@ -50,6 +56,7 @@ struct RunSpec {
   std::string path;            // file it came from (for diagnostics and relative "file" inits)
   std::string kernel;
   std::vector<ArgSpec> args;
+  std::vector<ArgSpec> globals;             // host writes into program-scope globals (buffers, by name)
   uint32_t workDim = 1;                     // entries given in "global_size"
   std::array<uint64_t, 3> globalSize{1, 1, 1};
   std::array<uint64_t, 3> localSize{1, 1, 1};

@@ -376,11 +376,30 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
                                   std::to_string(o.watchdogCycles)};
   if (!o.traceFile.empty()) cmd.insert(cmd.end(), {"--trace", fs::absolute(o.traceFile).string()});
   const std::string memDir = base + ".mem";
+  bool ramLoads = false;
+  for (const SimMemory& m : iface.memories) {
+    if (m.module.empty() || m.image.empty()) continue;
+    // The words of the RAM as $readmemh reads them (little-endian bytes in each word).
+    if (m.image.size() != m.sizeBytes || m.wordBytes == 0 || m.wordBytes > 8)
+      fail(exe, "simulation interface",
+           fmt::format("RAM {}: an image of {} bytes for {} bytes", m.module, m.image.size(), m.sizeBytes));
+    fs::create_directories(memDir);
+    std::string hex;
+    for (uint64_t w = 0; w * m.wordBytes < m.sizeBytes; ++w) {
+      uint64_t v = 0;
+      for (uint32_t k = 0; k < m.wordBytes && w * m.wordBytes + k < m.sizeBytes; ++k)
+        v |= uint64_t(m.image[w * m.wordBytes + k]) << (8 * k);
+      hex += fmt::format("{:0{}x}\n", v, 2 * m.wordBytes);
+    }
+    writeFile(memDir + "/" + m.module + ".init.hex", hex);
+    cmd.insert(cmd.end(), {"--plusarg", "spvhls_load_" + m.module});
+    ramLoads = true;
+  }
   if (ramDumps) {
     fs::create_directories(memDir);
     cmd.insert(cmd.end(), {"--dump-memories", "1"});
   }
-  int rc = runProcess(cmd, logPath, ramDumps ? memDir : "");
+  int rc = runProcess(cmd, logPath, ramDumps || ramLoads ? memDir : "");
 
   SimResult r;
   std::string status, out;
@@ -427,7 +446,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
     if (r.finished && !m.module.empty())
       r.memories[i] = readMemoryDump(memDir + "/" + m.module + ".hex", m.sizeBytes, m.wordBytes);
   }
-  if (ramDumps) fs::remove_all(memDir);
+  if (ramDumps || ramLoads) fs::remove_all(memDir);
   return r;
 }
 

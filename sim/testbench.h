@@ -51,7 +51,9 @@ struct SimMemory {
   std::string module; // on chip: the RAM module; empty for an external memory
   uint64_t sizeBytes = 0;
   uint32_t wordBytes = 1;     // its RAM's word width: the dump holds words, little-endian
-  std::vector<uint8_t> image; // external: the buffer's contents at the start (sizeBytes)
+  // External: the buffer's contents at the start (sizeBytes). On chip: empty, or the contents the
+  // RAM is loaded with before the run (a host write), replacing its configured ones.
+  std::vector<uint8_t> image;
 };
 
 struct SimInterface {

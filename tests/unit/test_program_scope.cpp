@@ -274,3 +274,37 @@ TEST_CASE(
   ir::EvalResult e = ir::evaluateKernel(none, args, buffers);
   CHECK(e.buffers[0] == golden.buffers[0]);
 }
+
+TEST_CASE("program-scope variables: the run spec's host writes into globals, and its errors") {
+  Kernel l = regress("globals");
+  auto spec = [](const std::string& globals) {
+    return sim::parseRunSpec(R"({"kernel": "k", "args": [{"name": "r", "buffer": {"type": "u32", "length": 4,
+                              "init": [5, 7, 0, 0]}}], "globals": [)" +
+                                 globals + "]}",
+                             "g.run.json");
+  };
+  // counter = 1000 before the run: r[2] = counter after it (28 more, as without the write).
+  sim::InterpResult plain = sim::interpret(*l.view, r4Spec());
+  sim::InterpResult written = sim::interpret(
+      *l.view, spec(R"({"name": "counter", "buffer": {"type": "i32", "length": 1, "init": [1000]}})"));
+  CHECK(written.buffers[0][8] + 256 * written.buffers[0][9] == plain.buffers[0][8] + 1000);
+  auto error = [&](const std::string& globals) {
+    try {
+      sim::interpret(*l.view, spec(globals));
+    } catch (const DiagnosticError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error(R"({"name": "nope", "buffer": {"type": "u8", "length": 1}})")
+            .find("globals[0]: the module has no program-scope variable named 'nope'; its globals: ") !=
+        std::string::npos);
+  CHECK(error(R"({"name": "sbox", "buffer": {"type": "u8", "length": 1}})")
+            .find("'sbox' is a UniformConstant variable; the host writes only global (CrossWorkgroup) "
+                  "variables") != std::string::npos);
+  CHECK(error(R"({"name": "counter", "buffer": {"type": "u32", "length": 2}})")
+            .find("8 bytes given for 'counter', which has 4 bytes") != std::string::npos);
+  CHECK_THROWS_WITH_AS(spec(R"({"name": "counter", "buffer": {"type": "u8", "length": 1}},
+                               {"name": "counter", "buffer": {"type": "u8", "length": 1}})"),
+                       doctest::Contains("variable 'counter' is given twice"), DiagnosticError);
+}

@@ -37,6 +37,9 @@ module lut_ram2 (
     ram_mem[4'hd] = 32'h0;
     ram_mem[4'he] = 32'h0;
     ram_mem[4'hf] = 32'h0;
+`ifndef SYNTHESIS
+    if ($test$plusargs("spvhls_load_lut_ram2")) $readmemh("lut_ram2.init.hex", ram_mem);
+`endif
   end
   always @(posedge clk) begin
     if (rst) resp_valid <= 1'h0;
