@@ -12,6 +12,7 @@
 
 #include "driver/pipeline.h"
 #include "driver/report.h"
+#include "ir/ir_eval.h"
 #include "sim/interp.h"
 #include "sim/runspec.h"
 #include "sim/testbench.h"
@@ -231,12 +232,12 @@ sim::SimInterface simInterface(const driver::Compiled& c) {
 }
 
 // The run spec's "globals" (what the host writes into program-scope globals before the run) as the
-// images the test bench loads: over an external memory's image, or into an on-chip RAM (replacing
-// its configured contents). The interpreter applied the same writes; a variable the kernel does not
+// contents of the kernel's memories they land in: over an external memory's image, or an on-chip
+// RAM's configured contents. The interpreter applied the same writes; a variable the kernel does not
 // use has no memory.
-void applyHostGlobals(sim::SimInterface& iface, const driver::Compiled& c, const sim::RunSpec& spec,
-                      const sim::InterpResult& golden) {
-  const std::vector<uint32_t> simulated = simulatedMemories(c);
+std::map<uint32_t, std::vector<uint8_t>> hostGlobalImages(const driver::Compiled& c, const sim::RunSpec& spec,
+                                                          const sim::InterpResult& golden) {
+  std::map<uint32_t, std::vector<uint8_t>> images;
   for (size_t i = 0; i < spec.globals.size(); ++i) {
     const sim::ArgSpec& g = spec.globals[i];
     auto var = std::find_if(golden.globals.begin(), golden.globals.end(),
@@ -251,12 +252,22 @@ void applyHostGlobals(sim::SimInterface& iface, const driver::Compiled& c, const
             fmt::format("'{}' holds pointers, whose encoding in hardware is the compiler's; the "
                         "run spec cannot set it",
                         g.name));
-      const size_t pos = size_t(std::find(simulated.begin(), simulated.end(), m) - simulated.begin());
-      std::vector<uint8_t>& image = iface.memories.at(pos).image;
-      if (image.empty()) image = mem.init.empty() ? std::vector<uint8_t>(mem.sizeBytes, 0) : mem.init;
+      std::vector<uint8_t> image = mem.init.empty() ? std::vector<uint8_t>(mem.sizeBytes, 0) : mem.init;
       std::copy(g.init.begin(), g.init.begin() + std::min<size_t>(g.init.size(), image.size()),
                 image.begin());
+      images[m] = std::move(image);
     }
+  }
+  return images;
+}
+
+// The same as the images the test bench loads (iface.memories is in simulatedMemories order).
+void applyHostGlobals(sim::SimInterface& iface, const driver::Compiled& c,
+                      const std::map<uint32_t, std::vector<uint8_t>>& images) {
+  const std::vector<uint32_t> simulated = simulatedMemories(c);
+  for (const auto& [m, image] : images) {
+    const size_t pos = size_t(std::find(simulated.begin(), simulated.end(), m) - simulated.begin());
+    iface.memories.at(pos).image = image;
   }
 }
 
@@ -285,7 +296,7 @@ int cmdSim(const Args& a) {
   sim::SimInterface iface = simInterface(c);
   bool trace = a.has("--trace");
   std::string exe = sim::buildSimulator(files, iface, dir + "/sim", trace);
-  applyHostGlobals(iface, c, spec, golden);
+  applyHostGlobals(iface, c, hostGlobalImages(c, spec, golden));
 
   int passed = 0, failed = 0;
   const auto programScope = programScopeVars(c); // compared after every run, in iface.memories order
@@ -317,7 +328,19 @@ int cmdSim(const Args& a) {
   base.watchdogCycles = std::max(base.watchdogCycles, golden.instructions * kWatchdogCyclesPerInstruction);
   if (a.has("--check-cycles")) {
     std::string why;
-    auto predicted = rtl::predictCycles(c.kernel, c.rtl, golden.blockCounts, golden.edgeCounts, why);
+    std::optional<uint64_t> predicted;
+    // The run's profile on the kernel's IR: it counts synthesized blocks too (dispatches, copy
+    // loops, functions inlined at several call sites), which the interpreter's profile cannot name.
+    try {
+      std::vector<uint64_t> args;
+      for (const sim::ArgSpec& arg : spec.args)
+        args.push_back(arg.scalar);
+      ir::EvalResult profile =
+          ir::evaluateKernel(c.kernel, args, init, 200'000'000, hostGlobalImages(c, spec, golden));
+      predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why);
+    } catch (const DiagnosticError& e) {
+      why = fmt::format("the kernel's IR could not be profiled: {}", e.what());
+    }
     if (!predicted) {
       std::cout << fmt::format("SKIP cycle check: the report does not predict this kernel's cycles: {}\n", why);
     } else {

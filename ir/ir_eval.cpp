@@ -13,7 +13,7 @@ using lower::widthMask;
 class Evaluator {
 public:
   Evaluator(const Kernel& k, const std::vector<uint64_t>& args, std::vector<std::vector<uint8_t>>& buffers,
-            uint64_t maxSteps)
+            uint64_t maxSteps, const std::map<uint32_t, std::vector<uint8_t>>& preload)
       : k_(k), args_(args), maxSteps_(maxSteps) {
     for (const Memory& m : k.memories) {
       if (m.kind == Memory::Kind::Argument) {
@@ -24,7 +24,14 @@ public:
         mem_.push_back(m.init.empty() ? std::vector<uint8_t>(m.sizeBytes, 0) : m.init);
       }
     }
+    for (const auto& [m, bytes] : preload) {
+      if (m >= mem_.size() || k.memories[m].kind == Memory::Kind::Argument || bytes.size() != mem_[m].size())
+        throw DiagnosticError(k.loc, "kernel " + k.name,
+                              fmt::format("no memory {} of {} bytes to preload", m, bytes.size()));
+      mem_[m] = bytes;
+    }
     r_.loopIterations.assign(k.loops.size(), 0);
+    r_.blockCounts.assign(k.blocks.size(), 0);
   }
 
   EvalResult run() {
@@ -33,6 +40,7 @@ public:
     uint32_t b = 0, prev = UINT32_MAX;
     for (;;) {
       const BasicBlock& bb = k_.blocks[b];
+      ++r_.blockCounts[b];
       // Phis read their operands as of the end of the predecessor, all at once.
       std::vector<std::pair<ValueId, uint64_t>> phiVals;
       for (ValueId v : bb.ops) {
@@ -176,8 +184,9 @@ private:
 } // namespace
 
 EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
-                          std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps) {
-  Evaluator e(k, args, buffers, maxSteps);
+                          std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps,
+                          const std::map<uint32_t, std::vector<uint8_t>>& preload) {
+  Evaluator e(k, args, buffers, maxSteps, preload);
   return e.run();
 }
 

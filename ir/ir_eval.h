@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "ir/hls_ir.h"
@@ -15,6 +16,7 @@ namespace spvhls::ir {
 struct EvalResult {
   std::vector<std::vector<uint8_t>> buffers; // final contents, by kernel argument (empty for scalars)
   std::vector<uint64_t> loopIterations;       // per Kernel::loops entry, summed over its calls
+  std::vector<uint64_t> blockCounts;          // per Kernel block: executions (a LoopCall block's: calls)
   uint64_t steps = 0;                         // ops evaluated
 };
 
@@ -22,7 +24,10 @@ struct EvalResult {
 // argument (ignored for scalars). Memory accesses are bounds-checked; division by zero yields 0 and
 // Undef is 0, as in hardware. Throws DiagnosticError on an out-of-bounds access, a misaligned access,
 // or more than maxSteps evaluated ops.
+// `preload`: per memory index, contents that replace an on-chip or external memory's initial ones
+// (what the host writes into a global before the run).
 EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
-                          std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps = 200'000'000);
+                          std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps = 200'000'000,
+                          const std::map<uint32_t, std::vector<uint8_t>>& preload = {});
 
 } // namespace spvhls::ir

@@ -179,45 +179,24 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
 }
 
 std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
-                                      const std::unordered_map<uint32_t, uint64_t>& blockCounts,
-                                      const std::unordered_map<uint64_t, uint64_t>& edgeCounts, std::string& why) {
-  auto count = [](const auto& map, auto key) -> uint64_t {
-    auto it = map.find(key);
-    return it == map.end() ? 0 : it->second;
-  };
-  std::set<uint32_t> labels;
+                                      const std::vector<uint64_t>& blockCounts,
+                                      const std::vector<uint64_t>& loopIterations, std::string& why) {
+  if (blockCounts.size() != k.blocks.size() || loopIterations.size() != k.loops.size())
+    throw InternalError(k.loc, "kernel " + k.name, "predictCycles: the profile is not this kernel's");
   uint64_t total = 1; // the start cycle
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     const ir::BasicBlock& bb = k.blocks[b];
-    uint64_t execs = 0;
+    const uint64_t execs = blockCounts[b];
     if (bb.loopCall) {
-      const ir::Loop& loop = k.loops[*bb.loopCall];
       const LoopHardware& hw = r.loops[*bb.loopCall];
       if (!hw.predictable) {
-        why = fmt::format("loop {} has a max-concurrency limit or a recurrence gate the predictor does not model",
-                          loop.name);
+        why = fmt::format(
+            "loop {} has a max-concurrency limit or a recurrence gate the predictor does not model",
+            k.loops[*bb.loopCall].name);
         return std::nullopt;
       }
-      // Invocations: entries into the header from the blocks that branch to this LoopCall block.
-      for (size_t p = 0; p < k.blocks.size(); ++p) {
-        const ir::Terminator& t = k.blocks[p].term;
-        for (uint32_t target : t.targets)
-          if (target == b) {
-            if (!k.blocks[p].spirvLabel) {
-              why = "a loop's predecessor block has no SPIR-V label";
-              return std::nullopt;
-            }
-            execs += count(edgeCounts, (uint64_t(k.blocks[p].spirvLabel) << 32) | loop.headerLabel);
-          }
-      }
-      uint64_t iterations = count(blockCounts, loop.headerLabel);
-      total += uint64_t(int64_t(execs) * hw.cyclesBase + hw.cyclesPerIteration * int64_t(iterations));
-    } else {
-      if (!bb.spirvLabel || !labels.insert(bb.spirvLabel).second) {
-        why = fmt::format("block {} does not map to one SPIR-V block (synthesized or duplicated by inlining)", bb.name);
-        return std::nullopt;
-      }
-      execs = count(blockCounts, bb.spirvLabel);
+      total += uint64_t(int64_t(execs) * hw.cyclesBase +
+                        hw.cyclesPerIteration * int64_t(loopIterations[*bb.loopCall]));
     }
     total += execs * r.blockCycles[b];
   }

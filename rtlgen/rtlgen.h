@@ -61,13 +61,12 @@ struct RtlResult {
 };
 
 // Predicted kernel cycles (start to done, docs/hardware-interface.md) with fixed memory latency equal
-// to the target's and no back-pressure, from the interpreter's profile of the same run: executions of
-// each block and traversals of each edge (key from << 32 | to), by SPIR-V label. nullopt when the
-// kernel's blocks cannot be mapped to the profile one to one (say why in `why`).
+// to the target's and no back-pressure, from a profile of the same run of this kernel's IR
+// (ir::evaluateKernel): executions of each block (a LoopCall block's: the loop's calls) and iterations
+// of each loop. nullopt when a loop's timing is not modelled (say why in `why`).
 std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
-                                      const std::unordered_map<uint32_t, uint64_t>& blockCounts,
-                                      const std::unordered_map<uint64_t, uint64_t>& edgeCounts,
-                                      std::string& why);
+                                      const std::vector<uint64_t>& blockCounts,
+                                      const std::vector<uint64_t>& loopIterations, std::string& why);
 
 // Renders the plan (rtlgen/plan.h: planKernel) of `k` scheduled as `s`; it decides nothing itself.
 // With keepNetlists the netlists stay in RtlResult::modules (tests inspect them); without, each
