@@ -209,28 +209,6 @@ std::vector<std::pair<uint32_t, std::string>> programScopeVars(const driver::Com
   return out;
 }
 
-sim::SimInterface simInterface(const driver::Compiled& c) {
-  sim::SimInterface iface;
-  iface.module = c.rtl.moduleName;
-  for (size_t i = 0; i < c.kernel.args.size(); ++i) {
-    const ir::KernelArg& arg = c.kernel.args[i];
-    iface.ports.push_back(sim::SimPort{c.rtl.argNames[i], arg.isPointer, arg.width(), uint32_t(i)});
-  }
-  for (uint32_t m : simulatedMemories(c)) {
-    const ir::Memory& mem = c.kernel.memories[m];
-    if (mem.kind == ir::Memory::Kind::External) {
-      // The host's copy of the variable: its initial image (zeros without an initializer).
-      iface.ports.push_back(
-          sim::SimPort{c.rtl.externalNames.at(m), true, 0, 0, int32_t(iface.memories.size())});
-      iface.memories.push_back(
-          {"", mem.sizeBytes, 1, mem.init.empty() ? std::vector<uint8_t>(mem.sizeBytes, 0) : mem.init});
-    } else {
-      iface.memories.push_back({c.rtl.ramModules.at(m), mem.sizeBytes, c.rtl.ramWordBytes.at(m), {}});
-    }
-  }
-  return iface;
-}
-
 // The run spec's "globals" (what the host writes into program-scope globals before the run) as the
 // contents of the kernel's memories they land in: over an external memory's image, or an on-chip
 // RAM's configured contents. The interpreter applied the same writes; a variable the kernel does not
@@ -252,7 +230,7 @@ std::map<uint32_t, std::vector<uint8_t>> hostGlobalImages(const driver::Compiled
             fmt::format("'{}' holds pointers, whose encoding in hardware is the compiler's; the "
                         "run spec cannot set it",
                         g.name));
-      std::vector<uint8_t> image = mem.init.empty() ? std::vector<uint8_t>(mem.sizeBytes, 0) : mem.init;
+      std::vector<uint8_t> image = mem.initialContents();
       std::copy(g.init.begin(), g.init.begin() + std::min<size_t>(g.init.size(), image.size()),
                 image.begin());
       images[m] = std::move(image);
@@ -261,14 +239,31 @@ std::map<uint32_t, std::vector<uint8_t>> hostGlobalImages(const driver::Compiled
   return images;
 }
 
-// The same as the images the test bench loads (iface.memories is in simulatedMemories order).
-void applyHostGlobals(sim::SimInterface& iface, const driver::Compiled& c,
-                      const std::map<uint32_t, std::vector<uint8_t>>& images) {
-  const std::vector<uint32_t> simulated = simulatedMemories(c);
-  for (const auto& [m, image] : images) {
-    const size_t pos = size_t(std::find(simulated.begin(), simulated.end(), m) - simulated.begin());
-    iface.memories.at(pos).image = image;
+// `hostImages`: hostGlobalImages, loaded into the RAMs and external memories they name.
+sim::SimInterface simInterface(const driver::Compiled& c,
+                               const std::map<uint32_t, std::vector<uint8_t>>& hostImages) {
+  sim::SimInterface iface;
+  iface.module = c.rtl.moduleName;
+  for (size_t i = 0; i < c.kernel.args.size(); ++i) {
+    const ir::KernelArg& arg = c.kernel.args[i];
+    iface.ports.push_back(sim::SimPort{c.rtl.argNames[i], arg.isPointer, arg.width(), uint32_t(i)});
   }
+  for (uint32_t m : simulatedMemories(c)) {
+    const ir::Memory& mem = c.kernel.memories[m];
+    auto host = hostImages.find(m);
+    std::vector<uint8_t> image = host != hostImages.end() ? host->second : std::vector<uint8_t>{};
+    if (mem.kind == ir::Memory::Kind::External) {
+      // The host's copy of the variable: its initial image (zeros without an initializer).
+      iface.ports.push_back(
+          sim::SimPort{c.rtl.externalNames.at(m), true, 0, 0, int32_t(iface.memories.size())});
+      iface.memories.push_back(
+          {"", mem.sizeBytes, 1, image.empty() ? mem.initialContents() : std::move(image)});
+    } else {
+      iface.memories.push_back(
+          {c.rtl.ramModules.at(m), mem.sizeBytes, c.rtl.ramWordBytes.at(m), std::move(image)});
+    }
+  }
+  return iface;
 }
 
 int cmdSim(const Args& a) {
@@ -293,10 +288,10 @@ int cmdSim(const Args& a) {
 
   sim::InterpResult golden = sim::interpret(*m.view, spec);
   sim::BufferSet init = sim::initialBuffers(spec);
-  sim::SimInterface iface = simInterface(c);
+  const std::map<uint32_t, std::vector<uint8_t>> hostImages = hostGlobalImages(c, spec, golden);
+  sim::SimInterface iface = simInterface(c, hostImages);
   bool trace = a.has("--trace");
   std::string exe = sim::buildSimulator(files, iface, dir + "/sim", trace);
-  applyHostGlobals(iface, c, hostGlobalImages(c, spec, golden));
 
   int passed = 0, failed = 0;
   const auto programScope = programScopeVars(c); // compared after every run, in iface.memories order
@@ -335,8 +330,7 @@ int cmdSim(const Args& a) {
       std::vector<uint64_t> args;
       for (const sim::ArgSpec& arg : spec.args)
         args.push_back(arg.scalar);
-      ir::EvalResult profile =
-          ir::evaluateKernel(c.kernel, args, init, 200'000'000, hostGlobalImages(c, spec, golden));
+      ir::EvalResult profile = ir::evaluateKernel(c.kernel, args, init, 200'000'000, hostImages);
       predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why);
     } catch (const DiagnosticError& e) {
       why = fmt::format("the kernel's IR could not be profiled: {}", e.what());

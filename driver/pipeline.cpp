@@ -109,8 +109,7 @@ std::vector<std::string> writeVerilog(const Compiled& c, const std::string& dir)
     const ir::Memory& mem = c.kernel.memories[m];
     if (mem.kind != ir::Memory::Kind::External) continue;
     std::ofstream f(std::filesystem::path(dir) / externalImageFile(c, uint32_t(m)), std::ios::binary);
-    const std::vector<uint8_t> zeros(mem.init.empty() ? mem.sizeBytes : 0, 0);
-    const std::vector<uint8_t>& bytes = mem.init.empty() ? zeros : mem.init;
+    const std::vector<uint8_t> bytes = mem.initialContents();
     f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   }
   return paths;

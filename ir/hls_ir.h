@@ -27,10 +27,10 @@ namespace spvhls::ir {
 using ValueId = uint32_t; // index into the owning OpList (Kernel::ops or Loop::ops)
 constexpr ValueId kNone = ~0u;
 // The default on-chip budget (LowerOptions::onChipBudget): the bytes of private arrays and
-// program-scope variables built as on-chip RAMs; the rest go to the external region.
+// program-scope variables built as on-chip RAMs; the rest become external memories.
 constexpr uint64_t kDefaultOnChipBudget = 256 * 1024;
-// The largest single variable or private array the compiler builds at all (on chip or in the external
-// region): its initial image is held in memory while compiling and simulating.
+// The largest single variable or private array the compiler builds at all (on chip or as an external
+// memory): its initial image is held in memory while compiling and simulating.
 constexpr uint64_t kMaxVariableBytes = uint64_t(64) << 20;
 
 enum class OpKind : uint8_t {
@@ -113,6 +113,11 @@ struct Memory {
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
   std::vector<MemoryPort> ports;
   bool onChip() const { return kind != Kind::Argument && kind != Kind::External; }
+  // Not an argument: its contents at the start, `init` or zeros (the image an external memory is loaded
+  // with, a RAM's configured contents).
+  std::vector<uint8_t> initialContents() const {
+    return init.empty() ? std::vector<uint8_t>(sizeBytes, 0) : init;
+  }
 };
 const char* memoryKindName(Memory::Kind k);
 
@@ -163,8 +168,6 @@ struct LoopPhi {
 // checkHardwareSupport rejects it, so that pipelining outer loops is an addition.
 struct Loop {
   std::string name;                // header block name, e.g. "for.cond"
-  uint32_t headerLabel = 0;        // SPIR-V label id of the header (0 if synthesized): iterations of
-                                   // the loop = executions of this block (cycle prediction)
   SourceLoc loc;                   // header location
   std::vector<Op> ops;             // body, in a topological order (operands before users)
   // Values of the caller used by the body, by LiveIn index: Kernel::ops when a LoopCall of the CFG runs
@@ -189,9 +192,6 @@ struct Terminator {
 
 struct BasicBlock {
   std::string name;
-  // SPIR-V label this block came from (0 if synthesized, e.g. a LoopCall block). The cycle predictor
-  // multiplies block lengths by the interpreter's execution counts of these labels.
-  uint32_t spirvLabel = 0;
   // LoopCall blocks: the loop number it runs (its invocation count = entries into the loop header).
   std::optional<uint32_t> loopCall;
   std::vector<ValueId> ops; // in execution order; Phis first

@@ -21,7 +21,7 @@ public:
           throw DiagnosticError(k.loc, "kernel " + k.name, fmt::format("no buffer for argument {}", m.name));
         mem_.push_back(std::move(buffers[m.argIndex]));
       } else {
-        mem_.push_back(m.init.empty() ? std::vector<uint8_t>(m.sizeBytes, 0) : m.init);
+        mem_.push_back(m.initialContents());
       }
     }
     for (const auto& [m, bytes] : preload) {

@@ -56,7 +56,8 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
   }
   // Forwarding blocks (a `break`'s) would otherwise give loops extra exit targets. Kept: blocks
   // carrying loop controls (the controls refer to them), loop headers and the blocks entering them
-  // (the cycle predictor counts loop invocations on the SPIR-V edges into the header).
+  // (kept for the SPIR-V-label cycle predictor, now replaced by the IR profile; threading them would
+  // change the FSM's schedule, so that is a change of its own).
   std::vector<uint8_t> keep(k.blocks.size(), 0);
   for (const auto& pc : t.controls) keep[pc.block] = 1;
   for (const auto& loop : lower::findLoops(k).loops) {

@@ -77,11 +77,6 @@ void mergeStraightLines(Kernel& k) {
         A.ops.push_back(v);
       }
       B.ops.clear();
-      // Both run equally often; the cycle predictor also reads the label of a block entering a loop
-      // as the source of a SPIR-V edge into the loop header, which is B's edge.
-      if (B.spirvLabel && std::any_of(B.term.targets.begin(), B.term.targets.end(),
-                                      [&](uint32_t t) { return k.blocks[t].loopCall.has_value(); }))
-        A.spirvLabel = B.spirvLabel;
       A.term = B.term;
       B.term = Terminator{}; // B is now unreachable (Return, no targets)
       for (uint32_t t : A.term.targets)
@@ -424,7 +419,6 @@ void compactKernel(Kernel& k) {
     BasicBlock& b = blocks[nb];
     BasicBlock& old = k.blocks[ob];
     b.name = std::move(old.name);
-    b.spirvLabel = old.spirvLabel;
     if (old.loopCall) b.loopCall = loopMap[*old.loopCall];
     b.term = std::move(old.term);
     if (b.term.cond != kNone) b.term.cond = isLocalLeaf(b.term.cond) ? leafIn(b.term.cond, nb) : vmap[b.term.cond];

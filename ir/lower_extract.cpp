@@ -76,7 +76,6 @@ public:
     const uint32_t loopIndex = static_cast<uint32_t>(k_.loops.size());
     const BasicBlock& header = k_.blocks[L_.header];
     loop_.name = header.name;
-    loop_.headerLabel = header.spirvLabel;
     loop_.loc = header.term.loc;
     loop_.depth = L_.depth;
     loop_.tripCountHint = L_.tripCountHint;

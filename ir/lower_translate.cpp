@@ -91,7 +91,6 @@ void Translator::setupBlocks() {
     if (name.starts_with('%')) // unnamed: clang's entry-point wrapper, synthesized blocks
       name = k_.blocks.empty() ? "entry" : "L" + name.substr(1);
     const uint32_t b = newBlock(name);
-    k_.blocks[b].spirvLabel = c_.origin(lb.label);
     blockOf_[lb.label] = b;
   }
   // The prologue: the entry and the chain of blocks it falls into unconditionally, each with a single

@@ -397,7 +397,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   }
   if (ramDumps) {
     fs::create_directories(memDir);
-    cmd.insert(cmd.end(), {"--dump-memories", "1"});
+    cmd.insert(cmd.end(), {"--plusarg", "spvhls_dump_memories"});
   }
   int rc = runProcess(cmd, logPath, ramDumps || ramLoads ? memDir : "");
 

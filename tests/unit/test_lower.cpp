@@ -185,7 +185,6 @@ TEST_CASE("vadd: one pipelined loop with a LoopPhi, predicated accesses and a co
   CHECK(lp.name == "for.cond");
   CHECK(lp.depth == 1);
   CHECK(lp.liveOuts.empty());
-  CHECK(lp.headerLabel != 0);
   REQUIRE(lp.phis.size() == 1);
   CHECK(lp.phis[0].name == "i");
   CHECK(lp.phis[0].width() == 32);
