@@ -24,10 +24,10 @@ namespace {
 
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
-                 [--mem-latency N] [--on-chip-budget BYTES] [--dump-ir]
+                 [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--dump-ir]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
-                 [--on-chip-budget BYTES] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
+                 [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
@@ -64,7 +64,8 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--help", false},
                                                     {"--dump-ir", false},
                                                     {"--full", false},
-                                                    {"--on-chip-budget", true}};
+                                                    {"--on-chip-budget", true},
+                                                    {"--inline", true}};
   Args a;
   if (argc < 2) usageError("no command");
   a.command = argv[1];
@@ -140,6 +141,15 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
     if (n > (uint64_t(1) << 40) / unit) usageError("--on-chip-budget is larger than 1 TiB");
     o.onChipBudget = n * unit;
   }
+  std::string inl = a.get("--inline", "auto");
+  if (inl == "auto")
+    o.inlinePolicy = ir::InlinePolicy::Auto;
+  else if (inl == "always")
+    o.inlinePolicy = ir::InlinePolicy::Always;
+  else if (inl == "never")
+    o.inlinePolicy = ir::InlinePolicy::Never;
+  else
+    usageError("--inline expects auto, always or never, got '" + inl + "'");
   return o;
 }
 

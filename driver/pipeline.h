@@ -8,6 +8,7 @@
 
 #include "frontend/module.h"
 #include "ir/hls_ir.h"
+#include "ir/lower.h"
 #include "rtlgen/plan.h"
 #include "rtlgen/rtlgen.h"
 #include "scheduler/kernel_schedule.h"
@@ -19,6 +20,7 @@ struct CompileOptions {
   rtl::ClusterMode cluster = rtl::ClusterMode::Auto;
   sched::Target target;
   uint64_t onChipBudget = ir::kDefaultOnChipBudget; // bytes of on-chip RAM (ir::LowerOptions)
+  ir::InlinePolicy inlinePolicy = ir::InlinePolicy::Auto; // which functions become shared units
 };
 
 struct LoadedModule {

@@ -119,6 +119,16 @@ json reportJson(const Compiled& c) {
     loops.push_back(jl);
   }
   j["loops"] = loops;
+  json fns = json::array();
+  for (const ir::InlineDecision& d : k.inlining)
+    fns.push_back({{"name", d.name},
+                   {"location", d.loc.str()},
+                   {"shared", d.shared},
+                   {"call_sites", d.callSites},
+                   {"instructions", d.instructions},
+                   {"reason", d.reason}});
+  j["functions"] = fns;
+  j["inline_policy"] = k.inlinePolicy;
   json blocks = json::array();
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     json jb = {{"name", k.blocks[b].name}, {"cycles", c.rtl.blockCycles[b]}};
@@ -152,6 +162,16 @@ std::string reportText(const Compiled& c) {
                        r.kind == std::string("argument") ? "-" : std::to_string(r.bytes), r.where,
                        r.wordBytes ? fmt::format(", {}-bit words", 8 * r.wordBytes) : "",
                        r.persistent ? ", persistent" : "");
+  }
+  if (!k.inlining.empty()) {
+    size_t shared = 0;
+    for (const ir::InlineDecision& d : k.inlining)
+      shared += d.shared;
+    s += fmt::format("\nfunctions (--inline {}): {} shared as FSM subroutines, {} inlined\n", k.inlinePolicy,
+                     shared, k.inlining.size() - shared);
+    for (const ir::InlineDecision& d : k.inlining)
+      s += fmt::format("  {:<20} {:<8} {:>4} call site(s) {:>7} instructions  {}\n", d.name,
+                       d.shared ? "shared" : "inlined", d.callSites, d.instructions, d.reason);
   }
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];

@@ -40,7 +40,16 @@ enum class OpKind : uint8_t {
 };
 
 // How an operation's result type follows from its operands (see ir/ops.def).
-enum class ResultRule : uint8_t { Explicit, SameAsOperands, Bool, SelectValue, Wider, Narrower, None };
+enum class ResultRule : uint8_t {
+  Explicit,
+  SameAsOperands,
+  Bool,
+  SelectValue,
+  Wider,
+  Narrower,
+  None,
+  Callee
+};
 // The kind of hardware an operation needs, for the operator library.
 enum class OpClass : uint8_t { Wire, Logic, Arith, Shift, Compare, Mux, Multiply, Divide, Memory, Control };
 constexpr int kVariadic = -1;
@@ -184,7 +193,8 @@ struct Loop {
 struct Terminator {
   enum class Kind { Branch, CondBranch, Switch, Return, Unreachable };
   Kind kind = Kind::Return;
-  ValueId cond = kNone;                 // CondBranch condition / Switch selector
+  ValueId cond = kNone;                 // CondBranch condition / Switch selector / Return: a shared
+                                        // function's result (kNone: void, or the kernel's return)
   std::vector<uint32_t> targets;        // Branch: [t]; CondBranch: [true, false]; Switch: [default, cases...]
   std::vector<uint64_t> caseValues;     // Switch: one per targets[1..]
   SourceLoc loc;
@@ -245,6 +255,29 @@ struct Channel {
   SourceLoc loc;
 };
 
+// A function kept as one shared unit instead of being inlined at every call (--inline, LowerOptions).
+// Its blocks are part of Kernel::blocks, entered only through its Call ops: a root of the CFG beside
+// blocks[0]. It runs in the kernel's FSM as a subroutine: a Call writes its Params, records where to
+// return to and jumps to `entry`; a Return in its blocks writes that Call's result and continues after
+// it. One activation at a time (no recursion), so its values need one register each, as the kernel's.
+struct Function {
+  std::string name;
+  SourceLoc loc;
+  uint32_t entry = kNoBlock;
+  std::vector<Type> params;
+  Type result; // none: void
+};
+
+// What lowering did with a function the kernel calls, for the report.
+struct InlineDecision {
+  std::string name;
+  SourceLoc loc;
+  bool shared = false;       // a Kernel::functions entry, or inlined at every call
+  uint32_t callSites = 0;    // calls in the kernel as built (an inlined caller's calls count per copy)
+  uint64_t instructions = 0; // its SPIR-V instructions with its callees inlined
+  std::string reason;
+};
+
 struct Kernel {
   std::string name;
   SourceLoc loc;
@@ -253,6 +286,9 @@ struct Kernel {
   std::vector<Op> ops;            // all CFG values
   std::vector<BasicBlock> blocks; // blocks[0] is the entry
   std::vector<Loop> loops;        // pipelined loops, called by LoopCall ops
+  std::vector<Function> functions;      // shared functions, called by Call ops
+  std::vector<InlineDecision> inlining; // every function called, shared or inlined
+  std::string inlinePolicy = "auto";    // the --inline policy lowering followed, for reports
   std::vector<Region> regions;    // the region tree; regions[0] is the kernel process's root
   std::vector<Process> processes; // processes[0] is the kernel's own
   std::vector<Channel> channels;
@@ -268,6 +304,9 @@ struct Kernel {
   // not be attached to a loop.
   std::vector<Diagnostic> diagnostics;
 };
+
+// The roots of the CFG: blocks[0] (the kernel's entry) and every shared function's entry.
+std::vector<uint32_t> cfgRoots(const Kernel& k);
 
 // The controls of a loop region: Loop::controls when pipelined, the header block's otherwise
 // (nullptr: none, or a process root).

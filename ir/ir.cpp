@@ -94,6 +94,13 @@ std::string typeProblem(Type t) {
   return "unknown type kind";
 }
 
+std::vector<uint32_t> cfgRoots(const Kernel& k) {
+  std::vector<uint32_t> roots{0};
+  for (const Function& f : k.functions)
+    roots.push_back(f.entry);
+  return roots;
+}
+
 const LoopControls* regionControls(const Kernel& k, const Region& r) {
   if (r.kind != Region::Kind::Loop) return nullptr;
   if (r.loop) return *r.loop < k.loops.size() ? &k.loops[*r.loop].controls : nullptr;
@@ -149,6 +156,16 @@ std::string formatOp(const Kernel& k, const Op& op, ValueId v, const std::vector
   case OpKind::LoopOut:
     s += fmt::format(" {} out{}", val(op.operands.at(0)), op.index);
     break;
+  case OpKind::Call:
+    s += fmt::format(" fn{}{}(", op.index,
+                     op.index < k.functions.size() ? " " + k.functions[op.index].name : "");
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      s += (i ? ", " : "") + val(op.operands[i]);
+    s += ")";
+    break;
+  case OpKind::Param:
+    s += fmt::format(" param{}", op.index);
+    break;
   default:
     for (size_t i = 0; i < op.operands.size(); ++i) s += (i ? ", " : " ") + val(op.operands[i]);
     break;
@@ -171,7 +188,8 @@ std::string formatTerm(const Kernel& k, const Terminator& t) {
       s += fmt::format(", {}: {}", i - 1 < t.caseValues.size() ? t.caseValues[i - 1] : 0, bb(t.targets[i]));
     return s + "\n";
   }
-  case Terminator::Kind::Return: return "  ret\n";
+  case Terminator::Kind::Return:
+    return t.cond == kNone ? "  ret\n" : fmt::format("  ret {}\n", val(t.cond));
   case Terminator::Kind::Unreachable: return "  unreachable\n";
   }
   return "  ?\n";
@@ -259,6 +277,14 @@ std::string printKernel(const Kernel& k) {
     s += fmt::format("  channel{} {}: {}, {} x {}, process{} -> process{}\n", c, ch.name,
                      ch.kind == Channel::Kind::Invocation ? "invocation" : "result", ch.depth, typeName(ch.element),
                      ch.producer, ch.consumer);
+  }
+  for (size_t f = 0; f < k.functions.size(); ++f) {
+    const Function& fn = k.functions[f];
+    std::string params;
+    for (Type t : fn.params)
+      params += (params.empty() ? "" : ", ") + typeName(t);
+    s += fmt::format("  fn{} {}({}) -> {}: shared, entry bb{}\n", f, fn.name, params, typeName(fn.result),
+                     fn.entry);
   }
   s += formatRegions(k);
   for (size_t b = 0; b < k.blocks.size(); ++b) {

@@ -35,9 +35,28 @@ public:
   }
 
   EvalResult run() {
-    std::vector<uint64_t> vals(k_.ops.size(), 0);
-    std::vector<std::vector<uint64_t>> loopOuts(k_.ops.size());
-    uint32_t b = 0, prev = UINT32_MAX;
+    vals_.assign(k_.ops.size(), 0);
+    loopOuts_.assign(k_.ops.size(), {});
+    runFrom(0);
+    return finish();
+  }
+
+private:
+  const Kernel& k_;
+  const std::vector<uint64_t>& args_;
+  uint64_t maxSteps_;
+  std::vector<std::vector<uint8_t>> mem_;
+  EvalResult r_;
+  std::vector<uint64_t> vals_;
+  std::vector<std::vector<uint64_t>> loopOuts_;
+
+  // Runs the part of the CFG entered at `entry` (the kernel's, or a shared function's) to its Return;
+  // the returned value (0 for none). Values live in one slot per op: a function has one activation
+  // at a time, as in hardware.
+  uint64_t runFrom(uint32_t entry) {
+    std::vector<uint64_t>& vals = vals_;
+    std::vector<std::vector<uint64_t>>& loopOuts = loopOuts_;
+    uint32_t b = entry, prev = UINT32_MAX;
     for (;;) {
       const BasicBlock& bb = k_.blocks[b];
       ++r_.blockCounts[b];
@@ -58,6 +77,15 @@ public:
         case OpKind::Arg: vals[v] = args_.at(op.index) & widthMask(op.width()); break;
         case OpKind::LoopCall: loopOuts[v] = callLoop(op, vals); break;
         case OpKind::LoopOut: vals[v] = loopOuts[op.operands[0]].at(op.index); break;
+        case OpKind::Param:
+          break; // written by the Call
+        case OpKind::Call: {
+          const Function& fn = k_.functions.at(op.index);
+          for (ValueId p : k_.blocks[fn.entry].ops)
+            if (k_.ops[p].kind == OpKind::Param) vals[p] = vals[op.operands.at(k_.ops[p].index)];
+          vals[v] = runFrom(fn.entry);
+          break;
+        }
         default: vals[v] = compute(op, k_.ops, vals); break;
         }
       }
@@ -75,19 +103,13 @@ public:
           }
         break;
       }
-      case Terminator::Kind::Return: return finish();
+      case Terminator::Kind::Return:
+        return t.cond == kNone ? 0 : vals[t.cond];
       case Terminator::Kind::Unreachable:
         throw DiagnosticError(t.loc, "block " + bb.name, "reached an Unreachable terminator");
       }
     }
   }
-
-private:
-  const Kernel& k_;
-  const std::vector<uint64_t>& args_;
-  uint64_t maxSteps_;
-  std::vector<std::vector<uint8_t>> mem_;
-  EvalResult r_;
 
   void step(const Op& op) {
     if (++r_.steps > maxSteps_)

@@ -1,5 +1,6 @@
 // verifyKernel: the IR's invariants, checked independently of how the IR was produced.
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -42,6 +43,8 @@ private:
   const Kernel& k_;
   const bool final_;
   std::vector<int> idom_;
+  std::vector<int>
+      rootOf_; // per block: 0 the kernel's part of the CFG, f + 1 shared function f's; -1 unreachable
   std::vector<uint32_t> blockOfOp_, posOfOp_;
   // Per loop: the loop whose body calls it (-1: the kernel CFG, or no caller).
   std::vector<int> callerOf_;
@@ -143,6 +146,8 @@ private:
       if (!op.type.isNone()) fail(op.loc, where, fmt::format("{} has no result", info.name));
       break;
     case ResultRule::Explicit: needResult(); break;
+    case ResultRule::Callee: // checked with the call (checkFunctionCall)
+      break;
     case ResultRule::SameAsOperands:
       needResult();
       for (size_t i = 0; i < op.operands.size(); ++i) expect(i, op.type, "operand");
@@ -262,14 +267,14 @@ private:
       if (blockOfOp_[v] == UINT32_MAX) fail(k_.ops[v].loc, fmt::format("%{}", v), "value is in no block");
 
     const lower::Succs succ = lower::kernelSuccessors(k_);
-    idom_ = lower::immediateDominators(succ, 0);
+    checkFunctions(succ);
+    idom_ = lower::immediateDominators(succ, cfgRoots(k_));
     std::vector<std::vector<uint32_t>> preds(n);
     for (uint32_t a = 0; a < n; ++a)
       for (uint32_t s : succ[a]) preds[s].push_back(a);
     std::vector<uint8_t> reach(n, 0);
-    reach[0] = 1;
-    for (uint32_t b = 1; b < n; ++b) {
-      reach[b] = idom_[b] >= 0;
+    for (uint32_t b = 0; b < n; ++b) {
+      reach[b] = rootOf_[b] >= 0;
       if (!reach[b] && final_) fail(k_.blocks[b].term.loc, "block " + k_.blocks[b].name, "unreachable block");
     }
 
@@ -307,7 +312,8 @@ private:
             fail(op.loc, where, fmt::format("phi has no entry for predecessor {}", k_.blocks[p].name));
         for (size_t i = 0; i < op.operands.size(); ++i) {
           if (op.operands[i] == kNone || op.operands[i] >= k_.ops.size()) fail(op.loc, where, "missing phi operand");
-          if (reach[op.phiBlocks[i]] && !lower::dominates(idom_, blockOfOp_[op.operands[i]], op.phiBlocks[i]))
+          if (reach[op.phiBlocks[i]] && !anywhere(op.operands[i]) &&
+              !lower::dominates(idom_, blockOfOp_[op.operands[i]], op.phiBlocks[i]))
             fail(op.loc, where, fmt::format("operand %{} is not available at the end of block {}", op.operands[i],
                                             k_.blocks[op.phiBlocks[i]].name));
         }
@@ -318,12 +324,24 @@ private:
         if (k_.blocks[b].loopCall != op.index) fail(op.loc, where, "block does not record the loop it runs");
         break;
       case OpKind::LoopOut: checkCallOp(op, k_.ops, -1, where); break;
+      case OpKind::Call:
+        checkFunctionCall(op, v, where);
+        break;
+      case OpKind::Param: {
+        const int f = rootOf_[b] - 1;
+        if (f < 0 || k_.functions[f].entry != b || op.index >= k_.functions[f].params.size() ||
+            k_.functions[f].params[op.index] != op.type)
+          fail(op.loc, where,
+               fmt::format("Param {} of type {} is not a parameter of the function whose entry holds it",
+                           op.index, typeName(op.type)));
+        break;
+      }
       default:
         break;
       }
       if (!reach[b]) continue; // dead code: nothing runs it
       for (ValueId o : op.operands) {
-        if (o == kNone) continue;
+        if (o == kNone || anywhere(o)) continue;
         const uint32_t ob = blockOfOp_[o];
         if (ob == b ? posOfOp_[o] >= posOfOp_[v] : !lower::dominates(idom_, ob, b))
           fail(op.loc, where, fmt::format("operand %{} is not defined before its use", o));
@@ -333,7 +351,94 @@ private:
       const Terminator& t = k_.blocks[b].term;
       if (reach[b] && t.cond != kNone && !lower::dominates(idom_, blockOfOp_[t.cond], b))
         fail(t.loc, "block " + k_.blocks[b].name, "branch condition is not defined before the branch");
+      if (t.kind != Terminator::Kind::Return || !reach[b]) continue;
+      const Type want = rootOf_[b] > 0 ? k_.functions[rootOf_[b] - 1].result : Type::none();
+      const Type got = t.cond == kNone ? Type::none() : k_.ops[t.cond].type;
+      if (got != want)
+        fail(t.loc, "block " + k_.blocks[b].name,
+             fmt::format("returns {}, expected {}", typeName(got), typeName(want)));
     }
+  }
+
+  // Constants (and undefined values) are available in every block: lowering makes them in the
+  // entry block, which does not dominate shared functions' blocks, and compaction copies them into
+  // the blocks using them.
+  bool anywhere(ValueId v) const {
+    return k_.ops[v].kind == OpKind::Const || k_.ops[v].kind == OpKind::Undef;
+  }
+
+  // Shared functions: entries that are roots of their own part of the CFG (no block reached from two
+  // roots, nothing branching to an entry), no recursion.
+  void checkFunctions(const lower::Succs& succ) {
+    const size_t n = k_.blocks.size();
+    rootOf_.assign(n, -1);
+    const std::vector<uint32_t> roots = cfgRoots(k_);
+    for (uint32_t a = 0; a < n; ++a)
+      for (uint32_t t : succ[a])
+        if (std::count(roots.begin(), roots.end(), t))
+          fail(k_.blocks[a].term.loc, "block " + k_.blocks[a].name, "branches to an entry block");
+    for (size_t r = 0; r < roots.size(); ++r) {
+      const std::string where = r == 0 ? "kernel entry" : "function " + k_.functions[r - 1].name;
+      if (roots[r] >= n) fail(k_.loc, where, fmt::format("entry block {} does not exist", roots[r]));
+      if (rootOf_[roots[r]] >= 0) fail(k_.loc, where, "its entry block is the entry of another function too");
+      for (uint32_t b : lower::reversePostOrder(succ, roots[r])) {
+        if (rootOf_[b] >= 0 && rootOf_[b] != static_cast<int>(r))
+          fail(k_.blocks[b].term.loc, "block " + k_.blocks[b].name,
+               fmt::format("reached from the entries of both {} and {}", where,
+                           rootOf_[b] == 0 ? "the kernel" : k_.functions[rootOf_[b] - 1].name));
+        rootOf_[b] = static_cast<int>(r);
+      }
+    }
+    // Recursion: a function reaching itself through calls (one activation at a time in hardware).
+    std::vector<std::vector<int>> calls(roots.size());
+    for (uint32_t b = 0; b < n; ++b)
+      for (ValueId v : k_.blocks[b].ops)
+        if (v < k_.ops.size() && k_.ops[v].kind == OpKind::Call && k_.ops[v].index < k_.functions.size() &&
+            rootOf_[b] >= 0)
+          calls[rootOf_[b]].push_back(static_cast<int>(k_.ops[v].index) + 1);
+    std::vector<uint8_t> state(roots.size(), 0); // 1: on the DFS path, 2: done
+    std::function<void(int)> visit = [&](int r) {
+      state[r] = 1;
+      for (int c : calls[r]) {
+        if (state[c] == 1)
+          fail(k_.functions[c - 1].loc, "function " + k_.functions[c - 1].name, "calls itself (recursion)");
+        if (state[c] == 0) visit(c);
+      }
+      state[r] = 2;
+    };
+    for (size_t r = 0; r < roots.size(); ++r)
+      if (state[r] == 0) visit(static_cast<int>(r));
+    for (size_t f = 0; f < k_.functions.size(); ++f) {
+      const Function& fn = k_.functions[f];
+      if (std::string p = fn.result.isNone() ? "" : typeProblem(fn.result); !p.empty())
+        fail(fn.loc, "function " + fn.name, p);
+      for (Type t : fn.params)
+        if (std::string p = typeProblem(t); !p.empty() || t.isNone())
+          fail(fn.loc, "function " + fn.name, p.empty() ? "a parameter without a type" : p);
+    }
+  }
+
+  // A Call: of an existing function, arguments and result typed as its, last in its block, which
+  // branches on.
+  void checkFunctionCall(const Op& op, ValueId v, OpAt where) {
+    if (op.index >= k_.functions.size())
+      fail(op.loc, where, fmt::format("function {} does not exist", op.index));
+    const Function& fn = k_.functions[op.index];
+    if (op.operands.size() != fn.params.size())
+      fail(op.loc, where,
+           fmt::format("{} arguments for the {} parameters of {}", op.operands.size(), fn.params.size(),
+                       fn.name));
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      if (k_.ops[op.operands[i]].type != fn.params[i])
+        fail(op.loc, where,
+             fmt::format("argument {} has type {}, {} takes {}", i, typeName(k_.ops[op.operands[i]].type),
+                         fn.name, typeName(fn.params[i])));
+    if (op.type != fn.result)
+      fail(op.loc, where,
+           fmt::format("result type {}, {} returns {}", typeName(op.type), fn.name, typeName(fn.result)));
+    const BasicBlock& bb = k_.blocks[op.block];
+    if (bb.ops.back() != v || bb.term.kind != Terminator::Kind::Branch || bb.loopCall)
+      fail(op.loc, where, "a call must end its block, which branches on");
   }
 
   void checkLoop(uint32_t l) {
@@ -351,7 +456,10 @@ private:
         if (o != kNone && o >= v) fail(op.loc, where, fmt::format("operand %{} is not defined before its use", o));
       checkOp(op, where, typeOf);
       switch (op.kind) {
-      case OpKind::Arg: case OpKind::Phi:
+      case OpKind::Arg:
+      case OpKind::Phi:
+      case OpKind::Param:
+      case OpKind::Call:
         fail(op.loc, where, "CFG-only operation inside a loop body");
       case OpKind::LoopCall: case OpKind::LoopOut: // an inner loop
         checkCallOp(op, lp.ops, static_cast<int>(l), where);

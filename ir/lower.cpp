@@ -11,6 +11,18 @@
 
 namespace spvhls::ir {
 
+const char* inlinePolicyName(InlinePolicy p) {
+  switch (p) {
+  case InlinePolicy::Auto:
+    return "auto";
+  case InlinePolicy::Always:
+    return "always";
+  case InlinePolicy::Never:
+    return "never";
+  }
+  return "?";
+}
+
 namespace {
 constexpr uint32_t kKernelModel = 6; // ExecutionModel Kernel
 }
@@ -37,12 +49,14 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
                           fmt::format("entry point \"{}\" names a function without a body", entryName));
 
   lower::Context c(mv, *ep, *f);
-  lower::LFunc lf = lower::decodeAndInline(c);
+  lower::LFunc lf = lower::decodeAndInline(c, options.inlinePolicy);
   lower::checkFunc(c, lf, "inlining");
   lower::promoteVariables(c, lf);
   lower::checkFunc(c, lf, "promotion of variables");
   lower::Translated t = lower::translate(c, lf, options.onChipBudget);
   Kernel k = std::move(t.kernel);
+  k.inlining = std::move(lf.decisions);
+  k.inlinePolicy = inlinePolicyName(options.inlinePolicy);
   lower::checkAfter(k, "translation");
   k.registerLimit = spirv::registerLimitOf(mv, ep->function);
   if (mv.hasDecoration(ep->function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";

@@ -1,9 +1,9 @@
 // Lowering: one SPIR-V entry point (frontend ModuleView) -> ir::Kernel.
 //
-// Steps (each in its own ir/lower_*.cpp): decode the reachable SPIR-V into a mutable working copy and
-// inline every call (lower_decode.cpp), promote Function-storage variables to SSA values
-// (lower_mem2reg.cpp), translate to the HLS IR CFG resolving every pointer to (memory, byte offset)
-// (lower_translate.cpp, lower_values.cpp), find loops and attach their controls (lower_loops.cpp),
+// Steps (each in its own ir/lower_*.cpp): decode the reachable SPIR-V into a mutable working copy,
+// inlining every call except those of shared functions (lower_decode.cpp), promote Function-storage variables
+// to SSA values (lower_mem2reg.cpp), translate to the HLS IR CFG resolving every pointer to (memory, byte
+// offset) (lower_translate.cpp, lower_values.cpp), find loops and attach their controls (lower_loops.cpp),
 // if-convert and cut innermost loops out of the CFG (lower_extract.cpp), and finally remove dead code
 // and renumber (lower_compact.cpp). The result always passes verifyKernel().
 #pragma once
@@ -16,10 +16,19 @@
 
 namespace spvhls::ir {
 
+// Which called functions become shared units (ir::Function) instead of being inlined at every call.
+// Always: none. Never: every function that can be one (scalar parameters and result). Auto: those that
+// can, are called from several places, would add at least `autoShareInstructions` SPIR-V instructions
+// if inlined everywhere, and have no call inside an innermost loop (which inlining keeps pipelinable).
+enum class InlinePolicy { Auto, Always, Never };
+const char* inlinePolicyName(InlinePolicy p);
+constexpr uint64_t kAutoShareInstructions = 1000;
+
 struct LowerOptions {
   // Bytes of on-chip RAM for private arrays and program-scope variables; those that do not fit
   // become external memories (Memory::Kind::External), the largest first.
   uint64_t onChipBudget = kDefaultOnChipBudget;
+  InlinePolicy inlinePolicy = InlinePolicy::Auto;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

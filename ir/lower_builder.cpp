@@ -73,7 +73,12 @@ namespace {
 bool isPure(OpKind k) {
   switch (k) {
   case OpKind::Load: case OpKind::Store: case OpKind::Phi: case OpKind::LoopCall: case OpKind::LoopOut:
-  case OpKind::LoopPhi: case OpKind::LiveIn: case OpKind::Arg: case OpKind::Undef:
+  case OpKind::LoopPhi:
+  case OpKind::LiveIn:
+  case OpKind::Arg:
+  case OpKind::Undef:
+  case OpKind::Call:
+  case OpKind::Param:
     return false;
   default:
     return true;

@@ -10,26 +10,46 @@
 namespace spvhls::ir::lower {
 
 std::vector<uint32_t> reversePostOrder(const Succs& succ, uint32_t entry) {
+  return reversePostOrder(succ, std::vector<uint32_t>{entry});
+}
+
+std::vector<uint32_t> reversePostOrder(const Succs& succ, const std::vector<uint32_t>& roots) {
   // Iterative DFS (kernels after inlining can be deep enough to make recursion a risk).
-  std::vector<uint32_t> post;
+  std::vector<uint32_t> order;
   std::vector<uint8_t> seen(succ.size(), 0);
-  std::vector<std::pair<uint32_t, size_t>> stack{{entry, 0}};
-  seen[entry] = 1;
-  while (!stack.empty()) {
-    auto& [node, next] = stack.back();
-    if (next < succ[node].size()) {
-      uint32_t s = succ[node][next++];
-      if (!seen[s]) {
-        seen[s] = 1;
-        stack.push_back({s, 0});
+  for (uint32_t root : roots) {
+    if (seen[root]) continue;
+    std::vector<uint32_t> post;
+    std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+    seen[root] = 1;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      if (next < succ[node].size()) {
+        uint32_t s = succ[node][next++];
+        if (!seen[s]) {
+          seen[s] = 1;
+          stack.push_back({s, 0});
+        }
+      } else {
+        post.push_back(node);
+        stack.pop_back();
       }
-    } else {
-      post.push_back(node);
-      stack.pop_back();
     }
+    order.insert(order.end(), post.rbegin(), post.rend());
   }
-  std::reverse(post.begin(), post.end());
-  return post;
+  return order;
+}
+
+std::vector<int> immediateDominators(const Succs& succ, const std::vector<uint32_t>& roots) {
+  if (roots.size() == 1) return immediateDominators(succ, roots[0]);
+  // A virtual root above the real ones; what it immediately dominates is a root.
+  Succs withRoot = succ;
+  withRoot.push_back(roots);
+  std::vector<int> idom = immediateDominators(withRoot, static_cast<uint32_t>(succ.size()));
+  idom.pop_back();
+  for (int& d : idom)
+    if (d == static_cast<int>(succ.size())) d = -1;
+  return idom;
 }
 
 std::vector<int> immediateDominators(const Succs& succ, uint32_t entry) {
@@ -60,13 +80,16 @@ bool dominates(const std::vector<int>& idom, uint32_t a, uint32_t b) {
 }
 
 std::vector<std::vector<uint32_t>> dominanceFrontiers(const Succs& succ, const std::vector<int>& idom,
-                                                      uint32_t entry) {
+                                                      const std::vector<uint32_t>& roots) {
   // Cooper, Harvey, Kennedy: walk up from each predecessor of a join point to its idom.
   const size_t n = succ.size();
   std::vector<std::vector<uint32_t>> preds(n), df(n);
   for (size_t a = 0; a < n; ++a)
     for (uint32_t b : succ[a]) preds[b].push_back(static_cast<uint32_t>(a));
-  auto reachable = [&](uint32_t v) { return v == entry || idom[v] >= 0; };
+  std::vector<uint8_t> isRoot(n, 0);
+  for (uint32_t r : roots)
+    isRoot[r] = 1;
+  auto reachable = [&](uint32_t v) { return isRoot[v] || idom[v] >= 0; };
   for (uint32_t b = 0; b < n; ++b) {
     if (!reachable(b) || preds[b].size() < 2) continue;
     for (uint32_t p : preds[b]) {
@@ -74,7 +97,7 @@ std::vector<std::vector<uint32_t>> dominanceFrontiers(const Succs& succ, const s
       for (int runner = static_cast<int>(p); runner >= 0 && runner != idom[b]; runner = idom[runner]) {
         auto& f = df[runner];
         if (std::find(f.begin(), f.end(), b) == f.end()) f.push_back(b);
-        if (static_cast<uint32_t>(runner) == entry) break;
+        if (isRoot[runner]) break;
       }
     }
   }

@@ -54,6 +54,12 @@ void foldConstantBranches(Kernel& k) {
   }
 }
 
+// The block ends in a shared function's Call: the FSM leaves it for the function, and comes back to
+// its successor.
+bool endsInCall(const Kernel& k, const BasicBlock& b) {
+  return !b.ops.empty() && k.ops[b.ops.back()].kind == OpKind::Call;
+}
+
 // A block whose only predecessor branches to it unconditionally joins that predecessor: every block
 // costs the FSM at least a cycle. Blocks running a loop stay on their own.
 void mergeStraightLines(Kernel& k) {
@@ -61,14 +67,15 @@ void mergeStraightLines(Kernel& k) {
   std::vector<uint32_t> predCount(k.blocks.size(), 0);
   for (const auto& s : succ)
     for (uint32_t t : s) ++predCount[t];
-  for (uint32_t a : reversePostOrder(succ, 0)) {
+  const std::vector<uint32_t> roots = cfgRoots(k);
+  for (uint32_t a : reversePostOrder(succ, roots)) {
     BasicBlock& A = k.blocks[a];
     if (A.loopCall) continue;
-    while (A.term.kind == Terminator::Kind::Branch) {
+    while (A.term.kind == Terminator::Kind::Branch && !endsInCall(k, A)) {
       const uint32_t b = A.term.targets[0];
       BasicBlock& B = k.blocks[b];
-      if (b == 0 || b == a || predCount[b] != 1 || B.loopCall || B.loopControls ||
-          !B.notPipelinedReason.empty())
+      if (std::count(roots.begin(), roots.end(), b) || b == a || predCount[b] != 1 || B.loopCall ||
+          B.loopControls || !B.notPipelinedReason.empty())
         break;
       if (std::any_of(B.ops.begin(), B.ops.end(), [&](ValueId v) { return k.ops[v].kind == OpKind::Phi; }))
         break;
@@ -95,11 +102,14 @@ void mergeStraightLines(Kernel& k) {
 // Skipped when a predecessor already branches to the target (its phi entry would be ambiguous).
 void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep) {
   std::vector<uint8_t> reach(k.blocks.size(), 0);
-  for (uint32_t v : reversePostOrder(kernelSuccessors(k), 0)) reach[v] = 1;
+  const std::vector<uint32_t> roots = cfgRoots(k);
+  for (uint32_t v : reversePostOrder(kernelSuccessors(k), roots))
+    reach[v] = 1;
   for (uint32_t b = 1; b < k.blocks.size(); ++b) {
     BasicBlock& B = k.blocks[b];
-    if (!reach[b] || (b < keep.size() && keep[b]) || !B.ops.empty() || B.term.kind != Terminator::Kind::Branch ||
-        B.loopCall || B.loopControls || !B.notPipelinedReason.empty())
+    if (!reach[b] || (b < keep.size() && keep[b]) || std::count(roots.begin(), roots.end(), b) ||
+        !B.ops.empty() || B.term.kind != Terminator::Kind::Branch || B.loopCall || B.loopControls ||
+        !B.notPipelinedReason.empty())
       continue;
     const uint32_t t = B.term.targets[0];
     if (t == b) continue;
@@ -283,9 +293,26 @@ void compactKernel(Kernel& k) {
   threadForwardingBlocks(k, keep);
   checkAfter(k, "forwarding-block threading");
   const Succs succ = kernelSuccessors(k);
-  const std::vector<uint32_t> order = reversePostOrder(succ, 0);
+  // Shared functions no reachable block calls any more are dropped with their blocks.
+  std::vector<uint32_t> order;
   std::vector<uint8_t> reach(k.blocks.size(), 0);
-  for (uint32_t b : order) reach[b] = 1;
+  std::vector<uint32_t> fnMap(k.functions.size(), UINT32_MAX);
+  std::vector<Function> functions;
+  for (std::vector<uint32_t> roots{0}; !roots.empty();) {
+    std::vector<uint32_t> more;
+    for (uint32_t b : reversePostOrder(succ, roots)) {
+      if (reach[b]) continue;
+      reach[b] = 1;
+      order.push_back(b);
+      for (ValueId v : k.blocks[b].ops)
+        if (const Op& op = k.ops[v]; op.kind == OpKind::Call && fnMap[op.index] == UINT32_MAX) {
+          fnMap[op.index] = static_cast<uint32_t>(functions.size());
+          functions.push_back(k.functions[op.index]);
+          more.push_back(k.functions[op.index].entry);
+        }
+    }
+    roots = std::move(more);
+  }
 
   // Phi entries must match the remaining predecessors.
   for (uint32_t b : order)
@@ -393,7 +420,9 @@ void compactKernel(Kernel& k) {
     for (ValueId v : k.blocks[ob].ops) {
       if (!live[v] || isLocalLeaf(v)) continue; // constants are copied into the blocks using them
       Op op = k.ops[v];
-      auto& list = op.kind == OpKind::Phi ? phis : op.kind == OpKind::Arg ? leaves : rest;
+      auto& list = op.kind == OpKind::Phi                               ? phis
+                   : op.kind == OpKind::Arg || op.kind == OpKind::Param ? leaves
+                                                                        : rest;
       vmap[v] = add(std::move(op), nb, list);
     }
   }
@@ -413,7 +442,10 @@ void compactKernel(Kernel& k) {
       ops[nv].index = loopMap[ops[nv].index];
       loops[ops[nv].index].liveIns = ops[nv].operands;
     }
+    if (ops[nv].kind == OpKind::Call) ops[nv].index = fnMap[ops[nv].index];
   }
+  for (Function& f : functions)
+    f.entry = blockMap[f.entry];
   for (uint32_t ob : order) {
     const uint32_t nb = blockMap[ob];
     BasicBlock& b = blocks[nb];
@@ -452,6 +484,7 @@ void compactKernel(Kernel& k) {
   k.blocks = std::move(blocks);
   k.loops = std::move(loops);
   k.memories = std::move(memories);
+  k.functions = std::move(functions);
 }
 
 } // namespace spvhls::ir::lower

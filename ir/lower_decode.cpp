@@ -4,6 +4,7 @@
 // without operands and rejected, with its location, when it is translated.
 #include <algorithm>
 #include <deque>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -56,14 +57,17 @@ uint64_t alignmentOf(const std::vector<uint32_t>& ops, size_t i) {
   return 0;
 }
 
-// Per block of `f`: reachable from its entry (branches to labels outside `f` are ignored).
+// Per block of `f`: reachable from a root (branches to labels outside `f` are ignored).
 std::vector<uint8_t> reachableBlocks(const LFunc& f) {
   std::unordered_map<Id, size_t> index;
   for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].label] = i;
   std::vector<uint8_t> seen(f.blocks.size(), 0);
   if (f.blocks.empty()) return seen;
-  std::vector<size_t> work{0};
-  seen[0] = 1;
+  std::vector<size_t> work;
+  for (uint32_t r : lfuncRoots(f)) {
+    seen[r] = 1;
+    work.push_back(r);
+  }
   while (!work.empty()) {
     const size_t b = work.back();
     work.pop_back();
@@ -76,9 +80,78 @@ std::vector<uint8_t> reachableBlocks(const LFunc& f) {
   return seen;
 }
 
+// The blocks of `f` inside an innermost loop of its own CFG (one with no other loop inside).
+std::vector<uint8_t> innermostLoopBlocks(const LFunc& f) {
+  const size_t n = f.blocks.size();
+  std::unordered_map<Id, uint32_t> index;
+  for (uint32_t i = 0; i < n; ++i)
+    index[f.blocks[i].label] = i;
+  Succs succ(n);
+  std::vector<std::vector<uint32_t>> preds(n);
+  for (uint32_t i = 0; i < n; ++i)
+    for (Id s : successorLabels(f.blocks[i]))
+      if (auto it = index.find(s); it != index.end()) {
+        succ[i].push_back(it->second);
+        preds[it->second].push_back(i);
+      }
+  std::vector<uint8_t> out(n, 0);
+  if (n == 0) return out;
+  const std::vector<int> idom = immediateDominators(succ, 0);
+  std::vector<std::vector<uint8_t>> bodies;
+  std::vector<uint32_t> headers;
+  for (uint32_t s = 0; s < n; ++s)
+    for (uint32_t h : succ[s]) {
+      if (!dominates(idom, h, s)) continue;
+      std::vector<uint8_t> in(n, 0);
+      in[h] = 1;
+      std::vector<uint32_t> work;
+      if (!in[s]) work.push_back(s), in[s] = 1;
+      while (!work.empty()) {
+        const uint32_t b = work.back();
+        work.pop_back();
+        for (uint32_t p : preds[b])
+          if (!in[p]) work.push_back(p), in[p] = 1;
+      }
+      bodies.push_back(std::move(in));
+      headers.push_back(h);
+    }
+  for (size_t l = 0; l < bodies.size(); ++l) {
+    bool inner = true;
+    for (size_t o = 0; o < bodies.size() && inner; ++o)
+      if (headers[o] != headers[l] && bodies[l][headers[o]]) inner = false;
+    if (inner)
+      for (uint32_t b = 0; b < n; ++b)
+        out[b] |= bodies[l][b];
+  }
+  return out;
+}
+
 class Decoder {
 public:
-  explicit Decoder(Context& c) : c_(c) {}
+  Decoder(Context& c, InlinePolicy policy) : c_(c), policy_(policy) {}
+
+  // Decides, for every function the kernel calls, whether it is inlined or shared (policy_), then
+  // decodes the kernel with the inlined calls inlined and appends each shared function's body once.
+  LFunc run() {
+    plan();
+    std::vector<Id> stack{c_.entryFunc.id};
+    LFunc out = decode(c_.entryFunc, stack);
+    // Shared bodies, each once; their own calls of shared functions add to the list.
+    for (size_t i = 0; i < sharedOrder_.size(); ++i) {
+      const spirv::Function& f = *c_.mv.findFunction(sharedOrder_[i]);
+      std::vector<Id> fstack{f.id};
+      LFunc body = decode(f, fstack);
+      out.shared.push_back(LShared{f.id, body.blocks.front().label, f.params, f.resultType});
+      out.blocks.insert(out.blocks.end(), std::make_move_iterator(body.blocks.begin()),
+                        std::make_move_iterator(body.blocks.end()));
+    }
+    for (Id f : callOrder_) {
+      const Info& in = info_.at(f);
+      out.decisions.push_back(InlineDecision{c_.nameOf(f), c_.locOf(c_.mv.findFunction(f)->defInst),
+                                             in.shared, in.sites, in.fullSize, in.reason});
+    }
+    return out;
+  }
 
   // The function's reachable blocks with every call inlined; ids are the module's, except those of
   // inlined bodies (fresh).
@@ -93,6 +166,142 @@ public:
 
 private:
   Context& c_;
+  InlinePolicy policy_;
+
+  // Per function the kernel calls: what planning found and decided.
+  struct Info {
+    uint64_t ownSize = 0, fullSize = 0;     // its instructions; with every callee inlined
+    bool loops = false;                     // it or a function it calls has a loop
+    std::vector<std::pair<Id, bool>> calls; // callee, the call is inside an innermost loop
+    uint32_t sites = 0;                     // calls of it in the kernel as built
+    bool hot = false;                       // some call of it is inside an innermost loop
+    bool shared = false;
+    std::string reason;
+  };
+  std::unordered_map<Id, Info> info_;
+  std::vector<Id> callOrder_;         // functions called, callers before callees (the entry excluded)
+  std::vector<Id> sharedOrder_;       // shared functions, in callOrder_ order
+  std::unordered_set<Id> callBlocks_; // blocks made to hold one shared call each
+
+  // Why `f` cannot be a shared unit ("" if it can): its parameters and result must be scalars, which
+  // the FSM passes in registers (a pointer would need the caller's memories).
+  std::string unshareable(const spirv::Function& f) const {
+    auto scalar = [&](Id type) {
+      const spirv::Type* t = c_.mv.findType(type);
+      return t &&
+             (t->kind == spirv::Type::Kind::Bool ||
+              ((t->kind == spirv::Type::Kind::Int || t->kind == spirv::Type::Kind::Float) && t->width <= 64));
+    };
+    for (Id p : f.params)
+      if (!scalar(c_.typeOf(p)))
+        return fmt::format("parameter {} is of type {}; a shared unit takes scalars only", c_.ref(p),
+                           c_.typeName(c_.typeOf(p)));
+    const spirv::Type* rt = c_.mv.findType(f.resultType);
+    if (!(rt && rt->kind == spirv::Type::Kind::Void) && !scalar(f.resultType))
+      return fmt::format("it returns {}; a shared unit returns a scalar or nothing",
+                         c_.typeName(f.resultType));
+    return "";
+  }
+
+  // The call graph from the entry: sizes, calls inside innermost loops, recursion, then the policy's
+  // decisions, callers first (a function's call sites count each copy of an inlined caller).
+  void plan() {
+    std::vector<Id> post;              // callees before callers
+    std::unordered_map<Id, int> state; // 1: on the path, 2: done
+    std::function<void(const spirv::Function&, std::vector<Id>&)> visit = [&](const spirv::Function& f,
+                                                                              std::vector<Id>& path) {
+      state[f.id] = 1;
+      const LFunc raw = decodeBlocks(f);
+      const std::vector<uint8_t> hot = innermostLoopBlocks(raw);
+      Info in;
+      in.loops = std::find(hot.begin(), hot.end(), 1) != hot.end();
+      for (size_t b = 0; b < raw.blocks.size(); ++b)
+        for (const LInst& inst : raw.blocks[b].insts) {
+          ++in.ownSize;
+          if (inst.op != SpvOp::OpFunctionCall) continue;
+          const spirv::Function* callee = c_.mv.findFunction(inst.ids.at(0));
+          if (!callee || callee->isDeclaration())
+            c_.failAt(inst,
+                      fmt::format("calls {}, a function without a body (imported or declared only); only "
+                                  "calls to functions defined in the module are supported",
+                                  c_.ref(inst.ids.at(0))));
+          if (state[callee->id] == 1) {
+            std::string chain;
+            for (Id fn : path)
+              chain += c_.nameOf(fn) + " -> ";
+            c_.failAt(inst, fmt::format("recursion is not supported in hardware ({}{})", chain,
+                                        c_.nameOf(callee->id)));
+          }
+          in.calls.push_back({callee->id, hot[b] != 0});
+          if (state[callee->id] == 0) {
+            path.push_back(callee->id);
+            visit(*callee, path);
+            path.pop_back();
+          }
+        }
+      info_[f.id] = std::move(in);
+      state[f.id] = 2;
+      post.push_back(f.id);
+    };
+    std::vector<Id> path{c_.entryFunc.id};
+    visit(c_.entryFunc, path);
+    for (Id f : post) { // callees first
+      Info& in = info_[f];
+      in.fullSize = in.ownSize;
+      for (auto [g, hot] : in.calls) {
+        in.fullSize += info_[g].fullSize;
+        in.loops = in.loops || info_[g].loops;
+      }
+    }
+    info_[c_.entryFunc.id].sites = 1;
+    info_[c_.entryFunc.id].shared = true;                    // a root: its calls count once
+    for (auto it = post.rbegin(); it != post.rend(); ++it) { // callers first
+      const Id f = *it;
+      Info& in = info_[f];
+      if (f != c_.entryFunc.id) {
+        callOrder_.push_back(f);
+        decide(f, in);
+        if (in.shared) sharedOrder_.push_back(f);
+      }
+      for (auto [g, hot] : in.calls) {
+        info_[g].sites += in.shared ? 1 : in.sites;
+        // A call in an innermost loop keeps that loop pipelinable when inlined, unless the callee
+        // brings a loop of its own.
+        info_[g].hot = info_[g].hot || (hot && !info_[g].loops);
+      }
+    }
+  }
+
+  void decide(Id f, Info& in) {
+    const spirv::Function& fn = *c_.mv.findFunction(f);
+    const std::string why = f == c_.entryFunc.id ? "it is the kernel itself" : unshareable(fn);
+    switch (policy_) {
+    case InlinePolicy::Always:
+      in.reason = "--inline always";
+      return;
+    case InlinePolicy::Never:
+      in.shared = why.empty();
+      in.reason = why.empty() ? "--inline never" : "inlined: " + why;
+      return;
+    case InlinePolicy::Auto:
+      break;
+    }
+    const uint64_t copies = in.sites > 0 ? in.sites - 1 : 0;
+    if (!why.empty())
+      in.reason = "inlined: " + why;
+    else if (in.sites < 2)
+      in.reason = "inlined: called once";
+    else if (in.hot)
+      in.reason = "inlined: called inside an innermost loop, which stays pipelinable";
+    else if (in.fullSize * copies < kAutoShareInstructions)
+      in.reason = fmt::format("inlined: its {} more copies add {} instructions (sharing starts at {})",
+                              copies, in.fullSize * copies, kAutoShareInstructions);
+    else {
+      in.shared = true;
+      in.reason = fmt::format("shared: inlining at {} calls would add {} copies of {} instructions", in.sites,
+                              copies, in.fullSize);
+    }
+  }
 
   LInst decodeInst(const spirv::Instruction& in, uint32_t index) {
     LInst li;
@@ -285,13 +494,56 @@ private:
     return var.result;
   }
 
+  // The continuation `cont` took over the end of block `from`: its successors' phis now see it as
+  // their predecessor.
+  static void retargetPhis(LFunc& f, const LBlock& cont, Id from) {
+    for (Id s : successorLabels(cont))
+      for (auto& b : f.blocks)
+        if (b.label == s)
+          for (auto& in : b.insts)
+            if (in.op == SpvOp::OpPhi)
+              for (size_t i = 1; i < in.ids.size(); i += 2)
+                if (in.ids[i] == from) in.ids[i] = cont.label;
+  }
+
+  // A call of a shared function gets a block of its own: [before] -> [call] -> [continuation].
+  void splitCall(LFunc& f, size_t bi, std::vector<LInst>::iterator it) {
+    auto& insts = f.blocks[bi].insts;
+    const LInst call = *it;
+    const Id callerLabel = f.blocks[bi].label;
+    LBlock callBlock, cont;
+    callBlock.label = c_.freshId(callerLabel);
+    c_.setName(callBlock.label, "call." + c_.nameOf(call.ids.at(0)));
+    cont.label = c_.freshId(callerLabel);
+    c_.setName(cont.label, c_.nameOf(callerLabel) + ".cont");
+    cont.insts.assign(it + 1, insts.end());
+    insts.erase(it, insts.end());
+    LInst br;
+    br.op = SpvOp::OpBranch;
+    br.src = call.src;
+    br.ids = {callBlock.label};
+    insts.push_back(br);
+    br.ids = {cont.label};
+    callBlock.insts = {call, br};
+    callBlocks_.insert(callBlock.label);
+    retargetPhis(f, cont, callerLabel);
+    f.blocks.insert(f.blocks.begin() + static_cast<long>(bi) + 1, std::move(cont));
+    f.blocks.insert(f.blocks.begin() + static_cast<long>(bi) + 1, std::move(callBlock));
+  }
+
   void inlineCalls(LFunc& f, std::vector<Id>& stack) {
     for (size_t bi = 0; bi < f.blocks.size(); ++bi) {
       auto& insts = f.blocks[bi].insts;
+      // A block that is already a shared call's own is done.
       auto it = std::find_if(insts.begin(), insts.end(),
                              [](const LInst& in) { return in.op == SpvOp::OpFunctionCall; });
+      if (callBlocks_.count(f.blocks[bi].label)) continue;
       if (it == insts.end()) continue;
       const LInst call = *it;
+      if (auto in = info_.find(call.ids.at(0)); in != info_.end() && in->second.shared) {
+        splitCall(f, bi, it);
+        continue;
+      }
       const spirv::Function* callee = c_.mv.findFunction(call.ids.at(0));
       if (!callee || callee->isDeclaration())
         c_.failAt(call, fmt::format("calls {}, a function without a body (imported or declared "
@@ -336,14 +588,7 @@ private:
       const spirv::Type& rt = c_.mv.type(call.type);
       if (rt.kind != spirv::Type::Kind::Void && call.result) cont.insts.insert(cont.insts.begin(), phi);
 
-      // Successors' phis now see the continuation as their predecessor.
-      for (Id s : successorLabels(cont))
-        for (auto& b : f.blocks)
-          if (b.label == s)
-            for (auto& in : b.insts)
-              if (in.op == SpvOp::OpPhi)
-                for (size_t i = 1; i < in.ids.size(); i += 2)
-                  if (in.ids[i] == callerLabel) in.ids[i] = cont.label;
+      retargetPhis(f, cont, callerLabel);
 
       f.blocks.insert(f.blocks.begin() + static_cast<long>(bi) + 1, cont);
       f.blocks.insert(f.blocks.begin() + static_cast<long>(bi) + 1,
@@ -356,10 +601,16 @@ private:
 
 } // namespace
 
-LFunc decodeAndInline(Context& c) {
-  Decoder d(c);
-  std::vector<Id> stack{c.entryFunc.id};
-  return d.decode(c.entryFunc, stack);
+LFunc decodeAndInline(Context& c, InlinePolicy policy) {
+  return Decoder(c, policy).run();
+}
+
+std::vector<uint32_t> lfuncRoots(const LFunc& f) {
+  std::vector<uint32_t> roots{0};
+  for (const LShared& s : f.shared)
+    for (uint32_t i = 0; i < f.blocks.size(); ++i)
+      if (f.blocks[i].label == s.entry) roots.push_back(i);
+  return roots;
 }
 
 } // namespace spvhls::ir::lower
@@ -399,7 +650,9 @@ void checkFunc(const Context& c, const LFunc& f, const char* pass) {
   for (size_t i = 0; i < f.blocks.size(); ++i)
     if (!seen[i]) fail(&f.blocks[i].insts.front(), "block " + c.nameOf(f.blocks[i].label) + " is unreachable");
 
-  const std::unordered_set<Id> params(c.entryFunc.params.begin(), c.entryFunc.params.end());
+  std::unordered_set<Id> params(c.entryFunc.params.begin(), c.entryFunc.params.end());
+  for (const LShared& s : f.shared)
+    params.insert(s.params.begin(), s.params.end());
   const std::unordered_set<Id> globals(c.mv.globals.begin(), c.mv.globals.end()); // not a search per operand
   auto isDefined = [&](Id id) {
     return defined.count(id) || index.count(id) || params.count(id) || globals.count(id) ||

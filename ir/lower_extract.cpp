@@ -69,6 +69,9 @@ public:
     for (uint32_t b : L_.blocks)
       for (ValueId v : k_.blocks[b].ops)
         if (k_.ops[v].kind == OpKind::LoopCall) return "the loop body calls a pipelined loop";
+        else if (k_.ops[v].kind == OpKind::Call)
+          return fmt::format("the loop body calls {}, a shared function (--inline always inlines it)",
+                             k_.functions[k_.ops[v].index].name);
     return {};
   }
 
@@ -407,7 +410,7 @@ private:
 
 void extractLoops(Kernel& k, const LoopForest& lf) {
   const Succs succ = kernelSuccessors(k);
-  const std::vector<int> idom = immediateDominators(succ, 0);
+  const std::vector<int> idom = immediateDominators(succ, cfgRoots(k));
   std::vector<std::pair<size_t, std::string>> notPipelined;
   for (size_t i = 0; i < lf.loops.size(); ++i) {
     const LoopInfo& L = lf.loops[i];

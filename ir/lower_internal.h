@@ -12,6 +12,7 @@
 
 #include "frontend/module.h"
 #include "ir/hls_ir.h"
+#include "ir/lower.h"
 
 namespace spvhls::ir::lower {
 
@@ -38,9 +39,23 @@ struct LBlock {
   uint32_t controlsSrc = 0;
 };
 
-struct LFunc {
-  std::vector<LBlock> blocks; // blocks[0] is the entry; only reachable blocks
+// A function kept as one shared unit (lower_decode.cpp): its blocks follow the kernel's in
+// LFunc::blocks, entered only by its OpFunctionCalls, each alone in a block that branches on.
+struct LShared {
+  Id function = 0; // module id
+  Id entry = 0;    // label of its entry block
+  std::vector<Id> params;
+  Id resultType = 0;
 };
+
+struct LFunc {
+  std::vector<LBlock> blocks; // blocks[0] is the entry; only blocks reachable from a root
+  std::vector<LShared> shared;
+  std::vector<InlineDecision> decisions; // every function called, for the report
+};
+
+// Indices of the roots of `f`: blocks[0] and each shared function's entry.
+std::vector<uint32_t> lfuncRoots(const LFunc& f);
 
 // Successor labels of a block (from its terminator), duplicates removed, in order.
 std::vector<Id> successorLabels(const LBlock& b);
@@ -107,8 +122,9 @@ void checkAfter(const Kernel& k, const char* pass, VerifyLevel level = VerifyLev
 // operand defined (lower_decode.cpp).
 void checkFunc(const Context& c, const LFunc& f, const char* pass);
 
-// Decodes the entry function's reachable blocks and inlines every call (lower_decode.cpp).
-LFunc decodeAndInline(Context& c);
+// Decodes the entry function's reachable blocks and inlines every call, except calls of functions
+// the policy keeps as shared units, whose bodies are appended once (lower_decode.cpp).
+LFunc decodeAndInline(Context& c, InlinePolicy policy);
 
 // Promotes Function-storage variables accessed only by whole loads/stores to SSA values
 // (lower_mem2reg.cpp).
@@ -180,11 +196,16 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k);
 
 using Succs = std::vector<std::vector<uint32_t>>;
 std::vector<uint32_t> reversePostOrder(const Succs& succ, uint32_t entry); // reachable nodes only
+// Several roots (the kernel's entry and shared functions' entries): each root's reverse post-order in
+// turn, so the first root's blocks come first.
+std::vector<uint32_t> reversePostOrder(const Succs& succ, const std::vector<uint32_t>& roots);
 // Immediate dominators by Boost's Lengauer-Tarjan; -1 for the entry and unreachable nodes.
 std::vector<int> immediateDominators(const Succs& succ, uint32_t entry);
+// A forest: -1 for every root; nothing in one root's tree dominates a block of another.
+std::vector<int> immediateDominators(const Succs& succ, const std::vector<uint32_t>& roots);
 bool dominates(const std::vector<int>& idom, uint32_t a, uint32_t b);
 std::vector<std::vector<uint32_t>> dominanceFrontiers(const Succs& succ, const std::vector<int>& idom,
-                                                      uint32_t entry);
+                                                      const std::vector<uint32_t>& roots);
 Succs kernelSuccessors(const Kernel& k);
 
 // ---------------------------------------------------------------------------------------------

@@ -12,8 +12,9 @@ namespace spvhls::ir::lower {
 LoopForest findLoops(const Kernel& k) {
   const Succs succ = kernelSuccessors(k);
   const size_t n = succ.size();
-  const std::vector<int> idom = immediateDominators(succ, 0);
-  const std::vector<uint32_t> rpo = reversePostOrder(succ, 0);
+  const std::vector<uint32_t> roots = cfgRoots(k);
+  const std::vector<int> idom = immediateDominators(succ, roots);
+  const std::vector<uint32_t> rpo = reversePostOrder(succ, roots);
   std::vector<int> rpoIndex(n, -1);
   for (size_t i = 0; i < rpo.size(); ++i) rpoIndex[rpo[i]] = static_cast<int>(i);
   std::vector<std::vector<uint32_t>> preds(n);

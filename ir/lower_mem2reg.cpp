@@ -49,7 +49,8 @@ public:
     buildCfg();
     placePhis();
     std::unordered_map<Id, std::vector<Id>> stacks;
-    rename(0, stacks);
+    for (uint32_t root : roots_)
+      rename(root, stacks); // a shared function's variables are its own
     const bool progress = !dead_.empty();
     rewrite();
     removeTrivialPhis();
@@ -70,6 +71,7 @@ private:
   std::unordered_map<Id, uint32_t> blockIndex_;
   Succs succ_;
   std::vector<int> idom_;
+  std::vector<uint32_t> roots_;
   std::vector<std::vector<uint32_t>> children_;
   std::unordered_map<Id, Id> phiVar_;      // inserted phi -> variable
   std::unordered_map<Id, Id> replace_;     // removed load -> value
@@ -120,7 +122,8 @@ private:
     succ_.assign(f_.blocks.size(), {});
     for (uint32_t i = 0; i < f_.blocks.size(); ++i)
       for (Id s : successorLabels(f_.blocks[i])) succ_[i].push_back(blockIndex_.at(s));
-    idom_ = immediateDominators(succ_, 0);
+    roots_ = lfuncRoots(f_);
+    idom_ = immediateDominators(succ_, roots_);
     children_.assign(f_.blocks.size(), {});
     for (uint32_t i = 0; i < idom_.size(); ++i)
       if (idom_[i] >= 0) children_[idom_[i]].push_back(i);
@@ -135,7 +138,7 @@ private:
 
   void placePhis() {
     phiVar_.clear();
-    auto df = dominanceFrontiers(succ_, idom_, 0);
+    auto df = dominanceFrontiers(succ_, idom_, roots_);
     std::map<Id, std::vector<uint32_t>> defBlocks;
     for (uint32_t bi = 0; bi < f_.blocks.size(); ++bi)
       for (auto& in : f_.blocks[bi].insts) {

@@ -23,6 +23,7 @@ Translated Translator::run() {
   k_.loc = c_.locOf(c_.entry.inst);
   setupArgs();
   setupBlocks();
+  setupFunctions();
   computeMemories();
   encodeInitialPointers();
   for (uint32_t fi : rpo_) translateBlock(fi);
@@ -83,16 +84,22 @@ void Translator::setupBlocks() {
   Succs succ(f_.blocks.size());
   for (uint32_t i = 0; i < f_.blocks.size(); ++i)
     for (Id s : successorLabels(f_.blocks[i])) succ[i].push_back(index.at(s));
-  rpo_ = reversePostOrder(succ, 0);
-
-  for (uint32_t fi : rpo_) {
-    const LBlock& lb = f_.blocks[fi];
-    std::string name = c_.nameOf(lb.label);
-    if (name.starts_with('%')) // unnamed: clang's entry-point wrapper, synthesized blocks
-      name = k_.blocks.empty() ? "entry" : "L" + name.substr(1);
-    const uint32_t b = newBlock(name);
-    blockOf_[lb.label] = b;
-  }
+  // The kernel's blocks, then each shared function's, each part in reverse post-order.
+  const std::vector<uint32_t> roots = lfuncRoots(f_);
+  rpo_.clear();
+  for (size_t r = 0; r < roots.size(); ++r)
+    for (uint32_t fi : reversePostOrder(succ, roots[r])) {
+      currentFunction_ = static_cast<int>(r) - 1;
+      const LBlock& lb = f_.blocks[fi];
+      std::string name = c_.nameOf(lb.label);
+      if (name.starts_with('%')) // unnamed: clang's entry-point wrapper, synthesized blocks
+        name = k_.blocks.empty() ? "entry"
+               : fi == roots[r]  ? c_.nameOf(f_.shared[r - 1].function)
+                                 : "L" + name.substr(1);
+      const uint32_t b = newBlock(name);
+      blockOf_[lb.label] = b;
+      rpo_.push_back(fi);
+    }
   // The prologue: the entry and the chain of blocks it falls into unconditionally, each with a single
   // predecessor. They run exactly once, before anything else (variable initialisers may become
   // memory contents there).
@@ -109,12 +116,40 @@ void Translator::setupBlocks() {
   }
 }
 
+// Each shared function: its Function entry and its parameters, as Param ops in its entry block.
+void Translator::setupFunctions() {
+  for (const LShared& sh : f_.shared) {
+    const spirv::Function& sf = *c_.mv.findFunction(sh.function);
+    const LInst at{SpvOp::OpFunction, 0, 0, {}, {}, sf.defInst};
+    Function fn;
+    fn.name = c_.nameOf(sh.function);
+    fn.loc = c_.locOf(sf.defInst);
+    fn.entry = blockOf_.at(sh.entry);
+    if (c_.type(sh.resultType).kind != K::Void) fn.result = Type::bits(widthOf(sh.resultType, at));
+    b_.block = fn.entry;
+    for (uint32_t i = 0; i < sh.params.size(); ++i) {
+      Op op;
+      op.kind = OpKind::Param;
+      op.index = i;
+      op.type = Type::bits(widthOf(c_.typeOf(sh.params[i]), at));
+      op.spirvId = sh.params[i];
+      op.name = c_.hasName(sh.params[i]) ? c_.nameOf(sh.params[i]) : "";
+      op.loc = fn.loc;
+      fn.params.push_back(op.type);
+      vals_[sh.params[i]] = b_.emit(std::move(op));
+    }
+    functionIndex_[sh.function] = static_cast<uint32_t>(k_.functions.size());
+    k_.functions.push_back(std::move(fn));
+  }
+}
+
 uint32_t Translator::newBlock(const std::string& name) {
   BasicBlock bb;
   bb.name = name;
   if (int n = blockNames_[name]++; n > 0) bb.name += fmt::format(".{}", n);
   k_.blocks.push_back(std::move(bb));
   prologue_.push_back(0);
+  functionOf_.push_back(currentFunction_);
   return static_cast<uint32_t>(k_.blocks.size() - 1);
 }
 
@@ -422,6 +457,7 @@ void Translator::computeMemories() {
 void Translator::translateBlock(uint32_t fi) {
   const LBlock& lb = f_.blocks[fi];
   current_ = blockOf_.at(lb.label);
+  currentFunction_ = functionOf_[current_];
   b_.block = current_;
   for (const LInst& in : lb.insts) {
     b_.loc = c_.locOf(in.src);
@@ -488,8 +524,13 @@ void Translator::translateTerminator(const LInst& t) {
   case SpvOp::OpUnreachable:
     term.kind = Terminator::Kind::Unreachable;
     break;
-  case SpvOp::OpReturnValue:
-    c_.failAt(t, "a kernel cannot return a value");
+  case SpvOp::OpReturnValue: {
+    const int f = functionOf_.at(current_);
+    if (f < 0) c_.failAt(t, "a kernel cannot return a value");
+    term.kind = Terminator::Kind::Return;
+    term.cond = operandOf(t.ids[0], k_.functions[f].result.width(), t);
+    break;
+  }
   default:
     c_.failAt(t, "expected a block terminator (OpBranch, OpBranchConditional, OpSwitch, OpReturn or "
                  "OpUnreachable)");

@@ -43,6 +43,9 @@ private:
   std::vector<uint32_t> rpo_;                  // indices into f_.blocks, reverse post-order
   std::unordered_map<Id, uint32_t> blockOf_;   // label -> kernel block
   std::vector<uint8_t> prologue_;              // per kernel block: runs exactly once, first
+  std::vector<int> functionOf_; // per kernel block: the shared function it is in, -1: the kernel's
+  int currentFunction_ = -1;    // of the blocks being made
+  std::unordered_map<Id, uint32_t> functionIndex_; // shared function -> Kernel::functions index
   std::unordered_map<Id, ValueId> vals_;
   std::unordered_map<Id, Ptr> ptrs_;
   // Pointer provenance: the memories a pointer may point into, as a set (an index into sets_, sorted
@@ -71,6 +74,7 @@ private:
   // lower_translate.cpp: structure.
   void setupArgs();
   void setupBlocks();
+  void setupFunctions();
   void computeMemories();
   // The set of memories a pointer may point into (-1: none known yet, or undefined).
   int memoryOf(Id ptr, const LInst& at);

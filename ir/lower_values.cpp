@@ -500,6 +500,20 @@ void Translator::translateExtInst(const LInst& in) {
 void Translator::translateInst(const LInst& in) {
   const size_t before = k_.ops.size();
   switch (in.op) {
+  case SpvOp::OpFunctionCall: { // a shared function's (the others are inlined)
+    const uint32_t f = functionIndex_.at(in.ids.at(0));
+    Op op;
+    op.kind = OpKind::Call;
+    op.index = f;
+    op.type = k_.functions[f].result;
+    for (size_t i = 1; i < in.ids.size(); ++i)
+      op.operands.push_back(operandOf(in.ids[i], k_.functions[f].params.at(i - 1).width(), in));
+    op.spirvId = c_.origin(in.result);
+    op.name = k_.functions[f].name;
+    const ValueId v = b_.emit(std::move(op));
+    if (!k_.functions[f].result.isNone()) vals_[in.result] = v;
+    break;
+  }
   case SpvOp::OpVariable: {
     const uint32_t m = localVariableMemory(in);
     const Ptr p{m, b_.constant(64, 0)};

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "rtlgen/verilog_util.h"
@@ -42,6 +43,7 @@ public:
     computeBlockCycles();
     ports();
     declarations();
+    findFunctions();
     loopWires();
     memories();
     fsm();
@@ -69,6 +71,10 @@ private:
   std::map<std::pair<size_t, uint32_t>, nl::MemPort> loopPorts_; // (loop, memory): its request wires
   std::vector<ExprP> loopStarted_, loopStart_, loopDone_;
   std::map<std::pair<uint32_t, int>, ExprP> at_;
+  std::vector<std::vector<ValueId>> sites_; // per shared function: its Call ops
+  std::vector<int> functionOf_;             // per block: its shared function, -1: the kernel's
+  std::vector<ExprP> siteReg_;              // per shared function with several calls: fn<f>_site
+  std::set<ValueId> callRead_;              // Calls whose result something reads
 
   int start(ValueId v) const { return s_.blocks[k_.ops[v].block].schedule.start[slot_[v]]; }
   uint32_t lat(ValueId v) const { return s_.blocks[k_.ops[v].block].problem.ops[slot_[v]].latency; }
@@ -164,7 +170,8 @@ private:
       const ir::Op& op = k_.ops[v];
       if (op.width() == 0 || leaf(op.kind)) continue;
       if (op.kind == OpKind::Phi) regOf(v);
-      if (op.kind != OpKind::Phi && op.kind != OpKind::LoopOut && op.kind != OpKind::Load)
+      if (op.kind != OpKind::Phi && op.kind != OpKind::LoopOut && op.kind != OpKind::Load &&
+          op.kind != OpKind::Call && op.kind != OpKind::Param)
         wire_[v] = b_.wire(fmt::format(FMT_COMPILE("w{}"), v), op.width(),
                            fmt::format(FMT_COMPILE("{} {}"), ir::opKindName(op.kind), commentName(op.name)),
                            partial_[v]);
@@ -202,6 +209,9 @@ private:
       case OpKind::LoopCall:
         stalls.push_back(at(b, t) & ~loopDone_.at(op.index));
         break;
+      case OpKind::Call:
+      case OpKind::Param:
+        break; // written by the FSM's jumps (callJump, returnJump)
       case OpKind::LoopOut: {
         const ir::Op& call = k_.ops[op.operands[0]];
         ExprP lo = nl::ref(fmt::format(FMT_COMPILE("lp{}_lo_{}"), call.index, op.index), op.width());
@@ -265,9 +275,104 @@ private:
     return s;
   }
 
+  // Shared functions: per function its Call ops (its call sites, numbered in op order), and per
+  // block the function it belongs to (-1: the kernel's own blocks).
+  void findFunctions() {
+    sites_.assign(k_.functions.size(), {});
+    for (ValueId v = 0; v < k_.ops.size(); ++v)
+      if (k_.ops[v].kind == OpKind::Call) sites_[k_.ops[v].index].push_back(v);
+    functionOf_.assign(k_.blocks.size(), -1);
+    const std::vector<uint32_t> roots = ir::cfgRoots(k_);
+    for (size_t r = 1; r < roots.size(); ++r) {
+      std::vector<uint32_t> work{roots[r]};
+      functionOf_[roots[r]] = int(r - 1);
+      while (!work.empty()) {
+        const uint32_t b = work.back();
+        work.pop_back();
+        for (uint32_t t : k_.blocks[b].term.targets)
+          if (functionOf_[t] < 0) {
+            functionOf_[t] = int(r - 1);
+            work.push_back(t);
+          }
+      }
+    }
+    siteReg_.assign(k_.functions.size(), nullptr);
+    for (size_t f = 0; f < k_.functions.size(); ++f)
+      if (sites_[f].size() > 1)
+        siteReg_[f] = b_.reg(
+            fmt::format(FMT_COMPILE("fn{}_site"), f), std::max(1u, log2Ceil(sites_[f].size())),
+            fmt::format(FMT_COMPILE("the call of {} to return to"), commentName(k_.functions[f].name)));
+    // A phi on the edge out of the call's own block takes the result as the function returns
+    // (returnJump); any other reader needs it in the call's register.
+    for (const ir::Op& op : k_.ops)
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        if (const ValueId o = op.operands[i]; o != ir::kNone && k_.ops[o].kind == OpKind::Call &&
+                                              !(op.kind == OpKind::Phi && op.phiBlocks[i] == k_.ops[o].block))
+          callRead_.insert(o);
+    for (const ir::BasicBlock& bb : k_.blocks)
+      if (bb.term.cond != ir::kNone && k_.ops[bb.term.cond].kind == OpKind::Call)
+        callRead_.insert(bb.term.cond);
+  }
+
+  // The call in block b's last cycle: the callee's parameters take the arguments, its site register
+  // this call's number, and the FSM enters the callee.
+  std::vector<nl::Stmt> callJump(uint32_t b, ValueId call, int cyc) {
+    const ir::Op& op = k_.ops[call];
+    const ir::Function& fn = k_.functions[op.index];
+    std::vector<nl::Stmt> s = {nl::assignStmt("blk", nl::lit(fn.entry, blkW_)),
+                               nl::assignStmt("cyc", nl::lit(0, cycW_))};
+    for (ValueId p : k_.blocks[fn.entry].ops)
+      if (k_.ops[p].kind == OpKind::Param)
+        s.push_back(
+            nl::assignStmt(std::string(regOf(p)->name()), value(op.operands.at(k_.ops[p].index), b, cyc)));
+    if (ExprP site = siteReg_[op.index]) {
+      const auto& sites = sites_[op.index];
+      const auto i = uint64_t(std::find(sites.begin(), sites.end(), call) - sites.begin());
+      s.push_back(nl::assignStmt(std::string(site->name()), nl::lit(i, site->width)));
+    }
+    return s;
+  }
+
+  // A Return of shared function f: the call it returns to takes the result, and the FSM goes on after
+  // that call; the continuation's phis read the caller's values from their registers.
+  std::vector<nl::Stmt> returnJump(uint32_t b, uint32_t f, int cyc) {
+    const ir::Terminator& t = k_.blocks[b].term;
+    auto back = [&](ValueId call) {
+      const uint32_t cb = k_.ops[call].block, to = k_.blocks[cb].term.targets[0];
+      ExprP result = t.cond != ir::kNone ? value(t.cond, b, cyc) : nullptr;
+      std::vector<nl::Stmt> s = {nl::assignStmt("blk", nl::lit(to, blkW_)),
+                                 nl::assignStmt("cyc", nl::lit(0, cycW_))};
+      if (result && callRead_.count(call))
+        s.push_back(nl::assignStmt(std::string(regOf(call)->name()), result));
+      for (ValueId v : k_.blocks[to].ops) {
+        const ir::Op& phi = k_.ops[v];
+        if (phi.kind != OpKind::Phi) continue;
+        for (size_t i = 0; i < phi.operands.size(); ++i)
+          if (phi.phiBlocks[i] == cb) {
+            const ValueId o = phi.operands[i];
+            ExprP x = o == call ? result : leaf(k_.ops[o].kind) ? value(o, cb, 0) : regOf(o);
+            s.push_back(nl::assignStmt(std::string(regOf(v)->name()), x));
+          }
+      }
+      return s;
+    };
+    const auto& sites = sites_[f];
+    if (!siteReg_[f]) return back(sites.at(0));
+    nl::Stmt sw;
+    sw.kind = nl::Stmt::Kind::Case;
+    sw.expr = siteReg_[f];
+    for (size_t i = 0; i + 1 < sites.size(); ++i)
+      sw.cases.emplace_back(nl::lit(i, siteReg_[f]->width), back(sites[i]));
+    sw.orElse = back(sites.back());
+    return nl::only(std::move(sw));
+  }
+
   std::vector<nl::Stmt> terminator(uint32_t b, int cyc) {
     const ir::Terminator& t = k_.blocks[b].term;
     using TK = ir::Terminator::Kind;
+    const auto& ops = k_.blocks[b].ops;
+    if (!ops.empty() && k_.ops[ops.back()].kind == OpKind::Call) return callJump(b, ops.back(), cyc);
+    if (t.kind == TK::Return && functionOf_[b] >= 0) return returnJump(b, uint32_t(functionOf_[b]), cyc);
     switch (t.kind) {
     case TK::Branch:
       return jump(b, t.targets[0], cyc);

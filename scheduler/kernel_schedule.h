@@ -45,7 +45,7 @@ Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibra
 // terminator (index ops.size()), which depends on the branch condition, on every value that a
 // successor's phis read from this block, and on every store (latency 1). The terminator node has
 // latency 1 (the FSM leaves the block at the end of its cycle), so a block lasts at least one cycle.
-// Memory operations on one memory (at least one a store) and LoopCalls keep their program order
+// Memory operations on one memory (at least one a store) and LoopCalls or Calls keep their program order
 // (latency 1), as in loops.
 Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib);
 

@@ -14,9 +14,11 @@
 //   Mul                                    mulLatency (3),     1   Inline      0                 -
 //                                          +2 above 32 bit
 //   UDiv SDiv URem SRem SMod               width + 2           1   Instance    width + 1 [1]     -
-//   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port, 1/cycle
-//   Store                                  1                   1   MemoryPort  0                 port, 1/cycle
+//   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port,
+//   1/cycle Store                                  1                   1   MemoryPort  0 port, 1/cycle
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
+//   Param                                  0                   1   Wire        0                 -
+//   Call                                   0 (FSM jumps)       1   Fsm         0                 -
 //
 // "Result on a wire" is the offset from start at which a pipeline sees the value (Unit::resultOffset);
 // the kernel FSM, whose operands stay in registers, forms an Inline result in its last cycle
@@ -62,7 +64,12 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
   Unit u;
   switch (op.kind) {
   case K::Const: case K::Arg: case K::LiveIn: case K::LoopPhi: case K::Undef:
-  case K::ZExt: case K::SExt: case K::Trunc: case K::Phi: case K::LoopOut:
+  case K::ZExt:
+  case K::SExt:
+  case K::Trunc:
+  case K::Phi:
+  case K::LoopOut:
+  case K::Param:
     return u; // a wire: latency 0, no logic
   case K::Not: case K::And: case K::Or: case K::Xor: case K::Select:
     u.latency = 1, u.build = UnitBuild::Inline, u.delayNs = 0.3;
@@ -97,6 +104,9 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
     return u;
   case K::LoopCall:
     u.latency = 1, u.build = UnitBuild::Fsm;
+    return u;
+  case K::Call: // the FSM jumps to the function in the block's last cycle
+    u.build = UnitBuild::Fsm;
     return u;
   }
   // Only reachable with an OpKind value outside the enum: a corrupted IR, not a user error.

@@ -197,17 +197,18 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
     }
   }
 
-  // Memory order: accesses to one memory (at least one a store) and LoopCalls (which access any
-  // memory) keep program order.
+  // Memory order: accesses to one memory (at least one a store) and calls (loops, shared functions: they
+  // access any memory) keep program order.
   std::vector<uint32_t> ordered;
   for (uint32_t i = 0; i < bb.ops.size(); ++i) {
     const ir::Op& op = k.ops[bb.ops[i]];
-    if (isMemoryAccess(op) || op.kind == OpKind::LoopCall) ordered.push_back(i);
+    if (isMemoryAccess(op) || op.kind == OpKind::LoopCall || op.kind == OpKind::Call) ordered.push_back(i);
   }
+  auto isCall = [](const ir::Op& op) { return op.kind == OpKind::LoopCall || op.kind == OpKind::Call; };
   for (size_t a = 0; a < ordered.size(); ++a) {
     for (size_t b = a + 1; b < ordered.size(); ++b) {
       const ir::Op &first = k.ops[bb.ops[ordered[a]]], &second = k.ops[bb.ops[ordered[b]]];
-      bool call = first.kind == OpKind::LoopCall || second.kind == OpKind::LoopCall;
+      bool call = isCall(first) || isCall(second);
       bool conflict = first.memory == second.memory && (first.kind == OpKind::Store || second.kind == OpKind::Store);
       if (call || conflict) addDep(p, ordered[a], ordered[b], 1, 0, Dependence::Kind::Memory);
     }
@@ -238,6 +239,8 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
   for (uint32_t i = 0; i < bb.ops.size(); ++i) {
     OpKind kind = k.ops[bb.ops[i]].kind;
     if (kind == OpKind::Store || kind == OpKind::LoopCall) dependOn(bb.ops[i], Dependence::Kind::Control);
+    // A shared function's call: the FSM jumps in the terminator's cycle, reading the arguments then.
+    if (kind == OpKind::Call) dependOn(bb.ops[i], Dependence::Kind::Data);
   }
   return p;
 }

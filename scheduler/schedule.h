@@ -33,7 +33,8 @@ enum class UnitBuild {
   Inline,     // a combinational expression of its operands, registered as the context needs
   Instance,   // an instance of a generated module with clock and enable (Unit::module)
   MemoryPort, // a request on the memory's shared port (loads and stores)
-  Fsm,        // the kernel FSM starts a loop module and waits for its done (LoopCall)
+  Fsm,        // the kernel FSM starts a loop module and waits for its done (LoopCall), or runs a
+              // shared function as a subroutine (Call)
 };
 const char* unitBuildName(UnitBuild b);
 // Name of the generated module of an Instance unit: "spvhls_sdiv_32".

@@ -7,7 +7,8 @@ modules read as black boxes, and the RAMs' bits counted from their text (`synth_
 program did not finish in 13 minutes on this machine under load).
 
     python3 scripts/bench_programs.py --spvhls build/spvhls [--repeat 3] [--no-yosys] [--json out.json] \\
-        [inputs...]            # default: build/programs/*.spv (the whole programs, -O0 and -O2)
+        [--inline auto|always|never] [inputs...]
+                               # default: build/programs/*.spv (the whole programs, -O0 and -O2)
     python3 scripts/bench_programs.py --kernel main_kernel build/bench/bundle/bundle.spv
                                # two programs in one kernel, ~7,900 instructions (ninja bench_bundle_spv)
 
@@ -80,6 +81,7 @@ def main():
     ap.add_argument("--yosys-timeout", type=int, default=3600, help="seconds per design")
     ap.add_argument("--json")
     ap.add_argument("--kernel", help="the kernel of modules with several (e.g. tests/bench/bundle.cl)")
+    ap.add_argument("--inline", help="passed to spvhls compile (auto, always, never: shared functions)")
     ap.add_argument("inputs", nargs="*")
     args = ap.parse_args()
     inputs = args.inputs or sorted(glob.glob(os.path.join(ROOT, "build", "programs", "*.spv")))
@@ -96,7 +98,8 @@ def main():
         for _ in range(max(1, args.repeat)):
             shutil.rmtree(out, ignore_errors=True)
             s, mb, code, err = timed([args.spvhls, "compile", path, "-o", out] +
-                                     (["--kernel", args.kernel] if args.kernel else []))
+                                     (["--kernel", args.kernel] if args.kernel else []) +
+                                     (["--inline", args.inline] if args.inline else []))
             if code != 0:
                 row["error"] = err.strip().splitlines()[0] if err.strip() else f"exit {code}"
                 break

@@ -231,7 +231,8 @@ def run_case(seed, profile, cluster, a, out):
         f.write(f"# one program of the campaign, all steps:\npython3 {shlex.quote(os.path.join(ROOT, 'scripts', 'csmith_campaign.py'))} "
                 f"--spvhls {shlex.quote(a.spvhls)} --out /tmp/csmith_repro --seed-start {seed} --count 1 --profiles {profile} "
                 f"--cluster {cluster}{' --globals' if a.globals else ''}"
-                f"{' --on-chip-budget ' + a.on_chip_budget if a.on_chip_budget is not None else ''}\n")
+                f"{' --on-chip-budget ' + a.on_chip_budget if a.on_chip_budget is not None else ''}"
+                f"{' --inline ' + a.inline if a.inline is not None else ''}\n")
 
     # native
     t0 = time.time()
@@ -279,6 +280,7 @@ def run_case(seed, profile, cluster, a, out):
     # hardware
     comp_dir = os.path.join(c.dir, "rtl")
     budget = ["--on-chip-budget", a.on_chip_budget] if a.on_chip_budget is not None else []
+    budget += ["--inline", a.inline] if a.inline is not None else []
     rc, o = c.run("compile", [a.spvhls, "compile", spv, "-o", comp_dir, "--cluster", cluster] + budget, T)
     if rc is None:
         return c.result("hang", "compile", o)
@@ -352,6 +354,8 @@ def main():
     ap.add_argument("--keep-all", action="store_true", help="keep the files of passing programs too")
     ap.add_argument("--on-chip-budget", help="`spvhls compile/sim --on-chip-budget` (0: every array an "
                     "external memory)")
+    ap.add_argument("--inline", choices=["auto", "always", "never"],
+                    help="`spvhls compile/sim --inline` (never: every function with scalar parameters shared)")
     a = ap.parse_args()
     a.spvhls = os.path.abspath(a.spvhls)
     profiles = [p.strip() for p in a.profiles.split(",") if p.strip()]

@@ -54,10 +54,16 @@ def main():
     ap.add_argument("--unpredicted-ok", action="store_true",
                     help="the cycles may be predicted (then they are checked) or not (whole programs)")
     ap.add_argument("--on-chip-budget", help="passed to spvhls sim (0: every array an external memory)")
+    ap.add_argument("--inline", help="passed to spvhls sim (auto, always, never)")
+    ap.add_argument("--expect-shared", default="",
+                    help="comma-separated functions the report must list as shared units (the others inlined)")
+    ap.add_argument("--shared-count", type=int, help="instead: how many functions the report lists as shared")
     args = ap.parse_args()
 
     failures = []
     budget = ["--on-chip-budget", args.on_chip_budget] if args.on_chip_budget is not None else []
+    if args.inline is not None:
+        budget += ["--inline", args.inline]
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
              "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)
@@ -85,6 +91,13 @@ def main():
                 failures.append("loop is pipelined, expected not")
             if args.cluster_kind and loop["cluster_kind"] != args.cluster_kind:
                 failures.append(f"cluster kind {loop['cluster_kind']}, expected {args.cluster_kind}")
+        shared = sorted(f["name"] for f in rep["functions"] if f["shared"])
+        expected = sorted(n for n in args.expect_shared.split(",") if n)
+        if args.shared_count is not None:
+            if len(shared) != args.shared_count:
+                failures.append(f"{len(shared)} shared functions {shared}, expected {args.shared_count}")
+        elif shared != expected:
+            failures.append(f"shared functions {shared}, expected {expected}")
         top = rep["module"]
         files = sorted(glob.glob(os.path.join(args.out, "*.v")))
         for f in files:

@@ -44,7 +44,11 @@ def main():
     ap.add_argument("--result", default="result", help="the buffer whose first element is the mismatch count")
     ap.add_argument("--min-instructions", type=int, default=0)
     ap.add_argument("--seeds", default="1,2")
+    ap.add_argument("--inline", help="passed on to spvhls sim (auto, always, never)")
+    ap.add_argument("--shared-count", type=int, help="the number of shared functions the report must list")
     args = ap.parse_args()
+    extra = (["--inline", args.inline] if args.inline else []) + \
+        (["--shared-count", str(args.shared_count)] if args.shared_count is not None else [])
 
     failures = []
     n = count_instructions(args.input)
@@ -64,7 +68,8 @@ def main():
 
     e = subprocess.run([sys.executable, CHECK_EXAMPLE, "--spvhls", args.spvhls, "--input", args.input,
                         "--spec", args.spec, "--cluster", args.cluster, "--out", args.out, "--no-loop-ok",
-                        "--seeds", args.seeds, "--unpredicted-ok", "--yosys-coarse"], text=True, capture_output=True)
+                        "--seeds", args.seeds, "--unpredicted-ok", "--yosys-coarse"] + extra, text=True,
+                       capture_output=True)
     print(e.stdout, e.stderr)
     if e.returncode != 0:
         failures.append("check_example.py failed (above)")

@@ -189,10 +189,11 @@ TEST_CASE("the operation table lists every kind once, with its rules") {
   for (size_t i = 0; i < kinds; ++i) {
     const ir::OpInfo& info = ir::opInfo(static_cast<OpKind>(i));
     CHECK(names.insert(info.name).second);
-    // Comparisons and only they yield a bool of their own; side effects are exactly Store and LoopCall.
+    // Comparisons and only they yield a bool of their own; side effects are exactly Store and the calls.
     CHECK((info.opClass == ir::OpClass::Compare) == (info.result == ir::ResultRule::Bool));
     CHECK(info.sideEffect ==
-          (static_cast<OpKind>(i) == OpKind::Store || static_cast<OpKind>(i) == OpKind::LoopCall));
+          (static_cast<OpKind>(i) == OpKind::Store || static_cast<OpKind>(i) == OpKind::LoopCall ||
+           static_cast<OpKind>(i) == OpKind::Call));
   }
   CHECK(names.size() == kinds);
   CHECK(ir::opInfo(OpKind::Phi).operands == ir::kVariadic);

@@ -1,0 +1,23 @@
+// Functions called from several places: with --inline never (or auto, when large enough) each is one
+// shared unit that the kernel's FSM calls as a subroutine.
+static uint mix(uint x, uint k) {
+  uint h = x ^ k;
+  for (int i = 0; i < 4; ++i) h = h * 0x9e3779b1u + (h >> 7);
+  return h;
+}
+static uint twice(uint a) { return mix(a, 1u) + mix(a, 2u); }
+static void note(__global uint* out, int i, uint v) { out[i] = v; } // a pointer parameter: inlined
+static int pick(int c, int a, int b) { return c ? a : b; }           // small, called twice
+static void bump(void) {}
+
+kernel void shared_fn(__global uint* out, uint seed) {
+  uint a = mix(seed, 3u);
+  uint b = twice(a);
+  bump();
+  uint c = a > b ? mix(b, a) : twice(b);
+  note(out, 0, a);
+  note(out, 1, b);
+  note(out, 2, c);
+  out[3] = pick(a & 1, 5, 7) + pick(b & 1, 11, 13);
+  for (int i = 4; i < 8; ++i) out[i] = mix(out[i - 1], (uint)i);
+}
