@@ -349,7 +349,7 @@ private:
     }
     for (uint32_t b = 0; b < n; ++b) {
       const Terminator& t = k_.blocks[b].term;
-      if (reach[b] && t.cond != kNone && !lower::dominates(idom_, blockOfOp_[t.cond], b))
+      if (reach[b] && t.cond != kNone && !anywhere(t.cond) && !lower::dominates(idom_, blockOfOp_[t.cond], b))
         fail(t.loc, "block " + k_.blocks[b].name, "branch condition is not defined before the branch");
       if (t.kind != Terminator::Kind::Return || !reach[b]) continue;
       const Type want = rootOf_[b] > 0 ? k_.functions[rootOf_[b] - 1].result : Type::none();

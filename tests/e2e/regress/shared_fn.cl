@@ -9,6 +9,7 @@ static uint twice(uint a) { return mix(a, 1u) + mix(a, 2u); }
 static void note(__global uint* out, int i, uint v) { out[i] = v; } // a pointer parameter: inlined
 static int pick(int c, int a, int b) { return c ? a : b; }           // small, called twice
 static void bump(void) {}
+static ulong seven(void) { return 7; } // returns a constant (the csmith campaign's func_1)
 
 kernel void shared_fn(__global uint* out, uint seed) {
   uint a = mix(seed, 3u);
@@ -18,6 +19,6 @@ kernel void shared_fn(__global uint* out, uint seed) {
   note(out, 0, a);
   note(out, 1, b);
   note(out, 2, c);
-  out[3] = pick(a & 1, 5, 7) + pick(b & 1, 11, 13);
+  out[3] = pick(a & 1, 5, 7) + pick(b & 1, 11, 13) + (uint)seven() * (uint)seven();
   for (int i = 4; i < 8; ++i) out[i] = mix(out[i - 1], (uint)i);
 }
