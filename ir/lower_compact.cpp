@@ -3,6 +3,7 @@
 // their blocks, and every block has its own copies of the constants it uses (a constant is a wire in
 // hardware; a value crossing blocks would need a register).
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "ir/lower_internal.h"
@@ -157,27 +158,121 @@ void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep) {
 
 namespace {
 
-std::vector<uint8_t> kernelLiveness(const Kernel& k, const std::vector<uint8_t>& reach) {
-  std::vector<uint8_t> live(k.ops.size(), 0);
+// Live values of the CFG. A shared function's parameter is live when its function reads it, and only
+// then are the calls' arguments for it; its Return values are live when some live value reads a call
+// of it. So a function's unused parameters and unused result keep nothing alive.
+struct Liveness {
+  std::vector<uint8_t> live;                  // per op
+  std::vector<std::vector<uint8_t>> params;   // per function, per parameter: read
+  std::vector<uint8_t> result;                // per function: some call's result read
+  std::vector<std::vector<uint32_t>> returns; // per function: its blocks ending in a Return
+};
+
+Liveness kernelLiveness(const Kernel& k, const std::vector<uint8_t>& reach) {
+  Liveness L;
+  L.live.assign(k.ops.size(), 0);
+  L.result.assign(k.functions.size(), 0);
+  for (const Function& f : k.functions)
+    L.params.push_back(std::vector<uint8_t>(f.params.size(), 0));
+  std::vector<std::vector<ValueId>> calls(k.functions.size()); // live calls, per function
+  std::vector<std::vector<uint32_t>>& returns = L.returns;
+  returns.assign(k.functions.size(), {});
   std::vector<ValueId> work;
   auto mark = [&](ValueId v) {
-    if (v != kNone && !live[v]) {
-      live[v] = 1;
+    if (v != kNone && !L.live[v]) {
+      L.live[v] = 1;
       work.push_back(v);
     }
   };
+  std::function<void(ValueId)> readResult = [&](ValueId v) { // v is read: a call's result is then live
+    if (v == kNone || k.ops[v].kind != OpKind::Call || L.result[k.ops[v].index]) return;
+    L.result[k.ops[v].index] = 1;
+    for (uint32_t b : returns[k.ops[v].index]) {
+      mark(k.blocks[b].term.cond);
+      readResult(k.blocks[b].term.cond); // `return g(x);`
+    }
+  };
+  const std::vector<uint32_t> roots = cfgRoots(k);
+  for (size_t r = 1; r < roots.size(); ++r) {
+    std::vector<uint8_t> seen(k.blocks.size(), 0);
+    std::vector<uint32_t> stack{roots[r]};
+    seen[roots[r]] = 1;
+    while (!stack.empty()) {
+      const uint32_t b = stack.back();
+      stack.pop_back();
+      if (k.blocks[b].term.kind == Terminator::Kind::Return) returns[r - 1].push_back(b);
+      for (uint32_t t : k.blocks[b].term.targets)
+        if (!seen[t]) seen[t] = 1, stack.push_back(t);
+    }
+  }
   for (uint32_t b = 0; b < k.blocks.size(); ++b) {
     if (!reach[b]) continue;
     for (ValueId v : k.blocks[b].ops)
       if (hasSideEffect(k.ops[v].kind)) mark(v);
-    mark(k.blocks[b].term.cond);
+    if (k.blocks[b].term.kind != Terminator::Kind::Return) {
+      mark(k.blocks[b].term.cond);
+      readResult(k.blocks[b].term.cond);
+    }
   }
   while (!work.empty()) {
-    ValueId v = work.back();
+    const ValueId v = work.back();
     work.pop_back();
-    for (ValueId o : k.ops[v].operands) mark(o);
+    const Op& op = k.ops[v];
+    if (op.kind == OpKind::Call) {
+      calls[op.index].push_back(v);
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        if (L.params[op.index][i]) {
+          mark(op.operands[i]);
+          readResult(op.operands[i]);
+        }
+      continue;
+    }
+    if (op.kind == OpKind::Param) {
+      const auto f =
+          static_cast<size_t>(std::find(roots.begin() + 1, roots.end(), op.block) - roots.begin()) - 1;
+      L.params[f][op.index] = 1;
+      for (ValueId c : calls[f]) {
+        mark(k.ops[c].operands[op.index]);
+        readResult(k.ops[c].operands[op.index]);
+      }
+      continue;
+    }
+    for (ValueId o : op.operands) {
+      mark(o);
+      readResult(o);
+    }
   }
-  return live;
+  return L;
+}
+
+// Applies what liveness found about shared functions: a result nobody reads is not returned, an
+// argument for a parameter nobody reads is an undefined value (live, so the call stays well formed).
+void trimSharedInterfaces(Kernel& k, Liveness& L) {
+  for (size_t f = 0; f < k.functions.size(); ++f)
+    if (!L.result[f]) k.functions[f].result = Type::none();
+  const size_t n = k.ops.size();
+  for (ValueId v = 0; v < n; ++v) {
+    if (k.ops[v].kind != OpKind::Call || !L.live[v]) continue;
+    k.ops[v].type = k.functions[k.ops[v].index].result;
+    for (size_t i = 0; i < k.ops[v].operands.size(); ++i) {
+      const ValueId o = k.ops[v].operands[i];
+      if (L.params[k.ops[v].index][i] || k.ops[o].kind == OpKind::Undef) continue;
+      Op u;
+      u.kind = OpKind::Undef;
+      u.type = k.functions[k.ops[v].index].params[i];
+      u.block = k.ops[v].block;
+      const auto uv = static_cast<ValueId>(k.ops.size());
+      k.ops.push_back(u);
+      L.live.push_back(1);
+      auto& ops = k.blocks[u.block].ops;
+      ops.insert(std::find(ops.begin(), ops.end(), v), uv);
+      k.ops[v].operands[i] = uv;
+    }
+  }
+  for (size_t f = 0; f < k.functions.size(); ++f)
+    if (!L.result[f])
+      for (uint32_t b : L.returns[f])
+        k.blocks[b].term.cond = kNone;
 }
 
 // Drops unused live-outs, dead ops, dead LoopPhis and unused live-ins of one loop; updates the
@@ -297,7 +392,7 @@ void compactKernel(Kernel& k) {
   std::vector<uint32_t> order;
   std::vector<uint8_t> reach(k.blocks.size(), 0);
   std::vector<uint32_t> fnMap(k.functions.size(), UINT32_MAX);
-  std::vector<Function> functions;
+  std::vector<uint32_t> fnOrder; // old indices of the functions kept
   for (std::vector<uint32_t> roots{0}; !roots.empty();) {
     std::vector<uint32_t> more;
     for (uint32_t b : reversePostOrder(succ, roots)) {
@@ -306,8 +401,8 @@ void compactKernel(Kernel& k) {
       order.push_back(b);
       for (ValueId v : k.blocks[b].ops)
         if (const Op& op = k.ops[v]; op.kind == OpKind::Call && fnMap[op.index] == UINT32_MAX) {
-          fnMap[op.index] = static_cast<uint32_t>(functions.size());
-          functions.push_back(k.functions[op.index]);
+          fnMap[op.index] = static_cast<uint32_t>(fnOrder.size());
+          fnOrder.push_back(op.index);
           more.push_back(k.functions[op.index].entry);
         }
     }
@@ -335,10 +430,12 @@ void compactKernel(Kernel& k) {
 
   // Dead values, iterated with the loops' live-outs and live-ins.
   std::vector<uint8_t> live;
+  Liveness liveness;
   std::vector<ValueId> callOf(k.loops.size(), kNone);
   for (bool changed = true; changed;) {
     changed = false;
-    live = kernelLiveness(k, reach);
+    liveness = kernelLiveness(k, reach);
+    live = liveness.live;
     std::vector<std::vector<ValueId>> outs(k.loops.size());
     for (ValueId v = 0; v < k.ops.size(); ++v) {
       if (!live[v]) continue;
@@ -348,6 +445,9 @@ void compactKernel(Kernel& k) {
     for (size_t i = 0; i < k.loops.size(); ++i)
       if (callOf[i] != kNone && shrinkLoop(k, k.loops[i], callOf[i], outs[i])) changed = true;
   }
+
+  trimSharedInterfaces(k, liveness);
+  live = liveness.live;
 
   // Loops still called, and memories still accessed.
   std::vector<uint32_t> loopMap(k.loops.size(), UINT32_MAX);
@@ -444,8 +544,11 @@ void compactKernel(Kernel& k) {
     }
     if (ops[nv].kind == OpKind::Call) ops[nv].index = fnMap[ops[nv].index];
   }
-  for (Function& f : functions)
-    f.entry = blockMap[f.entry];
+  std::vector<Function> functions; // taken now: trimSharedInterfaces may have changed them
+  for (uint32_t f : fnOrder) {
+    functions.push_back(std::move(k.functions[f]));
+    functions.back().entry = blockMap[functions.back().entry];
+  }
   for (uint32_t ob : order) {
     const uint32_t nb = blockMap[ob];
     BasicBlock& b = blocks[nb];

@@ -90,7 +90,7 @@ std::vector<uint32_t> partOf(const ir::Kernel& k, uint32_t entry) {
 TEST_CASE("--inline never: every function with scalar parameters is one shared unit") {
   const ir::Kernel k = lowerWith(ir::InlinePolicy::Never);
   CHECK(k.inlinePolicy == "never");
-  CHECK(sharedNames(k) == std::vector<std::string>{"bump", "mix", "pick", "seven", "twice"});
+  CHECK(sharedNames(k) == std::vector<std::string>{"bump", "keep", "mix", "pick", "seven", "twice"});
   // note() takes the output pointer: inlined, and the report says why.
   const ir::InlineDecision& note = decision(k, "note");
   CHECK_FALSE(note.shared);
@@ -100,7 +100,15 @@ TEST_CASE("--inline never: every function with scalar parameters is one shared u
   const ir::InlineDecision& mix = decision(k, "mix");
   CHECK(mix.shared);
   CHECK(mix.callSites == 5);
-  CHECK(count(k, OpKind::Call) == 5 + 2 + 1 + 2 + 2); // mix, twice, bump, pick, seven
+  CHECK(count(k, OpKind::Call) == 5 + 2 + 1 + 2 + 2 + 2); // mix, twice, bump, pick, seven, keep
+  // keep(): nobody reads its result, and it never reads its second parameter: it returns nothing and
+  // its calls pass an undefined value there.
+  const ir::Function& keep =
+      *std::find_if(k.functions.begin(), k.functions.end(), [](auto& f) { return f.name == "keep"; });
+  CHECK(keep.result.isNone());
+  for (const ir::Op& op : k.ops)
+    if (op.kind == OpKind::Call && k.functions[op.index].name == "keep")
+      CHECK(k.ops[op.operands[1]].kind == OpKind::Undef);
   for (const ir::Function& f : k.functions) {
     CAPTURE(f.name);
     // Its entry is a root: nothing branches to it; its parameters are Params there (unused ones

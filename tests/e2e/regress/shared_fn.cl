@@ -10,11 +10,20 @@ static void note(__global uint* out, int i, uint v) { out[i] = v; } // a pointer
 static int pick(int c, int a, int b) { return c ? a : b; }           // small, called twice
 static void bump(void) {}
 static ulong seven(void) { return 7; } // returns a constant (the csmith campaign's func_1)
+// A result no call reads and a parameter the function never reads: neither may keep values (and
+// their registers) alive (the csmith campaign's lint failures).
+global uint sink;
+static uint keep(uint x, uint unused) {
+  sink += x;
+  return x * 3u;
+}
 
 kernel void shared_fn(__global uint* out, uint seed) {
   uint a = mix(seed, 3u);
   uint b = twice(a);
   bump();
+  keep(a, b * 7u);
+  keep(b, a ^ 5u);
   uint c = a > b ? mix(b, a) : twice(b);
   note(out, 0, a);
   note(out, 1, b);
