@@ -51,7 +51,19 @@ enum class ResultRule : uint8_t {
   Callee
 };
 // The kind of hardware an operation needs, for the operator library.
-enum class OpClass : uint8_t { Wire, Logic, Arith, Shift, Compare, Mux, Multiply, Divide, Memory, Control };
+enum class OpClass : uint8_t {
+  Wire,
+  Logic,
+  Arith,
+  Shift,
+  Compare,
+  Mux,
+  Multiply,
+  Divide,
+  Float,
+  Memory,
+  Control
+};
 constexpr int kVariadic = -1;
 
 struct OpInfo {

@@ -32,6 +32,8 @@ const char* opClassName(OpClass c) {
   case OpClass::Mux: return "mux";
   case OpClass::Multiply: return "multiply";
   case OpClass::Divide: return "divide";
+  case OpClass::Float:
+    return "float";
   case OpClass::Memory: return "memory";
   case OpClass::Control: return "control";
   }

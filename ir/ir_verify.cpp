@@ -16,6 +16,7 @@ bool computesOnBits(OpClass c) {
   switch (c) {
   case OpClass::Logic: case OpClass::Arith: case OpClass::Shift: case OpClass::Compare: case OpClass::Multiply:
   case OpClass::Divide:
+  case OpClass::Float:
     return true;
   default:
     return false;
@@ -174,6 +175,9 @@ private:
       for (ValueId o : op.operands)
         if (typeOf(o).lane().scalar != TypeKind::Bits)
           fail(op.loc, where, fmt::format("{} computes on bits, not {}", info.name, typeName(typeOf(o))));
+    if (info.opClass == OpClass::Float && op.width() != 16 && op.width() != 32 && op.width() != 64)
+      fail(op.loc, where,
+           fmt::format("{} on {} bits; IEEE binary16, 32 or 64 expected", info.name, op.width()));
     if (op.kind == OpKind::Const) checkConst(op, where);
     if (memory) checkAccess(op, where, typeOf);
   }

@@ -1,5 +1,6 @@
 // Builder: appends IR ops with constant folding and a few algebraic simplifications.
 #include <bit>
+#include <cstring>
 
 #include "ir/lower_internal.h"
 
@@ -15,6 +16,51 @@ int64_t signExtend(uint64_t v, uint32_t width) {
 }
 
 bool isCompare(OpKind k) { return opInfo(k).opClass == OpClass::Compare; }
+
+namespace {
+
+template <typename T> T fromBits(uint64_t v) {
+  T x;
+  std::memcpy(&x, &v, sizeof(T));
+  return x;
+}
+template <typename T> uint64_t toBits(T x) {
+  uint64_t v = 0;
+  std::memcpy(&v, &x, sizeof(T));
+  return v;
+}
+
+// IEEE arithmetic on the host, as the golden interpreter does it (sim/interp_float.cpp): f32 and f64
+// natively (x86-64 SSE), f16 in double rounded once to half, which is exact for + - *.
+template <typename T> T floatOp(OpKind k, T a, T b) {
+  switch (k) {
+  case OpKind::FAdd:
+    return a + b;
+  case OpKind::FSub:
+    return a - b;
+  default:
+    return a * b;
+  }
+}
+uint64_t floatArith(OpKind k, uint32_t w, uint64_t a, uint64_t b) {
+  // A NaN operand comes back quieted, the first one if both are (x86 SSE; the interpreter pins the
+  // same order, which a compiler could otherwise swap for a commutative operation).
+  const uint32_t mant = w == 16 ? 10 : w == 32 ? 23 : 52;
+  const uint64_t mag = (w == 64 ? ~0ull : (1ull << w) - 1) >> 1, expOnes = mag & ~((1ull << mant) - 1);
+  for (uint64_t x : {a, b})
+    if ((x & mag) > expOnes) return x | (1ull << (mant - 1));
+  switch (w) {
+  case 16:
+    return toBits(static_cast<_Float16>(
+        floatOp(k, static_cast<double>(fromBits<_Float16>(a)), static_cast<double>(fromBits<_Float16>(b)))));
+  case 32:
+    return toBits(floatOp(k, fromBits<float>(a), fromBits<float>(b)));
+  default:
+    return toBits(floatOp(k, fromBits<double>(a), fromBits<double>(b)));
+  }
+}
+
+} // namespace
 
 std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector<uint64_t>& vals,
                                      uint32_t w) {
@@ -64,6 +110,12 @@ std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector
   case OpKind::ZExt: r = a; break;
   case OpKind::SExt: r = static_cast<uint64_t>(sa); break;
   case OpKind::Trunc: r = a; break;
+  case OpKind::FAdd:
+  case OpKind::FSub:
+  case OpKind::FMul:
+    if (w != 16 && w != 32 && w != 64) return std::nullopt;
+    r = floatArith(k, w, a, b);
+    break;
   default: return std::nullopt;
   }
   return r & widthMask(width);

@@ -33,6 +33,26 @@ bool isPlainValueOp(SpvOp op) {
   case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
   case SpvOp::OpInBoundsPtrAccessChain:
   case SpvOp::OpPhi: case SpvOp::OpFunctionCall:
+  case SpvOp::OpFAdd:
+  case SpvOp::OpFSub:
+  case SpvOp::OpFMul:
+  case SpvOp::OpFNegate:
+  case SpvOp::OpFOrdEqual:
+  case SpvOp::OpFUnordEqual:
+  case SpvOp::OpFOrdNotEqual:
+  case SpvOp::OpFUnordNotEqual:
+  case SpvOp::OpFOrdLessThan:
+  case SpvOp::OpFUnordLessThan:
+  case SpvOp::OpFOrdGreaterThan:
+  case SpvOp::OpFUnordGreaterThan:
+  case SpvOp::OpFOrdLessThanEqual:
+  case SpvOp::OpFUnordLessThanEqual:
+  case SpvOp::OpFOrdGreaterThanEqual:
+  case SpvOp::OpFUnordGreaterThanEqual:
+  case SpvOp::OpOrdered:
+  case SpvOp::OpUnordered:
+  case SpvOp::OpIsNan:
+  case SpvOp::OpIsInf:
     return true;
   default:
     return false;

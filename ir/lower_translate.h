@@ -132,6 +132,7 @@ private:
   uint32_t widthOf(Id type, const LInst& at) const;
   void translateInst(const LInst& in);
   void translateExtInst(const LInst& in);
+  ValueId floatCompare(const LInst& in);
   Ptr accessChain(const LInst& in);
   // The byte offset steps of an access chain (ids[0]: the base pointer) over its pointee type:
   // element(index, size, 0) for the Ptr chain's first index and every array or vector index,

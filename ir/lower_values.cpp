@@ -41,7 +41,37 @@ std::optional<OpKind> binaryKind(SpvOp op) {
   case SpvOp::OpSLessThanEqual: return OpKind::SLe;
   case SpvOp::OpSGreaterThan: return OpKind::SGt;
   case SpvOp::OpSGreaterThanEqual: return OpKind::SGe;
+  case SpvOp::OpFAdd:
+    return OpKind::FAdd;
+  case SpvOp::OpFSub:
+    return OpKind::FSub;
+  case SpvOp::OpFMul:
+    return OpKind::FMul;
   default: return std::nullopt;
+  }
+}
+
+bool isFloatCompare(SpvOp op) {
+  switch (op) {
+  case SpvOp::OpFOrdEqual:
+  case SpvOp::OpFUnordEqual:
+  case SpvOp::OpFOrdNotEqual:
+  case SpvOp::OpFUnordNotEqual:
+  case SpvOp::OpFOrdLessThan:
+  case SpvOp::OpFUnordLessThan:
+  case SpvOp::OpFOrdGreaterThan:
+  case SpvOp::OpFUnordGreaterThan:
+  case SpvOp::OpFOrdLessThanEqual:
+  case SpvOp::OpFUnordLessThanEqual:
+  case SpvOp::OpFOrdGreaterThanEqual:
+  case SpvOp::OpFUnordGreaterThanEqual:
+  case SpvOp::OpOrdered:
+  case SpvOp::OpUnordered:
+  case SpvOp::OpIsNan:
+  case SpvOp::OpIsInf:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -618,7 +648,17 @@ void Translator::translateInst(const LInst& in) {
   case SpvOp::OpExtInst:
     translateExtInst(in);
     break;
+  case SpvOp::OpFNegate: { // the sign bit flips, NaN or not (as x86 negates)
+    const uint32_t w = widthOf(in.type, in);
+    vals_[in.result] =
+        b_.binary(OpKind::Xor, operandOf(in.ids[0], w, in), b_.constant(w, uint64_t(1) << (w - 1)));
+    break;
+  }
   default:
+    if (isFloatCompare(in.op)) {
+      vals_[in.result] = floatCompare(in);
+      break;
+    }
     if (auto k = binaryKind(in.op)) {
       const uint32_t w = widthOf(in.type, in); // rejects vectors
       // Comparisons: operands of one width, a bool result; shifts: the shift amount may be narrower
@@ -644,6 +684,82 @@ void Translator::translateInst(const LInst& in) {
       if (c_.hasName(in.result)) op.name = c_.nameOf(in.result);
     }
   }
+}
+
+// A floating-point comparison, classification (OpIsNan, OpIsInf) or OpOrdered / OpUnordered as
+// integer logic on the IEEE bits: a NaN has an all-ones exponent and a non-zero mantissa; +0 and -0
+// are equal; otherwise the order of two floats is the unsigned order of their sign-magnitude bits
+// mapped to a total order (negative: every bit flipped; positive: the sign bit set).
+ValueId Translator::floatCompare(const LInst& in) {
+  const ValueId a = valueOf(in.ids[0], in);
+  const uint32_t w = b_.width(a);
+  if (w != 16 && w != 32 && w != 64)
+    c_.failAt(in, fmt::format("a {}-bit floating-point operand; expected half, float or double", w));
+  if (widthOf(in.type, in) != 1) c_.failAt(in, "expected a bool result type");
+  const uint32_t mant = w == 16 ? 10 : w == 32 ? 23 : 52;
+  auto andOf = [&](ValueId x, ValueId y) { return b_.binary(OpKind::And, x, y); };
+  auto orOf = [&](ValueId x, ValueId y) { return b_.binary(OpKind::Or, x, y); };
+  auto notOf = [&](ValueId x) { return b_.unary(OpKind::Not, x); };
+  const uint64_t sign = uint64_t(1) << (w - 1), magMask = sign - 1;
+  const ValueId expOnes = b_.constant(w, magMask & ~((uint64_t(1) << mant) - 1));
+  auto magnitude = [&](ValueId x) { return b_.binary(OpKind::And, x, b_.constant(w, magMask)); };
+  auto isNan = [&](ValueId x) { return b_.binary(OpKind::UGt, magnitude(x), expOnes); };
+  if (in.op == SpvOp::OpIsNan) return isNan(a);
+  if (in.op == SpvOp::OpIsInf) return b_.binary(OpKind::Eq, magnitude(a), expOnes);
+  const ValueId b = operandOf(in.ids[1], w, in);
+  const ValueId ordered = andOf(notOf(isNan(a)), notOf(isNan(b)));
+  if (in.op == SpvOp::OpOrdered) return ordered;
+  if (in.op == SpvOp::OpUnordered) return notOf(ordered);
+  const ValueId bothZero =
+      b_.binary(OpKind::Eq, b_.binary(OpKind::Or, magnitude(a), magnitude(b)), b_.constant(w, 0));
+  auto key = [&](ValueId x) {
+    const ValueId negative = b_.binary(OpKind::UGt, x, b_.constant(w, magMask));
+    return b_.select(negative, b_.unary(OpKind::Not, x), b_.binary(OpKind::Or, x, b_.constant(w, sign)));
+  };
+  const ValueId equal = orOf(b_.binary(OpKind::Eq, a, b), bothZero);
+  const ValueId less = andOf(notOf(bothZero), b_.binary(OpKind::ULt, key(a), key(b)));
+  const ValueId greater = andOf(notOf(bothZero), b_.binary(OpKind::UGt, key(a), key(b)));
+  ValueId raw = kNone;
+  bool unordered = false;
+  switch (in.op) {
+  case SpvOp::OpFUnordEqual:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdEqual:
+    raw = equal;
+    break;
+  case SpvOp::OpFUnordNotEqual:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdNotEqual:
+    raw = notOf(equal);
+    break;
+  case SpvOp::OpFUnordLessThan:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdLessThan:
+    raw = less;
+    break;
+  case SpvOp::OpFUnordGreaterThan:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdGreaterThan:
+    raw = greater;
+    break;
+  case SpvOp::OpFUnordLessThanEqual:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdLessThanEqual:
+    raw = orOf(less, equal);
+    break;
+  case SpvOp::OpFUnordGreaterThanEqual:
+    unordered = true;
+    [[fallthrough]];
+  default:
+    raw = orOf(greater, equal);
+    break; // OpFOrdGreaterThanEqual
+  }
+  return unordered ? orOf(notOf(ordered), raw) : andOf(ordered, raw);
 }
 
 } // namespace spvhls::ir::lower

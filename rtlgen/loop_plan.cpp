@@ -59,6 +59,17 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
     if (requested == ClusterMode::StallFree) reason = "stall-free requested but not possible: " + reason;
     return ClusterMode::StallEnable;
   }
+  for (const ir::Op& op : loop.ops)
+    if (ir::opInfo(op.kind).opClass == ir::OpClass::Float) {
+      // A unit advances with one enable; the divider's inline fallback at a cluster boundary has no
+      // floating-point counterpart yet.
+      reason =
+          fmt::format("the loop has floating-point units ({}), which stall-free clusters cannot split yet; "
+                      "stall-enable",
+                      ir::opKindName(op.kind));
+      if (requested == ClusterMode::StallFree) reason = "stall-free requested but not possible: " + reason;
+      return ClusterMode::StallEnable;
+    }
   if (requested != ClusterMode::Auto) {
     reason = fmt::format("{} requested ({})", clusterModeName(requested), requestedBy);
     return requested;

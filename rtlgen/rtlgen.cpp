@@ -11,6 +11,8 @@
 #include "rtlgen/ram_gen.h"
 #include "rtlgen/top_gen.h"
 #include "rtlgen/units/divider.h"
+#include "rtlgen/units/fp_add.h"
+#include "rtlgen/units/fp_mul.h"
 #include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
 
@@ -73,8 +75,14 @@ std::string sanitize(const std::string& name) {
 
 // The module of the operator unit an operation runs on (rtlgen/units/). A new unit kind is one more
 // case here.
-static nl::Module buildUnitModule(const ir::Op& op, const std::string& name) {
+static nl::Module buildUnitModule(const ir::Op& op, const std::string& name,
+                                  const sched::OperatorLibrary& lib) {
   if (isDivider(op.kind)) return buildDividerUnit(op.kind, op.width());
+  const FpFormat f = op.width() == 16 ? kF16 : op.width() == 32 ? kF32 : kF64;
+  const uint32_t ranks = lib.latency(op) - 1; // the library's latency is the unit's ranks + 1
+  if (op.kind == ir::OpKind::FAdd || op.kind == ir::OpKind::FSub)
+    return buildFpAddUnit(name, f, op.kind == ir::OpKind::FSub, ranks);
+  if (op.kind == ir::OpKind::FMul) return buildFpMulUnit(name, f, ranks);
   throw InternalError(op.loc, "unit " + name, fmt::format("no generator for a unit of {}", ir::opKindName(op.kind)));
 }
 
@@ -168,7 +176,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     for (size_t v = 0; v < k.loops[l].ops.size(); ++v)
       if (!kp.loops[l].unitModule[v].empty()) units.emplace(kp.loops[l].unitModule[v], &k.loops[l].ops[v]);
   for (const auto& [name, op] : units) {
-    nl::Module m = buildUnitModule(*op, name);
+    nl::Module m = buildUnitModule(*op, name, sched::OperatorLibrary(kp.target));
     if (m.name != name)
       throw InternalError(op->loc, "unit " + name, "the unit's generator names its module " + m.name);
     print(std::move(m), r.files, unitModules);

@@ -14,6 +14,8 @@
 //   Mul                                    mulLatency (3),     1   Inline      0                 -
 //                                          +2 above 32 bit
 //   UDiv SDiv URem SRem SMod               width + 2           1   Instance    width + 1 [1]     -
+//   FAdd FSub (f16 / f32 / f64)            4 / 5 / 6           1   Instance    latency - 1 [2]   -
+//   FMul (f16 / f32 / f64)                 3 / 4 / 5           1   Instance    latency - 1 [2]   -
 //   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port,
 //   1/cycle Store                                  1                   1   MemoryPort  0 port, 1/cycle
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
@@ -25,6 +27,10 @@
 // (Unit::formOffset). [1] The dividers' pipelined unit spvhls_<op>_<width> (rtlgen/units/divider.h);
 // in a stall-free loop where its span would cross a cluster boundary the plan builds it inline
 // (formed at start and carried, like Mul), because one unit advances with one enable.
+//
+// [2] The IEEE units spvhls_fadd_32, ... (rtlgen/units/fp_add.h, fp_mul.h), latency - 1 register
+// ranks; a unit that would cross a stall-free cluster boundary has no inline form, so loops with
+// floating-point operations are built stall-enable for now (chooseClusterKind).
 //
 // Delays (ns) are estimates for a 6-LUT fabric, used only for chaining decisions to come: a carry
 // chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per level.
@@ -93,6 +99,22 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
     u.resultOffset = u.latency - 1;
     u.module = unitModuleName(op.kind, w);
     return u;
+  case K::FAdd:
+  case K::FSub:
+  case K::FMul: {
+    // Pipelined IEEE units (rtlgen/units/fp_add.h, fp_mul.h): register ranks between their phases,
+    // more for wider formats; latency = ranks + 1, the result combinational out of the last rank.
+    const uint32_t ranks = op.kind == K::FMul ? (w == 16   ? 2
+                                                 : w == 32 ? 3
+                                                           : 4)
+                                              : (w == 16   ? 3
+                                                 : w == 32 ? 4
+                                                           : 5);
+    u.latency = ranks + 1, u.build = UnitBuild::Instance, u.delayNs = carryChainNs(w);
+    u.resultOffset = u.latency - 1;
+    u.module = unitModuleName(op.kind, w);
+    return u;
+  }
   case K::Load:
     // The request is issued at start; the response is captured memLatency later and registered.
     u.latency = target_.memLatency + 1, u.build = UnitBuild::MemoryPort, u.resultOffset = target_.memLatency;

@@ -118,6 +118,11 @@ template <typename T>
 std::optional<uint64_t> arith(X op, double a, double b, double c, unsigned w) {
   T x = static_cast<T>(a), y = static_cast<T>(b), z = static_cast<T>(c);
   auto out = [&](T v) { return writeF(static_cast<double>(v), w); };
+  // A NaN operand comes back quieted, the first one if both are (x86 SSE's rule, which the generated
+  // units follow): explicit, because the compiler may swap the operands of a commutative operation.
+  const bool basic = op == X::FAdd || op == X::FSub || op == X::FMul || op == X::FDiv;
+  if (basic && (std::isnan(x) || std::isnan(y)))
+    return out(std::isnan(x) ? x : y) | (uint64_t(1) << (w == 16 ? 9 : w == 32 ? 22 : 51)); // quiet bit
   switch (op) {
   case X::FAdd: return out(x + y);
   case X::FSub: return out(x - y);

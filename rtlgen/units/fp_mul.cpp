@@ -209,16 +209,16 @@ nl::Module buildFpMulUnit(const std::string& name, FpFormat f, uint32_t stages) 
   const ExprP tiny = b.named("tiny", negative | nl::eq(expN, nl::lit(0, X)));
   ExprP overflow = b.named("overflow", ~negative & nl::binary(nl::Op::Ge, expN, nl::lit(expOnes, X)));
   const unsigned SW = bitsFor(P + 1);
-  const ExprP dist = partialWire("dist", nl::sub(nl::lit(1, X), expN));
-  const ExprP shift = b.named(
-      "shift",
-      nl::mux(tiny, nl::mux(nl::lt(dist, nl::lit(P + 1, X)), nl::resize(dist, SW), nl::lit(P + 1, SW)),
-              nl::lit(0, SW)));
+  const ExprP belowNormal = partialWire("below_normal", nl::sub(nl::lit(1, X), expN));
+  const ExprP shift = b.named("shift", nl::mux(tiny,
+                                               nl::mux(nl::lt(belowNormal, nl::lit(P + 1, X)),
+                                                       nl::resize(belowNormal, SW), nl::lit(P + 1, SW)),
+                                               nl::lit(0, SW)));
   // {norm, P + 1 zeros} >> shift: the top bit is the hidden one (unused), then the stored mantissa,
   // the guard bit and the bits whose OR is the sticky bit; none is lost.
   const ExprP shifted =
       partialWire("shifted", nl::binary(nl::Op::Shr, nl::concat({norm, nl::lit(0, P + 1)}), shift));
-  ExprP mant = nl::slice(shifted, 3 * P - 1, 2 * P + 1);
+  ExprP mant = b.named("mant", nl::slice(shifted, 3 * P - 1, 2 * P + 1));
   ExprP guard = bit(shifted, 2 * P);
   ExprP sticky = b.named("sticky", nl::ne(nl::slice(shifted, 2 * P - 1, 0), wideZero(2 * P)));
   ExprP expField = b.named("exp_field", nl::mux(tiny, nl::lit(0, E), nl::slice(expN, E - 1, 0)));

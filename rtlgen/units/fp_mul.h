@@ -19,7 +19,8 @@
 // even, subnormals in and out (no flush to zero), overflow to infinity, zero results signed by the
 // xor of the signs. A NaN `a` gives a quieted, else a NaN `b` gives b quieted, else 0 * inf gives
 // the default NaN (sign 1, quiet bit only: 0xFFC00000 for f32; f16 0xFE00, what rounding double's
-// default NaN to half gives).
+// default NaN to half gives). (The golden interpreter's f16 path, a plain x * y in double, returns b
+// when both are NaN as g++ 12 compiles it: the compiler may swap the operands of a commutative *.)
 #pragma once
 
 #include <cstdint>
@@ -35,8 +36,8 @@ uint32_t fpMulMaxStages(FpFormat f);
 // stages + 1. Throws InternalError for stages outside 1..fpMulMaxStages(f).
 uint32_t fpMulLatency(FpFormat f, uint32_t stages);
 
-// The module as a netlist. Throws InternalError for a format with exp outside 2..15 or mant outside
-// 1..52 (a width up to 64), or stages outside 1..fpMulMaxStages(f).
+// The module as a netlist. Throws InternalError for a format with exp outside 2..15, mant 0 or a
+// width above 64, or stages outside 1..fpMulMaxStages(f).
 nl::Module buildFpMulUnit(const std::string& moduleName, FpFormat f, uint32_t stages);
 // Its Verilog text (the printer's).
 std::string generateFpMulUnit(const std::string& moduleName, FpFormat f, uint32_t stages);

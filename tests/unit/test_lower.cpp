@@ -614,10 +614,34 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     CHECK(sw->term.targets.size() == 2);
     CHECK(k.ops[sw->term.cond].kind == OpKind::LShr);
   }
+  SUBCASE("floating-point addition is no error any more: an FAdd on the IEEE adder unit") {
+    ir::Kernel k = lower(l, "floats");
+    REQUIRE(k.loops.size() == 1);
+    CHECK(countKind(k.loops[0].ops, OpKind::FAdd) == 1);
+  }
   SUBCASE("an unsupported opcode") {
-    std::string e = lowerError(l, "floats");
-    CHECK(e.find("OpFAdd %add: OpFAdd is not supported in hardware yet") != std::string::npos);
-    CHECK(e.find("errors.spv: word ") != std::string::npos);
+    Loaded t = loadText(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %q "q"
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+        %ptr = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %ptr
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ptr
+      %entry = OpLabel
+          %x = OpLoad %float %a
+          %q = OpFDiv %float %x %x
+               OpStore %a %q
+               OpReturn
+               OpFunctionEnd
+)");
+    std::string e = lowerError(t, "k");
+    CHECK(e.find("OpFDiv %q: OpFDiv is not supported in hardware yet") != std::string::npos);
+    CHECK(e.find("test.spvasm:") != std::string::npos);
   }
   SUBCASE("a program-scope variable is no error any more: an on-chip memory kept from run to run") {
     ir::Kernel k = lower(l, "globalvar");
