@@ -76,7 +76,14 @@ struct OpInfo {
 
 const OpInfo& opInfo(OpKind k);
 inline const char* opKindName(OpKind k) { return opInfo(k).name; }
-inline bool hasSideEffect(OpKind k) { return opInfo(k).sideEffect; } // Store, LoopCall
+inline bool hasSideEffect(OpKind k) {
+  return opInfo(k).sideEffect;
+} // Store, LoopCall, Call
+// The floating-point conversions, whose Op::imm is their operand's width.
+inline bool isConversion(OpKind k) {
+  return k == OpKind::SIToFP || k == OpKind::UIToFP || k == OpKind::FPToSI || k == OpKind::FPToUI ||
+         k == OpKind::FPToFP;
+}
 const char* opClassName(OpClass c);
 
 struct Op {

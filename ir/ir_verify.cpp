@@ -175,11 +175,41 @@ private:
       for (ValueId o : op.operands)
         if (typeOf(o).lane().scalar != TypeKind::Bits)
           fail(op.loc, where, fmt::format("{} computes on bits, not {}", info.name, typeName(typeOf(o))));
-    if (info.opClass == OpClass::Float && op.width() != 16 && op.width() != 32 && op.width() != 64)
-      fail(op.loc, where,
-           fmt::format("{} on {} bits; IEEE binary16, 32 or 64 expected", info.name, op.width()));
+    if (info.opClass == OpClass::Float) checkFloat(op, where, typeOf);
     if (op.kind == OpKind::Const) checkConst(op, where);
     if (memory) checkAccess(op, where, typeOf);
+  }
+
+  // Floating-point operations: the float side is IEEE binary16, 32 or 64; a conversion's `imm` is its
+  // operand's width, and float to float changes the width.
+  template <class TypeOf> void checkFloat(const Op& op, OpAt where, TypeOf typeOf) const {
+    auto ieee = [](uint32_t w) { return w == 16 || w == 32 || w == 64; };
+    const uint32_t in = op.operands.empty() ? 0 : typeOf(op.operands[0]).width(), out = op.width();
+    bool ok = false;
+    switch (op.kind) {
+    case OpKind::SIToFP:
+    case OpKind::UIToFP:
+      ok = ieee(out) && in >= 1 && in <= 64;
+      break;
+    case OpKind::FPToSI:
+    case OpKind::FPToUI:
+      ok = ieee(in) && out >= 1 && out <= 64;
+      break;
+    case OpKind::FPToFP:
+      ok = ieee(in) && ieee(out) && in != out;
+      break;
+    default:
+      ok = ieee(out);
+      break;
+    }
+    if (!ok)
+      fail(op.loc, where,
+           fmt::format("{} from {} to {} bits; IEEE binary16, 32 or 64 expected on the float side",
+                       opKindName(op.kind), in, out));
+    if (isConversion(op.kind) && op.imm != in)
+      fail(op.loc, where,
+           fmt::format("{} records an operand of {} bits, its operand has {}", opKindName(op.kind), op.imm,
+                       in));
   }
 
   void checkConst(const Op& op, OpAt where) const {

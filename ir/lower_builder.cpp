@@ -1,5 +1,6 @@
 // Builder: appends IR ops with constant folding and a few algebraic simplifications.
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 #include "ir/lower_internal.h"
@@ -31,32 +32,94 @@ template <typename T> uint64_t toBits(T x) {
 }
 
 // IEEE arithmetic on the host, as the golden interpreter does it (sim/interp_float.cpp): f32 and f64
-// natively (x86-64 SSE), f16 in double rounded once to half, which is exact for + - *.
+// natively (x86-64 SSE), f16 in double rounded once to half, which is exact for + - * / and sqrt.
 template <typename T> T floatOp(OpKind k, T a, T b) {
   switch (k) {
   case OpKind::FAdd:
     return a + b;
   case OpKind::FSub:
     return a - b;
+  case OpKind::FDiv:
+    return a / b;
+  case OpKind::FSqrt:
+    return std::sqrt(a);
   default:
     return a * b;
   }
 }
+
+uint32_t mantBits(uint32_t w) {
+  return w == 16 ? 10 : w == 32 ? 23 : 52;
+}
+bool isNanBits(uint64_t x, uint32_t w) {
+  const uint64_t mag = widthMask(w) >> 1;
+  return (x & mag) > (mag & ~widthMask(mantBits(w)));
+}
+// A w-bit float as a double (exact for all three widths).
+double toDouble(uint64_t x, uint32_t w) {
+  return w == 16   ? static_cast<double>(fromBits<_Float16>(x))
+         : w == 32 ? static_cast<double>(fromBits<float>(x))
+                   : fromBits<double>(x);
+}
+// A double rounded once (to nearest even) to a w-bit float.
+uint64_t fromDouble(double d, uint32_t w) {
+  return w == 16 ? toBits(static_cast<_Float16>(d)) : w == 32 ? toBits(static_cast<float>(d)) : toBits(d);
+}
+
 uint64_t floatArith(OpKind k, uint32_t w, uint64_t a, uint64_t b) {
   // A NaN operand comes back quieted, the first one if both are (x86 SSE; the interpreter pins the
   // same order, which a compiler could otherwise swap for a commutative operation).
-  const uint32_t mant = w == 16 ? 10 : w == 32 ? 23 : 52;
-  const uint64_t mag = (w == 64 ? ~0ull : (1ull << w) - 1) >> 1, expOnes = mag & ~((1ull << mant) - 1);
-  for (uint64_t x : {a, b})
-    if ((x & mag) > expOnes) return x | (1ull << (mant - 1));
+  for (uint64_t x : {a, b}) {
+    if (isNanBits(x, w)) return x | (1ull << (mantBits(w) - 1));
+    if (k == OpKind::FSqrt) break; // one operand
+  }
   switch (w) {
   case 16:
-    return toBits(static_cast<_Float16>(
-        floatOp(k, static_cast<double>(fromBits<_Float16>(a)), static_cast<double>(fromBits<_Float16>(b)))));
+    return fromDouble(floatOp(k, toDouble(a, 16), toDouble(b, 16)), 16);
   case 32:
     return toBits(floatOp(k, fromBits<float>(a), fromBits<float>(b)));
   default:
     return toBits(floatOp(k, fromBits<double>(a), fromBits<double>(b)));
+  }
+}
+
+// Conversions, as the interpreter makes them (sim/interp_float.cpp) in the default rounding modes.
+std::optional<uint64_t> convert(OpKind k, uint32_t to, uint32_t from, uint64_t a) {
+  switch (k) {
+  case OpKind::SIToFP: {
+    const int64_t s = signExtend(a, from);
+    return to == 32   ? toBits(static_cast<float>(s))
+           : to == 64 ? toBits(static_cast<double>(s))
+                      : fromDouble(static_cast<double>(s), 16);
+  }
+  case OpKind::UIToFP:
+    return to == 32   ? toBits(static_cast<float>(a))
+           : to == 64 ? toBits(static_cast<double>(a))
+                      : fromDouble(static_cast<double>(a), 16);
+  case OpKind::FPToSI:
+  case OpKind::FPToUI: {
+    // Toward zero; out of range saturates and NaN gives 0 (OpenCL's _sat; undefined otherwise).
+    const double v = toDouble(a, from), t = std::trunc(v);
+    const bool sgn = k == OpKind::FPToSI;
+    const double lo = sgn ? -std::ldexp(1.0, int(to) - 1) : 0.0,
+                 hi = std::ldexp(1.0, sgn ? int(to) - 1 : int(to));
+    if (std::isnan(v)) return 0;
+    if (t < lo) return sgn ? (uint64_t(1) << (to - 1)) : 0;
+    if (t >= hi) return sgn ? widthMask(to) >> 1 : widthMask(to);
+    if (sgn) return static_cast<uint64_t>(static_cast<int64_t>(t)) & widthMask(to);
+    return t >= 0x1p63 ? static_cast<uint64_t>(t - 0x1p63) | (uint64_t(1) << 63) : static_cast<uint64_t>(t);
+  }
+  case OpKind::FPToFP:
+    if (isNanBits(a, from)) { // quieted, its sign and the top of its payload kept
+      const uint64_t sign = (a >> (from - 1)) & 1, payload = a & widthMask(mantBits(from));
+      const uint64_t moved = mantBits(to) >= mantBits(from) ? payload << (mantBits(to) - mantBits(from))
+                                                            : payload >> (mantBits(from) - mantBits(to));
+      return sign << (to - 1) | ((widthMask(to) >> 1) & ~widthMask(mantBits(to))) | moved |
+             uint64_t(1) << (mantBits(to) - 1);
+    }
+    return fromDouble(toDouble(a, from), to);
+  default:
+    return std::nullopt;
   }
 }
 
@@ -113,9 +176,17 @@ std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector
   case OpKind::FAdd:
   case OpKind::FSub:
   case OpKind::FMul:
+  case OpKind::FDiv:
+  case OpKind::FSqrt:
     if (w != 16 && w != 32 && w != 64) return std::nullopt;
     r = floatArith(k, w, a, b);
     break;
+  case OpKind::SIToFP:
+  case OpKind::UIToFP:
+  case OpKind::FPToSI:
+  case OpKind::FPToUI:
+  case OpKind::FPToFP:
+    return convert(k, width, w, a);
   default: return std::nullopt;
   }
   return r & widthMask(width);

@@ -37,6 +37,12 @@ bool isPlainValueOp(SpvOp op) {
   case SpvOp::OpFSub:
   case SpvOp::OpFMul:
   case SpvOp::OpFNegate:
+  case SpvOp::OpFDiv:
+  case SpvOp::OpConvertSToF:
+  case SpvOp::OpConvertUToF:
+  case SpvOp::OpConvertFToS:
+  case SpvOp::OpConvertFToU:
+  case SpvOp::OpFConvert:
   case SpvOp::OpFOrdEqual:
   case SpvOp::OpFUnordEqual:
   case SpvOp::OpFOrdNotEqual:

@@ -133,6 +133,7 @@ private:
   void translateInst(const LInst& in);
   void translateExtInst(const LInst& in);
   ValueId floatCompare(const LInst& in);
+  ValueId floatConversion(const LInst& in);
   Ptr accessChain(const LInst& in);
   // The byte offset steps of an access chain (ids[0]: the base pointer) over its pointee type:
   // element(index, size, 0) for the Ptr chain's first index and every array or vector index,

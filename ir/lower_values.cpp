@@ -47,6 +47,8 @@ std::optional<OpKind> binaryKind(SpvOp op) {
     return OpKind::FSub;
   case SpvOp::OpFMul:
     return OpKind::FMul;
+  case SpvOp::OpFDiv:
+    return OpKind::FDiv;
   default: return std::nullopt;
   }
 }
@@ -518,6 +520,27 @@ void Translator::translateExtInst(const LInst& in) {
     break;
   }
   case ocl::U_abs: r = arg(0); break;
+  case ocl::Sqrt: {
+    const ValueId x = arg(0);
+    Op op;
+    op.kind = OpKind::FSqrt;
+    op.type = Type::bits(b_.width(x));
+    op.operands = {x};
+    r = b_.emit(std::move(op));
+    break;
+  }
+  case ocl::Fabs: { // the sign bit cleared, NaN or not
+    const ValueId x = arg(0);
+    r = b_.binary(OpKind::And, x, b_.constant(b_.width(x), widthMask(b_.width(x)) >> 1));
+    break;
+  }
+  case ocl::Copysign: {
+    const ValueId x = arg(0), y = arg(1);
+    const uint64_t mag = widthMask(b_.width(x)) >> 1;
+    r = b_.binary(OpKind::Or, b_.binary(OpKind::And, x, b_.constant(b_.width(x), mag)),
+                  b_.binary(OpKind::And, y, b_.constant(b_.width(x), ~mag & widthMask(b_.width(x)))));
+    break;
+  }
   default:
     c_.failAt(in, fmt::format("OpenCL.std {} is not supported in hardware yet", name));
   }
@@ -648,6 +671,13 @@ void Translator::translateInst(const LInst& in) {
   case SpvOp::OpExtInst:
     translateExtInst(in);
     break;
+  case SpvOp::OpConvertSToF:
+  case SpvOp::OpConvertUToF:
+  case SpvOp::OpConvertFToS:
+  case SpvOp::OpConvertFToU:
+  case SpvOp::OpFConvert:
+    vals_[in.result] = floatConversion(in);
+    break;
   case SpvOp::OpFNegate: { // the sign bit flips, NaN or not (as x86 negates)
     const uint32_t w = widthOf(in.type, in);
     vals_[in.result] =
@@ -684,6 +714,66 @@ void Translator::translateInst(const LInst& in) {
       if (c_.hasName(in.result)) op.name = c_.nameOf(in.result);
     }
   }
+}
+
+// OpConvertSToF / UToF / FToS / FToU / FConvert: an operation on the conversion unit, in the default
+// rounding (nearest even to float, toward zero to integer); a FPRoundingMode decoration asking for
+// another is not supported yet. Float to integer saturates, which SaturatedConversion asks and which
+// is one choice for the undefined out-of-range results otherwise.
+ValueId Translator::floatConversion(const LInst& in) {
+  const ValueId a = valueOf(in.ids[0], in);
+  const uint32_t from = b_.width(a), to = widthOf(in.type, in);
+  OpKind k;
+  switch (in.op) {
+  case SpvOp::OpConvertSToF:
+    k = OpKind::SIToFP;
+    break;
+  case SpvOp::OpConvertUToF:
+    k = OpKind::UIToFP;
+    break;
+  case SpvOp::OpConvertFToS:
+    k = OpKind::FPToSI;
+    break;
+  case SpvOp::OpConvertFToU:
+    k = OpKind::FPToUI;
+    break;
+  default:
+    k = OpKind::FPToFP;
+    break;
+  }
+  const bool toInt = k == OpKind::FPToSI || k == OpKind::FPToUI;
+  auto ieee = [](uint32_t w) { return w == 16 || w == 32 || w == 64; };
+  if (!ieee(toInt ? from : to) || (k == OpKind::FPToFP && !ieee(from)))
+    c_.failAt(in, fmt::format(
+                      "a conversion between {} and {} bits; expected half, float or double on the float side",
+                      from, to));
+  if (auto d = c_.mv.decorations.find(c_.origin(in.result)); d != c_.mv.decorations.end())
+    for (const spirv::Decoration& dec : d->second)
+      if (dec.kind == deco::FPRoundingMode && !dec.literals.empty()) {
+        const uint32_t mode = dec.literals[0]; // 0 RTE, 1 RTZ, 2 RTP, 3 RTN
+        if (mode != (toInt ? 1u : 0u))
+          c_.failAt(in,
+                    fmt::format("FPRoundingMode {} is not supported in hardware yet; the hardware rounds {}",
+                                mode == 0   ? "RTE"
+                                : mode == 1 ? "RTZ"
+                                : mode == 2 ? "RTP"
+                                            : "RTN",
+                                toInt ? "toward zero (RTZ)" : "to nearest even (RTE)"));
+      }
+  const uint32_t intBits = toInt ? to : from;
+  if (k != OpKind::FPToFP && intBits != 8 && intBits != 16 && intBits != 32 && intBits != 64)
+    c_.failAt(
+        in, fmt::format("a conversion with a {}-bit integer; the conversion units take 8, 16, 32 or 64 bits",
+                        intBits));
+  if (k == OpKind::FPToFP && from == to) return a;
+  if (auto c = b_.constValue(a))
+    if (auto r = foldConstant(k, to, {*c}, from)) return b_.constant(to, *r);
+  Op op;
+  op.kind = k;
+  op.type = Type::bits(to);
+  op.imm = from;
+  op.operands = {a};
+  return b_.emit(std::move(op));
 }
 
 // A floating-point comparison, classification (OpIsNan, OpIsInf) or OpOrdered / OpUnordered as

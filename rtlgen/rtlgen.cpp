@@ -12,6 +12,8 @@
 #include "rtlgen/top_gen.h"
 #include "rtlgen/units/divider.h"
 #include "rtlgen/units/fp_add.h"
+#include "rtlgen/units/fp_convert.h"
+#include "rtlgen/units/fp_div.h"
 #include "rtlgen/units/fp_mul.h"
 #include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
@@ -78,11 +80,43 @@ std::string sanitize(const std::string& name) {
 static nl::Module buildUnitModule(const ir::Op& op, const std::string& name,
                                   const sched::OperatorLibrary& lib) {
   if (isDivider(op.kind)) return buildDividerUnit(op.kind, op.width());
-  const FpFormat f = op.width() == 16 ? kF16 : op.width() == 32 ? kF32 : kF64;
-  const uint32_t ranks = lib.latency(op) - 1; // the library's latency is the unit's ranks + 1
-  if (op.kind == ir::OpKind::FAdd || op.kind == ir::OpKind::FSub)
-    return buildFpAddUnit(name, f, op.kind == ir::OpKind::FSub, ranks);
-  if (op.kind == ir::OpKind::FMul) return buildFpMulUnit(name, f, ranks);
+  using K = ir::OpKind;
+  auto format = [](uint64_t w) { return w == 16 ? kF16 : w == 32 ? kF32 : kF64; };
+  const FpFormat f = format(op.width());
+  const uint32_t latency = lib.latency(op), ranks = latency - 1; // the unit's ranks + 1
+  // Where the unit's timing is its own, it must be the library's, which the schedule assumed.
+  auto expect = [&](uint32_t unitLatency) {
+    if (unitLatency != latency)
+      throw InternalError(
+          op.loc, "unit " + name,
+          fmt::format("the unit takes {} cycles, the operator library says {}", unitLatency, latency));
+  };
+  switch (op.kind) {
+  case K::FAdd:
+  case K::FSub:
+    return buildFpAddUnit(name, f, op.kind == K::FSub, ranks);
+  case K::FMul:
+    return buildFpMulUnit(name, f, ranks);
+  case K::FDiv:
+    expect(fpDivLatency(f));
+    return buildFpDivUnit(name, f);
+  case K::FSqrt:
+    expect(fpSqrtLatency(f));
+    return buildFpSqrtUnit(name, f);
+  case K::SIToFP:
+  case K::UIToFP:
+    expect(fpConvertLatency());
+    return buildIntToFpUnit(name, uint32_t(op.imm), op.kind == K::SIToFP, f, FpRounding::NearestEven);
+  case K::FPToSI:
+  case K::FPToUI: // saturating: the IR's semantics (ir/ops.def)
+    expect(fpConvertLatency());
+    return buildFpToIntUnit(name, format(op.imm), op.width(), op.kind == K::FPToSI, true);
+  case K::FPToFP:
+    expect(fpConvertLatency());
+    return buildFpToFpUnit(name, format(op.imm), f, FpRounding::NearestEven);
+  default:
+    break;
+  }
   throw InternalError(op.loc, "unit " + name, fmt::format("no generator for a unit of {}", ir::opKindName(op.kind)));
 }
 

@@ -16,6 +16,9 @@
 //   UDiv SDiv URem SRem SMod               width + 2           1   Instance    width + 1 [1]     -
 //   FAdd FSub (f16 / f32 / f64)            4 / 5 / 6           1   Instance    latency - 1 [2]   -
 //   FMul (f16 / f32 / f64)                 3 / 4 / 5           1   Instance    latency - 1 [2]   -
+//   FDiv (f16 / f32 / f64)                 16 / 29 / 58        1   Instance    latency - 1 [2]   -
+//   FSqrt (f16 / f32 / f64)                13 / 26 / 55        1   Instance    latency - 1 [2]   -
+//   SIToFP UIToFP FPToSI FPToUI FPToFP     3                   1   Instance    2 [2]             -
 //   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port,
 //   1/cycle Store                                  1                   1   MemoryPort  0 port, 1/cycle
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
@@ -28,9 +31,10 @@
 // in a stall-free loop where its span would cross a cluster boundary the plan builds it inline
 // (formed at start and carried, like Mul), because one unit advances with one enable.
 //
-// [2] The IEEE units spvhls_fadd_32, ... (rtlgen/units/fp_add.h, fp_mul.h), latency - 1 register
-// ranks; a unit that would cross a stall-free cluster boundary has no inline form, so loops with
-// floating-point operations are built stall-enable for now (chooseClusterKind).
+// [2] The IEEE units spvhls_fadd_32, spvhls_sitofp_32_from64, ... (rtlgen/units/fp_add.h, fp_mul.h,
+// fp_div.h, fp_convert.h), latency - 1 register ranks; the generator checks its unit's latency; a unit that
+// would cross a stall-free cluster boundary has no inline form, so loops with floating-point operations are
+// built stall-enable for now (chooseClusterKind).
 //
 // Delays (ns) are estimates for a 6-LUT fabric, used only for chaining decisions to come: a carry
 // chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per level.
@@ -104,17 +108,34 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
   case K::FMul: {
     // Pipelined IEEE units (rtlgen/units/fp_add.h, fp_mul.h): register ranks between their phases,
     // more for wider formats; latency = ranks + 1, the result combinational out of the last rank.
-    const uint32_t ranks = op.kind == K::FMul ? (w == 16   ? 2
-                                                 : w == 32 ? 3
-                                                           : 4)
-                                              : (w == 16   ? 3
-                                                 : w == 32 ? 4
-                                                           : 5);
+    const uint32_t wide = w == 16 ? 0 : w == 32 ? 1 : 2;
+    const uint32_t ranks = (op.kind == K::FMul ? 2 : 3) + wide;
     u.latency = ranks + 1, u.build = UnitBuild::Instance, u.delayNs = carryChainNs(w);
     u.resultOffset = u.latency - 1;
     u.module = unitModuleName(op.kind, w);
     return u;
   }
+  case K::FDiv:
+  case K::FSqrt: {
+    // Radix-2 digit recurrences, one rank per result bit (rtlgen/units/fp_div.h): mant + 6 and
+    // mant + 3 cycles; a new operation every cycle.
+    const uint32_t mant = w == 16 ? 10 : w == 32 ? 23 : 52;
+    u.latency = op.kind == K::FDiv ? mant + 6 : mant + 3;
+    u.build = UnitBuild::Instance, u.delayNs = carryChainNs(mant + 3);
+    u.resultOffset = u.latency - 1;
+    u.module = unitModuleName(op.kind, w);
+    return u;
+  }
+  case K::SIToFP:
+  case K::UIToFP:
+  case K::FPToSI:
+  case K::FPToUI:
+  case K::FPToFP:
+    // Two ranks (rtlgen/units/fp_convert.h); one module per conversion: the operand's width too.
+    u.latency = 3, u.build = UnitBuild::Instance, u.delayNs = carryChainNs(64);
+    u.resultOffset = u.latency - 1;
+    u.module = fmt::format("{}_from{}", unitModuleName(op.kind, w), op.imm);
+    return u;
   case K::Load:
     // The request is issued at start; the response is captured memLatency later and registered.
     u.latency = target_.memLatency + 1, u.build = UnitBuild::MemoryPort, u.resultOffset = target_.memLatency;

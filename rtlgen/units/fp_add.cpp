@@ -9,23 +9,16 @@
 #include <vector>
 
 #include "frontend/diagnostics.h"
+#include "rtlgen/units/fp_common.h"
 #include "rtlgen/verilog_printer.h"
 
 namespace spvhls::rtl {
 
 using nl::ExprP;
 using nl::Op;
+using namespace fpunit;
 
 namespace {
-
-// Bits to hold v.
-unsigned bitsFor(uint64_t v) {
-  return unsigned(std::bit_width(v));
-}
-
-uint64_t ones(unsigned w) {
-  return w >= 64 ? ~0ull : (1ull << w) - 1;
-}
 
 // Register ranks per stage count (index stages - 1): bit k set = a rank after phase k (0 unpack,
 // 1 align, 2 add, 3 leading zeros, 4 normalize, 5 round: never followed by one). Fewer stages merge
@@ -108,7 +101,6 @@ private:
   ExprP en_;
   uint32_t rank_ = 0;
 
-  ExprP bit(const ExprP& v, unsigned i) { return nl::slice(v, i, i); }
   ExprP gt(ExprP a, ExprP b) { return nl::binary(Op::Gt, std::move(a), std::move(b)); }
   ExprP isZero(const ExprP& v) { return nl::eq(v, nl::lit(0, v->width)); }
   // Names a value unless it is a literal or a signal already.

@@ -7,11 +7,13 @@
 #include <fmt/format.h>
 
 #include "frontend/diagnostics.h"
+#include "rtlgen/units/fp_common.h"
 #include "rtlgen/verilog_printer.h"
 
 namespace spvhls::rtl {
 
 using nl::ExprP;
+using namespace fpunit;
 
 namespace {
 
@@ -36,13 +38,6 @@ std::array<bool, kCutCount> registeredCuts(FpFormat f, uint32_t stages) {
     --stages;
   }
   return r;
-}
-
-unsigned bitsFor(uint64_t v) {
-  unsigned n = 1;
-  while (n < 64 && (v >> n) != 0)
-    ++n;
-  return n;
 }
 
 // A zero of any width (literals stop at 64 bits).
@@ -107,47 +102,16 @@ nl::Module buildFpMulUnit(const std::string& name, FpFormat f, uint32_t stages) 
       *v = r;
     }
   };
-  auto bit = [](const ExprP& v, unsigned i) { return nl::slice(v, i, i); };
-  // A wire of which some readers take only a slice.
-  auto partialWire = [&](const std::string& n, ExprP v) {
-    const ExprP w = b.wire(n, v->width, "", true);
-    b.assign(w, std::move(v));
-    return w;
-  };
 
   // ---- unpack: classes, and significands normalized so that the hidden bit is set -------------
   struct Operand {
     ExprP nan, inf, zero, quieted, sig, lz, exp;
   };
   auto unpack = [&](const ExprP& v, const std::string& n) {
-    Operand o;
-    const ExprP ex = nl::slice(v, W - 2, M), fr = nl::slice(v, M - 1, 0);
-    const ExprP expZero = b.named(n + "_exp_zero", nl::eq(ex, nl::lit(0, E)));
-    const ExprP expMax = nl::eq(ex, nl::lit(expOnes, E)), frZero = nl::eq(fr, nl::lit(0, M));
-    o.nan = b.named(n + "_nan", expMax & ~frZero);
-    o.inf = b.named(n + "_inf", expMax & frZero);
-    o.zero = b.named(n + "_zero", expZero & frZero);
-    o.quieted = v | nl::lit(uint64_t(1) << (M - 1), W);
-    // A subnormal is 0.f * 2^(1 - bias): shift its leading zeros out (a binary search, one mux level
-    // per bit of the count) and take them off its exponent, so that the product needs at most a
-    // one-bit normalization.
-    ExprP sig = nl::concat({~expZero, fr});
-    std::vector<ExprP> lzBits;
-    unsigned d = 1;
-    while (d * 2 < P)
-      d *= 2;
-    for (; d >= 1; d /= 2) {
-      const ExprP z =
-          b.named(fmt::format("{}_lz{}", n, d), nl::eq(nl::slice(sig, P - 1, P - d), nl::lit(0, d)));
-      sig = b.named(fmt::format("{}_sig{}", n, d),
-                    nl::mux(z, nl::concat({nl::slice(sig, P - 1 - d, 0), nl::lit(0, d)}), sig));
-      lzBits.push_back(z);
-    }
-    o.sig = sig;
-    o.lz = nl::resize(nl::concat(lzBits), X);
-    // A subnormal's exponent is that of the smallest normal, 1.
-    o.exp = nl::resize(nl::concat({nl::slice(ex, E - 1, 1), bit(ex, 0) | expZero}), X);
-    return o;
+    const FpOperand u = unpackFp(b, v, n, f);
+    // Quieted in place: a NaN result keeps the operand's sign and payload.
+    const ExprP quieted = v | nl::lit(uint64_t(1) << (M - 1), W);
+    return Operand{u.nan, u.inf, u.zero, quieted, u.sig, nl::resize(u.lz, X), nl::resize(u.exp, X)};
   };
   const Operand A = unpack(a, "a"), B = unpack(bIn, "b");
   ExprP sign = b.named("sign", nl::binary(nl::Op::Xor, bit(a, W - 1), bit(bIn, W - 1)));
@@ -209,7 +173,7 @@ nl::Module buildFpMulUnit(const std::string& name, FpFormat f, uint32_t stages) 
   const ExprP tiny = b.named("tiny", negative | nl::eq(expN, nl::lit(0, X)));
   ExprP overflow = b.named("overflow", ~negative & nl::binary(nl::Op::Ge, expN, nl::lit(expOnes, X)));
   const unsigned SW = bitsFor(P + 1);
-  const ExprP belowNormal = partialWire("below_normal", nl::sub(nl::lit(1, X), expN));
+  const ExprP belowNormal = partialWire(b, "below_normal", nl::sub(nl::lit(1, X), expN));
   const ExprP shift = b.named("shift", nl::mux(tiny,
                                                nl::mux(nl::lt(belowNormal, nl::lit(P + 1, X)),
                                                        nl::resize(belowNormal, SW), nl::lit(P + 1, SW)),
@@ -217,7 +181,7 @@ nl::Module buildFpMulUnit(const std::string& name, FpFormat f, uint32_t stages) 
   // {norm, P + 1 zeros} >> shift: the top bit is the hidden one (unused), then the stored mantissa,
   // the guard bit and the bits whose OR is the sticky bit; none is lost.
   const ExprP shifted =
-      partialWire("shifted", nl::binary(nl::Op::Shr, nl::concat({norm, nl::lit(0, P + 1)}), shift));
+      partialWire(b, "shifted", nl::binary(nl::Op::Shr, nl::concat({norm, nl::lit(0, P + 1)}), shift));
   ExprP mant = b.named("mant", nl::slice(shifted, 3 * P - 1, 2 * P + 1));
   ExprP guard = bit(shifted, 2 * P);
   ExprP sticky = b.named("sticky", nl::ne(nl::slice(shifted, 2 * P - 1, 0), wideZero(2 * P)));

@@ -7,20 +7,14 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <sstream>
-
+#include "fp_unit_harness.h"
 #include "frontend/diagnostics.h"
 #include "rtlgen/units/fp_add.h"
 
 using namespace spvhls;
+using namespace spvhls::fptest;
 using rtl::FpFormat;
 namespace nl = rtl::nl;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -43,30 +37,13 @@ std::vector<UnitUnderTest> units(std::initializer_list<uint32_t> stageCounts) {
   return out;
 }
 
-std::string tempDir(const std::string& name) {
-  fs::path d = fs::path(SPVHLS_BINARY_DIR) / "test_fp_add" / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d.string();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-int run(const std::string& cmd, const std::string& log) {
-  return std::system((cmd + " > " + log + " 2>&1").c_str());
-}
-
-// The harness's fixed part. Per cycle every unit gets its own enable (70% on) and operands: first
-// every pair of the special values, then random ones (half uniform bit patterns, half biased to
-// cancellation, subnormals, large exponent differences, overflow and rounding ties). The expected
-// value is the host's: SSE through inline assembly, so that the compiler cannot commute the operands
-// (which decides the NaN returned when both are NaN); f16 is computed in double and rounded once.
-// y is compared, every cycle, with the result of the operation issued latency - 1 enabled edges
-// earlier; other candidate latencies are tracked too, to report which fit.
-const char* kHarness = R"(
+// The harness's own part: kHarnessIncludes, fptest::kRingCommon (Rng, ones, mantissa), kHarness (the
+// reference, the operands and the hooks of fptest::kRingMain), kRingMain. Operands: first every pair
+// of the special values, then random ones (half uniform bit patterns, half biased to cancellation,
+// subnormals, large exponent differences, overflow and rounding ties). The expected value is the
+// host's: SSE through inline assembly, so that the compiler cannot commute the operands (which
+// decides the NaN returned when both are NaN); f16 is computed in double and rounded once.
+const char* kHarnessIncludes = R"(
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -74,20 +51,9 @@ const char* kHarness = R"(
 #include <vector>
 
 namespace {
+)";
 
-uint64_t ones(int w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
-
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  uint64_t below(uint64_t n) { return next() % n; }
-};
-
+const char* kHarness = R"(
 struct Format {
   int e, m;
   int w() const { return 1 + e + m; }
@@ -154,16 +120,6 @@ std::vector<uint64_t> specials(const Format& f) {
   return out;
 }
 
-uint64_t mantissa(Rng& r, int m) {
-  switch (r.below(6)) {
-  case 0: return r.next() & r.next() & r.next() & ones(m); // sparse
-  case 1: return (r.next() | r.next() | r.next()) & ones(m); // dense
-  case 2: return r.next() & ones(int(r.below(m + 1))); // low bits only
-  case 3: return ones(m) ^ (r.next() & ones(int(r.below(m + 1)))); // high bits set
-  default: return r.next() & ones(m);
-  }
-}
-
 void randomOperands(Rng& r, const Format& f, const std::vector<uint64_t>& sp, uint64_t& a, uint64_t& b) {
   const int64_t emax = int64_t(ones(f.e)) - 1, m = f.m;
   auto clampE = [&](int64_t e) { return uint64_t(e < 0 ? 0 : e > emax ? emax : e); };
@@ -206,6 +162,7 @@ void randomOperands(Rng& r, const Format& f, const std::vector<uint64_t>& sp, ui
 
 struct Entry {
   uint64_t a, b, y;
+  bool check = true;
 };
 
 struct State {
@@ -216,87 +173,45 @@ struct State {
   Entry ring[16];
 };
 
-} // namespace
+constexpr uint64_t kSeed = 0x5eed0000ull, kEnableSeed = 20260117;
 
-int main(int argc, char** argv) {
-  if (argc < 3) return 2;
-  const uint64_t randomOps = std::strtoull(argv[1], nullptr, 10);
-  FILE* report = std::fopen(argv[2], "w");
-  if (!report) return 2;
-  Vfpadd_tb* t = new Vfpadd_tb;
-  std::vector<State> st(kNumUnits);
-  for (int i = 0; i < kNumUnits; ++i) {
-    st[i].rng.s = 0x5eed0000ull + uint64_t(i) * 7919;
-    st[i].sp = specials(kFormats[kUnits[i].fmt]);
+void start(State& s, const UnitDesc& u) { s.sp = specials(kFormats[u.fmt]); }
+
+void issue(State& s, const UnitDesc& u, bool en, uint64_t& a, uint64_t& b) {
+  const Format& f = kFormats[u.fmt];
+  const uint64_t pairs = s.sp.size() * s.sp.size();
+  if (!en) {
+    a = s.rng.next() & ones(f.w());
+    b = s.rng.next() & ones(f.w());
+  } else if (s.issued < pairs) {
+    a = s.sp[s.issued / s.sp.size()];
+    b = s.sp[s.issued % s.sp.size()];
+  } else {
+    randomOperands(s.rng, f, s.sp, a, b);
   }
-  Rng enRng{20260117};
-  bool done = false;
-  uint64_t cycles = 0;
-  while (!done) {
-    ++cycles;
-    bool en[kNumUnits];
-    for (int i = 0; i < kNumUnits; ++i) {
-      State& s = st[i];
-      const Format& f = kFormats[kUnits[i].fmt];
-      en[i] = enRng.below(10) < 7;
-      uint64_t a, b;
-      const uint64_t pairs = s.sp.size() * s.sp.size();
-      if (!en[i]) {
-        a = s.rng.next() & ones(f.w());
-        b = s.rng.next() & ones(f.w());
-      } else if (s.issued < pairs) {
-        a = s.sp[s.issued / s.sp.size()];
-        b = s.sp[s.issued % s.sp.size()];
-      } else {
-        randomOperands(s.rng, f, s.sp, a, b);
-      }
-      if (en[i]) s.ring[s.issued++ % 16] = {a, b, reference(kUnits[i].fmt, kUnits[i].sub, a, b)};
-      setInputs(t, i, en[i], a, b);
-    }
-    t->clk = 0;
-    t->eval();
-    done = true;
-    for (int i = 0; i < kNumUnits; ++i) {
-      State& s = st[i];
-      const uint64_t y = output(t, i);
-      for (int l = 2; l < 10; ++l) {
-        const int64_t j = int64_t(s.edges) - (l - 1);
-        if (j >= 0 && s.ring[j % 16].y != y) s.misfit |= 1u << l;
-      }
-      const int64_t j = int64_t(s.edges) - (kUnits[i].latency - 1);
-      if (j >= 0) {
-        const Entry& e = s.ring[j % 16];
-        ++s.checks;
-        s.verified = uint64_t(j) + 1;
-        if (e.y != y && ++s.mismatches <= 10)
-          std::fprintf(report, "mismatch %s: a %llx b %llx: y %llx, expected %llx\n", kUnits[i].name,
-                       (unsigned long long)e.a, (unsigned long long)e.b, (unsigned long long)y,
-                       (unsigned long long)e.y);
-      }
-      if (s.verified < s.sp.size() * s.sp.size() + randomOps) done = false;
-    }
-    t->clk = 1;
-    t->eval();
-    for (int i = 0; i < kNumUnits; ++i)
-      st[i].edges += en[i];
-  }
-  int rc = 0;
-  for (int i = 0; i < kNumUnits; ++i) {
-    const State& s = st[i];
-    std::fprintf(report, "unit %s ops %llu pairs %llu checks %llu mismatches %llu latencies", kUnits[i].name,
-                 (unsigned long long)s.verified, (unsigned long long)(s.sp.size() * s.sp.size()),
-                 (unsigned long long)s.checks, (unsigned long long)s.mismatches);
-    for (int l = 2; l < 10; ++l)
-      if (!(s.misfit >> l & 1)) std::fprintf(report, " %d", l);
-    std::fprintf(report, "\n");
-    if (s.mismatches) rc = 1;
-  }
-  std::fprintf(report, "cycles %llu\n", (unsigned long long)cycles);
-  std::fclose(report);
-  t->final();
-  delete t;
-  return rc;
+  if (en) s.ring[s.issued++ % 16] = {a, b, reference(u.fmt, u.sub, a, b)};
 }
+
+bool check(State& s, const UnitDesc& u, uint64_t y, int64_t j, uint64_t randomOps, FILE* report) {
+  if (j >= 0) {
+    const Entry& e = s.ring[j % 16];
+    ++s.checks;
+    s.verified = uint64_t(j) + 1;
+    if (e.y != y && ++s.mismatches <= 10)
+      std::fprintf(report, "mismatch %s: a %llx b %llx: y %llx, expected %llx\n", u.name, (unsigned long long)e.a,
+                   (unsigned long long)e.b, (unsigned long long)y, (unsigned long long)e.y);
+  }
+  return s.verified >= s.sp.size() * s.sp.size() + randomOps;
+}
+
+bool summary(const State& s, const UnitDesc& u, FILE* report) {
+  std::fprintf(report, "unit %s ops %llu pairs %llu checks %llu mismatches %llu latencies", u.name,
+               (unsigned long long)s.verified, (unsigned long long)(s.sp.size() * s.sp.size()),
+               (unsigned long long)s.checks, (unsigned long long)s.mismatches);
+  return s.mismatches != 0;
+}
+
+} // namespace
 )";
 
 } // namespace
@@ -327,93 +242,44 @@ TEST_CASE("fp add unit: module text, latency and register ranks") {
 }
 
 TEST_CASE("fp add units are lint-clean and synthesizable on their own") {
-  const std::string dir = tempDir("lint");
+  const std::string dir = tempDir("test_fp_add", "lint");
   for (const UnitUnderTest& u : units({1, 2, rtl::fpAddMaxStages()})) {
     CAPTURE(u.module());
-    const std::string file = dir + "/" + u.module() + ".v", log = dir + "/" + u.module() + ".lint";
-    std::ofstream(file) << rtl::generateFpAddUnit(u.module(), u.f, u.subtract, u.stages);
-    int rc = run("verilator --lint-only -Wall --top-module " + u.module() + " " + file, log);
-    INFO(slurp(log));
-    CHECK(rc == 0);
-    CHECK(slurp(log).empty());
-    const std::string ylog = dir + "/" + u.module() + ".yosys";
-    rc =
-        run("yosys -q -p 'read_verilog " + file + "; hierarchy -top " + u.module() + "; proc; check -assert'",
-            ylog);
-    INFO(slurp(ylog));
-    CHECK(rc == 0);
+    lintUnit(dir, u.module(), rtl::generateFpAddUnit(u.module(), u.f, u.subtract, u.stages));
   }
 }
 
 // All units in one verilated wrapper, each with its own enable and operand stream.
 TEST_CASE("pipelined fp add/sub units match the host's arithmetic bit for bit with a random enable") {
   const std::vector<UnitUnderTest> all = units({1, 2, 3, 4, 5});
-  const std::string dir = tempDir("sim");
-  std::string wrapper = "module fpadd_tb (\n  input wire clk";
-  std::string body, files = dir + "/fpadd_tb.v", table, setIn, getY;
-  for (size_t i = 0; i < all.size(); ++i) {
-    const UnitUnderTest& u = all[i];
-    const uint32_t w = u.f.width();
-    wrapper +=
-        fmt::format(",\n  input wire en_{0},\n  input wire [{1}:0] a_{0},\n  input wire [{1}:0] b_{0},\n"
-                    "  output wire [{1}:0] y_{0}",
-                    i, w - 1);
-    body +=
-        fmt::format("  {0} u{1} (.clk(clk), .en(en_{1}), .a(a_{1}), .b(b_{1}), .y(y_{1}));\n", u.module(), i);
-    std::ofstream(dir + "/" + u.module() + ".v")
-        << rtl::generateFpAddUnit(u.module(), u.f, u.subtract, u.stages);
-    files += " " + dir + "/" + u.module() + ".v";
+  const std::string dir = tempDir("test_fp_add", "sim");
+  std::vector<WrappedUnit> wrapped;
+  std::string table;
+  for (const UnitUnderTest& u : all) {
+    wrapped.push_back({u.module(), rtl::generateFpAddUnit(u.module(), u.f, u.subtract, u.stages), u.f.width(),
+                       u.f.width(), true});
     table += fmt::format("  {{{}, {}, {}, \"{}\"}},\n", u.formatIndex(), u.subtract,
                          rtl::fpAddLatency(u.f, u.stages), u.module());
-    setIn += fmt::format("  case {0}: t->en_{0} = en; t->a_{0} = a; t->b_{0} = b; break;\n", i);
-    getY += fmt::format("  case {0}: return t->y_{0};\n", i);
   }
-  std::ofstream(dir + "/fpadd_tb.v") << wrapper << "\n);\n" << body << "endmodule\n";
+  const std::string files = writeWrapper(wrapped, dir, "fpadd_tb");
   std::ofstream(dir + "/harness.cpp")
       << "#include \"Vfpadd_tb.h\"\n#include <cstdint>\nnamespace {\n"
       << "struct UnitDesc { int fmt; bool sub; int latency; const char* name; };\n"
       << "const UnitDesc kUnits[] = {\n"
       << table << "};\nconstexpr int kNumUnits = " << all.size() << ";\n"
-      << "void setInputs(Vfpadd_tb* t, int i, bool en, uint64_t a, uint64_t b) {\n  switch (i) {\n"
-      << setIn << "  }\n}\nuint64_t output(Vfpadd_tb* t, int i) {\n  switch (i) {\n"
-      << getY << "  }\n  return 0;\n}\n} // namespace\n"
-      << kHarness;
-  const std::string buildLog = dir + "/build.log";
-  int rc = run(fmt::format("verilator --cc --exe --build -j 2 -Wall -O3 --x-assign fast --x-initial fast "
-                           "-CFLAGS -O1 --top-module fpadd_tb --Mdir {0}/obj -o vfpadd {1} {0}/harness.cpp",
-                           dir, files),
-               buildLog);
-  REQUIRE_MESSAGE(rc == 0, slurp(buildLog));
-
+      << accessors(wrapped, "fpadd_tb") << "} // namespace\n"
+      << kHarnessIncludes << kRingCommon << kHarness << kRingMain;
   const uint64_t randomOps = 1000000;
-  const std::string report = dir + "/report.txt";
-  rc = run(fmt::format("{0}/obj/vfpadd {1} {2}", dir, randomOps, report), dir + "/run.log");
-  const std::string text = slurp(report);
-  CHECK_MESSAGE(rc == 0, (text + slurp(dir + "/run.log")));
-  std::istringstream in(text);
-  std::string line;
-  size_t seen = 0;
-  while (std::getline(in, line)) {
-    if (line.rfind("mismatch ", 0) == 0) FAIL_CHECK(line);
-    if (line.rfind("unit ", 0) != 0) continue;
-    std::istringstream ls(line);
-    std::string word, name;
-    uint64_t ops = 0, pairs = 0, checks = 0, mismatches = 0;
-    ls >> word >> name >> word >> ops >> word >> pairs >> word >> checks >> word >> mismatches >> word;
-    std::vector<uint32_t> fits;
-    for (uint32_t l; ls >> l;)
-      fits.push_back(l);
-    const auto it =
-        std::find_if(all.begin(), all.end(), [&](const UnitUnderTest& u) { return u.module() == name; });
-    REQUIRE(it != all.end());
-    CAPTURE(name);
-    ++seen;
-    MESSAGE(fmt::format("{}: {} operations checked ({} special pairs), {} cycle checks, {} mismatches", name,
-                        ops, pairs, checks, mismatches));
-    CHECK(mismatches == 0);
-    CHECK(ops >= pairs + randomOps);
-    // The latency the unit shows is the one fpAddLatency states, and no other fits.
-    CHECK(fits == std::vector<uint32_t>{rtl::fpAddLatency(it->f, it->stages)});
-  }
+  const std::string text = runRingHarness(dir, "fpadd_tb", files, "vfpadd", randomOps);
+  using Values = std::map<std::string, uint64_t>;
+  const size_t seen = forEachRingUnitLine<UnitUnderTest>(
+      text, all, [&](const UnitUnderTest& u, Values& v, const std::vector<uint32_t>& fits) {
+        MESSAGE(fmt::format("{}: {} operations checked ({} special pairs), {} cycle checks, {} mismatches",
+                            u.module(), v["ops"], v["pairs"], v["checks"], v["mismatches"]));
+        CHECK(v["mismatches"] == 0);
+        CHECK(v["ops"] >= v["pairs"] + randomOps);
+        // The latency the unit shows is the one fpAddLatency states, and no other fits.
+        CHECK(fits == std::vector<uint32_t>{rtl::fpAddLatency(u.f, u.stages)});
+      });
   CHECK(seen == all.size());
 }

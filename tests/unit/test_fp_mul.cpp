@@ -7,18 +7,13 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <sstream>
-
+#include "fp_unit_harness.h"
 #include "frontend/diagnostics.h"
 #include "rtlgen/units/fp_mul.h"
 
 using namespace spvhls;
+using namespace spvhls::fptest;
 using rtl::FpFormat;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -28,56 +23,16 @@ struct UnitUnderTest {
   std::string module() const { return fmt::format("spvhls_fmul_{}_s{}", rtl::fpName(format), stages); }
 };
 
-std::string tempDir(const std::string& name) {
-  fs::path d = fs::path(SPVHLS_BINARY_DIR) / "test_fp_mul" / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d.string();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
-int run(const std::string& cmd, const std::string& log) {
-  return std::system((cmd + " > " + log + " 2>&1").c_str());
-}
-
-// The harness around the generated unit table (kUnits, kCfg, drive(), sample()): per cycle it
-// drives every unit (its own random enable, 70% on; operands only matter when enabled), evaluates,
-// compares every y with the expected result of the operation that has passed latency - 1 enabled
-// edges, then clocks. The first latency + 3 cycles of each unit hold en and issue probe products
-// (1 + k ulp) * 1, from which the latency is observed independently of the one assumed.
-const char* kHarnessHead = R"(#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <deque>
-#include <random>
-#include <vector>
-#include "Vfpmul_tb.h"
-struct UnitCfg {
+// The harness's own part, around the generated unit table (kCfg) and the shared main
+// (fptest::kQueuedMain): the host's products as expected values, the result classes counted, and the
+// operand source, whose probes are (1 + k ulp) * 1.
+const char* kHarnessHead = R"(struct UnitCfg {
   int exp, mant, latency;
   uint64_t seed;
 };
 )";
 
 const char* kHarnessBody = R"(
-using half = _Float16;
-template <class T, class B> T fromBits(B v) { T x; std::memcpy(&x, &v, sizeof x); return x; }
-template <class B, class T> B toBits(T x) { B v; std::memcpy(&v, &x, sizeof x); return v; }
-uint64_t mask(int w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
-
-struct Fmt {
-  int E, M, W;
-  uint64_t mmask, expOnes, bias;
-  Fmt(int e, int m) : E(e), M(m), W(1 + e + m), mmask(mask(m)), expOnes(mask(e)), bias(mask(e) >> 1) {}
-  uint64_t pack(uint64_t s, uint64_t e, uint64_t m) const { return (s << (W - 1)) | (e << M) | (m & mmask); }
-  uint64_t expOf(uint64_t v) const { return (v >> M) & expOnes; }
-};
-
 // The host's product with x86's operand order pinned (a is the first source): the compiler may swap
 // the operands of a commutative x * y, which decides which payload wins when both are NaN. f16 is
 // the golden interpreter's: in double, rounded once to half.
@@ -95,11 +50,6 @@ uint64_t reference(const Fmt& f, uint64_t a, uint64_t b) {
   }
   asm("mulsd %1, %0" : "+x"(x) : "x"(y));
   return f.W == 64 ? toBits<uint64_t>(x) : toBits<uint16_t>(half(x));
-}
-__float128 quad(const Fmt& f, uint64_t v) {
-  if (f.W == 16) return double(fromBits<half>(uint16_t(v)));
-  if (f.W == 32) return fromBits<float>(uint32_t(v));
-  return fromBits<double>(v);
 }
 
 // Result classes counted, to show what the operands covered; "tiny": a subnormal or zero result.
@@ -200,95 +150,11 @@ struct Source {
   }
 };
 
-struct Op {
-  uint64_t a, b, want;
-};
-
-int main(int argc, char** argv) {
-  if (argc < 3) return 2;
-  const uint64_t randomCount = std::strtoull(argv[1], nullptr, 10);
-  FILE* out = std::fopen(argv[2], "w");
-  Vfpmul_tb* t = new Vfpmul_tb;
-  struct State {
-    Fmt f;
-    Source src;
-    std::mt19937_64 enRng;
-    std::deque<Op> q;
-    uint64_t base = 0, edges = 0, checked = 0, mismatches = 0, counts[kClasses] = {};
-    int64_t lastJ = -1, observed = -1;
-    uint64_t probeWant = 0; // the first probe's result: 1 * 1
-  };
-  std::vector<State> units;
-  for (const UnitCfg& c : kCfg) {
-    Fmt f(c.exp, c.mant);
-    units.push_back({f, Source(f, c.seed, uint64_t(c.latency) + 3, randomCount), std::mt19937_64(~c.seed)});
-    units.back().probeWant = reference(f, f.bias << f.M, f.bias << f.M);
-  }
-  uint64_t cycle = 0;
-  for (bool busy = true; busy; ++cycle) {
-    std::vector<Op> issue(units.size());
-    std::vector<bool> en(units.size());
-    for (size_t i = 0; i < units.size(); ++i) {
-      State& u = units[i];
-      const bool done = u.checked >= u.src.total;
-      en[i] = !done && (cycle < u.src.probes || u.enRng() % 10 < 7);
-      if (en[i]) {
-        auto [a, b] = u.src.next();
-        issue[i] = {a, b, reference(u.f, a, b)};
-        if (u.src.issued <= u.src.total) classify(u.f, a, b, issue[i].want, u.counts);
-      } else {
-        issue[i] = {u.enRng() & mask(u.f.W), u.enRng() & mask(u.f.W), 0}; // ignored
-      }
-      drive(t, int(i), en[i], issue[i].a, issue[i].b);
-    }
-    t->clk = 0;
-    t->eval();
-    busy = false;
-    for (size_t i = 0; i < units.size(); ++i) {
-      State& u = units[i];
-      const int lat = kCfg[i].latency;
-      const uint64_t y = sample(t, int(i));
-      if (u.observed < 0 && y == u.probeWant) u.observed = int64_t(cycle) + 1;
-      const int64_t j = int64_t(u.edges) - (lat - 1);
-      if (j >= 0 && u.checked < u.src.total) {
-        while (u.base < uint64_t(j)) {
-          u.q.pop_front();
-          ++u.base;
-        }
-        const Op& op = u.q.front();
-        if (j != u.lastJ) {
-          ++u.checked;
-          u.lastJ = j;
-        }
-        if (y != op.want && ++u.mismatches <= 10)
-          std::fprintf(out, "MISMATCH %zu cycle %llu op %lld a %llx b %llx y %llx want %llx\n", i,
-                       (unsigned long long)cycle, (long long)j, (unsigned long long)op.a,
-                       (unsigned long long)op.b, (unsigned long long)y, (unsigned long long)op.want);
-      }
-      if (en[i]) {
-        u.q.push_back(issue[i]);
-        ++u.edges;
-      }
-      busy |= u.checked < u.src.total;
-    }
-    t->clk = 1;
-    t->eval();
-  }
-  for (size_t i = 0; i < units.size(); ++i) {
-    const State& u = units[i];
-    std::fprintf(out, "UNIT %zu checked %llu total %llu pairs %llu mismatches %llu latency %lld", i,
-                 (unsigned long long)u.checked, (unsigned long long)u.src.total,
-                 (unsigned long long)u.src.pairs, (unsigned long long)u.mismatches, (long long)u.observed);
-    for (int c = 0; c < kClasses; ++c)
-      std::fprintf(out, " %s %llu", kClassNames[c], (unsigned long long)u.counts[c]);
-    std::fprintf(out, "\n");
-  }
-  std::fprintf(out, "CYCLES %llu\n", (unsigned long long)cycle);
-  std::fclose(out);
-  t->final();
-  delete t;
-  return 0;
+Source makeSource(const UnitCfg& c, const Fmt& f, uint64_t probes, uint64_t randomCount) {
+  return Source(f, c.seed, probes, randomCount);
 }
+uint64_t expected(const Source& s, uint64_t a, uint64_t b) { return reference(s.f, a, b); }
+void count(const Source& s, uint64_t a, uint64_t b, uint64_t r, uint64_t* counts) { classify(s.f, a, b, r, counts); }
 )";
 
 } // namespace
@@ -311,24 +177,12 @@ TEST_CASE("fp multiply unit latency, stage limits and module text") {
 }
 
 TEST_CASE("fp multiply units are lint-clean and synthesizable on their own") {
-  std::string dir = tempDir("lint");
+  const std::string dir = tempDir("test_fp_mul", "lint");
   for (FpFormat f : {rtl::kF16, rtl::kF32, rtl::kF64})
     for (uint32_t s = 1; s <= rtl::fpMulMaxStages(f); ++s) {
       const UnitUnderTest u{f, s};
       CAPTURE(u.module());
-      std::string file = dir + "/" + u.module() + ".v";
-      std::ofstream(file) << rtl::generateFpMulUnit(u.module(), f, s);
-      std::string log = dir + "/" + u.module() + ".lint";
-      int rc = run("verilator --lint-only -Wall --top-module " + u.module() + " " + file, log);
-      INFO(slurp(log));
-      CHECK(rc == 0);
-      CHECK(slurp(log).empty());
-      // The front end only (no synthesis): the f64 multipliers would take long to map.
-      rc = run("yosys -q -p 'read_verilog " + file + "; hierarchy -top " + u.module() +
-                   "; proc; check -assert'",
-               dir + "/" + u.module() + ".yosys");
-      INFO(slurp(dir + "/" + u.module() + ".yosys"));
-      CHECK(rc == 0);
+      lintUnit(dir, u.module(), rtl::generateFpMulUnit(u.module(), f, s));
     }
 }
 
@@ -338,80 +192,38 @@ TEST_CASE("pipelined fp multipliers match the host bit for bit with a random ena
                                             {rtl::kF32, 1}, {rtl::kF32, 3}, {rtl::kF32, 4},
                                             {rtl::kF64, 1}, {rtl::kF64, 3}, {rtl::kF64, 5}};
   const uint64_t randomPerUnit = 1000000;
-  const std::string dir = tempDir("sim");
-  std::string wrapper = "module fpmul_tb (\n  input wire clk";
-  std::string body, cfg, drive, sample;
+  const std::string dir = tempDir("test_fp_mul", "sim");
+  std::vector<WrappedUnit> wrapped;
+  std::string cfg;
   for (size_t i = 0; i < units.size(); ++i) {
     const FpFormat f = units[i].format;
-    wrapper +=
-        fmt::format(",\n  input wire en_{0},\n  input wire [{1}:0] a_{0},\n  input wire [{1}:0] b_{0},\n"
-                    "  output wire [{1}:0] y_{0}",
-                    i, f.width() - 1);
-    body += fmt::format("  {0} u{1} (.clk(clk), .en(en_{1}), .a(a_{1}), .b(b_{1}), .y(y_{1}));\n",
-                        units[i].module(), i);
+    wrapped.push_back({units[i].module(), rtl::generateFpMulUnit(units[i].module(), f, units[i].stages),
+                       f.width(), f.width(), true});
     cfg += fmt::format("  {{{}, {}, {}, {}ull}},\n", f.exp, f.mant, rtl::fpMulLatency(f, units[i].stages),
                        20261124 + 7919 * i);
-    drive += fmt::format("  case {0}: t->en_{0} = en; t->a_{0} = a; t->b_{0} = b; break;\n", i);
-    sample += fmt::format("  case {0}: return t->y_{0};\n", i);
   }
-  std::ofstream(dir + "/fpmul_tb.v") << wrapper << "\n);\n" << body << "endmodule\n";
-  std::string files = dir + "/fpmul_tb.v";
-  for (const UnitUnderTest& u : units) {
-    std::ofstream(dir + "/" + u.module() + ".v") << rtl::generateFpMulUnit(u.module(), u.format, u.stages);
-    files += " " + dir + "/" + u.module() + ".v";
-  }
-  std::ofstream(dir + "/harness.cpp")
-      << kHarnessHead << "const UnitCfg kCfg[] = {\n"
-      << cfg << "};\nvoid drive(Vfpmul_tb* t, int i, bool en, uint64_t a, uint64_t b) {\n  switch (i) {\n"
-      << drive << "  }\n}\nuint64_t sample(Vfpmul_tb* t, int i) {\n  switch (i) {\n"
-      << sample << "  }\n  return 0;\n}\n"
-      << kHarnessBody;
-  std::string log = dir + "/build.log";
-  int rc = run(fmt::format("verilator --cc --exe --build -j 2 -O3 -Wall -CFLAGS -O2 --top-module fpmul_tb "
-                           "--Mdir {0}/obj -o vfpmul {1} {0}/harness.cpp",
-                           dir, files),
-               log);
-  INFO(slurp(log));
-  REQUIRE(rc == 0);
-
-  rc = run(fmt::format("{0}/obj/vfpmul {1} {0}/out.txt", dir, randomPerUnit), dir + "/run.log");
-  INFO(slurp(dir + "/run.log"));
-  REQUIRE(rc == 0);
-  const std::string result = slurp(dir + "/out.txt");
+  const std::string result =
+      runQueuedHarness(dir, "fpmul_tb", wrapped, kHarnessHead, cfg, kHarnessBody, "vfpmul", randomPerUnit);
   INFO(result);
-  std::istringstream in(result);
-  std::string line;
-  size_t seen = 0;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string tag;
-    ls >> tag;
-    if (tag == "MISMATCH") FAIL_CHECK(line);
-    if (tag != "UNIT") continue;
-    size_t i = 0;
-    ls >> i;
-    REQUIRE(i < units.size());
-    std::map<std::string, uint64_t> v;
-    for (std::string key; ls >> key;)
-      ls >> v[key];
-    const UnitUnderTest& u = units[i];
-    CAPTURE(u.module());
-    MESSAGE(fmt::format(
-        "{}: {} operations checked ({} special pairs), {} mismatches; results: {} normal ({} ties), "
-        "{} subnormal, {} zero ({} inexact and {} ties of these two), {} inf, {} NaN",
-        u.module(), v["checked"], v["pairs"], v["mismatches"], v["normal"], v["ties"], v["subnormal"],
-        v["zero"], v["tiny_inexact"], v["tiny_ties"], v["inf"], v["nan"]));
-    CHECK(v["mismatches"] == 0);
-    CHECK(v["checked"] == v["total"]);
-    CHECK(v["checked"] >= randomPerUnit);
-    CHECK(v["latency"] == rtl::fpMulLatency(u.format, u.stages));
-    // The biased operands reached the hard cases.
-    CHECK(v["ties"] >= 1000);
-    CHECK(v["tiny_ties"] >= 100);
-    CHECK(v["tiny_inexact"] >= 10000);
-    CHECK(v["inf"] >= 10000);
-    CHECK(v["nan"] >= 10000);
-    ++seen;
-  }
+  const size_t seen =
+      forEachUnitLine(result, units.size(), [&](size_t i, std::map<std::string, uint64_t>& v) {
+        const UnitUnderTest& u = units[i];
+        CAPTURE(u.module());
+        MESSAGE(fmt::format(
+            "{}: {} operations checked ({} special pairs), {} mismatches; results: {} normal ({} ties), "
+            "{} subnormal, {} zero ({} inexact and {} ties of these two), {} inf, {} NaN",
+            u.module(), v["checked"], v["pairs"], v["mismatches"], v["normal"], v["ties"], v["subnormal"],
+            v["zero"], v["tiny_inexact"], v["tiny_ties"], v["inf"], v["nan"]));
+        CHECK(v["mismatches"] == 0);
+        CHECK(v["checked"] == v["total"]);
+        CHECK(v["checked"] >= randomPerUnit);
+        CHECK(v["latency"] == rtl::fpMulLatency(u.format, u.stages));
+        // The biased operands reached the hard cases.
+        CHECK(v["ties"] >= 1000);
+        CHECK(v["tiny_ties"] >= 100);
+        CHECK(v["tiny_inexact"] >= 10000);
+        CHECK(v["inf"] >= 10000);
+        CHECK(v["nan"] >= 10000);
+      });
   CHECK(seen == units.size());
 }

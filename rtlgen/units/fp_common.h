@@ -1,0 +1,47 @@
+// Netlist pieces shared by the floating-point operator units (fp_add, fp_mul, fp_div, fp_convert):
+// bit helpers, and an operand's unpacking into classes and a normalized significand.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "rtlgen/netlist.h"
+#include "rtlgen/units/fp_format.h"
+
+namespace spvhls::rtl::fpunit {
+
+inline uint64_t ones(unsigned w) {
+  return w >= 64 ? ~0ull : (1ull << w) - 1;
+}
+
+// Bits to hold v (at least 1).
+inline unsigned bitsFor(uint64_t v) {
+  return std::max(1u, unsigned(std::bit_width(v)));
+}
+
+inline nl::ExprP bit(const nl::ExprP& v, unsigned i) {
+  return nl::slice(v, i, i);
+}
+
+// A wire of which some readers take only a slice (declared so that lint accepts the unused bits).
+nl::ExprP partialWire(nl::ModuleBuilder& b, const std::string& n, nl::ExprP v);
+
+// An operand's classes and its significand normalized so that the hidden bit is set. Named wires:
+// <n>_exp_zero, <n>_nan, <n>_inf, <n>_zero, then <n>_lz<d> and <n>_sig<d> per normalization level.
+struct FpOperand {
+  nl::ExprP sign, nan, inf, zero;
+  nl::ExprP mant; // the stored mantissa
+  nl::ExprP sig;  // P bits, top bit set unless the operand is zero
+  nl::ExprP lz;   // the left shift that normalized a subnormal's significand
+  nl::ExprP exp;  // the biased exponent field, 1 for a subnormal
+};
+FpOperand unpackFp(nl::ModuleBuilder& b, const nl::ExprP& v, const std::string& n, FpFormat f);
+
+// A NaN operand's stored mantissa with the quiet bit set (x86 returns NaNs quieted).
+inline nl::ExprP quietMant(const FpOperand& o, FpFormat f) {
+  return o.mant | nl::lit(uint64_t(1) << (f.mant - 1), f.mant);
+}
+
+} // namespace spvhls::rtl::fpunit
