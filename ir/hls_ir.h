@@ -326,6 +326,9 @@ struct Kernel {
 
 // The roots of the CFG: blocks[0] (the kernel's entry) and every shared function's entry.
 std::vector<uint32_t> cfgRoots(const Kernel& k);
+// Per block: the shared function whose part of the CFG it is (reached from that function's entry),
+// -1 for the kernel's own blocks and unreachable ones.
+std::vector<int> functionOfBlocks(const Kernel& k);
 
 // The controls of a loop region: Loop::controls when pipelined, the header block's otherwise
 // (nullptr: none, or a process root).

@@ -103,6 +103,21 @@ std::vector<uint32_t> cfgRoots(const Kernel& k) {
   return roots;
 }
 
+std::vector<int> functionOfBlocks(const Kernel& k) {
+  std::vector<int> of(k.blocks.size(), -1);
+  for (size_t f = 0; f < k.functions.size(); ++f) {
+    std::vector<uint32_t> work{k.functions[f].entry};
+    of[work[0]] = int(f);
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      for (uint32_t t : k.blocks[b].term.targets)
+        if (of[t] < 0) of[t] = int(f), work.push_back(t);
+    }
+  }
+  return of;
+}
+
 const LoopControls* regionControls(const Kernel& k, const Region& r) {
   if (r.kind != Region::Kind::Loop) return nullptr;
   if (r.loop) return *r.loop < k.loops.size() ? &k.loops[*r.loop].controls : nullptr;

@@ -192,19 +192,10 @@ Liveness kernelLiveness(const Kernel& k, const std::vector<uint8_t>& reach) {
       readResult(k.blocks[b].term.cond); // `return g(x);`
     }
   };
-  const std::vector<uint32_t> roots = cfgRoots(k);
-  for (size_t r = 1; r < roots.size(); ++r) {
-    std::vector<uint8_t> seen(k.blocks.size(), 0);
-    std::vector<uint32_t> stack{roots[r]};
-    seen[roots[r]] = 1;
-    while (!stack.empty()) {
-      const uint32_t b = stack.back();
-      stack.pop_back();
-      if (k.blocks[b].term.kind == Terminator::Kind::Return) returns[r - 1].push_back(b);
-      for (uint32_t t : k.blocks[b].term.targets)
-        if (!seen[t]) seen[t] = 1, stack.push_back(t);
-    }
-  }
+  const std::vector<int> functionOf = functionOfBlocks(k);
+  for (uint32_t b = 0; b < k.blocks.size(); ++b)
+    if (functionOf[b] >= 0 && k.blocks[b].term.kind == Terminator::Kind::Return)
+      returns[functionOf[b]].push_back(b);
   for (uint32_t b = 0; b < k.blocks.size(); ++b) {
     if (!reach[b]) continue;
     for (ValueId v : k.blocks[b].ops)
@@ -228,8 +219,7 @@ Liveness kernelLiveness(const Kernel& k, const std::vector<uint8_t>& reach) {
       continue;
     }
     if (op.kind == OpKind::Param) {
-      const auto f =
-          static_cast<size_t>(std::find(roots.begin() + 1, roots.end(), op.block) - roots.begin()) - 1;
+      const auto f = static_cast<size_t>(functionOf[op.block]);
       L.params[f][op.index] = 1;
       for (ValueId c : calls[f]) {
         mark(k.ops[c].operands[op.index]);

@@ -43,25 +43,9 @@ bool isPlainValueOp(SpvOp op) {
   case SpvOp::OpConvertFToS:
   case SpvOp::OpConvertFToU:
   case SpvOp::OpFConvert:
-  case SpvOp::OpFOrdEqual:
-  case SpvOp::OpFUnordEqual:
-  case SpvOp::OpFOrdNotEqual:
-  case SpvOp::OpFUnordNotEqual:
-  case SpvOp::OpFOrdLessThan:
-  case SpvOp::OpFUnordLessThan:
-  case SpvOp::OpFOrdGreaterThan:
-  case SpvOp::OpFUnordGreaterThan:
-  case SpvOp::OpFOrdLessThanEqual:
-  case SpvOp::OpFUnordLessThanEqual:
-  case SpvOp::OpFOrdGreaterThanEqual:
-  case SpvOp::OpFUnordGreaterThanEqual:
-  case SpvOp::OpOrdered:
-  case SpvOp::OpUnordered:
-  case SpvOp::OpIsNan:
-  case SpvOp::OpIsInf:
     return true;
   default:
-    return false;
+    return isFloatCompare(op);
   }
 }
 
@@ -182,7 +166,7 @@ public:
   // The function's reachable blocks with every call inlined; ids are the module's, except those of
   // inlined bodies (fresh).
   LFunc decode(const spirv::Function& f, std::vector<Id>& stack) {
-    LFunc out = decodeBlocks(f);
+    LFunc out = rawOf(f); // a copy: inlining renames it
     inlineCalls(out, stack);
     // A callee that never returns leaves its continuation (and everything only it reaches)
     // unreachable; later steps walk the dominator tree and must not see such blocks.
@@ -237,7 +221,7 @@ private:
     std::function<void(const spirv::Function&, std::vector<Id>&)> visit = [&](const spirv::Function& f,
                                                                               std::vector<Id>& path) {
       state[f.id] = 1;
-      const LFunc raw = decodeBlocks(f);
+      const LFunc& raw = rawOf(f);
       const std::vector<uint8_t> hot = innermostLoopBlocks(raw);
       Info in;
       in.loops = std::find(hot.begin(), hot.end(), 1) != hot.end();
@@ -395,6 +379,15 @@ private:
       break;
     }
     return li;
+  }
+
+  // A function's blocks as decoded, decoded once: planning reads every function, and inlining copies
+  // a callee at each of its call sites.
+  std::unordered_map<Id, LFunc> raw_;
+  const LFunc& rawOf(const spirv::Function& f) {
+    auto it = raw_.find(f.id);
+    if (it == raw_.end()) it = raw_.emplace(f.id, decodeBlocks(f)).first;
+    return it->second;
   }
 
   LFunc decodeBlocks(const spirv::Function& f) {
@@ -626,6 +619,30 @@ private:
 };
 
 } // namespace
+
+bool isFloatCompare(SpvOp op) {
+  switch (op) {
+  case SpvOp::OpFOrdEqual:
+  case SpvOp::OpFUnordEqual:
+  case SpvOp::OpFOrdNotEqual:
+  case SpvOp::OpFUnordNotEqual:
+  case SpvOp::OpFOrdLessThan:
+  case SpvOp::OpFUnordLessThan:
+  case SpvOp::OpFOrdGreaterThan:
+  case SpvOp::OpFUnordGreaterThan:
+  case SpvOp::OpFOrdLessThanEqual:
+  case SpvOp::OpFUnordLessThanEqual:
+  case SpvOp::OpFOrdGreaterThanEqual:
+  case SpvOp::OpFUnordGreaterThanEqual:
+  case SpvOp::OpOrdered:
+  case SpvOp::OpUnordered:
+  case SpvOp::OpIsNan:
+  case SpvOp::OpIsInf:
+    return true;
+  default:
+    return false;
+  }
+}
 
 LFunc decodeAndInline(Context& c, InlinePolicy policy) {
   return Decoder(c, policy).run();

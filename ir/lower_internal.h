@@ -57,6 +57,10 @@ struct LFunc {
 // Indices of the roots of `f`: blocks[0] and each shared function's entry.
 std::vector<uint32_t> lfuncRoots(const LFunc& f);
 
+// Floating-point comparisons and classifications (OpFOrd*, OpFUnord*, OpOrdered, OpUnordered, OpIsNan,
+// OpIsInf): decoded with their id operands (lower_decode.cpp), translated to integer logic on the bits.
+bool isFloatCompare(SpvOp op);
+
 // Successor labels of a block (from its terminator), duplicates removed, in order.
 std::vector<Id> successorLabels(const LBlock& b);
 

@@ -53,30 +53,6 @@ std::optional<OpKind> binaryKind(SpvOp op) {
   }
 }
 
-bool isFloatCompare(SpvOp op) {
-  switch (op) {
-  case SpvOp::OpFOrdEqual:
-  case SpvOp::OpFUnordEqual:
-  case SpvOp::OpFOrdNotEqual:
-  case SpvOp::OpFUnordNotEqual:
-  case SpvOp::OpFOrdLessThan:
-  case SpvOp::OpFUnordLessThan:
-  case SpvOp::OpFOrdGreaterThan:
-  case SpvOp::OpFUnordGreaterThan:
-  case SpvOp::OpFOrdLessThanEqual:
-  case SpvOp::OpFUnordLessThanEqual:
-  case SpvOp::OpFOrdGreaterThanEqual:
-  case SpvOp::OpFUnordGreaterThanEqual:
-  case SpvOp::OpOrdered:
-  case SpvOp::OpUnordered:
-  case SpvOp::OpIsNan:
-  case SpvOp::OpIsInf:
-    return true;
-  default:
-    return false;
-  }
-}
-
 std::optional<OpKind> unaryKind(SpvOp op) {
   switch (op) {
   case SpvOp::OpSNegate: return OpKind::Neg;

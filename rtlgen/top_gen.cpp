@@ -281,21 +281,7 @@ private:
     sites_.assign(k_.functions.size(), {});
     for (ValueId v = 0; v < k_.ops.size(); ++v)
       if (k_.ops[v].kind == OpKind::Call) sites_[k_.ops[v].index].push_back(v);
-    functionOf_.assign(k_.blocks.size(), -1);
-    const std::vector<uint32_t> roots = ir::cfgRoots(k_);
-    for (size_t r = 1; r < roots.size(); ++r) {
-      std::vector<uint32_t> work{roots[r]};
-      functionOf_[roots[r]] = int(r - 1);
-      while (!work.empty()) {
-        const uint32_t b = work.back();
-        work.pop_back();
-        for (uint32_t t : k_.blocks[b].term.targets)
-          if (functionOf_[t] < 0) {
-            functionOf_[t] = int(r - 1);
-            work.push_back(t);
-          }
-      }
-    }
+    functionOf_ = ir::functionOfBlocks(k_);
     siteReg_.assign(k_.functions.size(), nullptr);
     for (size_t f = 0; f < k_.functions.size(); ++f)
       if (sites_[f].size() > 1)
