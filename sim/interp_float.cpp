@@ -185,6 +185,9 @@ bool compare(X op, double a, double b) {
   }
 }
 
+// The conversions below (roundDirected, stepBits and the Convert cases of floatInst) are reproduced
+// in tests/unit/test_fp_convert.cpp as the reference of the hardware conversion units: change both.
+//
 // FPRoundingMode + 1 as decoded (0: the instruction's default).
 enum Rounding : uint32_t { kDefault = 0, kRTE = 1, kRTZ = 2, kRTP = 3, kRTN = 4 };
 
