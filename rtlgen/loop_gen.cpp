@@ -61,6 +61,7 @@ private:
   std::map<std::pair<uint32_t, ValueId>, ExprP> fifoValue_; // f<j>_v<v>
   std::vector<ExprP> fifoLst_, fifoNonempty_, credits_;     // per exit FIFO
   std::map<ValueId, ExprP> fire_, respDout_, respNonempty_;
+  std::map<uint32_t, std::vector<ExprP>> exitDelay_; // per cluster: its exit valid delayed 1, 2, ... cycles
 
   unsigned width(ValueId v) const { return loop_.ops[v].width(); }
   bool sf() const { return p_.stallFree(); }
@@ -394,9 +395,11 @@ private:
         for (ValueId o : op.operands)
           a.push_back(valueAt(o, t));
         if (!p_.unitModule[v].empty()) {
-          // A unit instance: operands in at start, advancing with the pipeline, its output at compPos.
-          b_.instance(
-              unitInstance(p_.unitModule[v], fmt::format(FMT_COMPILE("u_unit{}"), v), adv(), a, c_[v]));
+          // A unit instance: operands in at start, advancing with the pipeline, its output at compPos
+          // (across clusters: through its side FIFO).
+          ExprP y = p_.sideFifoDepth[v] ? b_.wire(fmt::format(FMT_COMPILE("u{}_y"), v), op.width()) : c_[v];
+          b_.instance(unitInstance(p_.unitModule[v], fmt::format(FMT_COMPILE("u_unit{}"), v), adv(), a, y));
+          if (p_.sideFifoDepth[v]) sideFifo(v, y);
           break;
         }
         e = opExpr(op, a);
@@ -407,6 +410,31 @@ private:
         if (staged(uint32_t(pos)))
           b_.drive(stage_.at({v, uint32_t(pos)})).updates = {{adv(), valueAt(v, uint32_t(pos - 1))}};
     }
+  }
+
+  // Stall-free, a unit whose span crosses clusters (the argument: LoopPlan::sideFifoDepth). Its
+  // first cluster runs free, so the result of the token that left that cluster's last position e
+  // comes out of the unit compPos - e cycles later: it is pushed then and popped when the token
+  // reaches compPos, never earlier. First-word fall-through: the token may arrive in the very cycle.
+  void sideFifo(ValueId v, const ExprP& y) {
+    const uint32_t from = p_.clusterOf(p_.start[v]), e = p_.cuts[from + 1] - 1, cp = p_.compPos[v];
+    auto out = b_.fifo({fmt::format(FMT_COMPILE("sf{}"), v), width(v), p_.sideFifoDepth[v], true,
+                        exitValidDelayed(from, cp - e), y, vk_[cp], start_});
+    b_.assign(c_[v], out.dout);
+  }
+
+  // vk of cluster j's last position, `d` >= 1 cycles ago (a register chain shared by its units).
+  ExprP exitValidDelayed(uint32_t j, uint32_t d) {
+    std::vector<ExprP>& chain = exitDelay_[j];
+    while (chain.size() < d) {
+      ExprP r = b_.reg(fmt::format(FMT_COMPILE("xv{}_d{}"), j, chain.size() + 1), 1);
+      nl::Register& reg = b_.drive(r);
+      reg.reset = rst_ | start_;
+      reg.resetValue = nl::zero();
+      reg.updates = {{nl::one(), chain.empty() ? vk_[p_.cuts[j + 1] - 1] : chain.back()}};
+      chain.push_back(r);
+    }
+    return chain[d - 1];
   }
 
   ExprP phiRead(ValueId v) const {

@@ -17,7 +17,9 @@ uint32_t LoopPlan::clusterOf(uint32_t pos) const {
   return uint32_t(it - cuts.begin()) - 1;
 }
 
-bool LoopPlan::isCut(uint32_t pos) const { return std::binary_search(cuts.begin(), cuts.end(), pos); }
+bool LoopPlan::isCut(uint32_t pos) const {
+  return std::binary_search(cuts.begin(), cuts.end(), pos);
+}
 
 // Does `v` depend (transitively, within the iteration) on a Load?
 static bool dependsOnLoad(const ir::Loop& loop, ir::ValueId v, std::vector<int8_t>& memo) {
@@ -59,17 +61,6 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
     if (requested == ClusterMode::StallFree) reason = "stall-free requested but not possible: " + reason;
     return ClusterMode::StallEnable;
   }
-  for (const ir::Op& op : loop.ops)
-    if (ir::opInfo(op.kind).opClass == ir::OpClass::Float) {
-      // A unit advances with one enable; the divider's inline fallback at a cluster boundary has no
-      // floating-point counterpart yet.
-      reason =
-          fmt::format("the loop has floating-point units ({}), which stall-free clusters cannot split yet; "
-                      "stall-enable",
-                      ir::opKindName(op.kind));
-      if (requested == ClusterMode::StallFree) reason = "stall-free requested but not possible: " + reason;
-      return ClusterMode::StallEnable;
-    }
   if (requested != ClusterMode::Auto) {
     reason = fmt::format("{} requested ({})", clusterModeName(requested), requestedBy);
     return requested;
@@ -104,7 +95,9 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
   return ClusterMode::StallFree;
 }
 
-static uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+static uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return (a + b - 1) / b;
+}
 
 // Memories the loop's operations access (only loads: `loadsOnly`), ascending.
 static std::vector<uint32_t> accessedMemories(const ir::Loop& loop, bool loadsOnly) {
@@ -144,10 +137,12 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   };
   for (size_t i = 0; i < n; ++i) {
     const ir::Op& op = loop.ops[i];
-    for (ir::ValueId o : op.operands) use(o, p.start[i]);
+    for (ir::ValueId o : op.operands)
+      use(o, p.start[i]);
     if (op.kind == OpKind::Load && op.operands.size() > 1) use(op.operands[1], p.compPos[i]);
   }
-  for (const ir::LoopPhi& phi : loop.phis) use(phi.next, p.readyPos[phi.next]);
+  for (const ir::LoopPhi& phi : loop.phis)
+    use(phi.next, p.readyPos[phi.next]);
   p.exitPos = p.readyPos[loop.continueCond];
   use(loop.continueCond, p.exitPos);
 
@@ -157,7 +152,8 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     if (p.lastUse[i] >= 0) F = std::max(F, uint32_t(p.lastUse[i]) + 1);
   }
   p.F = F;
-  for (ir::ValueId v : loop.liveOuts) use(v, F - 1);
+  for (ir::ValueId v : loop.liveOuts)
+    use(v, F - 1);
 
   // Clusters: stall-enable is one cluster; stall-free cuts at every memory request and response.
   p.cuts = {0};
@@ -176,15 +172,9 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     std::sort(p.cuts.begin(), p.cuts.end());
     p.cuts.erase(std::unique(p.cuts.begin(), p.cuts.end()), p.cuts.end());
   }
-  // Unit instances (after the cuts, which only loads' capture positions decide). F does not change:
-  // an inline fallback forms its value earlier, at start.
   p.unitModule.assign(n, "");
-  for (size_t i = 0; i < n; ++i) {
-    const sched::Unit& u = units[i];
-    if (u.build != sched::UnitBuild::Instance) continue;
-    if (p.clusterOf(p.start[i]) == p.clusterOf(p.compPos[i])) p.unitModule[i] = u.module;
-    else p.compPos[i] = p.start[i];
-  }
+  for (size_t i = 0; i < n; ++i)
+    if (units[i].build == sched::UnitBuild::Instance) p.unitModule[i] = units[i].module;
   if (kind == ClusterMode::StallFree) {
     for (size_t j = 0; j + 1 < p.cuts.size(); ++j) {
       uint64_t len = p.cuts[j + 1] - p.cuts[j];
@@ -192,13 +182,24 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       p.exitFifoDepth.push_back(roundUpPow2(ceilDiv(len + 1, p.ii) + 1));
     }
   }
+  // Side FIFOs of units whose span crosses a cluster boundary (the bound: loop_plan.h).
+  p.sideFifoDepth.assign(n, 0);
+  for (size_t i = 0; i < n && kind == ClusterMode::StallFree; ++i) {
+    const uint32_t a = p.clusterOf(p.start[i]), b = p.clusterOf(p.compPos[i]);
+    if (p.unitModule[i].empty() || a == b) continue;
+    uint64_t depth = p.compPos[i] - p.cuts[b];
+    for (uint32_t j = a; j < b; ++j)
+      depth += p.exitFifoDepth[j];
+    p.sideFifoDepth[i] = roundUpPow2(depth);
+  }
   for (size_t i = 0; i < n; ++i) {
     if (loop.ops[i].kind != OpKind::Load) continue;
     uint64_t depth;
     if (kind == ClusterMode::StallFree) {
       // Outstanding reads are bounded by the tokens in the clusters between request and capture.
       depth = 1;
-      for (uint32_t j = p.clusterOf(p.start[i]); j < p.clusterOf(p.compPos[i]); ++j) depth += p.exitFifoDepth[j];
+      for (uint32_t j = p.clusterOf(p.start[i]); j < p.clusterOf(p.compPos[i]); ++j)
+        depth += p.exitFifoDepth[j];
     } else {
       // Iterations are at least II apart: at most L/II + 1 have issued and not captured.
       depth = L / p.ii + 2;
@@ -217,8 +218,10 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   if (kind == ClusterMode::StallFree) {
     for (const sched::Dependence& d : ls.problem.deps) {
       if (d.distance == 0) continue;
-      if (d.kind != sched::Dependence::Kind::LoopCarried && d.kind != sched::Dependence::Kind::Memory) continue;
-      uint32_t fromPos = d.kind == sched::Dependence::Kind::LoopCarried ? p.readyPos[d.from] : p.start[d.from];
+      if (d.kind != sched::Dependence::Kind::LoopCarried && d.kind != sched::Dependence::Kind::Memory)
+        continue;
+      uint32_t fromPos =
+          d.kind == sched::Dependence::Kind::LoopCarried ? p.readyPos[d.from] : p.start[d.from];
       uint32_t toPos = p.start[d.to];
       if (p.clusterOf(fromPos) > p.clusterOf(toPos))
         p.gates.push_back(CarryGate{d.from, d.to, fromPos, p.clusterOf(toPos), d.distance});

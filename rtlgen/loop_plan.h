@@ -21,9 +21,9 @@
 namespace spvhls::rtl {
 
 struct CarryGate {
-  uint32_t from = 0, to = 0;   // ops: producer (later cluster) and consumer
-  uint32_t fromPos = 0;        // position where the producer's effect is complete
-  uint32_t toCluster = 0;      // cluster whose admission waits
+  uint32_t from = 0, to = 0; // ops: producer (later cluster) and consumer
+  uint32_t fromPos = 0;      // position where the producer's effect is complete
+  uint32_t toCluster = 0;    // cluster whose admission waits
   uint32_t distance = 1;
 };
 
@@ -31,22 +31,32 @@ struct LoopPlan {
   ClusterMode kind = ClusterMode::StallEnable;
   std::string kindReason;
   uint32_t ii = 1, memLatency = 1;
-  uint32_t maxConcurrency = 0;       // 0 = unlimited
-  uint32_t F = 1;                    // positions 0..F-1
-  uint32_t exitPos = 0;              // q: position where continueCond is read
-  std::vector<uint32_t> start;       // per op: schedule start
-  std::vector<uint32_t> compPos;     // per op: position where its combinational value is formed
-  // Per op: the unit module it runs on as an instance (empty: built inline). A unit instance advances
-  // with one enable, so in a stall-free loop it is only used when its span (start to compPos) lies in
-  // one cluster; otherwise the operation is built inline, formed at start and carried (as every
-  // inline operation), which the tokens can take through the exit FIFOs.
+  uint32_t maxConcurrency = 0;   // 0 = unlimited
+  uint32_t F = 1;                // positions 0..F-1
+  uint32_t exitPos = 0;          // q: position where continueCond is read
+  std::vector<uint32_t> start;   // per op: schedule start
+  std::vector<uint32_t> compPos; // per op: position where its combinational value is formed
+  // Per op: the unit module it runs on as an instance (empty: built inline); every operation the
+  // library builds as an Instance runs on its unit, in both cluster kinds.
   std::vector<std::string> unitModule;
-  std::vector<uint32_t> readyPos;    // per op: start + latency
-  std::vector<int> lastUse;          // per op: last position it is read at (-1 = never)
-  std::vector<uint32_t> cuts;        // cluster entry positions, cuts[0] = 0
+  // Per op (stall-free only, else 0): the depth of the side FIFO of a unit instance whose span (start
+  // .. compPos) crosses a cluster boundary. The unit advances every cycle in the cluster A it starts
+  // in, so a token's result leaves it compPos - e cycles after the token left A's last position e;
+  // it is pushed then (A's exit valid delayed as long) and popped when the token reaches compPos in
+  // cluster B, which cannot be earlier: every position takes at least a cycle, an exit FIFO too.
+  // Pushes and pops are in token order; squashed tokens never reach e (cuts follow the exit), and
+  // units are pure (never predicated), so each token leaving A has one entry. Entries are tokens
+  // past e and not yet at compPos: within the credits of clusters A..B-1 (each counts its tokens and
+  // its exit FIFO's, the one admitted at cuts[B] included) or at cuts[B]+1 .. compPos (one each), so
+  //   sideFifoDepth = roundUpPow2(sum(exitFifoDepth[A..B-1]) + compPos - cuts[B])
+  // never overflows (checkPlan enforces the bound).
+  std::vector<uint64_t> sideFifoDepth;
+  std::vector<uint32_t> readyPos;      // per op: start + latency
+  std::vector<int> lastUse;            // per op: last position it is read at (-1 = never)
+  std::vector<uint32_t> cuts;          // cluster entry positions, cuts[0] = 0
   std::vector<uint64_t> exitFifoDepth; // per cluster except the last (stall-free only)
   std::vector<uint64_t> respFifoDepth; // per op (loads only, else 0)
-  std::vector<CarryGate> gates;      // stall-free only
+  std::vector<CarryGate> gates;        // stall-free only
   // Per op: for a LoopPhi that reads the value the iteration ahead produces in this very cycle (in
   // the same cluster), the position that value is taken from (readyPos of the phi's next); else -1
   // (the phi reads its carry register).

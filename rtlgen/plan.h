@@ -63,8 +63,9 @@ bool avoidGates(const KernelPlan& plan, std::vector<LoopKind>& kinds);
 
 // Independent check of a plan against the IR, the schedule and the library: positions follow the
 // library's timing, stall-free loops cut at every memory request and response after the exit is
-// known, exit FIFOs cover their credit round trip, response FIFOs their outstanding reads, every
-// recurrence crossing a cluster boundary has a gate, and FSM form cycles and block lengths match.
+// known, exit FIFOs cover their credit round trip, response FIFOs their outstanding reads, unit
+// instances run on their units and side FIFOs (spans across clusters) cover their results in flight,
+// every recurrence crossing a cluster boundary has a gate, and FSM form cycles and block lengths match.
 // Throws InternalError (a compiler bug) naming the loop or block and the violated rule.
 void checkPlan(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
                const KernelPlan& plan);

@@ -48,7 +48,8 @@ private:
   void shapes() const {
     const size_t n = loop_.ops.size();
     if (p_.start.size() != n || p_.compPos.size() != n || p_.readyPos.size() != n || p_.lastUse.size() != n ||
-        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.unitModule.size() != n)
+        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.unitModule.size() != n ||
+        p_.sideFifoDepth.size() != n)
       fail(fmt::format("per-operation vectors do not have the loop's {} entries", n));
     if (ls_.schedule.start.size() != n) fail("the schedule does not cover every operation");
     if (p_.ii != ls_.schedule.ii)
@@ -71,22 +72,19 @@ private:
       const int64_t s = ls_.schedule.start[v];
       if (int64_t(p_.start[v]) != s)
         fail(fmt::format("{} starts at {}, scheduled at {}", label(v), p_.start[v], s));
-      // A unit instance forms its result where the unit says; an inline operation (or a unit built
-      // inline because its span would cross a cluster boundary) at its start.
+      // Every operation the library builds as an instance runs on its unit (a span across clusters
+      // has a side FIFO, fifos()), and forms its result where the unit says.
       const bool instanced = !p_.unitModule[v].empty();
       if (instanced && (u.build != sched::UnitBuild::Instance || p_.unitModule[v] != u.module))
         fail(fmt::format("{} runs on unit {}, but its unit is {} ({})", label(v), p_.unitModule[v],
                          sched::unitBuildName(u.build), u.module));
-      const int64_t form =
-          s + (u.build == sched::UnitBuild::Instance && !instanced ? 0 : u.formOffset(false));
+      if (!instanced && u.build == sched::UnitBuild::Instance)
+        fail(fmt::format("{} is built inline, but its unit is an instance of {}", label(v), u.module));
+      const int64_t form = s + u.formOffset(false);
       if (p_.readyPos[v] != s + u.latency || p_.compPos[v] != form)
-        fail(fmt::format("{}: formed at {} and ready at {}, but its unit ({}{}, latency {}) gives {} and {}",
-                         label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build),
-                         u.build == sched::UnitBuild::Instance && !instanced ? " built inline" : "",
-                         u.latency, form, s + u.latency));
-      if (instanced && p_.clusterOf(p_.start[v]) != p_.clusterOf(p_.compPos[v]))
-        fail(fmt::format("{} runs on a unit instance from {} to {}, across a cluster boundary", label(v),
-                         p_.start[v], p_.compPos[v]));
+        fail(fmt::format("{}: formed at {} and ready at {}, but its unit ({}, latency {}) gives {} and {}",
+                         label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build), u.latency,
+                         form, s + u.latency));
       if (p_.compPos[v] >= p_.F)
         fail(fmt::format("{} is formed at {}, past the last position {}", label(v), p_.compPos[v], p_.F - 1));
       if (p_.lastUse[v] >= int(p_.F))
@@ -179,6 +177,35 @@ private:
         fail(fmt::format(
             "{} has a response FIFO of depth {}, needs a power of two of at least {} outstanding reads",
             label(v), d, outstanding));
+    }
+    sideFifos();
+  }
+
+  // A unit instance whose span crosses a cluster boundary runs free in its first cluster and hands
+  // each token's result to the cluster of its result position through a side FIFO. It holds the
+  // tokens that have left the first cluster and not reached the result position: at most the credits
+  // of every cluster from the first to the one before the result's (each bounds its tokens and its
+  // exit FIFO's), plus one per position after the result cluster's entry up to the result position.
+  void sideFifos() const {
+    auto cluster = [&](uint32_t pos) {
+      return uint32_t(std::upper_bound(p_.cuts.begin(), p_.cuts.end(), pos) - p_.cuts.begin()) - 1;
+    };
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const uint64_t d = p_.sideFifoDepth[v];
+      const uint32_t from = cluster(p_.start[v]), to = cluster(p_.compPos[v]);
+      const bool needed = p_.stallFree() && !p_.unitModule[v].empty() && from != to;
+      if (!needed) {
+        if (d != 0)
+          fail(fmt::format("{} has a side FIFO, but no unit span of it crosses a cluster", label(v)));
+        continue;
+      }
+      uint64_t inFlight = p_.compPos[v] - p_.cuts[to];
+      for (uint32_t j = from; j < to; ++j)
+        inFlight += p_.exitFifoDepth[j];
+      if (d < inFlight || !powerOfTwo(d))
+        fail(fmt::format("{} runs on a unit from cluster {} to {}: its side FIFO has depth {}, needs a "
+                         "power of two of at least {} results in flight",
+                         label(v), from, to, d, inFlight));
     }
   }
 

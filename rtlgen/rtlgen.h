@@ -31,8 +31,8 @@ struct LoopHardware {
   };
   std::vector<Cluster> clusters;
   std::vector<std::pair<std::string, uint32_t>> responseFifos; // per load: name, depth
-  // Operations the library builds on operator units (dividers): the unit module instanced, or empty
-  // when the plan built it inline because its span would cross a stall-free cluster boundary.
+  // Operations the library builds on operator units (dividers, floating-point units): the unit
+  // module instanced (a unit whose span crosses stall-free cluster cuts delivers through a side FIFO).
   struct UnitUse {
     std::string op, module;
     uint32_t latency = 0;
