@@ -83,6 +83,34 @@ uint64_t floatArith(OpKind k, uint32_t w, uint64_t a, uint64_t b) {
   }
 }
 
+// The interpreter's fmaHalf (sim/interp_float.cpp), copied (ir does not depend on sim): a * b exact
+// in double, a TwoSum giving p + c and its exact error, the round-to-odd double, which rounds to half
+// once. Its operands are never NaN.
+uint64_t fmaHalf(double a, double b, double c) {
+  double p = a * b, s = p + c;
+  double bb = s - p, e = (p - (s - bb)) + (c - bb);
+  if (e != 0 && std::isfinite(s)) {
+    if (std::signbit(e) != std::signbit(s)) s = std::nextafter(s, 0.0); // truncate toward zero
+    s = fromBits<double>(toBits(s) | 1);
+  }
+  return fromDouble(s, 16);
+}
+
+// a * b + c rounded once, as the interpreter's arith computes fma: the first NaN of a, b, c quieted,
+// else the host's fmaf / fma, or fmaHalf.
+uint64_t floatFma(uint32_t w, uint64_t a, uint64_t b, uint64_t c) {
+  for (uint64_t x : {a, b, c})
+    if (isNanBits(x, w)) return x | (1ull << (mantBits(w) - 1));
+  switch (w) {
+  case 16:
+    return fmaHalf(toDouble(a, 16), toDouble(b, 16), toDouble(c, 16));
+  case 32:
+    return toBits(std::fma(fromBits<float>(a), fromBits<float>(b), fromBits<float>(c)));
+  default:
+    return toBits(std::fma(fromBits<double>(a), fromBits<double>(b), fromBits<double>(c)));
+  }
+}
+
 // Conversions, as the interpreter makes them (sim/interp_float.cpp) in the default rounding modes.
 std::optional<uint64_t> convert(OpKind k, uint32_t to, uint32_t from, uint64_t a) {
   switch (k) {
@@ -180,6 +208,10 @@ std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector
   case OpKind::FSqrt:
     if (w != 16 && w != 32 && w != 64) return std::nullopt;
     r = floatArith(k, w, a, b);
+    break;
+  case OpKind::FFma:
+    if ((w != 16 && w != 32 && w != 64) || vals.size() != 3) return std::nullopt;
+    r = floatFma(w, a, b, vals[2] & m);
     break;
   case OpKind::SIToFP:
   case OpKind::UIToFP:

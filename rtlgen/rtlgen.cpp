@@ -14,6 +14,7 @@
 #include "rtlgen/units/fp_add.h"
 #include "rtlgen/units/fp_convert.h"
 #include "rtlgen/units/fp_div.h"
+#include "rtlgen/units/fp_fma.h"
 #include "rtlgen/units/fp_mul.h"
 #include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
@@ -97,6 +98,9 @@ static nl::Module buildUnitModule(const ir::Op& op, const std::string& name,
     return buildFpAddUnit(name, f, op.kind == K::FSub, ranks);
   case K::FMul:
     return buildFpMulUnit(name, f, ranks);
+  case K::FFma:
+    expect(fpFmaLatency(f, ranks)); // throws when the library asks for more ranks than the unit has
+    return buildFpFmaUnit(name, f, ranks);
   case K::FDiv:
     expect(fpDivLatency(f));
     return buildFpDivUnit(name, f);

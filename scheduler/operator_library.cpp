@@ -16,6 +16,7 @@
 //   UDiv SDiv URem SRem SMod               width + 2           1   Instance    width + 1 [1]     -
 //   FAdd FSub (f16 / f32 / f64)            4 / 5 / 6           1   Instance    latency - 1 [2]   -
 //   FMul (f16 / f32 / f64)                 3 / 4 / 5           1   Instance    latency - 1 [2]   -
+//   FFma (f16 / f32 / f64)                 5 / 5 / 7           1   Instance    latency - 1 [2]   -
 //   FDiv (f16 / f32 / f64)                 16 / 29 / 58        1   Instance    latency - 1 [2]   -
 //   FSqrt (f16 / f32 / f64)                13 / 26 / 55        1   Instance    latency - 1 [2]   -
 //   SIToFP UIToFP FPToSI FPToUI FPToFP     3                   1   Instance    2 [2]             -
@@ -27,14 +28,14 @@
 //
 // "Result on a wire" is the offset from start at which a pipeline sees the value (Unit::resultOffset);
 // the kernel FSM, whose operands stay in registers, forms an Inline result in its last cycle
-// (Unit::formOffset). [1] The dividers' pipelined unit spvhls_<op>_<width> (rtlgen/units/divider.h);
-// in a stall-free loop where its span would cross a cluster boundary the plan builds it inline
-// (formed at start and carried, like Mul), because one unit advances with one enable.
+// (Unit::formOffset). [1] The dividers' pipelined unit spvhls_<op>_<width> (rtlgen/units/divider.h).
+// A unit advances with one enable; in a stall-free loop where its span crosses a cluster boundary it
+// runs free in its first cluster and its results reach the result position through a side FIFO
+// (rtl::LoopPlan::sideFifoDepth): an Instance always runs on its unit, in both cluster kinds.
 //
-// [2] The IEEE units spvhls_fadd_32, spvhls_sitofp_32_from64, ... (rtlgen/units/fp_add.h, fp_mul.h,
-// fp_div.h, fp_convert.h), latency - 1 register ranks; the generator checks its unit's latency; a unit that
-// would cross a stall-free cluster boundary has no inline form, so loops with floating-point operations are
-// built stall-enable for now (chooseClusterKind).
+// [2] The IEEE units spvhls_fadd_32, spvhls_ffma_32, spvhls_sitofp_32_from64, ... (rtlgen/units/fp_add.h,
+// fp_mul.h, fp_fma.h, fp_div.h, fp_convert.h), latency - 1 register ranks; the generator checks its
+// unit's latency. Across stall-free cluster boundaries, as [1].
 //
 // Delays (ns) are estimates for a 6-LUT fabric, used only for chaining decisions to come: a carry
 // chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per level.
@@ -111,6 +112,17 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
     const uint32_t wide = w == 16 ? 0 : w == 32 ? 1 : 2;
     const uint32_t ranks = (op.kind == K::FMul ? 2 : 3) + wide;
     u.latency = ranks + 1, u.build = UnitBuild::Instance, u.delayNs = carryChainNs(w);
+    u.resultOffset = u.latency - 1;
+    u.module = unitModuleName(op.kind, w);
+    return u;
+  }
+  case K::FFma: {
+    // The fused multiply-add (rtlgen/units/fp_fma.h): the fewest ranks past which more do not shorten
+    // its longest path (yosys synth -lut 6, LUT levels: f16 10, f32 12, f64 16, against the
+    // multipliers' 9, 11, 12), which is then the leading-zero count (f16, f32) or the f64 partial
+    // products, as in the multiplier.
+    const uint32_t ranks = w == 64 ? 6 : 4;
+    u.latency = ranks + 1, u.build = UnitBuild::Instance, u.delayNs = carryChainNs(3 * w);
     u.resultOffset = u.latency - 1;
     u.module = unitModuleName(op.kind, w);
     return u;

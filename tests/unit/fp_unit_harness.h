@@ -198,10 +198,17 @@ __float128 quad(const Fmt& f, uint64_t v) {
 // hold en and issue probes whose first result differs from the others', from which the latency is
 // observed independently of the one assumed. The harness defines Source (probes, pairs, total,
 // issued, next()), kClasses, kClassNames and makeSource(cfg, fmt, probes, randomCount),
-// expected(source, a, b) and count(source, a, b, result, counts).
+// expected(source, a, b) and count(source, a, b, result, counts). A harness that defines
+// FPTEST_TERNARY before it has three operands (units with a port c, fma): next() gives a, b, c,
+// and expected() and count() take c after b; the probes' first result is expected(source, 1, 1, 0).
 inline const char* kQueuedMain = R"(
+#ifdef FPTEST_TERNARY
+#define FPTEST_C(x) , x
+#else
+#define FPTEST_C(x)
+#endif
 struct Op {
-  uint64_t a, b, want;
+  uint64_t a, b, c, want;
 };
 
 int main(int argc, char** argv) {
@@ -222,7 +229,7 @@ int main(int argc, char** argv) {
   for (const UnitCfg& c : kCfg) {
     Fmt f(c.exp, c.mant);
     units.push_back({f, makeSource(c, f, uint64_t(c.latency) + 3, randomCount), std::mt19937_64(~c.seed)});
-    units.back().probeWant = expected(units.back().src, f.bias << f.M, f.bias << f.M);
+    units.back().probeWant = expected(units.back().src, f.bias << f.M, f.bias << f.M FPTEST_C(0));
   }
   uint64_t cycle = 0;
   for (bool busy = true; busy; ++cycle) {
@@ -233,13 +240,21 @@ int main(int argc, char** argv) {
       const bool done = u.checked >= u.src.total;
       en[i] = !done && (cycle < u.src.probes || u.enRng() % 10 < 7);
       if (en[i]) {
+#ifdef FPTEST_TERNARY
+        auto [a, b, c] = u.src.next();
+#else
         auto [a, b] = u.src.next();
-        issue[i] = {a, b, expected(u.src, a, b)};
-        if (u.src.issued <= u.src.total) count(u.src, a, b, issue[i].want, u.counts);
+        const uint64_t c = 0;
+#endif
+        issue[i] = {a, b, c, expected(u.src, a, b FPTEST_C(c))};
+        if (u.src.issued <= u.src.total) count(u.src, a, b FPTEST_C(c), issue[i].want, u.counts);
       } else {
-        issue[i] = {u.enRng() & mask(u.f.W), u.enRng() & mask(u.f.W), 0}; // ignored
+        issue[i] = {u.enRng() & mask(u.f.W), u.enRng() & mask(u.f.W), u.enRng() & mask(u.f.W), 0}; // ignored
       }
       drive(t, int(i), en[i], issue[i].a, issue[i].b);
+#ifdef FPTEST_TERNARY
+      driveC(t, int(i), issue[i].c);
+#endif
     }
     t->clk = 0;
     t->eval();
@@ -261,9 +276,10 @@ int main(int argc, char** argv) {
           u.lastJ = j;
         }
         if (y != op.want && ++u.mismatches <= 10)
-          std::fprintf(out, "MISMATCH %zu cycle %llu op %lld a %llx b %llx y %llx want %llx\n", i,
+          std::fprintf(out, "MISMATCH %zu cycle %llu op %lld a %llx b %llx c %llx y %llx want %llx\n", i,
                        (unsigned long long)cycle, (long long)j, (unsigned long long)op.a,
-                       (unsigned long long)op.b, (unsigned long long)y, (unsigned long long)op.want);
+                       (unsigned long long)op.b, (unsigned long long)op.c, (unsigned long long)y,
+                       (unsigned long long)op.want);
       }
       if (en[i]) {
         u.q.push_back(issue[i]);
@@ -307,15 +323,16 @@ inline void lintUnit(const std::string& dir, const std::string& module, const st
   CHECK(rc == 0);
 }
 
-// A unit as the wrapper sees it: ports clk, en, a, b (unless unary), y.
+// A unit as the wrapper sees it: ports clk, en, a, b (unless unary), c (when ternary), y.
 struct WrappedUnit {
   std::string module, text;
   uint32_t inWidth, outWidth;
   bool binary;
+  bool ternary = false; // a third operand c (binary too)
 };
 
 // Every unit's Verilog in `dir`, and a wrapper module `top` instantiating unit i with ports en_<i>,
-// a_<i>, b_<i>, y_<i>. Returns the file list, the wrapper first.
+// a_<i>, b_<i>, c_<i> (ternary units), y_<i>. Returns the file list, the wrapper first.
 inline std::string writeWrapper(const std::vector<WrappedUnit>& units, const std::string& dir,
                                 const std::string& top) {
   std::string wrapper = "module " + top + " (\n  input wire clk", body, files = dir + "/" + top + ".v";
@@ -323,9 +340,11 @@ inline std::string writeWrapper(const std::vector<WrappedUnit>& units, const std
     const WrappedUnit& u = units[i];
     wrapper += fmt::format(",\n  input wire en_{0},\n  input wire [{1}:0] a_{0},", i, u.inWidth - 1);
     if (u.binary) wrapper += fmt::format("\n  input wire [{1}:0] b_{0},", i, u.inWidth - 1);
+    if (u.ternary) wrapper += fmt::format("\n  input wire [{1}:0] c_{0},", i, u.inWidth - 1);
     wrapper += fmt::format("\n  output wire [{1}:0] y_{0}", i, u.outWidth - 1);
-    body += fmt::format("  {0} u{1} (.clk(clk), .en(en_{1}), .a(a_{1}), {2}.y(y_{1}));\n", u.module, i,
-                        u.binary ? fmt::format(".b(b_{}), ", i) : "");
+    body += fmt::format("  {0} u{1} (.clk(clk), .en(en_{1}), .a(a_{1}), {2}{3}.y(y_{1}));\n", u.module, i,
+                        u.binary ? fmt::format(".b(b_{}), ", i) : "",
+                        u.ternary ? fmt::format(".c(c_{}), ", i) : "");
     std::ofstream(dir + "/" + u.module + ".v") << u.text;
     files += " " + dir + "/" + u.module + ".v";
   }
@@ -334,19 +353,28 @@ inline std::string writeWrapper(const std::vector<WrappedUnit>& units, const std
 }
 
 // The harness's access to the verilated wrapper V<top> (alias Wrapper): drive(t, i, en, a, b) sets
-// unit i's inputs (b ignored by a unary unit), sample(t, i) reads its y.
+// unit i's inputs (b ignored by a unary unit), sample(t, i) reads its y; when some unit is ternary,
+// driveC(t, i, c) sets its c (ignored by the others).
 inline std::string accessors(const std::vector<WrappedUnit>& units, const std::string& top) {
-  std::string drive, sample;
+  std::string drive, sample, driveC;
+  bool ternary = false;
   for (size_t i = 0; i < units.size(); ++i) {
     drive += fmt::format("  case {0}: t->en_{0} = en; t->a_{0} = a; {1}break;\n", i,
                          units[i].binary ? fmt::format("t->b_{} = b; ", i) : "(void)b; ");
     sample += fmt::format("  case {0}: return t->y_{0};\n", i);
+    if (units[i].ternary) driveC += fmt::format("  case {0}: t->c_{0} = c; break;\n", i);
+    ternary |= units[i].ternary;
   }
-  return fmt::format(
-      "using Wrapper = V{0};\nvoid drive(V{0}* t, int i, bool en, uint64_t a, uint64_t b) {{\n"
-      "  switch (i) {{\n{1}"
-      "  }}\n}}\nuint64_t sample(V{0}* t, int i) {{\n  switch (i) {{\n{2}  }}\n  return 0;\n}}\n",
-      top, drive, sample);
+  std::string text =
+      fmt::format("using Wrapper = V{0};\nvoid drive(V{0}* t, int i, bool en, uint64_t a, uint64_t b) {{\n"
+                  "  switch (i) {{\n{1}"
+                  "  }}\n}}\nuint64_t sample(V{0}* t, int i) {{\n  switch (i) {{\n{2}  }}\n  return 0;\n}}\n",
+                  top, drive, sample);
+  if (ternary)
+    text += fmt::format("void driveC(V{0}* t, int i, uint64_t c) {{\n  switch (i) {{\n{1}  default: break;\n"
+                        "  }}\n}}\n",
+                        top, driveC);
+  return text;
 }
 
 // Verilates the wrapper with dir/harness.cpp into dir/obj/<exe>, then runs it for `randomOps` random

@@ -10,6 +10,7 @@
 #include "frontend/module.h"
 #include "ir/ir_eval.h"
 #include "ir/lower.h"
+#include "ir/lower_internal.h"
 #include "scheduler/kernel_schedule.h"
 
 using namespace spvhls;
@@ -455,4 +456,31 @@ TEST_CASE("a pipelined loop's body may call an inner loop: verified, evaluated, 
   ir::Kernel twice = k;
   twice.ops[2].index = 1; // the CFG calls the inner loop too
   CHECK_THROWS_AS(ir::verifyKernel(twice), DiagnosticError);
+}
+
+TEST_CASE("FFma folds as the interpreter computes fma and runs on the fma unit") {
+  auto fma = [](uint32_t w, uint64_t a, uint64_t b, uint64_t c) {
+    return ir::lower::foldConstant(OpKind::FFma, w, {a, b, c}, w).value();
+  };
+  // Rounded once: (1 + 2^-22)^2 - 1 keeps its 2^-44, which a multiply then add would round away.
+  CHECK(fma(32, 0x3f800002, 0x3f800002, 0xbf800000) == 0x35000001);
+  CHECK(fma(64, 0x3ff0000000400000, 0x3ff0000000400000, 0xbff0000000000000) == 0x3e20000000200000);
+  // f16 in double, one rounding: (1 + 2^-10)^2 - 1 = 2^-9 + 2^-20 is a tie, to even.
+  CHECK(fma(16, 0x3c01, 0x3c01, 0xbc00) == 0x1800);
+  CHECK(fma(16, 0x3c01, 0x3c01, 0x0000) == 0x3c02); // 1 + 2^-9 + 2^-20: the tie breaks up
+  // NaNs: the first of a, b, c, quieted, sign and payload kept; 0 * inf the default NaN.
+  CHECK(fma(32, 0x3f800000, 0x7fc00001, 0xff800002) == 0x7fc00001);
+  CHECK(fma(32, 0xff800005, 0x7fc00001, 0x7fc00003) == 0xffc00005);
+  CHECK(fma(16, 0x3c00, 0x3c00, 0x7d01) == 0x7f01);
+  CHECK(fma(64, 0, 0x7ff0000000000000, 0x3ff0000000000000) == 0xfff8000000000000);
+  CHECK(fma(32, 0x80000000, 0x3f800000, 0x80000000) == 0x80000000); // -0 * 1 + -0
+  // The operator library's unit, one per width.
+  sched::OperatorLibrary lib;
+  for (auto [w, latency] : {std::pair<uint32_t, uint32_t>{16, 5}, {32, 5}, {64, 7}}) {
+    ir::Op op = makeOp(OpKind::FFma, Type::bits(w));
+    const sched::Unit u = lib.unit(op);
+    CHECK(u.latency == latency);
+    CHECK(u.build == sched::UnitBuild::Instance);
+    CHECK(u.module == "spvhls_ffma_" + std::to_string(w));
+  }
 }
