@@ -348,6 +348,23 @@ private:
       li.lits = {w.at(1)};
       li.ids.insert(li.ids.end(), w.begin() + 2, w.end());
       break;
+    // Vectors (translated lane by lane, lower_vectors.cpp): literal component indices in lits.
+    case SpvOp::OpCompositeExtract:
+      li.ids = {w.at(0)};
+      li.lits.assign(w.begin() + 1, w.end());
+      break;
+    case SpvOp::OpCompositeInsert:
+      li.ids = {w.at(0), w.at(1)};
+      li.lits.assign(w.begin() + 2, w.end());
+      break;
+    case SpvOp::OpVectorShuffle:
+      li.ids = {w.at(0), w.at(1)};
+      li.lits.assign(w.begin() + 2, w.end());
+      break;
+    case SpvOp::OpCompositeConstruct: case SpvOp::OpVectorExtractDynamic: case SpvOp::OpVectorInsertDynamic:
+    case SpvOp::OpAny: case SpvOp::OpAll: case SpvOp::OpDot:
+      li.ids.assign(w.begin(), w.end());
+      break;
     case SpvOp::OpBranch:
       li.ids = {w.at(0)};
       break;

@@ -19,6 +19,8 @@ namespace sc = spirv::spv::StorageClass;
 bool isPromotableType(const Context& c, Id type) {
   using K = spirv::Type::Kind;
   const spirv::Type* t = c.mv.findType(type);
+  // Vectors of numbers too: the translator keeps them lane by lane (lower_vectors.cpp).
+  if (t && t->kind == K::Vector) t = c.mv.findType(t->elem);
   return t && (t->kind == K::Int || t->kind == K::Bool || t->kind == K::Float || t->kind == K::Pointer);
 }
 

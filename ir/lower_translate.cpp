@@ -462,29 +462,11 @@ void Translator::translateBlock(uint32_t fi) {
   for (const LInst& in : lb.insts) {
     b_.loc = c_.locOf(in.src);
     if (in.op == SpvOp::OpPhi) {
-      // Operands are filled once every block has been translated (back edges).
-      Op op;
-      op.kind = OpKind::Phi;
-      op.spirvId = c_.origin(in.result);
-      if (c_.hasName(in.result)) op.name = c_.nameOf(in.result);
-      const bool isPtr = c_.isPointerValue(in.result);
-      if (isPtr) {
-        const int m = memOf_.at(in.result);
-        if (m < 0) continue; // only undefined pointers flow in: using it fails later
-        op.type = Type::bits(64);
-        ValueId v = b_.emit(std::move(op));
-        ptrs_[in.result] = pointerIn(m, v);
-        phis_.push_back({v, &in, true});
-      } else {
-        op.type = Type::bits(widthOf(in.type, in));
-        ValueId v = b_.emit(std::move(op));
-        vals_[in.result] = v;
-        phis_.push_back({v, &in, false});
-      }
+      translatePhi(in);
       continue;
     }
     if (&in == &lb.insts.back()) translateTerminator(in);
-    else translateInst(in);
+    else if (!translateVector(in)) translateInst(in);
   }
   exitBlockOf_[lb.label] = current_; // accesses through pointers into several memories add blocks
 }
@@ -589,11 +571,12 @@ void Translator::fillPhis() {
       b_.block = pred;
       b_.loc = c_.locOf(in.src);
       ValueId v;
+      const Id id = p.lane >= 0 ? lanesOf(in.ids[i], in).at(size_t(p.lane)) : in.ids[i];
       if (p.isPointer)
         v = memoryOf(in.ids[i], in) < 0 ? b_.undef(64)
                                         : inSet(ptrOf(in.ids[i], in), memOf_.at(in.result)).offset;
       else
-        v = operandOf(in.ids[i], k_.ops[p.op].width(), in);
+        v = operandOf(id, k_.ops[p.op].width(), in);
       operands.push_back(v);
       blocks.push_back(pred);
     }

@@ -34,6 +34,7 @@ private:
     ValueId op;
     const LInst* inst;
     bool isPointer;
+    int lane; // a vector phi's lane (its operands' lanes), -1 for a scalar or pointer phi
   };
 
   Context& c_;
@@ -118,10 +119,23 @@ private:
   uint32_t localVariableMemory(const LInst& var);
   uint32_t moduleVariableMemory(Id var, const LInst& at);
   void translateBlock(uint32_t fi);
+  void translatePhi(const LInst& in);
   void translateTerminator(const LInst& t);
   void fillPhis();
   void storeWrittenInitialisers();
   void collectControls(Translated& out);
+
+  // lower_vectors.cpp: vectors, lane by lane. A vector value is one scalar id per lane (fresh ids of
+  // the component type, or a constant's constituents); vals_ holds the lanes' values.
+  std::unordered_map<Id, std::vector<Id>> lanes_;
+  const spirv::Type* vectorType(Id type) const; // nullptr unless a vector type
+  bool isVector(Id value) const;
+  std::vector<Id>& lanesFor(Id result, const LInst& at); // the lanes a result defines
+  const std::vector<Id>& lanesOf(Id v, const LInst& at);  // an operand's lanes
+  Ptr offsetPtr(const Ptr& p, uint64_t bytes);
+  ValueId laneBits(const std::vector<ValueId>& lanes, uint32_t laneBits, uint32_t from, uint32_t width);
+  // Translates an instruction that has a vector result or operand; false for any other.
+  bool translateVector(const LInst& in);
 
   // lower_values.cpp: values, pointers, instructions.
   ValueId valueOf(Id id, const LInst& at);
@@ -133,6 +147,10 @@ private:
   void translateInst(const LInst& in);
   void translateExtInst(const LInst& in);
   ValueId floatCompare(const LInst& in);
+  // lower_float.cpp: OpenCL.std fmin, fmax, fdim, floor, ceil, trunc, round, rint (nullopt: another).
+  std::optional<ValueId> floatBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg, const LInst& in);
+  // lower_math.cpp: OpenCL.std exp, exp2, exp10, log, log2, log10, sin, cos on float (nullopt: another).
+  std::optional<ValueId> mathBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg, const LInst& in);
   ValueId floatConversion(const LInst& in);
   Ptr accessChain(const LInst& in);
   // The byte offset steps of an access chain (ids[0]: the base pointer) over its pointee type:

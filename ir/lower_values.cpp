@@ -505,6 +505,25 @@ void Translator::translateExtInst(const LInst& in) {
     r = b_.emit(std::move(op));
     break;
   }
+  case ocl::Fma:
+  case ocl::Mad: { // a * b + c rounded once on the fma unit: the interpreter computes mad as fma
+    const ValueId x = arg(0), y = arg(1), z = arg(2);
+    const uint32_t w = b_.width(x);
+    if ((w != 16 && w != 32 && w != 64) || b_.width(y) != w || b_.width(z) != w)
+      c_.failAt(in, fmt::format("OpenCL.std {}: operands of {}, {} and {} bits (one of 16, 32, 64 expected)",
+                                name, w, b_.width(y), b_.width(z)));
+    const auto cx = b_.constValue(x), cy = b_.constValue(y), cz = b_.constValue(z);
+    if (cx && cy && cz) {
+      r = b_.constant(w, *foldConstant(OpKind::FFma, w, {*cx, *cy, *cz}, w));
+      break;
+    }
+    Op op;
+    op.kind = OpKind::FFma;
+    op.type = Type::bits(w);
+    op.operands = {x, y, z};
+    r = b_.emit(std::move(op));
+    break;
+  }
   case ocl::Fabs: { // the sign bit cleared, NaN or not
     const ValueId x = arg(0);
     r = b_.binary(OpKind::And, x, b_.constant(b_.width(x), widthMask(b_.width(x)) >> 1));
@@ -518,6 +537,10 @@ void Translator::translateExtInst(const LInst& in) {
     break;
   }
   default:
+    if (auto v = floatBuiltin(n, arg, in)) {
+      r = *v;
+      break;
+    }
     c_.failAt(in, fmt::format("OpenCL.std {} is not supported in hardware yet", name));
   }
   if (b_.width(r) != widthOf(in.type, in))

@@ -6,7 +6,8 @@
 // double and rounded once to half: exact for + - * / sqrt and conversions, because double carries more
 // than 2 * 11 + 2 significand bits; fma/mad use round-to-odd in double so that the final rounding to
 // half is still the only one. Transcendental functions use the host libm (float versions for f32,
-// float versions rounded to half for f16). NaN payloads and signs are whatever the host produces.
+// float versions rounded to half for f16). NaN payloads and signs are whatever the host produces,
+// except which NaN operand + - * / fma mad return (arith picks it).
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -54,7 +55,10 @@ uint64_t writeF(double d, unsigned w) {
 }
 
 // fma for half: a * b is exact in double; a TwoSum gives p + c as a double plus its exact error,
-// from which the round-to-odd double follows, so that rounding it to half is the only rounding.
+// from which the round-to-odd double follows, so that rounding it to half is the only rounding. NaN
+// operands never get here (arith picks the first one), so the operand order of the commutative * and
+// + cannot change the result. Copied in ir/lower_builder.cpp (constant folding) and the fma unit's test
+// (tests/unit/test_fp_fma.cpp): change all three.
 uint64_t fmaHalf(double a, double b, double c) {
   double p = a * b, s = p + c;
   double bb = s - p, e = (p - (s - bb)) + (c - bb);
@@ -120,9 +124,15 @@ std::optional<uint64_t> arith(X op, double a, double b, double c, unsigned w) {
   auto out = [&](T v) { return writeF(static_cast<double>(v), w); };
   // A NaN operand comes back quieted, the first one if both are (x86 SSE's rule, which the generated
   // units follow): explicit, because the compiler may swap the operands of a commutative operation.
+  // fma and mad likewise take the first NaN of a, b, c (otherwise which one came back depended on how
+  // g++ ordered std::fma's or fmaHalf's operands); c is only read for them (a binary op's c is junk).
   const bool basic = op == X::FAdd || op == X::FSub || op == X::FMul || op == X::FDiv;
-  if (basic && (std::isnan(x) || std::isnan(y)))
-    return out(std::isnan(x) ? x : y) | (uint64_t(1) << (w == 16 ? 9 : w == 32 ? 22 : 51)); // quiet bit
+  const bool fused = op == X::Fma || op == X::Mad;
+  if ((basic || fused) && (std::isnan(x) || std::isnan(y) || (fused && std::isnan(z)))) {
+    const T first = std::isnan(x) ? x : std::isnan(y) ? y : z;
+    const unsigned quietBit = w == 16 ? 9 : w == 32 ? 22 : 51;
+    return out(first) | (uint64_t(1) << quietBit);
+  }
   switch (op) {
   case X::FAdd: return out(x + y);
   case X::FSub: return out(x - y);
@@ -224,6 +234,16 @@ bool isNormal(double v, unsigned w) {
 
 bool Executor::floatInst(const DInst& in, uint64_t* r) const {
   const unsigned w = in.w;
+  if (in.op == X::Dot) {
+    // The lane products added in lane order, every operation rounded (what the hardware builds).
+    auto op = [&](X o, uint64_t a, uint64_t b) {
+      return *(w == 32 ? arith<float>(o, readF(a, w), readF(b, w), 0, w) : arith<double>(o, readF(a, w), readF(b, w), 0, w));
+    };
+    uint64_t acc = op(X::FMul, r[in.a], r[in.b]);
+    for (uint32_t i = 1; i < in.n; ++i) acc = op(X::FAdd, acc, op(X::FMul, r[in.a + i], r[in.b + i]));
+    r[in.dst] = acc;
+    return true;
+  }
   for (uint32_t i = 0; i < in.n; ++i) {
     uint64_t& d = r[in.dst + i];
     switch (in.op) {

@@ -92,6 +92,7 @@ enum class X : uint16_t {
   IsNan, IsInf, IsFinite, IsNormal, SignBitSet, Ordered, Unordered,
   ConvertFToS, ConvertFToU,                              // w = result width, w2 = operand width; b = 1: saturating
   ConvertSToF, ConvertUToF, FConvert,                    // w = result width, w2 = operand width
+  Dot,                                                   // OpDot: one result from n lanes of a and b
                                                          // conversions: c = FPRoundingMode + 1 (0: default)
   // OpenCL.std floating-point built-ins (operands a, b, c)
   Fma, Mad, Fabs, Sqrt, Fmin, Fmax, Fdim, Floor, Ceil, Trunc, Round, Rint, Copysign, FmodStd,

@@ -1,6 +1,6 @@
-// Half precision on the units: arithmetic, divide, square root, comparisons and conversions to and from
-// float, double and integers (f16 values are computed in double and rounded once, as the interpreter
-// does). No native check: the C shim has no half type.
+// Half precision on the units: arithmetic, divide, square root, comparisons, conversions to and from
+// float, double and integers, floor, rint, fmin and fmax (f16 values are computed in double and
+// rounded once, as the interpreter does). No native check: the C shim has no half type.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 kernel void fhalf(global const half* a, global const half* b, global half* o, global float* of, global int* oi) {
   for (int i = 0; i < 16; ++i) {
@@ -13,5 +13,9 @@ kernel void fhalf(global const half* a, global const half* b, global half* o, gl
     o[6 * i + 5] = (half)(i * 1000 - 7000);
     of[i] = (float)p - (float)q;
     oi[i] = convert_int_sat(p * q) + (p < q ? 1 << 20 : 0);
+    o[96 + 4 * i] = floor(p * (half)2.5f);
+    o[96 + 4 * i + 1] = rint(p * (half)2.5f);
+    o[96 + 4 * i + 2] = fmin(p, q);
+    o[96 + 4 * i + 3] = fmax(q, p);
   }
 }

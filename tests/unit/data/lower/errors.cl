@@ -1,4 +1,5 @@
-// Kernels lowering must reject, each with a diagnostic naming the construct.
+// Kernels lowering must reject, each with a diagnostic naming the construct (and some it rejected
+// once: floats, program-scope variables, vectors).
 kernel void twomem(global int* a, global int* b, int n) {
   global int* p = n > 0 ? a : b;   // one pointer into two buffers
   p[0] = 1;

@@ -1,0 +1,132 @@
+// OpenCL.std floating-point built-ins that are integer logic on the IEEE bits: fmin, fmax, fdim and
+// the roundings to an integral value (floor, ceil, trunc, round, rint). Each gives what the golden
+// interpreter gives (the host's libm: glibc on x86-64), signed zeros and NaN payloads included.
+#include <fmt/format.h>
+
+#include "ir/lower_translate.h"
+
+namespace spvhls::ir::lower {
+
+namespace ocl = spirv::spv::OpenCLStd;
+
+namespace {
+
+// Bit-level helpers on one IEEE format, emitting IR ops.
+struct FloatBits {
+  Builder& b;
+  uint32_t w, mant;
+  uint64_t sign, magMask;
+
+  FloatBits(Builder& builder, uint32_t width)
+      : b(builder), w(width), mant(width == 16 ? 10 : width == 32 ? 23 : 52), sign(uint64_t(1) << (width - 1)),
+        magMask(sign - 1) {}
+  ValueId k(uint64_t v) { return b.constant(w, v); }
+  ValueId op(OpKind kind, ValueId x, ValueId y) { return b.binary(kind, x, y); }
+  ValueId magnitude(ValueId x) { return op(OpKind::And, x, k(magMask)); }
+  uint64_t expOnes() const { return magMask & ~((uint64_t(1) << mant) - 1); }
+  uint64_t quietBit() const { return uint64_t(1) << (mant - 1); }
+  ValueId isNan(ValueId x) { return op(OpKind::UGt, magnitude(x), k(expOnes())); }
+  ValueId isSignaling(ValueId x) {
+    return b.predAnd(isNan(x), op(OpKind::Eq, op(OpKind::And, x, k(quietBit())), k(0)));
+  }
+  ValueId quiet(ValueId x) { return op(OpKind::Or, x, k(quietBit())); }
+  ValueId negative(ValueId x) { return op(OpKind::UGt, x, k(magMask)); }
+  // x < y for ordered x and y (false for equal zeros): the bits mapped onto a monotone line.
+  ValueId less(ValueId x, ValueId y) {
+    auto key = [&](ValueId v) { return b.select(negative(v), b.unary(OpKind::Not, v), op(OpKind::Or, v, k(sign))); };
+    const ValueId bothZero = op(OpKind::Eq, op(OpKind::Or, magnitude(x), magnitude(y)), k(0));
+    return b.predAnd(b.predNot(bothZero), op(OpKind::ULt, key(x), key(y)));
+  }
+};
+
+} // namespace
+
+std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg,
+                                                const LInst& in) {
+  switch (n) {
+  case ocl::Fmin: case ocl::Fmax: case ocl::Fdim: case ocl::Floor: case ocl::Ceil: case ocl::Trunc:
+  case ocl::Round: case ocl::Rint: break;
+  default: return mathBuiltin(n, arg, in);
+  }
+  const ValueId x = arg(0);
+  const uint32_t w = b_.width(x);
+  if (w != 16 && w != 32 && w != 64)
+    c_.failAt(in, fmt::format("a {}-bit floating-point operand; expected half, float or double", w));
+  FloatBits f(b_, w);
+  if (n == ocl::Fmin || n == ocl::Fmax || n == ocl::Fdim) {
+    const ValueId y = arg(1);
+    if (b_.width(y) != w) c_.failAt(in, "operands of different widths");
+    // The interpreter calls glibc with f32 and f16 operands widened to double, which quiets a
+    // signalling NaN (sign and payload kept); f64 operands reach it as they are.
+    ValueId xs = x, ys = y;
+    if (w != 64) {
+      xs = b_.select(f.isNan(x), f.quiet(x), x);
+      ys = b_.select(f.isNan(y), f.quiet(y), y);
+    }
+    const ValueId unordered = b_.predOr(f.isNan(xs), f.isNan(ys));
+    if (n == ocl::Fdim) // glibc: x <= y gives +0; otherwise, NaNs too, x - y
+      return b_.select(b_.predAnd(b_.predNot(unordered), b_.predNot(f.less(ys, xs))), f.k(0),
+                       f.op(OpKind::FSub, xs, ys));
+    // glibc's generic fmin / fmax: x when it is strictly better, else y for ordered operands (equal
+    // zeros of either sign too); with a signalling NaN x + y (the first NaN quieted, as x86 adds);
+    // otherwise the operand that is not a NaN (x when both are).
+    const ValueId better = n == ocl::Fmin ? f.less(xs, ys) : f.less(ys, xs);
+    const ValueId ordered = b_.select(better, xs, ys);
+    const ValueId sum = b_.select(f.isNan(xs), f.quiet(xs), f.quiet(ys));
+    const ValueId quietPick = b_.select(f.isNan(ys), xs, ys);
+    const ValueId nan = b_.select(b_.predOr(f.isSignaling(xs), f.isSignaling(ys)), sum, quietPick);
+    return b_.select(unordered, nan, ordered);
+  }
+  // Roundings to an integral value, on the magnitude: an exponent of mant or more is integral already
+  // (or infinite, or a NaN: quieted); below 1 the result is 0 or 1 with x's sign; otherwise the
+  // fraction's bits are cleared and one unit of the integer part is added where the mode rounds away
+  // from zero (a carry into the exponent is the right result).
+  const uint64_t bias = (uint64_t(1) << (w - f.mant - 2)) - 1, one = bias << f.mant;
+  const ValueId signBit = f.op(OpKind::And, x, f.k(f.sign)), mag = f.magnitude(x);
+  const ValueId e = f.op(OpKind::LShr, mag, f.k(f.mant));
+  const ValueId integral = f.op(OpKind::UGe, e, f.k(bias + f.mant));
+  const ValueId belowOne = f.op(OpKind::ULt, e, f.k(bias));
+  const ValueId nonzero = f.op(OpKind::Ne, mag, f.k(0));
+  const ValueId neg = f.negative(x);
+  // |x| < 1: away from zero (to 1) or toward it (to 0).
+  ValueId smallAway;
+  switch (n) {
+  case ocl::Floor: smallAway = b_.predAnd(neg, nonzero); break;
+  case ocl::Ceil: smallAway = b_.predAnd(b_.predNot(neg), nonzero); break;
+  case ocl::Trunc: smallAway = b_.constant(1, 0); break;
+  case ocl::Round: smallAway = f.op(OpKind::Eq, e, f.k(bias - 1)); break; // 0.5 <= |x| < 1
+  default: // Rint: above one half (one half itself goes to the even 0)
+    smallAway = f.op(OpKind::UGt, mag, f.k((bias - 1) << f.mant));
+    break;
+  }
+  const ValueId small = f.op(OpKind::Or, signBit, b_.select(smallAway, f.k(one), f.k(0)));
+  // 1 <= |x| < 2^mant: `frac` fraction bits below bit fb.
+  const ValueId fb = f.op(OpKind::Sub, f.k(bias + f.mant), e);
+  const ValueId unit = f.op(OpKind::Shl, f.k(1), fb);
+  const ValueId fracMask = f.op(OpKind::Sub, unit, f.k(1));
+  const ValueId frac = f.op(OpKind::And, mag, fracMask);
+  const ValueId truncated = f.op(OpKind::And, mag, b_.unary(OpKind::Not, fracMask));
+  const ValueId half = f.op(OpKind::LShr, unit, f.k(1));
+  const ValueId inexact = f.op(OpKind::Ne, frac, f.k(0));
+  ValueId away;
+  switch (n) {
+  case ocl::Floor: away = b_.predAnd(neg, inexact); break;
+  case ocl::Ceil: away = b_.predAnd(b_.predNot(neg), inexact); break;
+  case ocl::Trunc: away = b_.constant(1, 0); break;
+  case ocl::Round: away = f.op(OpKind::UGe, frac, half); break;
+  default: { // Rint: above half, or exactly half with an odd integer part
+    const ValueId odd = f.op(OpKind::Ne, f.op(OpKind::And, mag, unit), f.k(0));
+    away = b_.predOr(f.op(OpKind::UGt, frac, half), b_.predAnd(f.op(OpKind::Eq, frac, half), odd));
+    break;
+  }
+  }
+  const ValueId rounded =
+      f.op(OpKind::Or, signBit, b_.select(away, f.op(OpKind::Add, truncated, unit), truncated));
+  // A NaN: quieted, except that glibc's double floor, ceil, trunc and rint return a signalling one as
+  // it is (f32 and f16 operands reach glibc widened to double, which quiets them).
+  const bool keepsSignaling = w == 64 && n != ocl::Round;
+  const ValueId big = keepsSignaling ? x : b_.select(f.isNan(x), f.quiet(x), x);
+  return b_.select(integral, big, b_.select(belowOne, small, rounded));
+}
+
+} // namespace spvhls::ir::lower
