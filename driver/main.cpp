@@ -24,11 +24,12 @@ namespace {
 
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
-                 [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--dump-ir]
+                 [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
+                 [--dump-ir]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
-                 [--max-cycles N] [--trace FILE.vcd]
+                 [--max-cycles N] [--trace FILE.vcd] [--fp-reassociate [--fp-max-ulps N]]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
 Run 'spvhls <command> --help' or see docs/cli.md.
@@ -65,7 +66,9 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--dump-ir", false},
                                                     {"--full", false},
                                                     {"--on-chip-budget", true},
-                                                    {"--inline", true}};
+                                                    {"--inline", true},
+                                                    {"--fp-reassociate", false},
+                                                    {"--fp-max-ulps", true}};
   Args a;
   if (argc < 2) usageError("no command");
   a.command = argv[1];
@@ -150,6 +153,7 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
     o.inlinePolicy = ir::InlinePolicy::Never;
   else
     usageError("--inline expects auto, always or never, got '" + inl + "'");
+  o.fpReassociate = a.has("--fp-reassociate");
   return o;
 }
 
@@ -299,6 +303,40 @@ int cmdSim(const Args& a) {
   sim::InterpResult golden = sim::interpret(*m.view, spec);
   sim::BufferSet init = sim::initialBuffers(spec);
   const std::map<uint32_t, std::vector<uint8_t>> hostImages = hostGlobalImages(c, spec, golden);
+  std::vector<uint64_t> scalarArgs;
+  for (const sim::ArgSpec& arg : spec.args)
+    scalarArgs.push_back(arg.scalar);
+  // Reassociated float sums and approximated functions round differently from the source: the RTL
+  // must equal the kernel's IR, run by the IR evaluator, bit for bit; that run is compared with the
+  // interpreter in ulps, within --fp-max-ulps or else the approximations' documented bound.
+  sim::BufferSet expected = golden.buffers;
+  const std::vector<ir::Approximation>& approx = c.kernel.approximations;
+  if (c.reassociated || !approx.empty()) {
+    expected = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages).buffers;
+    std::optional<uint64_t> limit;
+    std::string what;
+    if (c.reassociated) what = "reassociated float sums (--fp-reassociate)";
+    std::map<std::string, uint32_t> bounds; // "exp f32" -> ulps
+    for (const ir::Approximation& ap : approx)
+      bounds[fmt::format("{} f{}", ap.function, ap.width)] = ap.maxUlps;
+    for (const auto& [fn, ulps] : bounds) {
+      what += fmt::format("{}{} (at most {} ulp)", what.empty() ? "approximated functions: " : ", ", fn, ulps);
+      if (!c.reassociated) limit = std::max<uint64_t>(limit.value_or(0), ulps);
+    }
+    if (a.has("--fp-max-ulps")) limit = parseNumber("--fp-max-ulps", a.get("--fp-max-ulps"));
+    uint64_t ulps = 0;
+    const std::string diff = sim::compareUlps(spec, golden.buffers, expected, ulps);
+    std::cout << what << ": the RTL is compared bit for bit with the IR evaluator's run of the kernel; "
+              << "that run against the interpreter: " << (diff.empty() ? "identical\n" : "\n" + diff);
+    if (limit && ulps > *limit) {
+      std::cout << fmt::format("FAIL approximation: {} from the interpreter's result, above the bound of {} ulp{}\n",
+                               ulps == UINT64_MAX ? std::string("not a float difference") : fmt::format("{} ulp", ulps),
+                               *limit, a.has("--fp-max-ulps") ? " (--fp-max-ulps)" : "");
+      return 1;
+    }
+  } else if (a.has("--fp-max-ulps")) {
+    usageError("--fp-max-ulps applies when float sums were reassociated or functions approximated");
+  }
   sim::SimInterface iface = simInterface(c, hostImages);
   bool trace = a.has("--trace");
   std::string exe = sim::buildSimulator(files, iface, dir + "/sim", trace);
@@ -307,7 +345,7 @@ int cmdSim(const Args& a) {
   const auto programScope = programScopeVars(c); // compared after every run, in iface.memories order
   auto check = [&](const std::string& label, const sim::SimOptions& so, std::optional<uint64_t> expectCycles) {
     sim::SimResult r = sim::runSimulator(exe, iface, spec, init, so);
-    std::string problem = r.finished ? sim::compareBuffers(spec, golden.buffers, r.buffers) +
+    std::string problem = r.finished ? sim::compareBuffers(spec, expected, r.buffers) +
                                            sim::compareGlobals(golden, programScope, r.memories)
                                      : r.error;
     if (problem.empty() && expectCycles && r.cycles != *expectCycles)
@@ -337,10 +375,7 @@ int cmdSim(const Args& a) {
     // The run's profile on the kernel's IR: it counts synthesized blocks too (dispatches, copy
     // loops, functions inlined at several call sites), which the interpreter's profile cannot name.
     try {
-      std::vector<uint64_t> args;
-      for (const sim::ArgSpec& arg : spec.args)
-        args.push_back(arg.scalar);
-      ir::EvalResult profile = ir::evaluateKernel(c.kernel, args, init, 200'000'000, hostImages);
+      ir::EvalResult profile = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages);
       predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why);
     } catch (const DiagnosticError& e) {
       why = fmt::format("the kernel's IR could not be profiled: {}", e.what());

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "ir/lower.h"
+#include "ir/reassociate.h"
 #include "rtlgen/plan.h"
 
 namespace spvhls::driver {
@@ -60,6 +61,14 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
     ir::verifyKernel(c.kernel);
   });
   c.warnings = c.kernel.diagnostics;
+  const sched::OperatorLibrary lib(o.target);
+  stage(inputPath, "reassociation", [&] {
+    ir::findFpReductions(c.kernel, o.fpReassociate, [&](const ir::Op& op) { return lib.latency(op); });
+    ir::verifyKernel(c.kernel);
+  });
+  for (const ir::Loop& loop : c.kernel.loops)
+    for (const ir::FpReduction& r : loop.fpReductions)
+      c.reassociated = c.reassociated || r.partials > 0;
 
   // The cluster kind decides how the exit condition constrains memory operations, so it is chosen
   // before scheduling. The command line overrides a cluster kind the kernel's source asks for.
@@ -73,7 +82,6 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
                                     [&] { return rtl::chooseClusterKinds(c.kernel, requested, requestedBy); });
   for (Diagnostic& d : choice.warnings) c.warnings.push_back(std::move(d));
 
-  const sched::OperatorLibrary lib(o.target);
   sched::ScheduleOptions so;
   so.target = o.target;
   auto scheduleAndPlan = [&] {

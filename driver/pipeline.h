@@ -21,6 +21,7 @@ struct CompileOptions {
   sched::Target target;
   uint64_t onChipBudget = ir::kDefaultOnChipBudget; // bytes of on-chip RAM (ir::LowerOptions)
   ir::InlinePolicy inlinePolicy = ir::InlinePolicy::Auto; // which functions become shared units
+  bool fpReassociate = false; // split float sums carried by loops into partial sums (ir/reassociate.h)
 };
 
 struct LoadedModule {
@@ -36,6 +37,9 @@ struct Compiled {
   rtl::RtlResult rtl;
   sched::Target target;
   std::vector<Diagnostic> warnings; // lowering's and the cluster choice's, printed by the driver
+  // Some float sum was split into partial sums (--fp-reassociate): the kernel rounds differently from
+  // the source, so simulation compares the RTL with the IR evaluator and the IR with the interpreter in ulps.
+  bool reassociated = false;
 };
 
 LoadedModule loadModule(const std::string& path);

@@ -45,6 +45,24 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
   return rows;
 }
 
+// Stall-free loops: the side FIFO of each unit whose span crosses clusters (rtl::LoopPlan::sideFifoDepth).
+struct SideFifoRow {
+  std::string op;
+  uint64_t depth = 0;
+  uint32_t start = 0, resultPos = 0, fromCluster = 0, toCluster = 0; // clusters counted from 0
+};
+
+static std::vector<SideFifoRow> sideFifoRows(const Compiled& c, size_t l) {
+  std::vector<SideFifoRow> rows;
+  if (l >= c.plan.loops.size()) return rows;
+  const rtl::LoopPlan& p = c.plan.loops[l];
+  for (size_t i = 0; i < p.sideFifoDepth.size(); ++i)
+    if (p.sideFifoDepth[i])
+      rows.push_back({c.schedule.loops[l].problem.ops[i].name, p.sideFifoDepth[i], p.start[i], p.compPos[i],
+                      p.clusterOf(p.start[i]), p.clusterOf(p.compPos[i])});
+  return rows;
+}
+
 static std::string opsList(const sched::Problem& p, const std::vector<uint32_t>& ops) {
   std::string s;
   for (uint32_t o : ops) s += (s.empty() ? "" : " -> ") + p.ops[o].name;
@@ -93,6 +111,10 @@ json reportJson(const Compiled& c) {
                 {"rec_mii", ls.mii.recMII}};
     jl["limited_by"] = ls.limitingReason;
     jl["critical_recurrence"] = opsList(ls.problem, ls.mii.criticalCycle);
+    json fr = json::array();
+    for (const ir::FpReduction& r : loop.fpReductions)
+      fr.push_back({{"phi", r.phi}, {"op", r.op}, {"chain_latency", r.chainLatency}, {"partial_sums", r.partials}});
+    jl["float_sums"] = fr;
     jl["critical_resource_ops"] = opsList(ls.problem, ls.mii.criticalResourceOps);
     jl["max_concurrency"] = ls.maxConcurrency ? json(ls.maxConcurrency) : json(nullptr);
     jl["iteration_latency"] = ls.schedule.length;
@@ -106,6 +128,15 @@ json reportJson(const Compiled& c) {
     json rf = json::array();
     for (const auto& [name, depth] : hw.responseFifos) rf.push_back({{"load", name}, {"depth", depth}});
     jl["response_fifos"] = rf;
+    json sf = json::array();
+    for (const SideFifoRow& r : sideFifoRows(c, l))
+      sf.push_back({{"op", r.op},
+                    {"depth", r.depth},
+                    {"start_position", r.start},
+                    {"result_position", r.resultPos},
+                    {"from_cluster", r.fromCluster},
+                    {"to_cluster", r.toCluster}});
+    jl["side_fifos"] = sf;
     json un = json::array();
     for (const auto& u : hw.units)
       un.push_back({{"op", u.op}, {"module", u.module.empty() ? json(nullptr) : json(u.module)}, {"latency", u.latency}});
@@ -129,6 +160,10 @@ json reportJson(const Compiled& c) {
                    {"reason", d.reason}});
   j["functions"] = fns;
   j["inline_policy"] = k.inlinePolicy;
+  json apx = json::array();
+  for (const ir::Approximation& ap : k.approximations)
+    apx.push_back({{"function", ap.function}, {"width", ap.width}, {"max_ulps", ap.maxUlps}, {"location", ap.loc.str()}});
+  j["approximations"] = apx;
   json blocks = json::array();
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     json jb = {{"name", k.blocks[b].name}, {"cycles", c.rtl.blockCycles[b]}};
@@ -173,6 +208,11 @@ std::string reportText(const Compiled& c) {
       s += fmt::format("  {:<20} {:<8} {:>4} call site(s) {:>7} instructions  {}\n", d.name,
                        d.shared ? "shared" : "inlined", d.callSites, d.instructions, d.reason);
   }
+  if (!k.approximations.empty()) {
+    s += "\napproximated functions (not bit-exact: the largest error against the correctly rounded result)\n";
+    for (const ir::Approximation& ap : k.approximations)
+      s += fmt::format("  {:<10} f{:<3} at most {} ulp  {}\n", ap.function, ap.width, ap.maxUlps, ap.loc.str());
+  }
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const sched::LoopSchedule& ls = c.schedule.loops[l];
@@ -183,6 +223,16 @@ std::string reportText(const Compiled& c) {
     s += fmt::format("  II:               achieved {}, requested {}, MII {} (ResMII {}, RecMII {})\n", ls.schedule.ii,
                      ls.requestedII ? std::to_string(ls.requestedII) : "-", ls.mii.mii(), ls.mii.resMII, ls.mii.recMII);
     s += fmt::format("  limited by:       {}\n", ls.limitingReason);
+    for (const ir::FpReduction& r : loop.fpReductions) {
+      if (r.partials)
+        s += fmt::format("  reassociated:     float sum {} ({}) kept as {} partial sums, added up after the loop "
+                         "(--fp-reassociate; rounds differently from the source order)\n",
+                         r.phi, r.op, r.partials);
+      else if (r.chainLatency > 1 && ls.mii.recMII >= r.chainLatency && ls.pipelined)
+        s += fmt::format("  try:              --fp-reassociate: the float sum {} runs through {} (RecMII {}); {} "
+                         "partial sums would make that recurrence's RecMII 1 (results then round differently)\n",
+                         r.phi, r.op, r.chainLatency, r.chainLatency);
+    }
     if (ls.maxConcurrency) s += fmt::format("  max concurrency:  {}\n", ls.maxConcurrency);
     s += fmt::format("  latency:          {} cycles per iteration, {} stages\n", ls.schedule.length, ls.schedule.stages());
     s += fmt::format("  clusters:         {} ({})\n", rtl::clusterModeName(hw.kind), hw.kindReason);
@@ -190,11 +240,12 @@ std::string reportText(const Compiled& c) {
       s += fmt::format("    positions {}..{}{}\n", cc.firstStage, cc.lastStage,
                        cc.exitFifoDepth ? fmt::format(", exit FIFO depth {}", cc.exitFifoDepth) : "");
     for (const auto& [name, depth] : hw.responseFifos) s += fmt::format("    load {}: response FIFO depth {}\n", name, depth);
+    for (const SideFifoRow& r : sideFifoRows(c, l))
+      s += fmt::format(
+          "    unit {}: side FIFO depth {} (positions {}..{}, from cluster {} to {}, counted from 0)\n", r.op,
+          r.depth, r.start, r.resultPos, r.fromCluster, r.toCluster);
     for (const auto& u : hw.units)
-      s += u.module.empty() ? fmt::format("  unit:             {}: built inline, latency {} (its span would cross a "
-                                          "cluster boundary)\n", u.op, u.latency)
-                            : fmt::format("  unit:             {}: pipelined instance of {}, latency {}\n", u.op,
-                                          u.module, u.latency);
+      s += fmt::format("  unit:             {}: pipelined instance of {}, latency {}\n", u.op, u.module, u.latency);
     if (loop.controls.requests.empty()) s += "  loop controls:    none\n";
     for (const auto& r : loop.controls.requests)
       s += fmt::format("  loop control:     {} {}: {}{}\n", r.name, r.value, statusName(r.status),

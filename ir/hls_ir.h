@@ -187,6 +187,15 @@ struct LoopPhi {
   uint32_t width() const { return type.width(); }
 };
 
+// A floating-point sum the loop carries (ir/reassociate.h), for the report: found always, split into
+// partial sums only under --fp-reassociate.
+struct FpReduction {
+  std::string phi;           // the carried sum's name
+  std::string op;            // the adder, e.g. "FAdd %add"
+  uint32_t chainLatency = 0; // cycles from the phi through the adder back to it: its RecMII
+  uint32_t partials = 0;     // the partial sums built (0: not reassociated)
+};
+
 // A pipelined loop (today always an innermost one), if-converted. Iteration semantics: every iteration evaluates all of `ops`;
 // ops with side effects are guarded by their pred operand. `continueCond` (i1) is true when another
 // iteration follows; the iteration in which it is false is the last one, and the live-outs are the
@@ -207,6 +216,7 @@ struct Loop {
   LoopControls controls;
   uint32_t depth = 1;              // nesting depth (1 = outermost), as its region's
   std::optional<uint64_t> tripCountHint; // from LoopCountINTEL avg or max, if any
+  std::vector<FpReduction> fpReductions;  // found by findFpReductions (driver), for the report
 };
 
 struct Terminator {
@@ -297,6 +307,15 @@ struct InlineDecision {
   std::string reason;
 };
 
+// An OpenCL.std function built as an approximation (not bit-exact to the interpreter's libm), for
+// the report and the simulation's comparison: its documented largest error in ulps.
+struct Approximation {
+  std::string function; // e.g. "exp"
+  uint32_t width = 32;  // the operand's float width
+  uint32_t maxUlps = 0; // documented bound against the correctly rounded result
+  SourceLoc loc;
+};
+
 struct Kernel {
   std::string name;
   SourceLoc loc;
@@ -308,6 +327,7 @@ struct Kernel {
   std::vector<Function> functions;      // shared functions, called by Call ops
   std::vector<InlineDecision> inlining; // every function called, shared or inlined
   std::string inlinePolicy = "auto";    // the --inline policy lowering followed, for reports
+  std::vector<Approximation> approximations; // one per call of an approximated function
   std::vector<Region> regions;    // the region tree; regions[0] is the kernel process's root
   std::vector<Process> processes; // processes[0] is the kernel's own
   std::vector<Channel> channels;

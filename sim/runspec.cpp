@@ -12,6 +12,7 @@
 // {"name": n, "type": "f32", "value": 1.5} for a typed (e.g. floating-point) scalar.
 #include "sim/runspec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -467,6 +468,48 @@ std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const
     }
   }
   if (mismatches > reported) report += fmt::format("... {} mismatching elements in total\n", mismatches);
+  return report;
+}
+
+uint64_t ulpDistance(uint64_t a, uint64_t b, uint32_t bytes) {
+  const uint32_t w = 8 * bytes;
+  const uint64_t sign = uint64_t(1) << (w - 1), mag = sign - 1;
+  const uint32_t mant = w == 16 ? 10 : w == 32 ? 23 : 52;
+  auto isNan = [&](uint64_t x) { return (x & mag) > (mag >> mant << mant); };
+  if (isNan(a) || isNan(b)) return isNan(a) && isNan(b) ? 0 : UINT64_MAX;
+  // Sign-magnitude onto a line where neighbouring floats are neighbouring integers (both zeros at 0).
+  auto line = [&](uint64_t x) { return x & sign ? -static_cast<__int128>(x & mag) : static_cast<__int128>(x & mag); };
+  const __int128 d = line(a) - line(b);
+  return uint64_t(d < 0 ? -d : d);
+}
+
+std::string compareUlps(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual, uint64_t& maxUlps) {
+  maxUlps = 0;
+  if (expected.size() != spec.args.size() || actual.size() != spec.args.size()) {
+    maxUlps = UINT64_MAX;
+    return "buffer sets differ in size\n";
+  }
+  std::string report;
+  for (size_t i = 0; i < spec.args.size(); ++i) {
+    const ArgSpec& a = spec.args[i];
+    const auto &e = expected[i], &g = actual[i];
+    if (!a.isBuffer || e == g) continue;
+    const uint32_t eb = a.elem.bytes;
+    uint64_t worst = 0, differing = 0, at = 0;
+    for (uint64_t k = 0; k + eb <= std::min(e.size(), g.size()); k += eb) {
+      const uint64_t ev = getLE(e, k, eb), gv = getLE(g, k, eb);
+      if (ev == gv) continue;
+      ++differing;
+      const uint64_t d = a.elem.isFloat ? ulpDistance(ev, gv, eb) : UINT64_MAX;
+      if (d >= worst) worst = d, at = k / eb;
+    }
+    if (e.size() != g.size()) worst = UINT64_MAX;
+    maxUlps = std::max(maxUlps, worst);
+    report += fmt::format("argument {}: {} element(s) differ, the most at element {} ({} vs {}): {}\n", describeArg(a),
+                          differing, at, formatElem(a.elem, getLE(e, at * eb, eb), true),
+                          formatElem(a.elem, getLE(g, at * eb, eb), true),
+                          worst == UINT64_MAX ? std::string("not a float difference") : fmt::format("{} ulp", worst));
+  }
   return report;
 }
 

@@ -75,6 +75,13 @@ BufferSet initialBuffers(const RunSpec& spec);
 // (argument name, element index, expected and actual values formatted by element type).
 std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual,
                            size_t maxReported = 10);
+// Distance in units in the last place between two floats of `bytes` (2, 4, 8) given as bits: how many
+// representable values lie between them (0: equal, or both NaN; +0 and -0 are 0 apart; a NaN against a
+// number: UINT64_MAX).
+uint64_t ulpDistance(uint64_t a, uint64_t b, uint32_t bytes);
+// Float buffers compared in ulps, the others bit for bit. `maxUlps` gets the largest distance (UINT64_MAX
+// for a mismatch of a non-float buffer or of sizes); returns a line per buffer that differs.
+std::string compareUlps(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual, uint64_t& maxUlps);
 // Prints buffers in a readable form (used by `spvhls run`).
 std::string formatBuffers(const RunSpec& spec, const BufferSet& buffers, size_t maxElems = 64);
 

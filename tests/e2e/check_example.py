@@ -43,6 +43,11 @@ def main():
     ap.add_argument("--ii", type=int, help="expected achieved II of loop 0")
     ap.add_argument("--not-pipelined", action="store_true")
     ap.add_argument("--cluster-kind", help="expected cluster kind built for loop 0")
+    ap.add_argument("--every-loop-kind", help="expected cluster kind built for every loop (the report's cluster_kind)")
+    ap.add_argument("--min-side-fifos", type=int, default=0,
+                    help="at least this many side FIFOs (unit spans across stall-free cluster cuts) in the report")
+    ap.add_argument("--min-side-fifo-span", type=int, default=0,
+                    help="some side FIFO carries a result across at least this many cluster cuts")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--no-loop-ok", action="store_true",
                     help="the kernel may have no pipelined loop (straight-line or FSM-only regression kernels); "
@@ -58,12 +63,19 @@ def main():
     ap.add_argument("--expect-shared", default="",
                     help="comma-separated functions the report must list as shared units (the others inlined)")
     ap.add_argument("--shared-count", type=int, help="instead: how many functions the report lists as shared")
+    ap.add_argument("--fp-reassociate", type=int, metavar="N",
+                    help="pass --fp-reassociate; the report must list N float sums split into partial sums")
+    ap.add_argument("--fp-max-ulps", help="passed to spvhls sim (the reassociated result against the interpreter)")
     args = ap.parse_args()
 
     failures = []
     budget = ["--on-chip-budget", args.on_chip_budget] if args.on_chip_budget is not None else []
     if args.inline is not None:
         budget += ["--inline", args.inline]
+    if args.fp_reassociate is not None:
+        budget += ["--fp-reassociate"]
+    if args.fp_max_ulps is not None:
+        budget += ["--fp-max-ulps", args.fp_max_ulps]
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
              "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)
@@ -91,6 +103,23 @@ def main():
                 failures.append("loop is pipelined, expected not")
             if args.cluster_kind and loop["cluster_kind"] != args.cluster_kind:
                 failures.append(f"cluster kind {loop['cluster_kind']}, expected {args.cluster_kind}")
+        split = sum(1 for lp in rep["loops"] for fs in lp["float_sums"] if fs["partial_sums"] > 0)
+        if split != (args.fp_reassociate or 0):
+            failures.append(f"{split} float sums reassociated, expected {args.fp_reassociate or 0}")
+        if args.fp_reassociate and "reassociated float sums" not in r.stdout:
+            failures.append("the simulation did not say how the reassociated result compares with the interpreter")
+        if args.every_loop_kind:
+            for n, lp in enumerate(rep["loops"]):
+                if lp["cluster_kind"] != args.every_loop_kind:
+                    failures.append(f"loop {n} ({lp['name']}) built {lp['cluster_kind']}, expected "
+                                    f"{args.every_loop_kind}: {lp['cluster_reason']}")
+        side = [f for lp in rep["loops"] for f in lp.get("side_fifos", [])]
+        if len(side) < args.min_side_fifos:
+            failures.append(f"{len(side)} side FIFOs, expected at least {args.min_side_fifos}")
+        span = max((f["to_cluster"] - f["from_cluster"] for f in side), default=0)
+        if span < args.min_side_fifo_span:
+            failures.append(f"the widest side FIFO crosses {span} cluster cuts, expected at least "
+                            f"{args.min_side_fifo_span}")
         shared = sorted(f["name"] for f in rep["functions"] if f["shared"])
         expected = sorted(n for n in args.expect_shared.split(",") if n)
         if args.shared_count is not None:
