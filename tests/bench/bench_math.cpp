@@ -1,0 +1,73 @@
+// The f32 exp/log expansions (ir/lower_math.cpp) swept over the f32 range: every `stride`-th bit
+// pattern from `start` (stride 1: all 2^32), each checked as tests/unit/test_math_expansion.cpp
+// checks its inputs (tests/unit/math_check.h): special values bit for bit against glibc, the rest
+// within the bound of the correctly rounded result. Not a ctest test (an exhaustive sweep takes about
+// an hour per function on one core):
+//   ninja bench_math && ./tests/bench/bench_math [--stride N] [--start S] [--threads T] [exp exp2 ...]
+// Exits 1 if any input is off by more than the bound.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "tests/unit/math_check.h"
+
+using namespace spvhls::mathcheck;
+
+int main(int argc, char** argv) {
+  uint64_t stride = 257, start = 0;
+  unsigned threads = 1;
+  std::vector<MathFn> fns;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--stride" && i + 1 < argc)
+      stride = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "--start" && i + 1 < argc)
+      start = std::strtoull(argv[++i], nullptr, 0);
+    else if (a == "--threads" && i + 1 < argc)
+      threads = unsigned(std::strtoul(argv[++i], nullptr, 0));
+    else {
+      bool found = false;
+      for (MathFn fn : kAllFns)
+        if (a == spvhls::ir::lower::mathFnName(fn)) fns.push_back(fn), found = true;
+      if (!found) {
+        std::fprintf(
+            stderr,
+            "usage: bench_math [--stride N] [--start S] [--threads T] [exp|exp2|exp10|log|log2|log10]...\n");
+        return 2;
+      }
+    }
+  }
+  if (fns.empty()) fns.assign(std::begin(kAllFns), std::end(kAllFns));
+  if (stride == 0 || threads == 0) return 2;
+  bool ok = true;
+  for (MathFn fn : fns) {
+    const uint32_t bound = spvhls::ir::lower::mathMaxUlps(fn);
+    std::vector<Stats> part(threads);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        Program p(fn);
+        for (uint64_t x = start + t * stride; x <= 0xffffffffull; x += threads * stride)
+          checkOne(p, fn, uint32_t(x), bound, part[t]);
+      });
+    for (auto& th : pool)
+      th.join();
+    Stats s;
+    for (const Stats& q : part)
+      s.merge(q);
+    std::printf(
+        "%-6s %llu inputs (stride %llu from %llu): max %llu ulp from correctly rounded (at 0x%08x), %llu not "
+        "correctly rounded, max error %.4f ulp; %llu special mismatches; vs glibc %llu differ, max %llu ulp "
+        "(at 0x%08x)\n",
+        spvhls::ir::lower::mathFnName(fn), (unsigned long long)s.inputs, (unsigned long long)stride,
+        (unsigned long long)start, (unsigned long long)s.maxUlps, s.worst,
+        (unsigned long long)s.notCorrectlyRounded, s.maxError, (unsigned long long)s.specialMismatches,
+        (unsigned long long)s.differFromGlibc, (unsigned long long)s.maxUlpsVsGlibc, s.worstVsGlibc);
+    for (const std::string& pr : s.problems)
+      std::printf("  %s\n", pr.c_str());
+    std::fflush(stdout);
+    if (s.maxUlps > bound || s.specialMismatches) ok = false;
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,202 @@
+// The f32 exp, exp2, exp10, log, log2, log10, sin and cos expansions (ir/lower_math.cpp): their error against
+// the correctly rounded result over about a million inputs per function (specials, neighbourhoods of
+// the overflow, underflow and 1, every binade, uniform bit patterns), their special values against
+// glibc bit for bit, their unit counts as documented, and lowering: a kernel calling them evaluates
+// as the op lists do, records its approximations, and half or double operands are rejected.
+// The sweep over the whole f32 range is tests/bench/bench_math.cpp (docs/floating-point.md).
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "frontend/module.h"
+#include "ir/ir_eval.h"
+#include "ir/lower.h"
+#include "scheduler/schedule.h"
+#include "tests/unit/math_check.h"
+
+using namespace spvhls;
+using namespace spvhls::mathcheck;
+
+namespace {
+
+constexpr uint32_t kDocumentedUlps = 1;
+constexpr int kFns = 8; // kAllFns, in OpenCL.std's names:
+const char* const kNames[kFns] = {"exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos"};
+
+// A kernel k(T x, __global T* out) storing f(x) for the eight functions in out[0..7].
+std::string kernelText(const std::string& type, uint32_t bytes) {
+  std::string body;
+  for (int i = 0; i < kFns; ++i) {
+    body +=
+        fmt::format("%r{0} = OpExtInst %T %ocl {1} %x\n%p{0} = OpInBoundsPtrAccessChain %pT %out %ulong_{0}\n"
+                    "OpStore %p{0} %r{0} Aligned {2}\n",
+                    i, kNames[i], bytes);
+  }
+  std::string consts;
+  for (int i = 0; i < kFns; ++i)
+    consts += fmt::format("%ulong_{0} = OpConstant %ulong {0}\n", i);
+  return R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Float16
+OpCapability Float64
+%ocl = OpExtInstImport "OpenCL.std"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%ulong = OpTypeInt 64 0
+%T = OpTypeFloat )" +
+         std::to_string(8 * bytes) +
+         "\n%pT = OpTypePointer CrossWorkgroup %T\n%fnty = OpTypeFunction %void %T %pT\n" + consts +
+         "%k = OpFunction %void None %fnty\n%x = OpFunctionParameter %T\n%out = OpFunctionParameter %pT\n" +
+         "%entry = OpLabel\n" + body + "OpReturn\nOpFunctionEnd\n";
+}
+
+struct Lowered {
+  std::unique_ptr<spirv::Module> module;
+  std::unique_ptr<spirv::ModuleView> view;
+};
+Lowered load(const std::string& text) {
+  Lowered l;
+  l.module = std::make_unique<spirv::Module>(spirv::readText(text, "math.spvasm"));
+  l.view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*l.module));
+  return l;
+}
+
+} // namespace
+
+TEST_CASE("f32 math expansions: within 1 ulp of the correctly rounded result, glibc's special values") {
+  for (MathFn fn : kAllFns) {
+    Program p(fn);
+    Stats s;
+    for (uint32_t x : inputsFor(fn, 400'000, 12345 + int(fn)))
+      checkOne(p, fn, x, kDocumentedUlps, s);
+    MESSAGE(fmt::format(
+        "{}: {} inputs, max {} ulp from correctly rounded (at 0x{:08x}), {} not correctly rounded, "
+        "max error {:.4f} ulp; vs glibc: {} differ, max {} ulp (at 0x{:08x}); glibc itself: {} not "
+        "correctly rounded, max {} ulp (at 0x{:08x})",
+        ir::lower::mathFnName(fn), s.inputs, s.maxUlps, s.worst, s.notCorrectlyRounded, s.maxError,
+        s.differFromGlibc, s.maxUlpsVsGlibc, s.worstVsGlibc, s.glibcNotCorrectlyRounded, s.glibcMaxUlps,
+        s.glibcWorst));
+    for (const std::string& problem : s.problems)
+      MESSAGE(problem);
+    CHECK(s.inputs >= 900'000);
+    CHECK(s.specialMismatches == 0);
+    CHECK(s.maxUlps <= kDocumentedUlps);
+    CHECK(s.maxError < 1.0); // faithful: never a whole ulp from the exact value
+    // Correctly rounded but for the rare exact values that close to a rounding boundary: a less
+    // precise polynomial or table would still stay within 1 ulp, but not this.
+    CHECK(s.notCorrectlyRounded <= 10);
+    CHECK(ir::lower::mathMaxUlps(fn) == kDocumentedUlps);
+  }
+}
+
+TEST_CASE("f32 math expansions: exact where the result is representable") {
+  Program exp2(MathFn::Exp2), log2(MathFn::Log2), log10(MathFn::Log10), exp(MathFn::Exp), log(MathFn::Log);
+  for (int k = -149; k <= 127; ++k) {
+    CHECK(exp2.run(asBits(float(k))) == asBits(std::ldexp(1.0f, k)));
+    CHECK(log2.run(asBits(std::ldexp(1.0f, k))) == asBits(float(k)));
+  }
+  CHECK(exp2.run(asBits(-150.0f)) == 0); // 2^-150: the tie goes to the even zero
+  for (int k = 0; k <= 10; ++k)
+    CHECK(log10.run(asBits(std::pow(10.0f, float(k)))) == asBits(float(k)));
+  CHECK(exp.run(0) == 0x3f800000);
+  CHECK(exp.run(0x80000000) == 0x3f800000);
+  CHECK(log.run(0x3f800000) == 0); // +0
+  Program sin(MathFn::Sin), cos(MathFn::Cos);
+  for (uint32_t x : {0x00000000u, 0x80000000u, 0x00000001u, 0x80800000u, 0x397fffffu, 0xb97fffffu}) {
+    CHECK(sin.run(x) == x); // below 2^-12, sin(x) rounds to x (and keeps the sign of zero)
+    CHECK(cos.run(x) == 0x3f800000);
+  }
+}
+
+TEST_CASE("f32 math expansions: a constant operand folds to what the op list computes") {
+  for (MathFn fn : kAllFns) {
+    Program p(fn);
+    for (uint32_t x : inputsFor(fn, 200, 7)) {
+      std::vector<ir::Op> ops;
+      ir::lower::Builder b(ops, nullptr);
+      const ir::ValueId v = ir::lower::buildMathF32(b, fn, b.constant(32, x));
+      REQUIRE_MESSAGE(b.constValue(v).has_value(), ir::lower::mathFnName(fn)
+                                                       << " " << x << " " << ops.size());
+      CHECK_MESSAGE(*b.constValue(v) == p.run(x), ir::lower::mathFnName(fn) << " " << x);
+    }
+  }
+}
+
+TEST_CASE("f32 math expansions: units as documented") {
+  // docs/floating-point.md: f64 adders (FAdd + FSub), multipliers and conversion units per call.
+  struct Expect {
+    MathFn fn;
+    size_t adds, muls, converts, intMuls;
+  };
+  for (const Expect& e :
+       {Expect{MathFn::Exp2, 7, 5, 2, 0}, Expect{MathFn::Exp, 7, 6, 2, 0}, Expect{MathFn::Exp10, 7, 6, 2, 0},
+        Expect{MathFn::Log2, 7, 6, 3, 0}, Expect{MathFn::Log, 7, 7, 3, 0}, Expect{MathFn::Log10, 7, 7, 3, 0},
+        Expect{MathFn::Sin, 6, 8, 3, 3}, Expect{MathFn::Cos, 6, 8, 3, 3}}) {
+    Program p(e.fn);
+    CAPTURE(std::string(ir::lower::mathFnName(e.fn)));
+    CHECK(p.count({OpKind::FAdd, OpKind::FSub}) == e.adds);
+    CHECK(p.count({OpKind::FMul}) == e.muls);
+    CHECK(p.count({OpKind::SIToFP, OpKind::UIToFP, OpKind::FPToFP}) == e.converts);
+    CHECK(p.count({OpKind::Mul}) == e.intMuls);
+    CHECK(p.count({OpKind::FDiv, OpKind::FSqrt, OpKind::UDiv, OpKind::SDiv}) == 0);
+    // Latency from operand to result: the longest path through the operator library's units.
+    sched::OperatorLibrary lib;
+    std::vector<uint32_t> ready(p.ops.size(), 0);
+    for (size_t v = 0; v < p.ops.size(); ++v) {
+      uint32_t start = 0;
+      for (ir::ValueId o : p.ops[v].operands)
+        start = std::max(start, ready[o]);
+      ready[v] = start + lib.latency(p.ops[v]);
+    }
+    MESSAGE(fmt::format("{}: {} ops ({} selects), latency {} cycles", ir::lower::mathFnName(e.fn),
+                        p.ops.size(), p.count({OpKind::Select}), ready[p.out]));
+    CHECK(ready[p.out] < 120);
+  }
+}
+
+TEST_CASE("lowering: the OpenCL.std calls become the expansions; half and double are rejected") {
+  Lowered l = load(kernelText("float", 4));
+  ir::Kernel k = ir::lowerKernel(*l.view, "k");
+  ir::verifyKernel(k);
+  REQUIRE(k.approximations.size() == kFns);
+  for (int i = 0; i < kFns; ++i) {
+    CHECK(k.approximations[i].function == kNames[i]);
+    CHECK(k.approximations[i].width == 32);
+    CHECK(k.approximations[i].maxUlps == kDocumentedUlps);
+  }
+  std::vector<Program> programs;
+  for (MathFn fn : kAllFns)
+    programs.emplace_back(fn);
+  std::mt19937 rng(99);
+  std::vector<uint32_t> xs = {0,          0x80000000, 0x7f800000, 0xff800000,
+                              0x7f812345, 0x3f800000, 0x00000001, 0x42b17218};
+  for (int i = 0; i < 300; ++i)
+    xs.push_back(uint32_t(rng()));
+  for (int i = 0; i < 300; ++i)
+    xs.push_back(asBits(std::uniform_real_distribution<float>(-20, 20)(rng)));
+  for (uint32_t x : xs) {
+    const ir::EvalResult r = ir::evaluateKernel(k, {x, 0}, {{}, std::vector<uint8_t>(4 * kFns, 0)});
+    for (int i = 0; i < kFns; ++i) {
+      uint32_t got;
+      std::memcpy(&got, r.buffers[1].data() + 4 * i, 4);
+      CHECK_MESSAGE(got == programs[i].run(x), kNames[i] << " " << x);
+      // The interpreter's glibc result, within the bound (the driver's check in `spvhls sim`).
+      CHECK(ulpDistance(got, glibcF32(kAllFns[i], x)) <= kDocumentedUlps);
+    }
+  }
+  for (auto [type, bytes, what] :
+       {std::tuple{"half", 2u, "half (16-bit)"}, std::tuple{"double", 8u, "double (64-bit)"}}) {
+    Lowered bad = load(kernelText(type, bytes));
+    std::string message;
+    try {
+      ir::lowerKernel(*bad.view, "k");
+    } catch (const DiagnosticError& e) {
+      message = e.what();
+    }
+    CAPTURE(message);
+    CHECK(message.find(fmt::format("OpenCL.std exp on {} operands is not supported in hardware yet", what)) !=
+          std::string::npos);
+  }
+}
