@@ -320,7 +320,8 @@ int cmdSim(const Args& a) {
     for (const ir::Approximation& ap : approx)
       bounds[fmt::format("{} f{}", ap.function, ap.width)] = ap.maxUlps;
     for (const auto& [fn, ulps] : bounds) {
-      what += fmt::format("{}{} (at most {} ulp)", what.empty() ? "approximated functions: " : ", ", fn, ulps);
+      what +=
+          fmt::format("{}{} (at most {} ulp)", what.empty() ? "approximated functions: " : ", ", fn, ulps);
       if (!c.reassociated) limit = std::max<uint64_t>(limit.value_or(0), ulps);
     }
     if (a.has("--fp-max-ulps")) limit = parseNumber("--fp-max-ulps", a.get("--fp-max-ulps"));
@@ -329,9 +330,10 @@ int cmdSim(const Args& a) {
     std::cout << what << ": the RTL is compared bit for bit with the IR evaluator's run of the kernel; "
               << "that run against the interpreter: " << (diff.empty() ? "identical\n" : "\n" + diff);
     if (limit && ulps > *limit) {
-      std::cout << fmt::format("FAIL approximation: {} from the interpreter's result, above the bound of {} ulp{}\n",
-                               ulps == UINT64_MAX ? std::string("not a float difference") : fmt::format("{} ulp", ulps),
-                               *limit, a.has("--fp-max-ulps") ? " (--fp-max-ulps)" : "");
+      std::cout << fmt::format(
+          "FAIL approximation: {} from the interpreter's result, above the bound of {} ulp{}\n",
+          ulps == UINT64_MAX ? std::string("not a float difference") : fmt::format("{} ulp", ulps), *limit,
+          a.has("--fp-max-ulps") ? " (--fp-max-ulps)" : "");
       return 1;
     }
   } else if (a.has("--fp-max-ulps")) {

@@ -113,7 +113,8 @@ json reportJson(const Compiled& c) {
     jl["critical_recurrence"] = opsList(ls.problem, ls.mii.criticalCycle);
     json fr = json::array();
     for (const ir::FpReduction& r : loop.fpReductions)
-      fr.push_back({{"phi", r.phi}, {"op", r.op}, {"chain_latency", r.chainLatency}, {"partial_sums", r.partials}});
+      fr.push_back(
+          {{"phi", r.phi}, {"op", r.op}, {"chain_latency", r.chainLatency}, {"partial_sums", r.partials}});
     jl["float_sums"] = fr;
     jl["critical_resource_ops"] = opsList(ls.problem, ls.mii.criticalResourceOps);
     jl["max_concurrency"] = ls.maxConcurrency ? json(ls.maxConcurrency) : json(nullptr);
@@ -162,7 +163,10 @@ json reportJson(const Compiled& c) {
   j["inline_policy"] = k.inlinePolicy;
   json apx = json::array();
   for (const ir::Approximation& ap : k.approximations)
-    apx.push_back({{"function", ap.function}, {"width", ap.width}, {"max_ulps", ap.maxUlps}, {"location", ap.loc.str()}});
+    apx.push_back({{"function", ap.function},
+                   {"width", ap.width},
+                   {"max_ulps", ap.maxUlps},
+                   {"location", ap.loc.str()}});
   j["approximations"] = apx;
   json blocks = json::array();
   for (size_t b = 0; b < k.blocks.size(); ++b) {
@@ -211,7 +215,8 @@ std::string reportText(const Compiled& c) {
   if (!k.approximations.empty()) {
     s += "\napproximated functions (not bit-exact: the largest error against the correctly rounded result)\n";
     for (const ir::Approximation& ap : k.approximations)
-      s += fmt::format("  {:<10} f{:<3} at most {} ulp  {}\n", ap.function, ap.width, ap.maxUlps, ap.loc.str());
+      s += fmt::format("  {:<10} f{:<3} at most {} ulp  {}\n", ap.function, ap.width, ap.maxUlps,
+                       ap.loc.str());
   }
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
@@ -225,13 +230,15 @@ std::string reportText(const Compiled& c) {
     s += fmt::format("  limited by:       {}\n", ls.limitingReason);
     for (const ir::FpReduction& r : loop.fpReductions) {
       if (r.partials)
-        s += fmt::format("  reassociated:     float sum {} ({}) kept as {} partial sums, added up after the loop "
-                         "(--fp-reassociate; rounds differently from the source order)\n",
-                         r.phi, r.op, r.partials);
+        s += fmt::format(
+            "  reassociated:     float sum {} ({}) kept as {} partial sums, added up after the loop "
+            "(--fp-reassociate; rounds differently from the source order)\n",
+            r.phi, r.op, r.partials);
       else if (r.chainLatency > 1 && ls.mii.recMII >= r.chainLatency && ls.pipelined)
-        s += fmt::format("  try:              --fp-reassociate: the float sum {} runs through {} (RecMII {}); {} "
-                         "partial sums would make that recurrence's RecMII 1 (results then round differently)\n",
-                         r.phi, r.op, r.chainLatency, r.chainLatency);
+        s += fmt::format(
+            "  try:              --fp-reassociate: the float sum {} runs through {} (RecMII {}); {} "
+            "partial sums would make that recurrence's RecMII 1 (results then round differently)\n",
+            r.phi, r.op, r.chainLatency, r.chainLatency);
     }
     if (ls.maxConcurrency) s += fmt::format("  max concurrency:  {}\n", ls.maxConcurrency);
     s += fmt::format("  latency:          {} cycles per iteration, {} stages\n", ls.schedule.length, ls.schedule.stages());
@@ -245,7 +252,8 @@ std::string reportText(const Compiled& c) {
           "    unit {}: side FIFO depth {} (positions {}..{}, from cluster {} to {}, counted from 0)\n", r.op,
           r.depth, r.start, r.resultPos, r.fromCluster, r.toCluster);
     for (const auto& u : hw.units)
-      s += fmt::format("  unit:             {}: pipelined instance of {}, latency {}\n", u.op, u.module, u.latency);
+      s += fmt::format("  unit:             {}: pipelined instance of {}, latency {}\n", u.op, u.module,
+                       u.latency);
     if (loop.controls.requests.empty()) s += "  loop controls:    none\n";
     for (const auto& r : loop.controls.requests)
       s += fmt::format("  loop control:     {} {}: {}{}\n", r.name, r.value, statusName(r.status),

@@ -216,7 +216,7 @@ struct Loop {
   LoopControls controls;
   uint32_t depth = 1;              // nesting depth (1 = outermost), as its region's
   std::optional<uint64_t> tripCountHint; // from LoopCountINTEL avg or max, if any
-  std::vector<FpReduction> fpReductions;  // found by findFpReductions (driver), for the report
+  std::vector<FpReduction> fpReductions; // found by findFpReductions (driver), for the report
 };
 
 struct Terminator {

@@ -361,8 +361,12 @@ private:
       li.ids = {w.at(0), w.at(1)};
       li.lits.assign(w.begin() + 2, w.end());
       break;
-    case SpvOp::OpCompositeConstruct: case SpvOp::OpVectorExtractDynamic: case SpvOp::OpVectorInsertDynamic:
-    case SpvOp::OpAny: case SpvOp::OpAll: case SpvOp::OpDot:
+    case SpvOp::OpCompositeConstruct:
+    case SpvOp::OpVectorExtractDynamic:
+    case SpvOp::OpVectorInsertDynamic:
+    case SpvOp::OpAny:
+    case SpvOp::OpAll:
+    case SpvOp::OpDot:
       li.ids.assign(w.begin(), w.end());
       break;
     case SpvOp::OpBranch:

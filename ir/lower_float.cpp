@@ -18,8 +18,10 @@ struct FloatBits {
   uint64_t sign, magMask;
 
   FloatBits(Builder& builder, uint32_t width)
-      : b(builder), w(width), mant(width == 16 ? 10 : width == 32 ? 23 : 52), sign(uint64_t(1) << (width - 1)),
-        magMask(sign - 1) {}
+      : b(builder), w(width), mant(width == 16   ? 10
+                                   : width == 32 ? 23
+                                                 : 52),
+        sign(uint64_t(1) << (width - 1)), magMask(sign - 1) {}
   ValueId k(uint64_t v) { return b.constant(w, v); }
   ValueId op(OpKind kind, ValueId x, ValueId y) { return b.binary(kind, x, y); }
   ValueId magnitude(ValueId x) { return op(OpKind::And, x, k(magMask)); }
@@ -33,7 +35,9 @@ struct FloatBits {
   ValueId negative(ValueId x) { return op(OpKind::UGt, x, k(magMask)); }
   // x < y for ordered x and y (false for equal zeros): the bits mapped onto a monotone line.
   ValueId less(ValueId x, ValueId y) {
-    auto key = [&](ValueId v) { return b.select(negative(v), b.unary(OpKind::Not, v), op(OpKind::Or, v, k(sign))); };
+    auto key = [&](ValueId v) {
+      return b.select(negative(v), b.unary(OpKind::Not, v), op(OpKind::Or, v, k(sign)));
+    };
     const ValueId bothZero = op(OpKind::Eq, op(OpKind::Or, magnitude(x), magnitude(y)), k(0));
     return b.predAnd(b.predNot(bothZero), op(OpKind::ULt, key(x), key(y)));
   }
@@ -44,9 +48,17 @@ struct FloatBits {
 std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg,
                                                 const LInst& in) {
   switch (n) {
-  case ocl::Fmin: case ocl::Fmax: case ocl::Fdim: case ocl::Floor: case ocl::Ceil: case ocl::Trunc:
-  case ocl::Round: case ocl::Rint: break;
-  default: return mathBuiltin(n, arg, in);
+  case ocl::Fmin:
+  case ocl::Fmax:
+  case ocl::Fdim:
+  case ocl::Floor:
+  case ocl::Ceil:
+  case ocl::Trunc:
+  case ocl::Round:
+  case ocl::Rint:
+    break;
+  default:
+    return mathBuiltin(n, arg, in);
   }
   const ValueId x = arg(0);
   const uint32_t w = b_.width(x);
@@ -91,10 +103,18 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
   // |x| < 1: away from zero (to 1) or toward it (to 0).
   ValueId smallAway;
   switch (n) {
-  case ocl::Floor: smallAway = b_.predAnd(neg, nonzero); break;
-  case ocl::Ceil: smallAway = b_.predAnd(b_.predNot(neg), nonzero); break;
-  case ocl::Trunc: smallAway = b_.constant(1, 0); break;
-  case ocl::Round: smallAway = f.op(OpKind::Eq, e, f.k(bias - 1)); break; // 0.5 <= |x| < 1
+  case ocl::Floor:
+    smallAway = b_.predAnd(neg, nonzero);
+    break;
+  case ocl::Ceil:
+    smallAway = b_.predAnd(b_.predNot(neg), nonzero);
+    break;
+  case ocl::Trunc:
+    smallAway = b_.constant(1, 0);
+    break;
+  case ocl::Round:
+    smallAway = f.op(OpKind::Eq, e, f.k(bias - 1));
+    break; // 0.5 <= |x| < 1
   default: // Rint: above one half (one half itself goes to the even 0)
     smallAway = f.op(OpKind::UGt, mag, f.k((bias - 1) << f.mant));
     break;
@@ -110,10 +130,18 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
   const ValueId inexact = f.op(OpKind::Ne, frac, f.k(0));
   ValueId away;
   switch (n) {
-  case ocl::Floor: away = b_.predAnd(neg, inexact); break;
-  case ocl::Ceil: away = b_.predAnd(b_.predNot(neg), inexact); break;
-  case ocl::Trunc: away = b_.constant(1, 0); break;
-  case ocl::Round: away = f.op(OpKind::UGe, frac, half); break;
+  case ocl::Floor:
+    away = b_.predAnd(neg, inexact);
+    break;
+  case ocl::Ceil:
+    away = b_.predAnd(b_.predNot(neg), inexact);
+    break;
+  case ocl::Trunc:
+    away = b_.constant(1, 0);
+    break;
+  case ocl::Round:
+    away = f.op(OpKind::UGe, frac, half);
+    break;
   default: { // Rint: above half, or exactly half with an odd integer part
     const ValueId odd = f.op(OpKind::Ne, f.op(OpKind::And, mag, unit), f.k(0));
     away = b_.predOr(f.op(OpKind::UGt, frac, half), b_.predAnd(f.op(OpKind::Eq, frac, half), odd));

@@ -466,7 +466,8 @@ void Translator::translateBlock(uint32_t fi) {
       continue;
     }
     if (&in == &lb.insts.back()) translateTerminator(in);
-    else if (!translateVector(in)) translateInst(in);
+    else if (!translateVector(in))
+      translateInst(in);
   }
   exitBlockOf_[lb.label] = current_; // accesses through pointers into several memories add blocks
 }

@@ -131,7 +131,7 @@ private:
   const spirv::Type* vectorType(Id type) const; // nullptr unless a vector type
   bool isVector(Id value) const;
   std::vector<Id>& lanesFor(Id result, const LInst& at); // the lanes a result defines
-  const std::vector<Id>& lanesOf(Id v, const LInst& at);  // an operand's lanes
+  const std::vector<Id>& lanesOf(Id v, const LInst& at); // an operand's lanes
   Ptr offsetPtr(const Ptr& p, uint64_t bytes);
   ValueId laneBits(const std::vector<ValueId>& lanes, uint32_t laneBits, uint32_t from, uint32_t width);
   // Translates an instruction that has a vector result or operand; false for any other.

@@ -26,7 +26,8 @@ std::vector<Id>& Translator::lanesFor(Id result, const LInst& at) {
   auto it = lanes_.find(result);
   if (it != lanes_.end()) return it->second;
   const spirv::Type* vt = vectorType(c_.typeOf(result));
-  if (!vt) throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("{} is not a vector", c_.ref(result)));
+  if (!vt)
+    throw InternalError(c_.locOf(at.src), c_.describe(at), fmt::format("{} is not a vector", c_.ref(result)));
   std::vector<Id> lanes;
   for (uint32_t i = 0; i < vt->count; ++i) {
     const Id l = c_.freshId(result);
@@ -90,7 +91,8 @@ void Translator::translatePhi(const LInst& in) {
 
 // Bits [from, from + width) of the lanes laid end to end (lane 0 lowest), all lanes `laneBits` wide;
 // the range is within one lane or covers whole lanes.
-ValueId Translator::laneBits(const std::vector<ValueId>& lanes, uint32_t laneBits, uint32_t from, uint32_t width) {
+ValueId Translator::laneBits(const std::vector<ValueId>& lanes, uint32_t laneBits, uint32_t from,
+                             uint32_t width) {
   if (width <= laneBits) {
     const ValueId v = lanes.at(from / laneBits);
     const uint32_t shift = from % laneBits;
@@ -166,7 +168,8 @@ bool Translator::translateVector(const LInst& in) {
     std::vector<ValueId> v;
     for (Id id : in.ids)
       if (isVector(id))
-        for (ValueId x : laneValues(id)) v.push_back(x);
+        for (ValueId x : laneValues(id))
+          v.push_back(x);
       else
         v.push_back(value(id));
     bind(v);
@@ -176,9 +179,12 @@ bool Translator::translateVector(const LInst& in) {
     std::vector<ValueId> all = laneValues(in.ids[0]), second = laneValues(in.ids[1]), v;
     all.insert(all.end(), second.begin(), second.end());
     for (uint64_t c : in.lits)
-      if (c == 0xFFFFFFFF) v.push_back(b_.undef(widthOf(rt->elem, in)));
-      else if (c < all.size()) v.push_back(all[c]);
-      else c_.failAt(in, fmt::format("component {} is out of range ({} components)", c, all.size()));
+      if (c == 0xFFFFFFFF)
+        v.push_back(b_.undef(widthOf(rt->elem, in)));
+      else if (c < all.size())
+        v.push_back(all[c]);
+      else
+        c_.failAt(in, fmt::format("component {} is out of range ({} components)", c, all.size()));
     bind(v);
     return true;
   }
@@ -191,11 +197,13 @@ bool Translator::translateVector(const LInst& in) {
     auto is = [&](size_t i) { return b_.binary(OpKind::Eq, idx, b_.constant(b_.width(idx), i)); };
     if (insert) {
       const ValueId x = value(in.ids[1]);
-      for (size_t i = 0; i < v.size(); ++i) v[i] = b_.select(is(i), x, v[i]);
+      for (size_t i = 0; i < v.size(); ++i)
+        v[i] = b_.select(is(i), x, v[i]);
       bind(v);
     } else {
       ValueId r = v[0];
-      for (size_t i = 1; i < v.size(); ++i) r = b_.select(is(i), v[i], r);
+      for (size_t i = 1; i < v.size(); ++i)
+        r = b_.select(is(i), v[i], r);
       vals_[in.result] = r;
     }
     return true;
@@ -204,7 +212,8 @@ bool Translator::translateVector(const LInst& in) {
   case SpvOp::OpAll: {
     const std::vector<ValueId> v = laneValues(in.ids[0]);
     ValueId r = v[0];
-    for (size_t i = 1; i < v.size(); ++i) r = b_.binary(in.op == SpvOp::OpAny ? OpKind::Or : OpKind::And, r, v[i]);
+    for (size_t i = 1; i < v.size(); ++i)
+      r = b_.binary(in.op == SpvOp::OpAny ? OpKind::Or : OpKind::And, r, v[i]);
     vals_[in.result] = r;
     return true;
   }
@@ -212,13 +221,15 @@ bool Translator::translateVector(const LInst& in) {
     // Lane products added in lane order, each operation rounded (as the interpreter computes it).
     const std::vector<ValueId> x = laneValues(in.ids[0]), y = laneValues(in.ids[1]);
     ValueId r = b_.binary(OpKind::FMul, x[0], y[0]);
-    for (size_t i = 1; i < x.size(); ++i) r = b_.binary(OpKind::FAdd, r, b_.binary(OpKind::FMul, x[i], y[i]));
+    for (size_t i = 1; i < x.size(); ++i)
+      r = b_.binary(OpKind::FAdd, r, b_.binary(OpKind::FMul, x[i], y[i]));
     vals_[in.result] = r;
     return true;
   }
   case SpvOp::OpBitcast: {
     // Lanes of another width (or a scalar as one lane): the same bits regrouped.
-    std::vector<ValueId> src = isVector(in.ids[0]) ? laneValues(in.ids[0]) : std::vector<ValueId>{value(in.ids[0])};
+    std::vector<ValueId> src =
+        isVector(in.ids[0]) ? laneValues(in.ids[0]) : std::vector<ValueId>{value(in.ids[0])};
     const uint32_t wi = b_.width(src[0]);
     const uint32_t wo = widthOf(rt ? rt->elem : in.type, in), lanesOut = rt ? n : 1;
     if (uint64_t(wi) * src.size() != uint64_t(wo) * lanesOut)
@@ -227,15 +238,18 @@ bool Translator::translateVector(const LInst& in) {
     std::vector<ValueId> v;
     for (uint32_t j = 0; j < lanesOut; ++j)
       v.push_back(laneBits(src, wi, j * wo, wo));
-    if (rt) bind(v);
-    else vals_[in.result] = v[0];
+    if (rt)
+      bind(v);
+    else
+      vals_[in.result] = v[0];
     return true;
   }
   case SpvOp::OpExtInst:
     if (in.lits.at(0) == ocl::Vloadn || in.lits.at(0) == ocl::Vstoren) {
       // vloadn(offset, p): the n elements at p + offset * n; vstoren(data, offset, p) stores them.
       const bool load = in.lits[0] == ocl::Vloadn;
-      const Id data = load ? 0 : in.ids.at(1), offId = in.ids.at(load ? 1 : 2), ptrId = in.ids.at(load ? 2 : 3);
+      const Id data = load ? 0 : in.ids.at(1), offId = in.ids.at(load ? 1 : 2),
+               ptrId = in.ids.at(load ? 2 : 3);
       const spirv::Type* vt = load ? rt : vectorType(c_.typeOf(data));
       if (!vt) return false;
       const uint32_t eb = accessSize(vt->elem, in);
@@ -244,11 +258,13 @@ bool Translator::translateVector(const LInst& in) {
       const Ptr base{p.memory, b_.binary(OpKind::Add, p.offset, off), p.set};
       if (load) {
         std::vector<ValueId> v;
-        for (uint32_t i = 0; i < vt->count; ++i) v.push_back(emitLoad(offsetPtr(base, uint64_t(i) * eb), eb, in));
+        for (uint32_t i = 0; i < vt->count; ++i)
+          v.push_back(emitLoad(offsetPtr(base, uint64_t(i) * eb), eb, in));
         bind(v);
       } else {
         const std::vector<ValueId> v = laneValues(data);
-        for (uint32_t i = 0; i < v.size(); ++i) emitStore(offsetPtr(base, uint64_t(i) * eb), v[i], eb, in);
+        for (uint32_t i = 0; i < v.size(); ++i)
+          emitStore(offsetPtr(base, uint64_t(i) * eb), v[i], eb, in);
       }
       return true;
     }
@@ -257,9 +273,10 @@ bool Translator::translateVector(const LInst& in) {
     break;
   }
   if (!rt)
-    c_.failAt(in, fmt::format("{} with a vector operand and a scalar result is not supported in hardware yet",
-                              in.op == SpvOp::OpExtInst ? "this OpenCL.std function"
-                                                        : spirv::grammar::opName(static_cast<uint16_t>(in.op))));
+    c_.failAt(in,
+              fmt::format("{} with a vector operand and a scalar result is not supported in hardware yet",
+                          in.op == SpvOp::OpExtInst ? "this OpenCL.std function"
+                                                    : spirv::grammar::opName(static_cast<uint16_t>(in.op))));
   // Elementwise: one scalar instruction per lane; scalar operands (an instruction set, a select's
   // condition) are shared by the lanes.
   const std::vector<Id> lanes = lanesFor(in.result, in);
@@ -271,7 +288,8 @@ bool Translator::translateVector(const LInst& in) {
       if (isVector(id)) {
         const auto& ls = lanesOf(id, in);
         if (ls.size() != lanes.size())
-          c_.failAt(in, fmt::format("operand {} has {} components, the result {}", c_.ref(id), ls.size(), lanes.size()));
+          c_.failAt(in, fmt::format("operand {} has {} components, the result {}", c_.ref(id), ls.size(),
+                                    lanes.size()));
         id = ls[i];
       }
     translateInst(lane);

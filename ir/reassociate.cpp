@@ -15,7 +15,9 @@ struct Chain {
   ValueId next() const { return sel != kNone ? sel : add; }
 };
 
-bool isFloatWidth(uint32_t w) { return w == 16 || w == 32 || w == 64; }
+bool isFloatWidth(uint32_t w) {
+  return w == 16 || w == 32 || w == 64;
+}
 
 // Per body value: whether it depends on the phi op `phiOp` (ops are in topological order).
 std::vector<bool> dependents(const Loop& loop, ValueId phiOp) {
@@ -41,9 +43,12 @@ std::optional<Chain> matchChain(const Loop& loop, uint32_t phi, ValueId phiOp,
   if (ops[next].kind == OpKind::Select) {
     const auto& o = ops[next].operands;
     if (dep[o[0]]) return std::nullopt;
-    if (o[2] == phiOp) c.add = o[1];
-    else if (o[1] == phiOp) c.add = o[2];
-    else return std::nullopt;
+    if (o[2] == phiOp)
+      c.add = o[1];
+    else if (o[1] == phiOp)
+      c.add = o[2];
+    else
+      return std::nullopt;
     c.sel = next;
   }
   const Op& add = ops[c.add];
@@ -63,7 +68,8 @@ std::optional<Chain> matchChain(const Loop& loop, uint32_t phi, ValueId phiOp,
       const bool chainUser = (v == c.add && o == phiOp) || (v == c.sel && (o == phiOp || o == c.add));
       if ((o == phiOp || o == c.add || o == c.sel) && o != kNone && !chainUser) return std::nullopt;
     }
-  if (loop.continueCond == phiOp || loop.continueCond == c.add || loop.continueCond == c.sel) return std::nullopt;
+  if (loop.continueCond == phiOp || loop.continueCond == c.add || loop.continueCond == c.sel)
+    return std::nullopt;
   for (size_t p = 0; p < loop.phis.size(); ++p)
     if (p != phi && (loop.phis[p].next == phiOp || loop.phis[p].next == c.add || loop.phis[p].next == c.sel))
       return std::nullopt;
@@ -105,8 +111,8 @@ public:
     const Op phiOp = loop.ops[c.phiOp];
     const uint32_t w = phiOp.width();
     // The identity -0.0 (x + -0 = x for every x, signed zeros included) enters as a live-in.
-    const ValueId negZero = kernelOp(OpKind::Const, Type::bits(w), {}, "neg_zero", k_.ops[call_].loc,
-                                     positionOf(call_));
+    const ValueId negZero =
+        kernelOp(OpKind::Const, Type::bits(w), {}, "neg_zero", k_.ops[call_].loc, positionOf(call_));
     k_.ops[negZero].imm = uint64_t(1) << (w - 1);
     const uint32_t identityIn = uint32_t(loop.liveIns.size());
     loop.liveIns.push_back(negZero);
@@ -117,7 +123,8 @@ public:
     const ValueId next = c.next();
     for (uint32_t j = 1; j < K; ++j) {
       const uint32_t idx = uint32_t(loop.phis.size());
-      loop.phis.push_back({fmt::format("{}.part{}", loop.phis[c.phi].name, j), identityIn, kNone, phiOp.type});
+      loop.phis.push_back(
+          {fmt::format("{}.part{}", loop.phis[c.phi].name, j), identityIn, kNone, phiOp.type});
       Op op = phiOp;
       op.index = idx;
       op.name = loop.phis.back().name;
@@ -132,9 +139,12 @@ public:
     const size_t outs = loop.liveOuts.size();
     for (uint32_t o = 0; o < outs; ++o) {
       std::vector<ValueId> members;
-      if (loop.liveOuts[o] == c.phiOp) members = ring;
-      else if (loop.liveOuts[o] == next) members.assign(ring.begin() + 1, ring.end()), members.push_back(next);
-      else continue;
+      if (loop.liveOuts[o] == c.phiOp)
+        members = ring;
+      else if (loop.liveOuts[o] == next)
+        members.assign(ring.begin() + 1, ring.end()), members.push_back(next);
+      else
+        continue;
       std::vector<uint32_t> indices = {o};
       for (size_t j = 1; j < members.size(); ++j) {
         indices.push_back(uint32_t(loop.liveOuts.size()));
@@ -184,8 +194,8 @@ private:
         if (k_.ops[k_.blocks[b].ops[i]].kind == OpKind::LoopOut) pos = i + 1;
       std::vector<ValueId> level = {lo};
       for (size_t j = 1; j < indices.size(); ++j) {
-        const ValueId v = kernelOp(OpKind::LoopOut, k_.ops[lo].type, {call_}, fmt::format("{}.part{}", k_.ops[lo].name, j),
-                                   k_.ops[lo].loc, {b, pos++});
+        const ValueId v = kernelOp(OpKind::LoopOut, k_.ops[lo].type, {call_},
+                                   fmt::format("{}.part{}", k_.ops[lo].name, j), k_.ops[lo].loc, {b, pos++});
         k_.ops[v].index = indices[j];
         level.push_back(v);
       }
@@ -216,9 +226,10 @@ void findFpReductions(Kernel& k, bool apply, const std::function<uint32_t(const 
     for (const Chain& c : chains) {
       const bool split = apply && c.latency > 1 && rw.callable();
       const Op& add = loop.ops[c.add];
-      loop.fpReductions.push_back({loop.phis[c.phi].name,
-                                   fmt::format("{} %{}", opKindName(add.kind), add.name.empty() ? std::to_string(c.add) : add.name),
-                                   c.latency, split ? c.latency : 0});
+      loop.fpReductions.push_back(
+          {loop.phis[c.phi].name,
+           fmt::format("{} %{}", opKindName(add.kind), add.name.empty() ? std::to_string(c.add) : add.name),
+           c.latency, split ? c.latency : 0});
       if (split) rw.split(c);
     }
   }

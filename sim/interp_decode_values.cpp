@@ -158,7 +158,8 @@ void FunctionDecoder::decodeExtInst() {
     // vloadn(offset, p, n) / vstoren(data, offset, p): the n elements at p + offset * n, through an
     // address computed into a scratch slot of its own.
     const bool load = number == spv::OpenCLStd::Vloadn;
-    const Id vec = load ? rt : typeOfValue(operand(2)), offset = operand(load ? 2 : 3), ptr = operand(load ? 3 : 4);
+    const Id vec = load ? rt : typeOfValue(operand(2)), offset = operand(load ? 2 : 3),
+             ptr = operand(load ? 3 : 4);
     if (type(vec).kind != Type::Kind::Vector) fail(fmt::format("OpenCL.std {} expects a vector", name));
     if (!isPointer(typeOfValue(ptr))) fail(fmt::format("OpenCL.std {} expects a pointer operand", name));
     const uint64_t stride = objectSize(p_, type(vec).elem, cur_) * componentsOf(vec);
@@ -167,12 +168,15 @@ void FunctionDecoder::decodeExtInst() {
     a.a = val(ptr);
     a.b = extraPos();
     a.n = 1;
-    out_.extra.insert(out_.extra.end(), {0, 0, val(offset), static_cast<uint32_t>(stride), widthOf(typeOfValue(offset))});
+    out_.extra.insert(out_.extra.end(),
+                      {0, 0, val(offset), static_cast<uint32_t>(stride), widthOf(typeOfValue(offset))});
     emit(a);
     DInst d{load ? X::Load : X::Store};
     d.a = a.dst;
-    if (load) d.dst = dst(), d.b = layoutIndexOf(p_, vec, cur_);
-    else d.b = val(operand(2)), d.c = layoutIndexOf(p_, vec, cur_);
+    if (load)
+      d.dst = dst(), d.b = layoutIndexOf(p_, vec, cur_);
+    else
+      d.b = val(operand(2)), d.c = layoutIndexOf(p_, vec, cur_);
     emit(d);
     return;
   }
@@ -336,7 +340,8 @@ void FunctionDecoder::decodeInst() {
     return;
   }
   case Op::OpFAdd: return componentWise(X::FAdd, rt);
-  case Op::OpDot: return componentWise(X::Dot, typeOfValue(operand(0)));
+  case Op::OpDot:
+    return componentWise(X::Dot, typeOfValue(operand(0)));
   case Op::OpFSub: return componentWise(X::FSub, rt);
   case Op::OpFMul: return componentWise(X::FMul, rt);
   case Op::OpFDiv: return componentWise(X::FDiv, rt);

@@ -237,10 +237,12 @@ bool Executor::floatInst(const DInst& in, uint64_t* r) const {
   if (in.op == X::Dot) {
     // The lane products added in lane order, every operation rounded (what the hardware builds).
     auto op = [&](X o, uint64_t a, uint64_t b) {
-      return *(w == 32 ? arith<float>(o, readF(a, w), readF(b, w), 0, w) : arith<double>(o, readF(a, w), readF(b, w), 0, w));
+      return *(w == 32 ? arith<float>(o, readF(a, w), readF(b, w), 0, w)
+                       : arith<double>(o, readF(a, w), readF(b, w), 0, w));
     };
     uint64_t acc = op(X::FMul, r[in.a], r[in.b]);
-    for (uint32_t i = 1; i < in.n; ++i) acc = op(X::FAdd, acc, op(X::FMul, r[in.a + i], r[in.b + i]));
+    for (uint32_t i = 1; i < in.n; ++i)
+      acc = op(X::FAdd, acc, op(X::FMul, r[in.a + i], r[in.b + i]));
     r[in.dst] = acc;
     return true;
   }

@@ -64,64 +64,192 @@ inline int64_t sext(uint64_t v, unsigned w) { return static_cast<int64_t>(v << (
 // of the result (and of the operands for same-width operations), w2 the operands' width.
 enum class X : uint16_t {
   // integer arithmetic, component-wise
-  IAdd, ISub, IMul, UDiv, SDiv, UMod, SRem, SMod, SNegate, Not, And, Or, Xor, Shl, ShrL, ShrA,
-  BitCount, BitReverse,
-  IEq, INe, ULt, ULe, UGt, UGe, SLt, SLe, SGt, SGe,      // w = operand width, result bool
-  LAnd, LOr, LNot, LEq, LNe,
-  UConvert, SConvert,                                    // w = result width, w2 = operand width
-  UConvertSat, SConvertSat, SatSToU, SatUToS,            // saturating (OpenCL convert_<T>_sat), w and w2 likewise
-  SelectScalar,  // a = condition, b / c = values of n slots each
-  SelectVector,  // component-wise; a = bool vector
-  Any, All,      // a = bool vector of n
+  IAdd,
+  ISub,
+  IMul,
+  UDiv,
+  SDiv,
+  UMod,
+  SRem,
+  SMod,
+  SNegate,
+  Not,
+  And,
+  Or,
+  Xor,
+  Shl,
+  ShrL,
+  ShrA,
+  BitCount,
+  BitReverse,
+  IEq,
+  INe,
+  ULt,
+  ULe,
+  UGt,
+  UGe,
+  SLt,
+  SLe,
+  SGt,
+  SGe, // w = operand width, result bool
+  LAnd,
+  LOr,
+  LNot,
+  LEq,
+  LNe,
+  UConvert,
+  SConvert, // w = result width, w2 = operand width
+  UConvertSat,
+  SConvertSat,
+  SatSToU,
+  SatUToS,      // saturating (OpenCL convert_<T>_sat), w and w2 likewise
+  SelectScalar, // a = condition, b / c = values of n slots each
+  SelectVector, // component-wise; a = bool vector
+  Any,
+  All, // a = bool vector of n
   // data movement
-  Move,          // copy n slots from a
-  Reshape,       // bitcast between int vectors of different shapes: n/w from a, c components of w2
-  Insert,        // copy n slots of composite a, then extra[b] slots of object c at offset extra[b+1]
-  Construct,     // n (slot, count) pairs in extra[b...]
-  Gather,        // dst[i] = slot extra[b + i], n components (OpVectorShuffle)
-  ExtractDyn,    // dst = a[b], n = vector length, w2 = index width
-  InsertDyn,     // dst = a with component [c] = b, n = vector length, w2 = index width
+  Move,       // copy n slots from a
+  Reshape,    // bitcast between int vectors of different shapes: n/w from a, c components of w2
+  Insert,     // copy n slots of composite a, then extra[b] slots of object c at offset extra[b+1]
+  Construct,  // n (slot, count) pairs in extra[b...]
+  Gather,     // dst[i] = slot extra[b + i], n components (OpVectorShuffle)
+  ExtractDyn, // dst = a[b], n = vector length, w2 = index width
+  InsertDyn,  // dst = a with component [c] = b, n = vector length, w2 = index width
   // OpenCL.std integer built-ins, component-wise (operands a, b, c)
-  SAbs, SAbsDiff, UAbsDiff, SAddSat, UAddSat, SSubSat, USubSat, SHadd, UHadd, SRhadd, URhadd,
-  SMin, SMax, UMin, UMax, SClamp, UClamp, Clz, Ctz, Rotate, SMulHi, UMulHi, SMadHi, UMadHi,
-  SMadSat, UMadSat, SUpsample, UUpsample,                // upsample: w = result width, w2 = operand width
+  SAbs,
+  SAbsDiff,
+  UAbsDiff,
+  SAddSat,
+  UAddSat,
+  SSubSat,
+  USubSat,
+  SHadd,
+  UHadd,
+  SRhadd,
+  URhadd,
+  SMin,
+  SMax,
+  UMin,
+  UMax,
+  SClamp,
+  UClamp,
+  Clz,
+  Ctz,
+  Rotate,
+  SMulHi,
+  UMulHi,
+  SMadHi,
+  UMadHi,
+  SMadSat,
+  UMadSat,
+  SUpsample,
+  UUpsample, // upsample: w = result width, w2 = operand width
   // floating point (interp_float.cpp), component-wise on IEEE bits; w = operand width (16, 32, 64)
-  FAdd, FSub, FMul, FDiv, FRem, FMod, FNegate,
-  FOrdEq, FOrdNe, FOrdLt, FOrdGt, FOrdLe, FOrdGe,        // result bool
-  FUnordEq, FUnordNe, FUnordLt, FUnordGt, FUnordLe, FUnordGe,
-  IsNan, IsInf, IsFinite, IsNormal, SignBitSet, Ordered, Unordered,
-  ConvertFToS, ConvertFToU,                              // w = result width, w2 = operand width; b = 1: saturating
-  ConvertSToF, ConvertUToF, FConvert,                    // w = result width, w2 = operand width
-  Dot,                                                   // OpDot: one result from n lanes of a and b
-                                                         // conversions: c = FPRoundingMode + 1 (0: default)
+  FAdd,
+  FSub,
+  FMul,
+  FDiv,
+  FRem,
+  FMod,
+  FNegate,
+  FOrdEq,
+  FOrdNe,
+  FOrdLt,
+  FOrdGt,
+  FOrdLe,
+  FOrdGe, // result bool
+  FUnordEq,
+  FUnordNe,
+  FUnordLt,
+  FUnordGt,
+  FUnordLe,
+  FUnordGe,
+  IsNan,
+  IsInf,
+  IsFinite,
+  IsNormal,
+  SignBitSet,
+  Ordered,
+  Unordered,
+  ConvertFToS,
+  ConvertFToU, // w = result width, w2 = operand width; b = 1: saturating
+  ConvertSToF,
+  ConvertUToF,
+  FConvert, // w = result width, w2 = operand width
+  Dot,      // OpDot: one result from n lanes of a and b
+            // conversions: c = FPRoundingMode + 1 (0: default)
   // OpenCL.std floating-point built-ins (operands a, b, c)
-  Fma, Mad, Fabs, Sqrt, Fmin, Fmax, Fdim, Floor, Ceil, Trunc, Round, Rint, Copysign, FmodStd,
-  Exp, Exp2, Exp10, Log, Log2, Log10, Pow, Sin, Cos, Tan, Asin, Acos, Atan, Atan2, Sinh, Cosh, Tanh, Cbrt, Hypot,
+  Fma,
+  Mad,
+  Fabs,
+  Sqrt,
+  Fmin,
+  Fmax,
+  Fdim,
+  Floor,
+  Ceil,
+  Trunc,
+  Round,
+  Rint,
+  Copysign,
+  FmodStd,
+  Exp,
+  Exp2,
+  Exp10,
+  Log,
+  Log2,
+  Log10,
+  Pow,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Sinh,
+  Cosh,
+  Tanh,
+  Cbrt,
+  Hypot,
   // memory
-  Variable,      // new Function-storage object of n bytes; b = initializer image + 1 (0: none)
-  LoadScalar,    // dst = *a, n bytes, w bits
-  StoreScalar,   // *a = b, n bytes
-  Load,          // dst = *a by layout b
-  Store,         // *a = b by layout c
-  CopyMemory,    // copy n bytes from *b to *a; c = size slot + 1 when sized (0: use n)
-  AccessChain,   // dst = a + extra[b..b+1] (constant, lo/hi) + sum(index * stride); n dynamic indices
-                 // as (slot, stride, index width) triples following the constant
-  GenericToPtr,  // dst = a, checking the object's storage class is c; b = 1: null instead of an error
-  AtomicLoad, AtomicStore, AtomicExchange, AtomicCmpXchg, AtomicIInc, AtomicIDec, AtomicIAdd, AtomicISub,
-  AtomicSMin, AtomicUMin, AtomicSMax, AtomicUMax, AtomicAnd, AtomicOr, AtomicXor, // n bytes, w bits; c = comparator
+  Variable,     // new Function-storage object of n bytes; b = initializer image + 1 (0: none)
+  LoadScalar,   // dst = *a, n bytes, w bits
+  StoreScalar,  // *a = b, n bytes
+  Load,         // dst = *a by layout b
+  Store,        // *a = b by layout c
+  CopyMemory,   // copy n bytes from *b to *a; c = size slot + 1 when sized (0: use n)
+  AccessChain,  // dst = a + extra[b..b+1] (constant, lo/hi) + sum(index * stride); n dynamic indices
+                // as (slot, stride, index width) triples following the constant
+  GenericToPtr, // dst = a, checking the object's storage class is c; b = 1: null instead of an error
+  AtomicLoad,
+  AtomicStore,
+  AtomicExchange,
+  AtomicCmpXchg,
+  AtomicIInc,
+  AtomicIDec,
+  AtomicIAdd,
+  AtomicISub,
+  AtomicSMin,
+  AtomicUMin,
+  AtomicSMax,
+  AtomicUMax,
+  AtomicAnd,
+  AtomicOr,
+  AtomicXor, // n bytes, w bits; c = comparator
   // control
-  Branch,        // a = edge
-  BranchCond,    // a = condition, b = true edge, c = false edge
-  Switch,        // a = selector, w = its width, n cases (lo, hi, edge) in extra[b...], c = default edge
+  Branch,     // a = edge
+  BranchCond, // a = condition, b = true edge, c = false edge
+  Switch,     // a = selector, w = its width, n cases (lo, hi, edge) in extra[b...], c = default edge
   Return,
-  ReturnValue,   // a = value of n slots
-  Call,          // dst = result, a = callee, n argument slots in extra[b...]
-  Barrier,       // OpControlBarrier: a scheduling point for ND-range execution
+  ReturnValue, // a = value of n slots
+  Call,        // dst = result, a = callee, n argument slots in extra[b...]
+  Barrier,     // OpControlBarrier: a scheduling point for ND-range execution
   // SPV_INTEL_task_sequence (interp_task.cpp); a sequence value is a handle into Executor's table
-  TaskCreate,    // dst = new sequence running function a; b = GetCapacity, c = AsyncCapacity
-  TaskAsync,     // sequence a; n arguments as (slot, slot count) pairs in extra[b...]
-  TaskGet,       // dst = n slots of the oldest result of sequence a
-  TaskRelease,   // releases sequence a
+  TaskCreate,  // dst = new sequence running function a; b = GetCapacity, c = AsyncCapacity
+  TaskAsync,   // sequence a; n arguments as (slot, slot count) pairs in extra[b...]
+  TaskGet,     // dst = n slots of the oldest result of sequence a
+  TaskRelease, // releases sequence a
   // SPV_INTEL_subgroups: executed for a whole subgroup at once (interp_subgroup.cpp); n slots, w bits
   SgShuffle,     // a = data, b = invocation id
   SgShuffleDown, // a = current, b = next, c = delta
@@ -132,7 +260,11 @@ enum class X : uint16_t {
   // SPV_INTEL_2d_block_io, also per subgroup (interp_block2d.cpp): a = the 2D memory region's base
   // pointer, c = the per-invocation pointer (Dst of loads, Src of stores; none for prefetch), the
   // other operands are a Block2DOperands in extra[b...] (interp_block2d.h)
-  Block2DLoad, Block2DLoadTranspose, Block2DLoadTransform, Block2DPrefetch, Block2DStore,
+  Block2DLoad,
+  Block2DLoadTranspose,
+  Block2DLoadTransform,
+  Block2DPrefetch,
+  Block2DStore,
   Unreachable,
 };
 

@@ -478,12 +478,15 @@ uint64_t ulpDistance(uint64_t a, uint64_t b, uint32_t bytes) {
   auto isNan = [&](uint64_t x) { return (x & mag) > (mag >> mant << mant); };
   if (isNan(a) || isNan(b)) return isNan(a) && isNan(b) ? 0 : UINT64_MAX;
   // Sign-magnitude onto a line where neighbouring floats are neighbouring integers (both zeros at 0).
-  auto line = [&](uint64_t x) { return x & sign ? -static_cast<__int128>(x & mag) : static_cast<__int128>(x & mag); };
+  auto line = [&](uint64_t x) {
+    return x & sign ? -static_cast<__int128>(x & mag) : static_cast<__int128>(x & mag);
+  };
   const __int128 d = line(a) - line(b);
   return uint64_t(d < 0 ? -d : d);
 }
 
-std::string compareUlps(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual, uint64_t& maxUlps) {
+std::string compareUlps(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual,
+                        uint64_t& maxUlps) {
   maxUlps = 0;
   if (expected.size() != spec.args.size() || actual.size() != spec.args.size()) {
     maxUlps = UINT64_MAX;
@@ -505,10 +508,11 @@ std::string compareUlps(const RunSpec& spec, const BufferSet& expected, const Bu
     }
     if (e.size() != g.size()) worst = UINT64_MAX;
     maxUlps = std::max(maxUlps, worst);
-    report += fmt::format("argument {}: {} element(s) differ, the most at element {} ({} vs {}): {}\n", describeArg(a),
-                          differing, at, formatElem(a.elem, getLE(e, at * eb, eb), true),
+    report += fmt::format("argument {}: {} element(s) differ, the most at element {} ({} vs {}): {}\n",
+                          describeArg(a), differing, at, formatElem(a.elem, getLE(e, at * eb, eb), true),
                           formatElem(a.elem, getLE(g, at * eb, eb), true),
-                          worst == UINT64_MAX ? std::string("not a float difference") : fmt::format("{} ulp", worst));
+                          worst == UINT64_MAX ? std::string("not a float difference")
+                                              : fmt::format("{} ulp", worst));
   }
   return report;
 }

@@ -81,7 +81,8 @@ std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const
 uint64_t ulpDistance(uint64_t a, uint64_t b, uint32_t bytes);
 // Float buffers compared in ulps, the others bit for bit. `maxUlps` gets the largest distance (UINT64_MAX
 // for a mismatch of a non-float buffer or of sizes); returns a line per buffer that differs.
-std::string compareUlps(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual, uint64_t& maxUlps);
+std::string compareUlps(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual,
+                        uint64_t& maxUlps);
 // Prints buffers in a readable form (used by `spvhls run`).
 std::string formatBuffers(const RunSpec& spec, const BufferSet& buffers, size_t maxElems = 64);
 

@@ -62,7 +62,7 @@ SPVHLS_SAT_FN(spvhls_sat_ulong, ulong, 0.0, 18446744073709551616.0, 0, ULONG_MAX
 
 /* OpenCL's fma and mad are overloaded: float operands take fmaf (C's fma would read them as double and
  * round twice). mad rounds once, as the interpreter computes it. */
-#define fma(a, b, c) _Generic((a) + (b) + (c), float: fmaf, default: fma)(a, b, c)
+#define fma(a, b, c) _Generic((a) + (b) + (c), float : fmaf, default : fma)(a, b, c)
 #define mad(a, b, c) fma(a, b, c)
 
 #endif
