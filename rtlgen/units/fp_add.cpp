@@ -104,9 +104,7 @@ private:
   ExprP gt(ExprP a, ExprP b) { return nl::binary(Op::Gt, std::move(a), std::move(b)); }
   ExprP isZero(const ExprP& v) { return nl::eq(v, nl::lit(0, v->width)); }
   // Names a value unless it is a literal or a signal already.
-  ExprP name(const std::string& n, ExprP e) {
-    return e->op == Op::Const || e->op == Op::Ref ? e : b_.named(n, std::move(e));
-  }
+  ExprP name(const std::string& n, ExprP e) { return nameUnlessLeaf(b_, n, std::move(e)); }
 
   // After phase `phase`: every live value crosses a register rank (advancing with en) when the split
   // puts one here, else it becomes a named wire.
@@ -192,25 +190,6 @@ private:
     v.mx = v.yal = v.sub = nullptr;
   }
 
-  struct Lz {
-    ExprP allZero, count;
-  };
-  // Leading zeros of bits (most significant first, a power of two of them) as a tree: each node
-  // takes the upper half's count unless that half is all zero.
-  Lz lzcTree(const std::vector<ExprP>& bits, unsigned level, unsigned index) {
-    if (bits.size() == 2) return {~(bits[0] | bits[1]), ~bits[0]};
-    const size_t h = bits.size() / 2;
-    const Lz hi = lzcTree({bits.begin(), bits.begin() + std::ptrdiff_t(h)}, level + 1, 2 * index);
-    const Lz lo = lzcTree({bits.begin() + std::ptrdiff_t(h), bits.end()}, level + 1, 2 * index + 1);
-    const std::string n = fmt::format("lz{}_{}", level, index);
-    const ExprP low = nl::mux(hi.allZero, lo.count, hi.count);
-    // All-padding subtrees fold to literals (no unused wires).
-    const ExprP count = hi.allZero->op == Op::Const && low->op == Op::Const
-                            ? nl::lit(hi.allZero->value << low->width | low->value, low->width + 1)
-                            : nl::concat({hi.allZero, low});
-    return {name(n + "_z", hi.allZero & lo.allZero), name(n + "_c", count)};
-  }
-
   // The shift that normalizes s, but never below exponent 1: a one ORed in ex places below the carry
   // bit stops the count there (a subnormal result keeps exponent field 0).
   void countLeadingZeros(Flow& v) {
@@ -223,7 +202,7 @@ private:
     // Padding ones below: the count never passes n (an all-zero s is flagged on its own).
     while (!std::has_single_bit(bits.size()))
       bits.push_back(nl::one());
-    v.lz = lzcTree(bits, 0, 0).count;
+    v.lz = leadingZeros(b_, bits);
     v.zero = isZero(v.s);
     v.sg = nl::mux(v.zero, v.zs, v.sx);
     v.sx = v.zs = nullptr;

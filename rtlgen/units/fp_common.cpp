@@ -15,6 +15,40 @@ ExprP partialWire(nl::ModuleBuilder& b, const std::string& n, ExprP v) {
   return w;
 }
 
+ExprP wideZero(unsigned w) {
+  std::vector<ExprP> parts;
+  for (; w > 64; w -= 64)
+    parts.push_back(nl::lit(0, 64));
+  parts.push_back(nl::lit(0, w));
+  return nl::concat(std::move(parts));
+}
+
+namespace {
+
+struct Lz {
+  ExprP allZero, count;
+};
+
+Lz lzcTree(nl::ModuleBuilder& b, const std::vector<ExprP>& bits, unsigned level, unsigned index) {
+  if (bits.size() == 2) return {~(bits[0] | bits[1]), ~bits[0]};
+  const size_t h = bits.size() / 2;
+  const Lz hi = lzcTree(b, {bits.begin(), bits.begin() + std::ptrdiff_t(h)}, level + 1, 2 * index);
+  const Lz lo = lzcTree(b, {bits.begin() + std::ptrdiff_t(h), bits.end()}, level + 1, 2 * index + 1);
+  const std::string n = fmt::format("lz{}_{}", level, index);
+  const ExprP low = nl::mux(hi.allZero, lo.count, hi.count);
+  // All-padding subtrees fold to literals (no unused wires).
+  const ExprP count = hi.allZero->op == nl::Op::Const && low->op == nl::Op::Const
+                          ? nl::lit(hi.allZero->value << low->width | low->value, low->width + 1)
+                          : nl::concat({hi.allZero, low});
+  return {nameUnlessLeaf(b, n + "_z", hi.allZero & lo.allZero), nameUnlessLeaf(b, n + "_c", count)};
+}
+
+} // namespace
+
+ExprP leadingZeros(nl::ModuleBuilder& b, const std::vector<ExprP>& bits) {
+  return lzcTree(b, bits, 0, 0).count;
+}
+
 FpOperand unpackFp(nl::ModuleBuilder& b, const ExprP& v, const std::string& n, FpFormat f) {
   const unsigned E = f.exp, M = f.mant, W = f.width(), P = M + 1;
   FpOperand o;

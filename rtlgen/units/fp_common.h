@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "rtlgen/netlist.h"
 #include "rtlgen/units/fp_format.h"
@@ -27,6 +28,19 @@ inline nl::ExprP bit(const nl::ExprP& v, unsigned i) {
 
 // A wire of which some readers take only a slice (declared so that lint accepts the unused bits).
 nl::ExprP partialWire(nl::ModuleBuilder& b, const std::string& n, nl::ExprP v);
+
+// e as a named wire, unless it is a literal or a reference already (no wire for those).
+inline nl::ExprP nameUnlessLeaf(nl::ModuleBuilder& b, const std::string& n, nl::ExprP e) {
+  return e->op == nl::Op::Const || e->op == nl::Op::Ref ? e : b.named(n, std::move(e));
+}
+
+// A zero of any width (literals stop at 64 bits).
+nl::ExprP wideZero(unsigned w);
+
+// The leading zeros of `bits` (most significant first, a power of two of them; pad with ones) as a
+// tree of named wires lz<level>_<index>_z / _c: each node takes the upper half's count unless that
+// half is all zero. Returns the count (log2(bits) + 1 bits: all zero counts bits.size()).
+nl::ExprP leadingZeros(nl::ModuleBuilder& b, const std::vector<nl::ExprP>& bits);
 
 // An operand's classes and its significand normalized so that the hidden bit is set. Named wires:
 // <n>_exp_zero, <n>_nan, <n>_inf, <n>_zero, then <n>_lz<d> and <n>_sig<d> per normalization level.

@@ -43,15 +43,6 @@ std::array<bool, kCutCount> registeredCuts(FpFormat f, uint32_t stages) {
   return r;
 }
 
-// A zero of any width (literals stop at 64 bits).
-ExprP wideZero(unsigned w) {
-  std::vector<ExprP> parts;
-  for (; w > 64; w -= 64)
-    parts.push_back(nl::lit(0, 64));
-  parts.push_back(nl::lit(0, w));
-  return nl::concat(std::move(parts));
-}
-
 void checkArgs(const std::string& name, FpFormat f, uint32_t stages) {
   if (f.exp < 2 || f.exp > 15 || f.mant < 2 || f.width() > 64)
     throw InternalError(
@@ -185,9 +176,7 @@ private:
   ExprP ge(ExprP a, ExprP b) { return nl::binary(Op::Ge, std::move(a), std::move(b)); }
   ExprP lit(int64_t v) { return nl::lit(uint64_t(v) & ones(X), X); } // an exponent constant
   // Names a value unless it is a literal or a signal already.
-  ExprP name(const std::string& n, ExprP e) {
-    return e->op == Op::Const || e->op == Op::Ref ? e : b_.named(n, std::move(e));
-  }
+  ExprP name(const std::string& n, ExprP e) { return nameUnlessLeaf(b_, n, std::move(e)); }
 
   // After phase `phase`: every live value crosses a register rank (advancing with en) when the split
   // puts one here, else it becomes a named wire.
@@ -294,25 +283,6 @@ private:
     v.prod = v.cal = v.sub = v.sp = v.sc = nullptr;
   }
 
-  struct Lz {
-    ExprP allZero, count;
-  };
-  // Leading zeros of bits (most significant first, a power of two of them) as a tree: each node
-  // takes the upper half's count unless that half is all zero.
-  Lz lzcTree(const std::vector<ExprP>& bits, unsigned level, unsigned index) {
-    if (bits.size() == 2) return {~(bits[0] | bits[1]), ~bits[0]};
-    const size_t h = bits.size() / 2;
-    const Lz hi = lzcTree({bits.begin(), bits.begin() + std::ptrdiff_t(h)}, level + 1, 2 * index);
-    const Lz lo = lzcTree({bits.begin() + std::ptrdiff_t(h), bits.end()}, level + 1, 2 * index + 1);
-    const std::string n = fmt::format("lz{}_{}", level, index);
-    const ExprP low = nl::mux(hi.allZero, lo.count, hi.count);
-    // All-padding subtrees fold to literals (no unused wires).
-    const ExprP count = hi.allZero->op == Op::Const && low->op == Op::Const
-                            ? nl::lit(hi.allZero->value << low->width | low->value, low->width + 1)
-                            : nl::concat({hi.allZero, low});
-    return {name(n + "_z", hi.allZero & lo.allZero), name(n + "_c", count)};
-  }
-
   // The left shift that normalizes the magnitude, stopped at exponent 1, or the right shift into the
   // subnormal range: one left shift of {R0 zeros, mag}, by R0 + count or by R0 - rsh.
   void countLeadingZeros(Flow& v) {
@@ -323,7 +293,7 @@ private:
     // Padding ones below: the count never passes AW (an all-zero sum is an exact zero, all-zero out).
     while (!std::has_single_bit(bits.size()))
       bits.push_back(nl::one());
-    const ExprP lz = b_.named("lz", lzcTree(bits, 0, 0).count);
+    const ExprP lz = b_.named("lz", leadingZeros(b_, bits));
     const unsigned tw = bitsFor(R0 + (uint64_t(1) << lz->width));
     v.nsh = nl::mux(v.tiny, nl::sub(nl::lit(R0, tw), nl::resize(v.rsh, tw)),
                     nl::add(nl::lit(R0, tw), nl::resize(lz, tw)));

@@ -40,15 +40,6 @@ std::array<bool, kCutCount> registeredCuts(FpFormat f, uint32_t stages) {
   return r;
 }
 
-// A zero of any width (literals stop at 64 bits).
-ExprP wideZero(unsigned w) {
-  std::vector<ExprP> parts;
-  for (; w > 64; w -= 64)
-    parts.push_back(nl::lit(0, 64));
-  parts.push_back(nl::lit(0, w));
-  return nl::concat(std::move(parts));
-}
-
 void checkArgs(const std::string& name, FpFormat f, uint32_t stages) {
   if (f.exp < 2 || f.exp > 15 || f.mant < 1 || f.width() > 64)
     throw InternalError(
