@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "frontend/fp_round_odd.h"
 #include "ir/lower_internal.h"
 
 namespace spvhls::ir::lower {
@@ -83,17 +84,9 @@ uint64_t floatArith(OpKind k, uint32_t w, uint64_t a, uint64_t b) {
   }
 }
 
-// The interpreter's fmaHalf (sim/interp_float.cpp), copied (ir does not depend on sim): a * b exact
-// in double, a TwoSum giving p + c and its exact error, the round-to-odd double, which rounds to half
-// once. Its operands are never NaN.
+// The interpreter's fmaHalf (sim/interp_float.cpp): one rounding to half of the round-to-odd double.
 uint64_t fmaHalf(double a, double b, double c) {
-  double p = a * b, s = p + c;
-  double bb = s - p, e = (p - (s - bb)) + (c - bb);
-  if (e != 0 && std::isfinite(s)) {
-    if (std::signbit(e) != std::signbit(s)) s = std::nextafter(s, 0.0); // truncate toward zero
-    s = fromBits<double>(toBits(s) | 1);
-  }
-  return fromDouble(s, 16);
+  return fromDouble(fp::fmaHalfToOdd(a, b, c), 16);
 }
 
 // a * b + c rounded once, as the interpreter's arith computes fma: the first NaN of a, b, c quieted,

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/fp_round_odd.h"
 #include "sim/interp_exec.h"
 #include "sim/interp_intmath.h"
 
@@ -54,19 +55,11 @@ uint64_t writeF(double d, unsigned w) {
   }
 }
 
-// fma for half: a * b is exact in double; a TwoSum gives p + c as a double plus its exact error,
-// from which the round-to-odd double follows, so that rounding it to half is the only rounding. NaN
-// operands never get here (arith picks the first one), so the operand order of the commutative * and
-// + cannot change the result. Copied in ir/lower_builder.cpp (constant folding) and the fma unit's test
-// (tests/unit/test_fp_fma.cpp): change all three.
+// fma for half: one rounding to half of the round-to-odd double (frontend/fp_round_odd.h, which
+// constant folding in ir/lower_builder.cpp shares). NaN operands never get here (arith picks the
+// first one). The fma unit's test reproduces it (tests/unit/test_fp_fma.cpp).
 uint64_t fmaHalf(double a, double b, double c) {
-  double p = a * b, s = p + c;
-  double bb = s - p, e = (p - (s - bb)) + (c - bb);
-  if (e != 0 && std::isfinite(s)) {
-    if (std::signbit(e) != std::signbit(s)) s = std::nextafter(s, 0.0); // truncate toward zero
-    s = fromBits<double>(toBits(s) | 1);
-  }
-  return writeF(s, 16);
+  return writeF(fp::fmaHalfToOdd(a, b, c), 16);
 }
 
 // One-argument libm functions with float and double versions.

@@ -44,8 +44,8 @@ const char* kHarnessBody = R"(
 float (*volatile gFmaf)(float, float, float) = ::fmaf;
 double (*volatile gFma)(double, double, double) = ::fma;
 
-// The interpreter's fmaHalf, copied: the exact product, TwoSum, the round-to-odd double, one rounding
-// to half. Its operands are never NaN, so the order of the commutative * and + does not matter.
+// The interpreter's fmaHalf (frontend/fp_round_odd.h), reproduced here on purpose as an independent
+// reference: the exact product, TwoSum, the round-to-odd double, one rounding to half. Its operands are never NaN, so the order of the commutative * and + does not matter.
 uint64_t fmaHalf(double a, double b, double c) {
   double p = a * b, s = p + c;
   double bb = s - p, e = (p - (s - bb)) + (c - bb);
