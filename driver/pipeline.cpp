@@ -88,7 +88,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
     so.exitBeforeMemory = rtl::exitBeforeMemory(choice.loops);
     c.schedule = stage(inputPath, "scheduling", [&] { return sched::scheduleKernel(c.kernel, so); });
     c.plan = stage(inputPath, "planning",
-                   [&] { return rtl::planKernel(c.kernel, c.schedule, lib, choice.loops); });
+                   [&] { return rtl::planKernel(c.kernel, c.schedule, lib, choice.loops, o.shareUnits); });
   };
   scheduleAndPlan();
   // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that

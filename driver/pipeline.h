@@ -22,6 +22,7 @@ struct CompileOptions {
   uint64_t onChipBudget = ir::kDefaultOnChipBudget; // bytes of on-chip RAM (ir::LowerOptions)
   ir::InlinePolicy inlinePolicy = ir::InlinePolicy::Auto; // which functions become shared units
   bool fpReassociate = false; // split float sums carried by loops into partial sums (ir/reassociate.h)
+  bool shareUnits = true;     // loop operations share unit instances where the II leaves room (--share-units)
 };
 
 struct LoadedModule {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace spvhls::driver {
 
 using nlohmann::json;
@@ -22,6 +24,7 @@ struct MemoryRow {
   uint64_t bytes = 0;
   uint32_t wordBytes = 0; // on chip
   bool persistent = false;
+  uint32_t portBits = 64; // its port's data width (wider when a vector is accessed whole)
 };
 
 static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipBytes) {
@@ -29,7 +32,7 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
   onChipBytes = 0;
   for (size_t m = 0; m < c.kernel.memories.size(); ++m) {
     const ir::Memory& mem = c.kernel.memories[m];
-    MemoryRow r{mem.name, ir::memoryKindName(mem.kind), "", mem.sizeBytes, 0, mem.persistent};
+    MemoryRow r{mem.name, ir::memoryKindName(mem.kind), "", mem.sizeBytes, 0, mem.persistent, mem.wordBits};
     if (mem.kind == ir::Memory::Kind::Argument) {
       r.where = fmt::format("port mem_{}", c.rtl.argNames.at(mem.argIndex));
     } else if (mem.kind == ir::Memory::Kind::External) {
@@ -43,6 +46,27 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
     rows.push_back(std::move(r));
   }
   return rows;
+}
+
+// Per unit module of a loop: instances built, operations bound to them, and how many of those
+// operations share their instance with another (modulo binding).
+struct UnitCount {
+  std::string module;
+  uint32_t instances = 0, ops = 0, sharedOps = 0;
+};
+static std::vector<UnitCount> unitCounts(const rtl::LoopHardware& hw) {
+  std::map<std::string, UnitCount> m;
+  for (const auto& inst : hw.instances) {
+    UnitCount& u = m[inst.module];
+    u.module = inst.module;
+    u.instances++;
+    u.ops += uint32_t(inst.ops.size());
+    if (inst.ops.size() > 1) u.sharedOps += uint32_t(inst.ops.size());
+  }
+  std::vector<UnitCount> out;
+  for (auto& [name, u] : m)
+    out.push_back(u);
+  return out;
 }
 
 // Stall-free loops: the side FIFO of each unit whose span crosses clusters (rtl::LoopPlan::sideFifoDepth).
@@ -88,7 +112,8 @@ json reportJson(const Compiled& c) {
                {"kind", r.kind},
                {"bytes", r.bytes},
                {"where", r.where},
-               {"persistent", r.persistent}};
+               {"persistent", r.persistent},
+               {"port_bits", r.portBits}};
     if (r.wordBytes) jm["word_bytes"] = r.wordBytes;
     mems.push_back(jm);
   }
@@ -140,8 +165,20 @@ json reportJson(const Compiled& c) {
     jl["side_fifos"] = sf;
     json un = json::array();
     for (const auto& u : hw.units)
-      un.push_back({{"op", u.op}, {"module", u.module.empty() ? json(nullptr) : json(u.module)}, {"latency", u.latency}});
+      un.push_back({{"op", u.op},
+                    {"module", u.module.empty() ? json(nullptr) : json(u.module)},
+                    {"latency", u.latency},
+                    {"instance", u.instance}});
     jl["units"] = un;
+    json ui = json::array();
+    for (const auto& inst : hw.instances)
+      ui.push_back({{"module", inst.module}, {"ops", inst.ops}, {"shared", inst.ops.size() > 1}});
+    jl["unit_instances"] = ui;
+    json ub = json::array();
+    for (const UnitCount& u : unitCounts(hw))
+      ub.push_back(
+          {{"module", u.module}, {"instances", u.instances}, {"ops", u.ops}, {"shared_ops", u.sharedOps}});
+    jl["units_built"] = ub;
     json ctl = json::array();
     for (const auto& r : loop.controls.requests)
       ctl.push_back({{"control", r.name}, {"value", r.value}, {"status", statusName(r.status)}, {"note", r.note}});
@@ -166,6 +203,7 @@ json reportJson(const Compiled& c) {
     apx.push_back({{"function", ap.function},
                    {"width", ap.width},
                    {"max_ulps", ap.maxUlps},
+                   {"reference_ulps", ap.referenceUlps},
                    {"location", ap.loc.str()}});
   j["approximations"] = apx;
   json blocks = json::array();
@@ -197,8 +235,9 @@ std::string reportText(const Compiled& c) {
     s += fmt::format("\nmemories (on chip: {} of {} bytes of budget, --on-chip-budget)\n", onChipBytes,
                      k.onChipBudget);
     for (const MemoryRow& r : rows)
-      s += fmt::format("  {:<20} {:<14} {:>10} bytes  {}{}{}\n", r.name, r.kind,
+      s += fmt::format("  {:<20} {:<14} {:>10} bytes  {}{}{}{}\n", r.name, r.kind,
                        r.kind == std::string("argument") ? "-" : std::to_string(r.bytes), r.where,
+                       r.portBits > 64 ? fmt::format(", {}-bit port", r.portBits) : "",
                        r.wordBytes ? fmt::format(", {}-bit words", 8 * r.wordBytes) : "",
                        r.persistent ? ", persistent" : "");
   }
@@ -252,8 +291,13 @@ std::string reportText(const Compiled& c) {
           "    unit {}: side FIFO depth {} (positions {}..{}, from cluster {} to {}, counted from 0)\n", r.op,
           r.depth, r.start, r.resultPos, r.fromCluster, r.toCluster);
     for (const auto& u : hw.units)
-      s += fmt::format("  unit:             {}: pipelined instance of {}, latency {}\n", u.op, u.module,
-                       u.latency);
+      s += fmt::format(
+          "  unit:             {}: pipelined instance of {}, latency {}{}\n", u.op, u.module, u.latency,
+          hw.instances[u.instance].ops.size() > 1 ? fmt::format(", shares instance {}", u.instance) : "");
+    for (const UnitCount& u : unitCounts(hw))
+      s +=
+          fmt::format("  units built:      {}: {} instance(s) for {} operation(s){}\n", u.module, u.instances,
+                      u.ops, u.sharedOps ? fmt::format(", {} of them on shared instances", u.sharedOps) : "");
     if (loop.controls.requests.empty()) s += "  loop controls:    none\n";
     for (const auto& r : loop.controls.requests)
       s += fmt::format("  loop control:     {} {}: {}{}\n", r.name, r.value, statusName(r.status),

@@ -14,6 +14,15 @@ bool buildable(Type t) {
   return t.isNone() || (t.isBits() && t.width() <= kMaxHardwareBits);
 }
 
+// A wide value (a vector accessed whole) only travels from its Load or Concat (or an Undef, a load that
+// never runs) to Extracts and Stores: no operation computes on it.
+bool wideProducer(OpKind k) {
+  return k == OpKind::Load || k == OpKind::Concat || k == OpKind::Undef;
+}
+bool wideConsumer(const Op& op, size_t operand) {
+  return op.kind == OpKind::Extract || (op.kind == OpKind::Store && operand == 1);
+}
+
 [[noreturn]] void unsupported(const SourceLoc& loc, const std::string& construct, const std::string& what) {
   throw DiagnosticError(loc, construct, what + " is not supported yet by the hardware generator");
 }
@@ -24,7 +33,15 @@ std::string opConstruct(const Op& op) {
 
 void checkOps(const std::vector<Op>& ops, const Loop* inside) {
   for (const Op& op : ops) {
-    if (!buildable(op.type))
+    const bool wide = op.type.isBits() && op.type.width() <= 8 * kMaxAccessBytes && wideProducer(op.kind);
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const ValueId o = op.operands[i];
+      if (o != kNone && o < ops.size() && ops[o].width() > kMaxHardwareBits && !wideConsumer(op, i))
+        unsupported(
+            op.loc, opConstruct(op),
+            fmt::format("an operation on a {}-bit value (only wide loads and stores are)", ops[o].width()));
+    }
+    if (!wide && !buildable(op.type))
       unsupported(op.loc, opConstruct(op),
                   fmt::format("a value of type {} (hardware builds bits of 1..{})", typeName(op.type),
                               kMaxHardwareBits));
@@ -44,9 +61,10 @@ void checkHardwareSupport(const Kernel& k) {
   for (const Memory& m : k.memories) {
     if (m.kind == Memory::Kind::WorkGroup)
       unsupported(k.loc, "memory " + m.name, "a work-group local memory");
-    if (m.wordBits != kMaxHardwareBits)
-      unsupported(k.loc, "memory " + m.name,
-                  fmt::format("a memory port of {} bits (ports carry 64)", m.wordBits));
+    if (m.wordBits < kMaxHardwareBits || m.wordBits > 8 * kMaxAccessBytes)
+      unsupported(
+          k.loc, "memory " + m.name,
+          fmt::format("a memory port of {} bits (ports carry 64 to {})", m.wordBits, 8 * kMaxAccessBytes));
   }
   checkOps(k.ops, nullptr);
   for (const Loop& lp : k.loops) {

@@ -6,9 +6,10 @@
 // of operations with predicates, no control flow), loop-carried phis, live-ins and live-outs. In the CFG
 // such a loop is one Op of kind LoopCall in a block of its own.
 //
-// Every value has a Type (ir/types.h); lowering produces bits of 1..64. Operations are listed once, in
-// ir/ops.def. Pointers into CrossWorkgroup buffers are not values: every Load/Store names its Memory
-// (one per pointer argument or on-chip array) and takes a byte offset (64-bit) into it.
+// Every value has a Type (ir/types.h); lowering produces bits of 1..64, and wider bits only for a
+// vector accessed as one wide Load/Store (the Load, the Concat of a store's data, their Extracts). Operations
+// are listed once, in ir/ops.def. Pointers into CrossWorkgroup buffers are not values: every Load/Store names
+// its Memory (one per pointer argument or on-chip array) and takes a byte offset (64-bit) into it.
 //
 // Above the CFG and the loops: the region tree (the kernel's loops at every depth, pipelined or
 // not), the processes (the kernel's own, later one per task function) and the channels between them.
@@ -32,6 +33,8 @@ constexpr uint64_t kDefaultOnChipBudget = 256 * 1024;
 // The largest single variable or private array the compiler builds at all (on chip or as an external
 // memory): its initial image is held in memory while compiling and simulating.
 constexpr uint64_t kMaxVariableBytes = uint64_t(64) << 20;
+// The widest single Load/Store: a 16-lane vector of 64-bit elements, accessed whole.
+constexpr uint32_t kMaxAccessBytes = 128;
 
 enum class OpKind : uint8_t {
 #define OP(name, operands, result, effect, cls) name,
@@ -79,6 +82,8 @@ inline const char* opKindName(OpKind k) { return opInfo(k).name; }
 inline bool hasSideEffect(OpKind k) {
   return opInfo(k).sideEffect;
 } // Store, LoopCall, Call
+// Op::rounding's name: "rte", "rtz", "rtp", "rtn" (IR dumps, unit module names).
+const char* roundingName(uint8_t rounding);
 // The floating-point conversions, whose Op::imm is their operand's width.
 inline bool isConversion(OpKind k) {
   return k == OpKind::SIToFP || k == OpKind::UIToFP || k == OpKind::FPToSI || k == OpKind::FPToUI ||
@@ -89,6 +94,9 @@ const char* opClassName(OpClass c);
 struct Op {
   OpKind kind = OpKind::Const;
   uint8_t size = 0;            // Load/Store access size in bytes (next to kind: packs the struct)
+  // SIToFP / UIToFP / FPToFP: how an inexact result rounds, SPIR-V FPRoundingMode (0 RTE, 1 RTZ,
+  // 2 RTP, 3 RTN); 0 for every other op.
+  uint8_t rounding = 0;
   Type type;                   // result type (none: no result)
   uint32_t memory = 0;         // Load/Store memory index
   uint32_t index = 0;          // Arg / LiveIn / LoopPhi / LoopCall / LoopOut index
@@ -137,7 +145,9 @@ struct Memory {
   // interpreter's, which encodes pointers its own way, so simulation does not compare them.
   bool holdsPointers = false;
   uint32_t elemBytes = 4;        // the widest access seen, for reports
-  uint32_t wordBits = 64;        // data width of its ports (today's request/response ports carry 64)
+  // Data width of its ports: its widest access, at least 64 (docs/hardware-interface.md); set by
+  // buildStructure.
+  uint32_t wordBits = 64;
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
   std::vector<MemoryPort> ports;
   bool onChip() const { return kind != Kind::Argument && kind != Kind::External; }
@@ -313,6 +323,9 @@ struct Approximation {
   std::string function; // e.g. "exp"
   uint32_t width = 32;  // the operand's float width
   uint32_t maxUlps = 0; // documented bound against the correctly rounded result
+  // How far the interpreter's own result (the host's libm) can be from the correctly rounded one:
+  // `spvhls sim` allows maxUlps + referenceUlps between the two.
+  uint32_t referenceUlps = 0;
   SourceLoc loc;
 };
 

@@ -40,6 +40,11 @@ const char* opClassName(OpClass c) {
   return "?";
 }
 
+const char* roundingName(uint8_t rounding) {
+  static constexpr const char* kNames[] = {"rte", "rtz", "rtp", "rtn"};
+  return rounding < 4 ? kNames[rounding] : "?";
+}
+
 const char* portAccessName(PortAccess a) {
   switch (a) {
   case PortAccess::Read: return "read";
@@ -147,6 +152,9 @@ std::string formatOp(const Kernel& k, const Op& op, ValueId v, const std::vector
       s += fmt::format("{:016x}", op.imm);
     }
     break;
+  case OpKind::Extract:
+    s += fmt::format(" {} [{}+:{}]", val(op.operands.at(0)), op.imm, op.width());
+    break;
   case OpKind::Arg: s += fmt::format(" arg{}", op.index); break;
   case OpKind::LiveIn: s += fmt::format(" in{}", op.index); break;
   case OpKind::LoopPhi: s += fmt::format(" phi{}", op.index); break;
@@ -185,6 +193,7 @@ std::string formatOp(const Kernel& k, const Op& op, ValueId v, const std::vector
     break;
   default:
     for (size_t i = 0; i < op.operands.size(); ++i) s += (i ? ", " : " ") + val(op.operands[i]);
+    if (op.rounding != 0) s += fmt::format(" {}", roundingName(op.rounding));
     break;
   }
   if (!op.name.empty()) s += "  ; " + op.name;

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 #include "ir/lower_internal.h"
 
 namespace spvhls::ir {
@@ -46,6 +49,7 @@ private:
   const std::vector<uint64_t>& args_;
   uint64_t maxSteps_;
   std::vector<std::vector<uint8_t>> mem_;
+  std::map<const Op*, std::vector<uint8_t>> wide_; // values wider than 64 bits, by op (computeWide)
   EvalResult r_;
   std::vector<uint64_t> vals_;
   std::vector<std::vector<uint64_t>> loopOuts_;
@@ -136,8 +140,53 @@ private:
                                         k_.memories[op.memory].name, op.size));
   }
 
+  // The bits of a value of `list` as little-endian bytes: a wide value's from wide_, else its word's.
+  std::vector<uint8_t> bytesOf(const std::vector<Op>& list, ValueId o,
+                               const std::vector<uint64_t>& vals) const {
+    const uint32_t w = list[o].width();
+    if (w > 64) return wide_.at(&list[o]);
+    std::vector<uint8_t> b((w + 7) / 8);
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = static_cast<uint8_t>(vals[o] >> (8 * i));
+    return b;
+  }
+
+  // Wide values (a vector loaded or stored whole) live as bytes in wide_, by op; only Load, Concat,
+  // Undef make them and only Extract and Store read them (ir::checkHardwareSupport), so the word
+  // computed for them is 0.
+  uint64_t computeWide(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
+    std::vector<uint8_t>& out = wide_[&op];
+    out.assign((op.width() + 7) / 8, 0);
+    switch (op.kind) {
+    case OpKind::Undef:
+      break;
+    case OpKind::Load:
+      if (op.operands[1] == kNone || (vals[op.operands[1]] & 1)) {
+        const uint64_t off = vals[op.operands[0]];
+        checkAccess(op, off);
+        std::copy_n(mem_[op.memory].begin() + static_cast<long>(off), op.size, out.begin());
+      }
+      break;
+    case OpKind::Concat: {
+      uint32_t at = 0; // operands are whole bytes: lanes of 8 bits or more
+      for (ValueId o : op.operands) {
+        const std::vector<uint8_t> b = bytesOf(list, o, vals);
+        std::copy(b.begin(), b.end(), out.begin() + at / 8);
+        at += list[o].width();
+      }
+      break;
+    }
+    default:
+      throw InternalError(
+          op.loc, opKindName(op.kind),
+          fmt::format("the IR evaluator computes no {} of {} bits", opKindName(op.kind), op.width()));
+    }
+    return 0;
+  }
+
   // One op over the values of its op list (the kernel's or a loop body's).
   uint64_t compute(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
+    if (op.width() > 64) return computeWide(op, list, vals);
     auto val = [&](ValueId o) { return vals[o]; };
     auto pred = [&](size_t i) { return op.operands[i] == kNone || (val(op.operands[i]) & 1); };
     switch (op.kind) {
@@ -154,17 +203,47 @@ private:
     }
     case OpKind::Store: {
       if (!pred(2)) return 0;
-      uint64_t off = val(op.operands[0]), x = val(op.operands[1]);
+      uint64_t off = val(op.operands[0]);
       checkAccess(op, off);
-      for (uint32_t i = 0; i < op.size; ++i) mem_[op.memory][off + i] = static_cast<uint8_t>(x >> (8 * i));
+      if (list[op.operands[1]].width() > 64) {
+        const std::vector<uint8_t>& x = wide_.at(&list[op.operands[1]]);
+        std::copy_n(x.begin(), op.size, mem_[op.memory].begin() + static_cast<long>(off));
+        return 0;
+      }
+      const uint64_t x = val(op.operands[1]);
+      for (uint32_t i = 0; i < op.size; ++i)
+        mem_[op.memory][off + i] = static_cast<uint8_t>(x >> (8 * i));
       return 0;
+    }
+    case OpKind::Extract: {
+      const std::vector<uint8_t> b = bytesOf(list, op.operands[0], vals);
+      uint64_t x = 0;
+      for (uint32_t i = 0; i < op.width(); ++i) {
+        const uint64_t bit = op.imm + i;
+        x |= uint64_t((b[bit / 8] >> (bit % 8)) & 1) << i;
+      }
+      return x;
+    }
+    case OpKind::Concat: {
+      uint64_t x = 0;
+      uint32_t at = 0;
+      for (ValueId o : op.operands) {
+        x |= (val(o) & widthMask(list[o].width())) << at;
+        at += list[o].width();
+      }
+      return x;
     }
     default: break;
     }
+    for (ValueId o : op.operands)
+      if (list[o].width() > 64)
+        throw InternalError(
+            op.loc, opKindName(op.kind),
+            fmt::format("the IR evaluator computes no {} on {} bits", opKindName(op.kind), list[o].width()));
     std::vector<uint64_t> xs;
     for (ValueId o : op.operands) xs.push_back(val(o));
     const uint32_t ow = op.operands.empty() ? op.width() : list[op.operands[0]].width();
-    if (auto r = lower::foldConstant(op.kind, op.width(), xs, ow)) return *r;
+    if (auto r = lower::foldConstant(op.kind, op.width(), xs, ow, op.rounding)) return *r;
     // Hardware results where the fold refuses: division by zero gives 0, INT_MIN / -1 wraps.
     if (op.kind == OpKind::SDiv && xs.size() == 2 && (xs[1] & widthMask(ow)) != 0) return xs[0] & widthMask(op.width());
     return 0;

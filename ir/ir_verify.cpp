@@ -1,5 +1,6 @@
 // verifyKernel: the IR's invariants, checked independently of how the IR was produced.
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <map>
 
@@ -176,8 +177,30 @@ private:
         if (typeOf(o).lane().scalar != TypeKind::Bits)
           fail(op.loc, where, fmt::format("{} computes on bits, not {}", info.name, typeName(typeOf(o))));
     if (info.opClass == OpClass::Float) checkFloat(op, where, typeOf);
+    const bool rounds = op.kind == OpKind::SIToFP || op.kind == OpKind::UIToFP || op.kind == OpKind::FPToFP;
+    if (op.rounding > (rounds ? 3 : 0))
+      fail(op.loc, where,
+           fmt::format("{} has rounding mode {}; expected {}", info.name, op.rounding,
+                       rounds ? "0 (RTE) .. 3 (RTN)" : "0 (it does not round)"));
     if (op.kind == OpKind::Const) checkConst(op, where);
+    if (op.kind == OpKind::Extract || op.kind == OpKind::Concat) checkWide(op, where, typeOf);
     if (memory) checkAccess(op, where, typeOf);
+  }
+
+  // Extract: bits [imm, imm + width) within its operand; Concat: as wide as its operands together.
+  template <class TypeOf> void checkWide(const Op& op, OpAt where, TypeOf typeOf) const {
+    if (!op.type.isBits())
+      fail(op.loc, where, fmt::format("{} yields bits, not {}", opKindName(op.kind), typeName(op.type)));
+    uint64_t total = 0;
+    for (ValueId o : op.operands) {
+      if (!typeOf(o).isBits())
+        fail(op.loc, where, fmt::format("{} of {}, expected bits", opKindName(op.kind), typeName(typeOf(o))));
+      total += typeOf(o).width();
+    }
+    if (op.kind == OpKind::Extract && op.imm + op.width() > total)
+      fail(op.loc, where, fmt::format("bits [{}, {}) of a {}-bit value", op.imm, op.imm + op.width(), total));
+    if (op.kind == OpKind::Concat && (op.operands.empty() || total != op.width()))
+      fail(op.loc, where, fmt::format("{} bits of operands for a {}-bit result", total, op.width()));
   }
 
   // Floating-point operations: the float side is IEEE binary16, 32 or 64; a conversion's `imm` is its
@@ -225,9 +248,11 @@ private:
   template <class TypeOf>
   void checkAccess(const Op& op, OpAt where, TypeOf typeOf) const {
     if (op.memory >= k_.memories.size()) fail(op.loc, where, fmt::format("memory {} does not exist", op.memory));
-    if (op.size != 1 && op.size != 2 && op.size != 4 && op.size != 8)
-      fail(op.loc, where, fmt::format("access size {} is not 1, 2, 4 or 8", op.size));
-    if (8u * op.size > k_.memories[op.memory].wordBits)
+    if (!std::has_single_bit(unsigned(op.size)) || op.size > kMaxAccessBytes)
+      fail(op.loc, where,
+           fmt::format("access size {} is not a power of two up to {}", op.size, kMaxAccessBytes));
+    // Ports are sized last (buildStructure), to the widest access.
+    if (final_ && 8u * op.size > k_.memories[op.memory].wordBits)
       fail(op.loc, where, fmt::format("{}-byte access wider than the memory's {}-bit words", op.size,
                                       k_.memories[op.memory].wordBits));
     auto expect = [&](size_t i, Type t, const char* what) {
@@ -533,11 +558,16 @@ private:
 
   void checkPorts() const {
     const auto ports = lower::memoryPortsFromAccesses(k_);
+    const auto bits = lower::memoryWordBitsFromAccesses(k_);
     for (size_t m = 0; m < k_.memories.size(); ++m) {
       const auto& got = k_.memories[m].ports;
       if (got.size() != ports[m].size() ||
           !std::equal(got.begin(), got.end(), ports[m].begin(), [](auto& a, auto& b) { return a.access == b.access; }))
         fail(k_.loc, "memory " + k_.memories[m].name, "its ports do not match its accesses");
+      if (k_.memories[m].wordBits != bits[m])
+        fail(k_.loc, "memory " + k_.memories[m].name,
+             fmt::format("its ports are {} bits wide, its accesses need {}", k_.memories[m].wordBits,
+                         bits[m]));
     }
   }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "frontend/fp_round_directed.h"
 #include "frontend/fp_round_odd.h"
 #include "ir/lower_internal.h"
 
@@ -104,19 +105,27 @@ uint64_t floatFma(uint32_t w, uint64_t a, uint64_t b, uint64_t c) {
   }
 }
 
-// Conversions, as the interpreter makes them (sim/interp_float.cpp) in the default rounding modes.
-std::optional<uint64_t> convert(OpKind k, uint32_t to, uint32_t from, uint64_t a) {
+// x rounded to nearest (`nearest`, a `to`-bit float) rounded in `rounding` instead.
+uint64_t redirect(uint64_t nearest, long double x, uint32_t to, uint8_t rounding) {
+  return fp::roundDirected(nearest, toDouble(nearest, to), x, to, static_cast<fp::Rounding>(rounding));
+}
+
+// Conversions, as the interpreter makes them (sim/interp_float.cpp); to float in `rounding` (SPIR-V
+// FPRoundingMode), to integer toward zero.
+std::optional<uint64_t> convert(OpKind k, uint32_t to, uint32_t from, uint64_t a, uint8_t rounding) {
   switch (k) {
   case OpKind::SIToFP: {
     const int64_t s = signExtend(a, from);
-    return to == 32   ? toBits(static_cast<float>(s))
-           : to == 64 ? toBits(static_cast<double>(s))
-                      : fromDouble(static_cast<double>(s), 16);
+    return redirect(to == 32   ? toBits(static_cast<float>(s))
+                    : to == 64 ? toBits(static_cast<double>(s))
+                               : fromDouble(static_cast<double>(s), 16),
+                    static_cast<long double>(s), to, rounding);
   }
   case OpKind::UIToFP:
-    return to == 32   ? toBits(static_cast<float>(a))
-           : to == 64 ? toBits(static_cast<double>(a))
-                      : fromDouble(static_cast<double>(a), 16);
+    return redirect(to == 32   ? toBits(static_cast<float>(a))
+                    : to == 64 ? toBits(static_cast<double>(a))
+                               : fromDouble(static_cast<double>(a), 16),
+                    static_cast<long double>(a), to, rounding);
   case OpKind::FPToSI:
   case OpKind::FPToUI: {
     // Toward zero; out of range saturates and NaN gives 0 (OpenCL's _sat; undefined otherwise).
@@ -138,7 +147,7 @@ std::optional<uint64_t> convert(OpKind k, uint32_t to, uint32_t from, uint64_t a
       return sign << (to - 1) | ((widthMask(to) >> 1) & ~widthMask(mantBits(to))) | moved |
              uint64_t(1) << (mantBits(to) - 1);
     }
-    return fromDouble(toDouble(a, from), to);
+    return redirect(fromDouble(toDouble(a, from), to), toDouble(a, from), to, rounding);
   default:
     return std::nullopt;
   }
@@ -146,8 +155,8 @@ std::optional<uint64_t> convert(OpKind k, uint32_t to, uint32_t from, uint64_t a
 
 } // namespace
 
-std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector<uint64_t>& vals,
-                                     uint32_t w) {
+std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector<uint64_t>& vals, uint32_t w,
+                                     uint8_t rounding) {
   const uint64_t m = widthMask(w);
   uint64_t a = vals.size() > 0 ? vals[0] & m : 0, b = vals.size() > 1 ? vals[1] & m : 0;
   int64_t sa = signExtend(a, w), sb = signExtend(b, w);
@@ -211,7 +220,7 @@ std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector
   case OpKind::FPToSI:
   case OpKind::FPToUI:
   case OpKind::FPToFP:
-    return convert(k, width, w, a);
+    return convert(k, width, w, a, rounding);
   default: return std::nullopt;
   }
   return r & widthMask(width);
@@ -239,7 +248,7 @@ ValueId Builder::emit(Op op) {
   if (!op.loc.known && op.loc.line == 0) op.loc = loc;
   std::vector<uint64_t> key;
   if (isPure(op.kind) && op.kind != OpKind::Const) {
-    key = {block, static_cast<uint64_t>(op.kind), op.width(), op.imm};
+    key = {block, static_cast<uint64_t>(op.kind), op.width(), op.imm, op.rounding};
     key.insert(key.end(), op.operands.begin(), op.operands.end());
     if (auto it = pure_.find(key); it != pure_.end()) return it->second;
   }
@@ -298,6 +307,28 @@ std::optional<bool> foldUnsignedBound(OpKind k, uint32_t width, std::optional<ui
   default: break;
   }
   return std::nullopt;
+}
+
+ValueId Builder::extract(ValueId a, uint32_t lo, uint32_t w) {
+  if (lo == 0 && w == width(a)) return a;
+  Op op;
+  op.kind = OpKind::Extract;
+  op.type = Type::bits(w);
+  op.imm = lo;
+  op.operands = {a};
+  return emit(std::move(op));
+}
+
+ValueId Builder::concat(const std::vector<ValueId>& parts) {
+  if (parts.size() == 1) return parts[0];
+  uint32_t w = 0;
+  for (ValueId p : parts)
+    w += width(p);
+  Op op;
+  op.kind = OpKind::Concat;
+  op.type = Type::bits(w);
+  op.operands = parts;
+  return emit(std::move(op));
 }
 
 ValueId Builder::binary(OpKind k, ValueId a, ValueId b) {

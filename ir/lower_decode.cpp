@@ -327,9 +327,11 @@ private:
       break;
     case SpvOp::OpLoad:
       li.ids = {w.at(0)};
+      li.lits = {alignmentOf(w, 1)}; // 0: no Aligned operand (a vector is accessed whole by its type's)
       break;
     case SpvOp::OpStore:
       li.ids = {w.at(0), w.at(1)};
+      li.lits = {alignmentOf(w, 2)};
       break;
     case SpvOp::OpCopyMemory:
       li.ids = {w.at(0), w.at(1)};

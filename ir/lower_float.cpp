@@ -1,4 +1,5 @@
-// OpenCL.std floating-point built-ins that are integer logic on the IEEE bits: fmin, fmax, fdim and
+// Floating-point comparisons and classifications, and the OpenCL.std built-ins that are integer
+// logic on the IEEE bits: fmin, fmax, fdim and
 // the roundings to an integral value (floor, ceil, trunc, round, rint). Each gives what the golden
 // interpreter gives (the host's libm: glibc on x86-64), signed zeros and NaN payloads included.
 #include <fmt/format.h>
@@ -23,27 +24,95 @@ struct FloatBits {
                                                  : 52),
         sign(uint64_t(1) << (width - 1)), magMask(sign - 1) {}
   ValueId k(uint64_t v) { return b.constant(w, v); }
+  // Logic on 1-bit values (not the predicate helpers, whose kNone means "always").
+  ValueId both(ValueId x, ValueId y) { return b.binary(OpKind::And, x, y); }
+  ValueId either(ValueId x, ValueId y) { return b.binary(OpKind::Or, x, y); }
+  ValueId no(ValueId x) { return b.unary(OpKind::Not, x); }
   ValueId op(OpKind kind, ValueId x, ValueId y) { return b.binary(kind, x, y); }
   ValueId magnitude(ValueId x) { return op(OpKind::And, x, k(magMask)); }
   uint64_t expOnes() const { return magMask & ~((uint64_t(1) << mant) - 1); }
   uint64_t quietBit() const { return uint64_t(1) << (mant - 1); }
   ValueId isNan(ValueId x) { return op(OpKind::UGt, magnitude(x), k(expOnes())); }
   ValueId isSignaling(ValueId x) {
-    return b.predAnd(isNan(x), op(OpKind::Eq, op(OpKind::And, x, k(quietBit())), k(0)));
+    return both(isNan(x), op(OpKind::Eq, op(OpKind::And, x, k(quietBit())), k(0)));
   }
   ValueId quiet(ValueId x) { return op(OpKind::Or, x, k(quietBit())); }
   ValueId negative(ValueId x) { return op(OpKind::UGt, x, k(magMask)); }
-  // x < y for ordered x and y (false for equal zeros): the bits mapped onto a monotone line.
-  ValueId less(ValueId x, ValueId y) {
-    auto key = [&](ValueId v) {
-      return b.select(negative(v), b.unary(OpKind::Not, v), op(OpKind::Or, v, k(sign)));
-    };
-    const ValueId bothZero = op(OpKind::Eq, op(OpKind::Or, magnitude(x), magnitude(y)), k(0));
-    return b.predAnd(b.predNot(bothZero), op(OpKind::ULt, key(x), key(y)));
+  // The bits mapped onto a line where the unsigned order is the float order (negative: every bit
+  // flipped; positive: the sign bit set); +0 and -0 are neighbours there, not equal.
+  ValueId key(ValueId v) {
+    return b.select(negative(v), b.unary(OpKind::Not, v), op(OpKind::Or, v, k(sign)));
   }
+  ValueId bothZero(ValueId x, ValueId y) {
+    return op(OpKind::Eq, op(OpKind::Or, magnitude(std::min(x, y)), magnitude(std::max(x, y))), k(0));
+  }
+  // x < y for ordered x and y (false for equal zeros).
+  ValueId less(ValueId x, ValueId y) { return both(no(bothZero(x, y)), op(OpKind::ULt, key(x), key(y))); }
 };
 
 } // namespace
+
+// A floating-point comparison, classification (OpIsNan, OpIsInf) or OpOrdered / OpUnordered as
+// integer logic on the IEEE bits: a NaN has an all-ones exponent and a non-zero mantissa; +0 and -0
+// are equal; otherwise the order of two floats is the unsigned order of their sign-magnitude bits
+// mapped to a total order (negative: every bit flipped; positive: the sign bit set).
+ValueId Translator::floatCompare(const LInst& in) {
+  const ValueId a = valueOf(in.ids[0], in);
+  const uint32_t w = b_.width(a);
+  if (w != 16 && w != 32 && w != 64)
+    c_.failAt(in, fmt::format("a {}-bit floating-point operand; expected half, float or double", w));
+  if (widthOf(in.type, in) != 1) c_.failAt(in, "expected a bool result type");
+  FloatBits f(b_, w);
+  if (in.op == SpvOp::OpIsNan) return f.isNan(a);
+  if (in.op == SpvOp::OpIsInf) return f.op(OpKind::Eq, f.magnitude(a), f.k(f.expOnes()));
+  const ValueId b = operandOf(in.ids[1], w, in);
+  const ValueId ordered = f.both(f.no(f.isNan(a)), f.no(f.isNan(b)));
+  if (in.op == SpvOp::OpOrdered) return ordered;
+  if (in.op == SpvOp::OpUnordered) return f.no(ordered);
+  const ValueId equal = f.either(f.op(OpKind::Eq, a, b), f.bothZero(a, b));
+  const ValueId less = f.less(a, b), greater = f.less(b, a);
+  ValueId raw = kNone;
+  bool unordered = false;
+  switch (in.op) {
+  case SpvOp::OpFUnordEqual:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdEqual:
+    raw = equal;
+    break;
+  case SpvOp::OpFUnordNotEqual:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdNotEqual:
+    raw = f.no(equal);
+    break;
+  case SpvOp::OpFUnordLessThan:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdLessThan:
+    raw = less;
+    break;
+  case SpvOp::OpFUnordGreaterThan:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdGreaterThan:
+    raw = greater;
+    break;
+  case SpvOp::OpFUnordLessThanEqual:
+    unordered = true;
+    [[fallthrough]];
+  case SpvOp::OpFOrdLessThanEqual:
+    raw = f.either(less, equal);
+    break;
+  case SpvOp::OpFUnordGreaterThanEqual:
+    unordered = true;
+    [[fallthrough]];
+  default:
+    raw = f.either(greater, equal);
+    break; // OpFOrdGreaterThanEqual
+  }
+  return unordered ? f.either(f.no(ordered), raw) : f.both(ordered, raw);
+}
 
 std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg,
                                                 const LInst& in) {
@@ -75,10 +144,9 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
       xs = b_.select(f.isNan(x), f.quiet(x), x);
       ys = b_.select(f.isNan(y), f.quiet(y), y);
     }
-    const ValueId unordered = b_.predOr(f.isNan(xs), f.isNan(ys));
+    const ValueId unordered = f.either(f.isNan(xs), f.isNan(ys));
     if (n == ocl::Fdim) // glibc: x <= y gives +0; otherwise, NaNs too, x - y
-      return b_.select(b_.predAnd(b_.predNot(unordered), b_.predNot(f.less(ys, xs))), f.k(0),
-                       f.op(OpKind::FSub, xs, ys));
+      return b_.select(f.both(f.no(unordered), f.no(f.less(ys, xs))), f.k(0), f.op(OpKind::FSub, xs, ys));
     // glibc's generic fmin / fmax: x when it is strictly better, else y for ordered operands (equal
     // zeros of either sign too); with a signalling NaN x + y (the first NaN quieted, as x86 adds);
     // otherwise the operand that is not a NaN (x when both are).
@@ -86,7 +154,7 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
     const ValueId ordered = b_.select(better, xs, ys);
     const ValueId sum = b_.select(f.isNan(xs), f.quiet(xs), f.quiet(ys));
     const ValueId quietPick = b_.select(f.isNan(ys), xs, ys);
-    const ValueId nan = b_.select(b_.predOr(f.isSignaling(xs), f.isSignaling(ys)), sum, quietPick);
+    const ValueId nan = b_.select(f.either(f.isSignaling(xs), f.isSignaling(ys)), sum, quietPick);
     return b_.select(unordered, nan, ordered);
   }
   // Roundings to an integral value, on the magnitude: an exponent of mant or more is integral already
@@ -104,10 +172,10 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
   ValueId smallAway;
   switch (n) {
   case ocl::Floor:
-    smallAway = b_.predAnd(neg, nonzero);
+    smallAway = f.both(neg, nonzero);
     break;
   case ocl::Ceil:
-    smallAway = b_.predAnd(b_.predNot(neg), nonzero);
+    smallAway = f.both(f.no(neg), nonzero);
     break;
   case ocl::Trunc:
     smallAway = b_.constant(1, 0);
@@ -131,10 +199,10 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
   ValueId away;
   switch (n) {
   case ocl::Floor:
-    away = b_.predAnd(neg, inexact);
+    away = f.both(neg, inexact);
     break;
   case ocl::Ceil:
-    away = b_.predAnd(b_.predNot(neg), inexact);
+    away = f.both(f.no(neg), inexact);
     break;
   case ocl::Trunc:
     away = b_.constant(1, 0);
@@ -144,7 +212,7 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
     break;
   default: { // Rint: above half, or exactly half with an odd integer part
     const ValueId odd = f.op(OpKind::Ne, f.op(OpKind::And, mag, unit), f.k(0));
-    away = b_.predOr(f.op(OpKind::UGt, frac, half), b_.predAnd(f.op(OpKind::Eq, frac, half), odd));
+    away = f.either(f.op(OpKind::UGt, frac, half), f.both(f.op(OpKind::Eq, frac, half), odd));
     break;
   }
   }

@@ -194,6 +194,8 @@ void compactKernel(Kernel& k);
 
 // The ports each memory needs, from the loads and stores that access it (structure.cpp).
 std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k);
+// Each memory's port data width (Memory::wordBits) from its widest access (structure.cpp).
+std::vector<uint32_t> memoryWordBitsFromAccesses(const Kernel& k);
 
 // ---------------------------------------------------------------------------------------------
 // Graph helpers (lower_cfg.cpp). Nodes are 0..n-1.
@@ -235,6 +237,8 @@ public:
   ValueId select(ValueId c, ValueId a, ValueId b);
   ValueId resize(ValueId a, uint32_t width, bool isSigned); // ZExt/SExt/Trunc or a itself
   ValueId mulConst(ValueId a, uint64_t c);                 // Shl for powers of two
+  ValueId extract(ValueId a, uint32_t lo, uint32_t width); // bits [lo, lo + width) of a (a itself if all)
+  ValueId concat(const std::vector<ValueId>& parts);       // parts[0] in the lowest bits
   // Predicates (i1); kNone stands for "always true".
   ValueId predAnd(ValueId a, ValueId b);
   ValueId predOr(ValueId a, ValueId b);
@@ -252,8 +256,9 @@ private:
 uint64_t widthMask(uint32_t width);
 int64_t signExtend(uint64_t v, uint32_t width);
 // Folds an operation over constant operands; nullopt when it does not fold (e.g. division by zero).
+// `rounding`: a conversion's Op::rounding.
 std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector<uint64_t>& vals,
-                                     uint32_t operandWidth);
+                                     uint32_t operandWidth, uint8_t rounding = 0);
 bool isCompare(OpKind k);
 // An unsigned comparison with a constant at an end of its range has a fixed result (x u< 0 is false,
 // x u<= max is true, ...): nullopt otherwise. `ca`, `cb`: the operands' values where constant.

@@ -1,5 +1,5 @@
-// OpenCL.std exp, exp2, exp10, log, log2, log10, sin and cos on float (f32) operands, built from existing
-// operations: the f32 operand widened to double, reduced with integer logic on the bits and a table,
+// OpenCL.std exp, exp2, exp10, log, log2, log10, sin, cos, tan and atan on float (f32) operands, built from
+// existing operations: the f32 operand widened to double, reduced with integer logic on the bits and a table,
 // a short polynomial on the f64 adder and multiplier units, one rounding back to f32. The double
 // result is within about 2^-41 (relative) of the exact value, so the f32 result is the correctly
 // rounded one except where the exact value lies that close to a rounding boundary, and never more
@@ -99,6 +99,24 @@ constexpr uint64_t kSinTable[128] = {
     0xbfe30ff7fce17035, 0xbfe1c73b39ae68c8, 0xbfe073879922ffee, 0xbfde2b5d3806f63b, 0xbfdb5d1009e15cc0,
     0xbfd87de2a6aea963, 0xbfd58f9a75ab1fdd, 0xbfd294062ed59f06, 0xbfcf19f97b215f1b, 0xbfc8f8b83c69a60b,
     0xbfc2c8106e8e613a, 0xbfb917a6bc29b42c, 0xbfa91f65f10dd814};
+// atan: t = |x| or 1/|x| (|x| > 1), c = i/64 the nearest grid point (i = 0..64), r = (t - c) / (1 + t*c),
+// |r| <= 2^-7; atan(t) = kAtanTable[i] + r * (1 + r^2 * K(r^2)); atan(|x|) = pi/2 - atan(t) for |x| > 1.
+constexpr uint64_t kAtanK[3] = {0xbfd5555555555547, 0x3fc9999999199bf7, 0xbfc248cf3e2df98e};
+constexpr uint64_t kAtanTable[65] = {
+    0x0000000000000000, 0x3f8fff555bbb729b, 0x3f9ffd55bba97625, 0x3fa7fb818430da2a, 0x3faff55bb72cfdea,
+    0x3fb3f59f0e7c559d, 0x3fb7ee182602f10f, 0x3fbbe39ebe6f07c3, 0x3fbfd5ba9aac2f6e, 0x3fc1e1fafb043727,
+    0x3fc3d6eee8c6626c, 0x3fc5c9811e3ec26a, 0x3fc7b97b4bce5b02, 0x3fc9a6a8e96c8626, 0x3fcb90d7529260a2,
+    0x3fcd77d5df205736, 0x3fcf5b75f92c80dd, 0x3fd09dc597d86362, 0x3fd18bf5a30bf178, 0x3fd278372057ef46,
+    0x3fd362773707ebcc, 0x3fd44aa436c2af0a, 0x3fd530ad9951cd4a, 0x3fd614840309cfe2, 0x3fd6f61941e4def1,
+    0x3fd7d5604b63b3f7, 0x3fd8b24d394a1b25, 0x3fd98cd5454d6b18, 0x3fda64eec3cc23fd, 0x3fdb3a911da65c6c,
+    0x3fdc0db4c94ec9f0, 0x3fdcde53432c1351, 0x3fddac670561bb4f, 0x3fde77eb7f175a34, 0x3fdf40dd0b541418,
+    0x3fe0039c73c1a40c, 0x3fe0657e94db30d0, 0x3fe0c6145b5b43da, 0x3fe1255d9bfbd2a9, 0x3fe1835a88be7c13,
+    0x3fe1e00babdefeb4, 0x3fe23b71e2cc9e6a, 0x3fe2958e59308e31, 0x3fe2ee628406cbca, 0x3fe345f01cce37bb,
+    0x3fe39c391cd4171a, 0x3fe3f13fb89e96f4, 0x3fe445065b795b56, 0x3fe4978fa3269ee1, 0x3fe4e8de5bb6ec04,
+    0x3fe538f57b89061f, 0x3fe587d81f732fbb, 0x3fe5d58987169b18, 0x3fe6220d115d7b8e, 0x3fe66d663923e087,
+    0x3fe6b798920b3d99, 0x3fe700a7c5784634, 0x3fe748978fba8e0f, 0x3fe78f6bbd5d315e, 0x3fe7d528289fa093,
+    0x3fe819d0b7158a4d, 0x3fe85d69576cc2c5, 0x3fe89ff5ff57f1f8, 0x3fe8e17aa99cc05e, 0x3fe921fb54442d18};
+constexpr uint64_t kHalfPi = 0x3ff921fb54442d18;
 constexpr uint64_t kSixtyFourOverPi[5] = {0xca2c757bd778ac36, 0x6c52b3278872083f, 0x84eafa3ea69bb81b,
                                           0x5f306dc9c882a53f, 0x0000000000000014};
 
@@ -120,23 +138,13 @@ struct Emitter {
   ValueId fsub(ValueId x, ValueId y) { return op(OpKind::FSub, x, y); }
   ValueId fmul(ValueId x, ValueId y) { return op(OpKind::FMul, x, y); }
   // A conversion unit (imm: the operand's width), folded for a constant operand.
-  ValueId convert(OpKind kind, ValueId x, uint32_t to) {
-    const uint32_t from = b.width(x);
-    if (auto c = b.constValue(x))
-      if (auto r = foldConstant(kind, to, {*c}, from)) return b.constant(to, *r);
-    Op o;
-    o.kind = kind;
-    o.type = Type::bits(to);
-    o.imm = from;
-    o.operands = {x};
-    return b.emit(std::move(o));
-  }
-  // table[index] (index < 2^bits) as a tree of selects on the index bits, low bit first: constants
-  // only, which synthesis reduces to logic of the index bits.
-  ValueId lookup(const uint64_t* table, uint32_t bits, ValueId index) {
+  ValueId convert(OpKind kind, ValueId x, uint32_t to) { return emitFolded(b, kind, to, {x}, b.width(x)); }
+  // table[index] (index < 2^bits; 0 past the table's end) as a tree of selects on the index bits, low
+  // bit first: constants only, which synthesis reduces to logic of the index bits.
+  template <size_t N> ValueId lookup(const uint64_t (&table)[N], uint32_t bits, ValueId index) {
     std::vector<ValueId> level;
     for (uint32_t e = 0; e < (1u << bits); ++e)
-      level.push_back(k64(table[e]));
+      level.push_back(k64(e < N ? table[e] : 0));
     for (uint32_t bit = 0; bit < bits; ++bit) {
       const ValueId sel = b.resize(op(OpKind::LShr, index, k64(bit)), 1, false);
       std::vector<ValueId> next;
@@ -166,11 +174,15 @@ struct Emitter {
     return op(OpKind::Add, scaled, op(OpKind::Shl, op(OpKind::AShr, ki, k64(6)), k64(52)));
   }
 
-  // sin(|x|) (cosine: cos(|x|)) for mag = |x| >= 2^-12 (f32 bits): the f64 result. The reduction is
-  // exact integer arithmetic: x = m * 2^e, and x * 64/pi mod 128 is the top of the low 128 bits of
-  // m * A, A the 128 bits of 64/pi from 2^(-e-121) on (the bits above only add multiples of 128,
-  // those below less than 2^-97); u keeps 121 fraction bits, enough where x nears a multiple of pi/64.
-  ValueId sinCosCore(ValueId mag, bool cosine) {
+  // The parts of sin and cos of |x| for mag = |x| >= 2^-12 (f32 bits), all f64: |x| = a + r with
+  // a = j * pi/64, sj = sin(a), cj = cos(a), sn = sin(r), cm = cos(r) - 1. The reduction is exact
+  // integer arithmetic: x = m * 2^e, and x * 64/pi mod 128 is the top of the low 128 bits of m * A,
+  // A the 128 bits of 64/pi from 2^(-e-121) on (the bits above only add multiples of 128, those
+  // below less than 2^-97); u keeps 121 fraction bits, enough where x nears a multiple of pi/64.
+  struct SinCosParts {
+    ValueId sj, cj, sn, cm;
+  };
+  SinCosParts sinCosReduce(ValueId mag) {
     const ValueId mag64 = b.resize(mag, 64, false);
     const ValueId m = op(OpKind::Or, op(OpKind::And, mag64, k64(0x7fffff)), k64(0x800000));
     const ValueId sh = op(OpKind::Sub, k64(285), op(OpKind::LShr, mag64, k64(23))); // 135 - e, in [31, 170]
@@ -209,13 +221,29 @@ struct Emitter {
     const ValueId u =
         scaleDown(fadd(convert(OpKind::SIToFP, t, 64), scaleDown(convert(OpKind::UIToFP, below, 64))));
     const ValueId w = fmul(u, u);
-    const ValueId sn = fmul(horner(kSinG, 3, w), u); // sin(r)
-    const ValueId cm = fmul(horner(kSinH, 2, w), w); // cos(r) - 1
-    const ValueId j0 =
-        op(OpKind::And, cosine ? op(OpKind::Add, j, k64(32)) : j, k64(127)); // cos(a) = sin(a + pi/2)
-    const ValueId s0 = lookup(kSinTable, 7, j0);
-    const ValueId s1 = lookup(kSinTable, 7, op(OpKind::And, op(OpKind::Add, j0, k64(32)), k64(127)));
-    return fadd(fadd(s0, fmul(s0, cm)), fmul(s1, sn));
+    SinCosParts p;
+    p.sn = fmul(horner(kSinG, 3, w), u); // sin(r)
+    p.cm = fmul(horner(kSinH, 2, w), w); // cos(r) - 1
+    const ValueId j0 = op(OpKind::And, j, k64(127));
+    p.sj = lookup(kSinTable, 7, j0);
+    p.cj = lookup(kSinTable, 7, op(OpKind::And, op(OpKind::Add, j0, k64(32)), k64(127))); // sin(a + pi/2)
+    return p;
+  }
+  // sin(a + r) = sj * cos(r) + cj * sin(r); cos(a + r) = cj * cos(r) - sj * sin(r).
+  ValueId sinOf(const SinCosParts& p) { return fadd(fadd(p.sj, fmul(p.sj, p.cm)), fmul(p.cj, p.sn)); }
+  ValueId cosOf(const SinCosParts& p) { return fsub(fadd(p.cj, fmul(p.cj, p.cm)), fmul(p.sj, p.sn)); }
+
+  // atan(|x|) for d = |x| as a double, finite (f32 operand): the f64 result.
+  ValueId atanCore(ValueId d, ValueId big) {
+    const ValueId t = b.select(big, op(OpKind::FDiv, k64(kOne), d), d); // in [0, 1]
+    const ValueId kd = fadd(t, k64(kShift)); // i/64 + 1.5 * 2^46, i = t * 64 rounded to nearest
+    const ValueId i = op(OpKind::Sub, kd, k64(kShift));
+    const ValueId c = fsub(kd, k64(kShift));
+    // t - c is exact (c's bits lie above t's last), 1 + t * c rounds twice: r within 2^-51.
+    const ValueId r = op(OpKind::FDiv, fsub(t, c), fadd(k64(kOne), fmul(t, c)));
+    const ValueId w = fmul(r, r);
+    const ValueId a = fadd(lookup(kAtanTable, 7, i), fadd(r, fmul(fmul(horner(kAtanK, 3, w), w), r)));
+    return b.select(big, fsub(k64(kHalfPi), a), a);
   }
 
   // log2(d) for d the double of a positive finite f32: the f64 result.
@@ -250,13 +278,21 @@ const char* mathFnName(MathFn fn) {
     return "log10";
   case MathFn::Sin:
     return "sin";
-  default:
+  case MathFn::Cos:
     return "cos";
+  case MathFn::Tan:
+    return "tan";
+  default:
+    return "atan";
   }
 }
 
 uint32_t mathMaxUlps(MathFn) {
   return 1;
+}
+
+uint32_t glibcMaxUlps(MathFn fn) {
+  return fn == MathFn::Log10 ? 2 : 1;
 }
 
 std::optional<MathFn> mathFnOf(uint32_t n) {
@@ -277,6 +313,10 @@ std::optional<MathFn> mathFnOf(uint32_t n) {
     return MathFn::Sin;
   case ocl::Cos:
     return MathFn::Cos;
+  case ocl::Tan:
+    return MathFn::Tan;
+  case ocl::Atan:
+    return MathFn::Atan;
   default:
     return std::nullopt;
   }
@@ -290,16 +330,33 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
   // A NaN comes back quieted with its sign and payload (glibc gets the operand widened to double,
   // which quiets it, and returns it).
   const ValueId quieted = e.op(OpKind::Or, x, e.k32(kQuiet32));
-  if (fn == MathFn::Sin || fn == MathFn::Cos) {
-    // Below 2^-12, sin(x) rounds to x and cos(x) to 1; sin is odd, cos even; both of an infinity
-    // are the default NaN.
+  if (fn == MathFn::Sin || fn == MathFn::Cos || fn == MathFn::Tan) {
+    // Below 2^-12, sin(x) and tan(x) round to x and cos(x) to 1; sin and tan are odd, cos even; all
+    // three of an infinity are the default NaN. tan = sin / cos in double: both are within about
+    // 2^-46 (relative) of the exact value, cos too near its zeros (there sj is +-1 and cj 0 or at
+    // least sin(pi/128), so the subtraction loses at most a bit), and the quotient rounds once more.
     const bool cosine = fn == MathFn::Cos;
-    ValueId r = e.convert(OpKind::FPToFP, e.sinCosCore(mag, cosine), 32);
+    const Emitter::SinCosParts p = e.sinCosReduce(mag);
+    const ValueId v = fn == MathFn::Cos   ? e.cosOf(p)
+                      : fn == MathFn::Sin ? e.sinOf(p)
+                                          : e.op(OpKind::FDiv, e.sinOf(p), e.cosOf(p));
+    ValueId r = e.convert(OpKind::FPToFP, v, 32);
     if (!cosine) r = e.op(OpKind::Xor, r, e.op(OpKind::And, x, e.k32(0x80000000)));
     const ValueId tiny = e.op(OpKind::ULt, mag, e.k32(0x39800000));
     const ValueId special = b.select(nan, quieted, e.k32(0xffc00000));
     return b.select(e.op(OpKind::UGe, mag, e.k32(kInf32)), special,
                     b.select(tiny, cosine ? e.k32(0x3f800000) : x, r));
+  }
+  if (fn == MathFn::Atan) {
+    // Odd; below 2^-12 atan(x) rounds to x; atan(+-inf) = +-pi/2 rounded to float.
+    const ValueId sign = e.op(OpKind::And, x, e.k32(0x80000000));
+    const ValueId d = e.convert(OpKind::FPToFP, mag, 64);
+    const ValueId r =
+        e.op(OpKind::Or,
+             e.convert(OpKind::FPToFP, e.atanCore(d, e.op(OpKind::UGt, mag, e.k32(0x3f800000))), 32), sign);
+    const ValueId tiny = e.op(OpKind::ULt, mag, e.k32(0x39800000));
+    const ValueId inf = e.op(OpKind::Or, sign, e.k32(0x3fc90fdb));
+    return b.select(nan, quieted, b.select(e.op(OpKind::Eq, mag, e.k32(kInf32)), inf, b.select(tiny, x, r)));
   }
   const ValueId d = e.convert(OpKind::FPToFP, x, 64);
   if (fn == MathFn::Exp || fn == MathFn::Exp2 || fn == MathFn::Exp10) {
@@ -327,20 +384,27 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
   return b.select(nan, quieted, b.select(useSpecial, special, r));
 }
 
+ValueId buildMathF16(Builder& b, MathFn fn, ValueId x) {
+  const ValueId wide = emitFolded(b, OpKind::FPToFP, 32, {x}, 16);
+  return emitFolded(b, OpKind::FPToFP, 16, {buildMathF32(b, fn, wide)}, 32);
+}
+
 std::optional<ValueId> Translator::mathBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg,
                                                const LInst& in) {
+  if (auto v = exactMathBuiltin(n, arg, in)) return v;
   const std::optional<MathFn> fn = mathFnOf(n);
   if (!fn) return std::nullopt;
   const ValueId x = arg(0);
   const uint32_t w = b_.width(x);
-  if (w != 32)
-    c_.failAt(in, fmt::format("OpenCL.std {} on {} operands is not supported in hardware yet (float only)",
-                              mathFnName(*fn),
-                              w == 16   ? "half (16-bit)"
-                              : w == 64 ? "double (64-bit)"
-                                        : fmt::format("{}-bit", w)));
-  k_.approximations.push_back({mathFnName(*fn), 32, mathMaxUlps(*fn), c_.locOf(in.src)});
-  return buildMathF32(b_, *fn, x);
+  if (w != 32 && w != 16)
+    c_.failAt(
+        in, fmt::format("OpenCL.std {} on {} operands is not supported in hardware yet (half and float only)",
+                        mathFnName(*fn), w == 64 ? "double (64-bit)" : fmt::format("{}-bit", w)));
+  // Half: the same as the interpreter's (glibc's float function rounded to half) for every operand
+  // (tests/unit/test_math_expansion.cpp), so not an approximation as far as `spvhls sim` is concerned.
+  if (w == 32)
+    k_.approximations.push_back({mathFnName(*fn), 32, mathMaxUlps(*fn), glibcMaxUlps(*fn), c_.locOf(in.src)});
+  return w == 16 ? buildMathF16(b_, *fn, x) : buildMathF32(b_, *fn, x);
 }
 
 } // namespace spvhls::ir::lower

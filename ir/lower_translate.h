@@ -134,6 +134,13 @@ private:
   const std::vector<Id>& lanesOf(Id v, const LInst& at); // an operand's lanes
   Ptr offsetPtr(const Ptr& p, uint64_t bytes);
   ValueId laneBits(const std::vector<ValueId>& lanes, uint32_t laneBits, uint32_t from, uint32_t width);
+  // A vector of type `vt` at p whose address is `aligned` (0: aligned to the vector's size, as a
+  // pointer to the vector type is): one access of the vector's size when that alignment covers it,
+  // else one per lane (lower_vectors.cpp).
+  uint32_t wholeVectorBytes(const spirv::Type* vt, uint64_t aligned, const LInst& at) const;
+  std::vector<ValueId> loadVector(const Ptr& p, const spirv::Type* vt, uint64_t aligned, const LInst& at);
+  void storeVector(const Ptr& p, const spirv::Type* vt, const std::vector<ValueId>& lanes, uint64_t aligned,
+                   const LInst& at);
   // Translates an instruction that has a vector result or operand; false for any other.
   bool translateVector(const LInst& in);
 
@@ -151,6 +158,9 @@ private:
   std::optional<ValueId> floatBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg, const LInst& in);
   // lower_math.cpp: OpenCL.std exp, exp2, exp10, log, log2, log10, sin, cos on float (nullopt: another).
   std::optional<ValueId> mathBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg, const LInst& in);
+  // lower_math_exact.cpp: OpenCL.std rsqrt (half, float, double) and fmod (half, float).
+  std::optional<ValueId> exactMathBuiltin(uint32_t n, const std::function<ValueId(size_t)>& arg,
+                                          const LInst& in);
   ValueId floatConversion(const LInst& in);
   Ptr accessChain(const LInst& in);
   // The byte offset steps of an access chain (ids[0]: the base pointer) over its pointee type:

@@ -715,10 +715,11 @@ void Translator::translateInst(const LInst& in) {
   }
 }
 
-// OpConvertSToF / UToF / FToS / FToU / FConvert: an operation on the conversion unit, in the default
-// rounding (nearest even to float, toward zero to integer); a FPRoundingMode decoration asking for
-// another is not supported yet. Float to integer saturates, which SaturatedConversion asks and which
-// is one choice for the undefined out-of-range results otherwise.
+// OpConvertSToF / UToF / FToS / FToU / FConvert: an operation on the conversion unit, rounding as a
+// FPRoundingMode decoration asks (by default nearest even to float, toward zero to integer): the
+// units to float round in any mode; to integer, x is first rounded to an integral value (rint, ceil,
+// floor) and then converted toward zero, which is exact. Float to integer saturates, which
+// SaturatedConversion asks and which is one choice for the undefined out-of-range results otherwise.
 ValueId Translator::floatConversion(const LInst& in) {
   const ValueId a = valueOf(in.ids[0], in);
   const uint32_t from = b_.width(a), to = widthOf(in.type, in);
@@ -746,18 +747,14 @@ ValueId Translator::floatConversion(const LInst& in) {
     c_.failAt(in, fmt::format(
                       "a conversion between {} and {} bits; expected half, float or double on the float side",
                       from, to));
+  uint32_t mode = toInt ? 1 : 0; // FPRoundingMode: 0 RTE, 1 RTZ, 2 RTP, 3 RTN
   if (auto d = c_.mv.decorations.find(c_.origin(in.result)); d != c_.mv.decorations.end())
     for (const spirv::Decoration& dec : d->second)
       if (dec.kind == deco::FPRoundingMode && !dec.literals.empty()) {
-        const uint32_t mode = dec.literals[0]; // 0 RTE, 1 RTZ, 2 RTP, 3 RTN
-        if (mode != (toInt ? 1u : 0u))
+        mode = dec.literals[0];
+        if (mode > 3)
           c_.failAt(in,
-                    fmt::format("FPRoundingMode {} is not supported in hardware yet; the hardware rounds {}",
-                                mode == 0   ? "RTE"
-                                : mode == 1 ? "RTZ"
-                                : mode == 2 ? "RTP"
-                                            : "RTN",
-                                toInt ? "toward zero (RTZ)" : "to nearest even (RTE)"));
+                    fmt::format("FPRoundingMode {}; expected RTE (0), RTZ (1), RTP (2) or RTN (3)", mode));
       }
   const uint32_t intBits = toInt ? to : from;
   if (k != OpKind::FPToFP && intBits != 8 && intBits != 16 && intBits != 32 && intBits != 64)
@@ -765,90 +762,23 @@ ValueId Translator::floatConversion(const LInst& in) {
         in, fmt::format("a conversion with a {}-bit integer; the conversion units take 8, 16, 32 or 64 bits",
                         intBits));
   if (k == OpKind::FPToFP && from == to) return a;
-  if (auto c = b_.constValue(a))
-    if (auto r = foldConstant(k, to, {*c}, from)) return b_.constant(to, *r);
+  ValueId operand = a;
+  if (toInt && mode != 1) {
+    const uint32_t integral = mode == 0 ? ocl::Rint : mode == 2 ? ocl::Ceil : ocl::Floor;
+    operand = *floatBuiltin(
+        integral, [&](size_t) { return a; }, in);
+  }
+  // Widening is exact: the mode does not matter, and one unit serves every mode.
+  const uint8_t rounding = toInt || (k == OpKind::FPToFP && to > from) ? 0 : uint8_t(mode);
+  if (auto c = b_.constValue(operand))
+    if (auto r = foldConstant(k, to, {*c}, from, rounding)) return b_.constant(to, *r);
   Op op;
   op.kind = k;
   op.type = Type::bits(to);
   op.imm = from;
-  op.operands = {a};
+  op.rounding = rounding;
+  op.operands = {operand};
   return b_.emit(std::move(op));
-}
-
-// A floating-point comparison, classification (OpIsNan, OpIsInf) or OpOrdered / OpUnordered as
-// integer logic on the IEEE bits: a NaN has an all-ones exponent and a non-zero mantissa; +0 and -0
-// are equal; otherwise the order of two floats is the unsigned order of their sign-magnitude bits
-// mapped to a total order (negative: every bit flipped; positive: the sign bit set).
-ValueId Translator::floatCompare(const LInst& in) {
-  const ValueId a = valueOf(in.ids[0], in);
-  const uint32_t w = b_.width(a);
-  if (w != 16 && w != 32 && w != 64)
-    c_.failAt(in, fmt::format("a {}-bit floating-point operand; expected half, float or double", w));
-  if (widthOf(in.type, in) != 1) c_.failAt(in, "expected a bool result type");
-  const uint32_t mant = w == 16 ? 10 : w == 32 ? 23 : 52;
-  auto andOf = [&](ValueId x, ValueId y) { return b_.binary(OpKind::And, x, y); };
-  auto orOf = [&](ValueId x, ValueId y) { return b_.binary(OpKind::Or, x, y); };
-  auto notOf = [&](ValueId x) { return b_.unary(OpKind::Not, x); };
-  const uint64_t sign = uint64_t(1) << (w - 1), magMask = sign - 1;
-  const ValueId expOnes = b_.constant(w, magMask & ~((uint64_t(1) << mant) - 1));
-  auto magnitude = [&](ValueId x) { return b_.binary(OpKind::And, x, b_.constant(w, magMask)); };
-  auto isNan = [&](ValueId x) { return b_.binary(OpKind::UGt, magnitude(x), expOnes); };
-  if (in.op == SpvOp::OpIsNan) return isNan(a);
-  if (in.op == SpvOp::OpIsInf) return b_.binary(OpKind::Eq, magnitude(a), expOnes);
-  const ValueId b = operandOf(in.ids[1], w, in);
-  const ValueId ordered = andOf(notOf(isNan(a)), notOf(isNan(b)));
-  if (in.op == SpvOp::OpOrdered) return ordered;
-  if (in.op == SpvOp::OpUnordered) return notOf(ordered);
-  const ValueId bothZero =
-      b_.binary(OpKind::Eq, b_.binary(OpKind::Or, magnitude(a), magnitude(b)), b_.constant(w, 0));
-  auto key = [&](ValueId x) {
-    const ValueId negative = b_.binary(OpKind::UGt, x, b_.constant(w, magMask));
-    return b_.select(negative, b_.unary(OpKind::Not, x), b_.binary(OpKind::Or, x, b_.constant(w, sign)));
-  };
-  const ValueId equal = orOf(b_.binary(OpKind::Eq, a, b), bothZero);
-  const ValueId less = andOf(notOf(bothZero), b_.binary(OpKind::ULt, key(a), key(b)));
-  const ValueId greater = andOf(notOf(bothZero), b_.binary(OpKind::UGt, key(a), key(b)));
-  ValueId raw = kNone;
-  bool unordered = false;
-  switch (in.op) {
-  case SpvOp::OpFUnordEqual:
-    unordered = true;
-    [[fallthrough]];
-  case SpvOp::OpFOrdEqual:
-    raw = equal;
-    break;
-  case SpvOp::OpFUnordNotEqual:
-    unordered = true;
-    [[fallthrough]];
-  case SpvOp::OpFOrdNotEqual:
-    raw = notOf(equal);
-    break;
-  case SpvOp::OpFUnordLessThan:
-    unordered = true;
-    [[fallthrough]];
-  case SpvOp::OpFOrdLessThan:
-    raw = less;
-    break;
-  case SpvOp::OpFUnordGreaterThan:
-    unordered = true;
-    [[fallthrough]];
-  case SpvOp::OpFOrdGreaterThan:
-    raw = greater;
-    break;
-  case SpvOp::OpFUnordLessThanEqual:
-    unordered = true;
-    [[fallthrough]];
-  case SpvOp::OpFOrdLessThanEqual:
-    raw = orOf(less, equal);
-    break;
-  case SpvOp::OpFUnordGreaterThanEqual:
-    unordered = true;
-    [[fallthrough]];
-  default:
-    raw = orOf(greater, equal);
-    break; // OpFOrdGreaterThanEqual
-  }
-  return unordered ? orOf(notOf(ordered), raw) : andOf(ordered, raw);
 }
 
 } // namespace spvhls::ir::lower

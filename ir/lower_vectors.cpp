@@ -1,9 +1,15 @@
 // Vectors, translated lane by lane: a vector value is one scalar id per lane (Translator::lanes_),
 // each with its own HLS IR value. Elementwise instructions become one scalar instruction per lane,
 // translated as any scalar one; the vector instructions (extract, insert, construct, shuffle, dynamic
-// extract and insert, any, all, dot) only pick lanes or reduce them; vector loads and stores are one
-// access per lane, at the lane's byte offset.
+// extract and insert, any, all, dot) only pick lanes or reduce them. A vector load or store whose
+// alignment covers the whole vector (through a pointer to the vector type, or a vloadn / vstoren at
+// an offset provably a multiple of its size) is one access of the vector's size (a Load whose lanes
+// are Extracts, a Store of the lanes' Concat, lane 0 lowest); otherwise it is one access per lane, at
+// the lane's byte offset (docs/hardware-interface.md).
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
 
 #include "frontend/grammar.h"
 #include "ir/lower_translate.h"
@@ -107,6 +113,73 @@ ValueId Translator::laneBits(const std::vector<ValueId>& lanes, uint32_t laneBit
   return r;
 }
 
+namespace {
+
+// log2 of the largest power of two (up to 2^32) that byte offset `v` is known to be a multiple of:
+// constants, and sums, differences, extensions, shifts and products of such values; 0 otherwise.
+// Wrapping at 64 bits keeps these multiples.
+uint32_t knownAlignmentLog2(const Builder& b, ValueId v, int depth = 0) {
+  constexpr uint32_t kMax = 32;
+  if (v == kNone || depth > 16) return 0;
+  const Op& op = b.op(v);
+  auto of = [&](size_t i) { return knownAlignmentLog2(b, op.operands.at(i), depth + 1); };
+  switch (op.kind) {
+  case OpKind::Const:
+    return op.imm == 0 ? kMax : std::min<uint32_t>(kMax, std::countr_zero(op.imm));
+  case OpKind::Add:
+  case OpKind::Sub:
+    return std::min(of(0), of(1));
+  case OpKind::ZExt:
+  case OpKind::SExt:
+    return of(0);
+  case OpKind::Mul:
+    return std::min(kMax, of(0) + of(1));
+  case OpKind::Shl:
+    if (auto s = b.constValue(op.operands.at(1)); s && *s < op.width())
+      return std::min<uint32_t>(kMax, of(0) + *s);
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+} // namespace
+
+uint32_t Translator::wholeVectorBytes(const spirv::Type* vt, uint64_t aligned, const LInst& at) const {
+  const uint32_t bytes = vt->count * accessSize(vt->elem, at);
+  // A 3-lane vector is 4 lanes wide in memory and must not touch the fourth: lane by lane.
+  if (!std::has_single_bit(bytes) || bytes > kMaxAccessBytes) return 0;
+  return aligned == 0 || aligned >= bytes ? bytes : 0;
+}
+
+std::vector<ValueId> Translator::loadVector(const Ptr& p, const spirv::Type* vt, uint64_t aligned,
+                                            const LInst& at) {
+  const uint32_t eb = accessSize(vt->elem, at), lane = 8 * eb;
+  std::vector<ValueId> v;
+  // Through a pointer into one of several memories the loads join in a phi, which would be wide.
+  const uint32_t bytes = p.set < 0 ? wholeVectorBytes(vt, aligned, at) : 0;
+  if (bytes) {
+    const ValueId all = emitLoad(p, bytes, at);
+    for (uint32_t i = 0; i < vt->count; ++i)
+      v.push_back(b_.extract(all, i * lane, lane));
+    return v;
+  }
+  for (uint32_t i = 0; i < vt->count; ++i)
+    v.push_back(emitLoad(offsetPtr(p, uint64_t(i) * eb), eb, at));
+  return v;
+}
+
+void Translator::storeVector(const Ptr& p, const spirv::Type* vt, const std::vector<ValueId>& lanes,
+                             uint64_t aligned, const LInst& at) {
+  const uint32_t eb = accessSize(vt->elem, at);
+  if (const uint32_t bytes = wholeVectorBytes(vt, aligned, at)) {
+    emitStore(p, b_.concat(lanes), bytes, at);
+    return;
+  }
+  for (uint32_t i = 0; i < lanes.size(); ++i)
+    emitStore(offsetPtr(p, uint64_t(i) * eb), lanes[i], eb, at);
+}
+
 bool Translator::translateVector(const LInst& in) {
   if (in.op == SpvOp::OpVariable) return false; // a vector initializer is bytes in memory
   const spirv::Type* rt = vectorType(in.type);
@@ -132,21 +205,16 @@ bool Translator::translateVector(const LInst& in) {
   const uint32_t n = rt ? rt->count : 0;
   switch (in.op) {
   case SpvOp::OpLoad: {
+    // Through a pointer to the vector type: aligned to the vector's size (OpenCL) unless an Aligned
+    // operand says less.
     const Ptr p = ptrOf(in.ids[0], in);
-    const uint32_t eb = accessSize(rt->elem, in);
-    std::vector<ValueId> v;
-    for (uint32_t i = 0; i < n; ++i)
-      v.push_back(emitLoad(offsetPtr(p, uint64_t(i) * eb), eb, in));
-    bind(v);
+    bind(loadVector(p, rt, in.lits.empty() ? 0 : in.lits[0], in));
     return true;
   }
   case SpvOp::OpStore: {
     const Ptr p = ptrOf(in.ids[0], in);
-    const spirv::Type* vt = vectorType(c_.typeOf(in.ids[1]));
-    const uint32_t eb = accessSize(vt->elem, in);
-    const std::vector<ValueId> v = laneValues(in.ids[1]);
-    for (uint32_t i = 0; i < v.size(); ++i)
-      emitStore(offsetPtr(p, uint64_t(i) * eb), v[i], eb, in);
+    storeVector(p, vectorType(c_.typeOf(in.ids[1])), laneValues(in.ids[1]), in.lits.empty() ? 0 : in.lits[0],
+                in);
     return true;
   }
   case SpvOp::OpCompositeExtract: {
@@ -256,16 +324,14 @@ bool Translator::translateVector(const LInst& in) {
       const Ptr p = ptrOf(ptrId, in);
       const ValueId off = b_.mulConst(b_.resize(value(offId), 64, false), uint64_t(vt->count) * eb);
       const Ptr base{p.memory, b_.binary(OpKind::Add, p.offset, off), p.set};
-      if (load) {
-        std::vector<ValueId> v;
-        for (uint32_t i = 0; i < vt->count; ++i)
-          v.push_back(emitLoad(offsetPtr(base, uint64_t(i) * eb), eb, in));
-        bind(v);
-      } else {
-        const std::vector<ValueId> v = laneValues(data);
-        for (uint32_t i = 0; i < v.size(); ++i)
-          emitStore(offsetPtr(base, uint64_t(i) * eb), v[i], eb, in);
-      }
+      // The pointer is only aligned to the element (OpenCL): the vector is accessed whole only where
+      // the offset is provably a multiple of its size (the offset argument scaled, on a base that is),
+      // else lane by lane.
+      const uint64_t aligned = std::max<uint64_t>(eb, uint64_t(1) << knownAlignmentLog2(b_, base.offset));
+      if (load)
+        bind(loadVector(base, vt, aligned, in));
+      else
+        storeVector(base, vt, laneValues(data), aligned, in);
       return true;
     }
     break;

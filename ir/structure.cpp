@@ -1,6 +1,7 @@
 // buildStructure: what follows from the final CFG and loops — the region tree, the kernel's process
 // and the memories' ports (see ir/hls_ir.h).
 #include <algorithm>
+#include <bit>
 
 #include "ir/lower_internal.h"
 
@@ -28,6 +29,21 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k) {
                           : reads[m]            ? PortAccess::Read
                                                 : PortAccess::Write});
   return ports;
+}
+
+std::vector<uint32_t> memoryWordBitsFromAccesses(const Kernel& k) {
+  // Ports carry 64 bits, or the widest access when a vector is accessed whole
+  // (docs/hardware-interface.md): scalar kernels keep their interface.
+  std::vector<uint32_t> bits(k.memories.size(), 64);
+  auto scan = [&](const std::vector<Op>& ops) {
+    for (const Op& op : ops)
+      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory < k.memories.size())
+        bits[op.memory] = std::max(bits[op.memory], 8 * std::bit_ceil(uint32_t(op.size)));
+  };
+  scan(k.ops);
+  for (const Loop& lp : k.loops)
+    scan(lp.ops);
+  return bits;
 }
 
 } // namespace lower
@@ -112,8 +128,11 @@ void buildStructure(Kernel& k) {
       }
 
   const auto ports = lower::memoryPortsFromAccesses(k);
-  for (size_t m = 0; m < k.memories.size(); ++m)
+  const auto bits = lower::memoryWordBitsFromAccesses(k);
+  for (size_t m = 0; m < k.memories.size(); ++m) {
     k.memories[m].ports = ports[m];
+    k.memories[m].wordBits = bits[m];
+  }
 }
 
 } // namespace spvhls::ir

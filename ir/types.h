@@ -2,8 +2,9 @@
 // bits are added differently), vectors (lanes of one scalar type), and "none" for operations without
 // a result. Signedness is a property of the operation, as in SPIR-V, so integers are just bits.
 //
-// Lowering produces scalar bits of 1..64 today; wider bits (vectors and 2D blocks flattened into
-// words), floats and vectors are representable so that the hardware for them is an addition.
+// Lowering produces scalar bits of 1..64 today (wider only for a vector loaded or stored whole); wider
+// bits (vectors and 2D blocks flattened into words), floats and vectors are representable so that the
+// hardware for them is an addition.
 // ir::checkHardwareSupport rejects what the back end cannot build yet.
 #pragma once
 

@@ -26,8 +26,9 @@ bool isMem(OpKind k) {
 
 class LoopWriter {
 public:
-  LoopWriter(const ir::Loop& loop, const LoopPlan& plan, const std::string& name)
-      : loop_(loop), p_(plan), partial_(partiallyUsed(loop.ops)),
+  LoopWriter(const ir::Loop& loop, const LoopPlan& plan, const std::vector<ir::Memory>& memories,
+             const std::string& name)
+      : loop_(loop), p_(plan), memories_(memories), partial_(partiallyUsed(loop.ops)),
         b_(name, fmt::format(FMT_COMPILE("Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({})."),
                              commentName(loop.name), plan.ii, plan.F, plan.cuts.size(),
                              clusterModeName(plan.kind))) {}
@@ -47,6 +48,7 @@ public:
 private:
   const ir::Loop& loop_;
   const LoopPlan& p_;
+  const std::vector<ir::Memory>& memories_; // the kernel's: each port's data width
   const std::vector<bool> partial_; // per op: only some bits are read
   nl::ModuleBuilder b_;
   std::vector<uint32_t> mems_;
@@ -139,11 +141,11 @@ private:
       lo_.push_back(
           b_.output(fmt::format(FMT_COMPILE("lo_{}"), k), width(loop_.liveOuts[k]), nl::Storage::Reg));
     for (uint32_t m : mems_)
-      ports_[m] =
-          nl::addMemoryPort(b_,
-                            {fmt::format(FMT_COMPILE("m{}"), m),
-                             std::binary_search(p_.loadMemories.begin(), p_.loadMemories.end(), m), false},
-                            nl::PortRole::Master);
+      ports_[m] = nl::addMemoryPort(b_,
+                                    {fmt::format(FMT_COMPILE("m{}"), m),
+                                     std::binary_search(p_.loadMemories.begin(), p_.loadMemories.end(), m),
+                                     false, nl::kPortAddrWidth, memories_.at(m).wordBits},
+                                    nl::PortRole::Master);
   }
 
   // Values crossing into cluster j+1 (stall-free FIFO j).
@@ -391,17 +393,14 @@ private:
         e = phiRead(v);
         break;
       default: {
+        if (p_.instanceOf[v] >= 0) {
+          const UnitInstance& inst = p_.instances[size_t(p_.instanceOf[v])];
+          if (inst.ops.front() == v) unit(inst);
+          break;
+        }
         std::vector<ExprP> a;
         for (ValueId o : op.operands)
           a.push_back(valueAt(o, t));
-        if (!p_.unitModule[v].empty()) {
-          // A unit instance: operands in at start, advancing with the pipeline, its output at compPos
-          // (across clusters: through its side FIFO).
-          ExprP y = p_.sideFifoDepth[v] ? b_.wire(fmt::format(FMT_COMPILE("u{}_y"), v), op.width()) : c_[v];
-          b_.instance(unitInstance(p_.unitModule[v], fmt::format(FMT_COMPILE("u_unit{}"), v), adv(), a, y));
-          if (p_.sideFifoDepth[v]) sideFifo(v, y);
-          break;
-        }
         e = opExpr(op, a);
       }
       }
@@ -410,6 +409,29 @@ private:
         if (staged(uint32_t(pos)))
           b_.drive(stage_.at({v, uint32_t(pos)})).updates = {{adv(), valueAt(v, uint32_t(pos - 1))}};
     }
+  }
+
+  // A unit instance: operands in at start, advancing with the pipeline, its output at compPos (across
+  // clusters: through its side FIFO). A shared instance takes the operands of the operation whose
+  // start holds a valid token (at most one does: LoopPlan::instances), and its output is each
+  // operation's result in the cycle that operation's token reaches compPos.
+  void unit(const UnitInstance& inst) {
+    const ValueId first = inst.ops.front(), last = inst.ops.back();
+    std::vector<ExprP> a;
+    for (size_t k = 0; k < loop_.ops[first].operands.size(); ++k) {
+      std::vector<std::pair<ExprP, ExprP>> arms;
+      for (ValueId o : inst.ops)
+        if (o != last) arms.emplace_back(valid_[p_.start[o]], valueAt(loop_.ops[o].operands[k], p_.start[o]));
+      a.push_back(nl::priorityMux(arms, valueAt(loop_.ops[last].operands[k], p_.start[last])));
+    }
+    const bool direct = inst.ops.size() == 1 && !p_.sideFifoDepth[first];
+    ExprP y = direct ? c_[first] : b_.wire(fmt::format(FMT_COMPILE("u{}_y"), first), width(first));
+    b_.instance(unitInstance(inst.module, fmt::format(FMT_COMPILE("u_unit{}"), first), adv(), a, y));
+    for (ValueId o : inst.ops)
+      if (p_.sideFifoDepth[o])
+        sideFifo(o, y);
+      else if (!direct)
+        b_.assign(c_[o], y);
   }
 
   // Stall-free, a unit whose span crosses clusters (the argument: LoopPlan::sideFifoDepth). Its
@@ -479,7 +501,7 @@ private:
         uint32_t t = p_.start[i];
         fire_[i] = b_.named(fmt::format(FMT_COMPILE("fire{}"), i), fire(i));
         bool store = op.kind == OpKind::Store;
-        reqs.push_back({fire_[i], store, valueAt(op.operands[0], t), nl::lit(op.size, nl::kPortSizeWidth),
+        reqs.push_back({fire_[i], store, valueAt(op.operands[0], t), nl::lit(op.size, port.sizeWidth()),
                         store ? valueAt(op.operands[1], t) : nullptr});
       }
       nl::driveRequests(b_, port, reqs, nullptr, {});
@@ -533,8 +555,9 @@ private:
 
 } // namespace
 
-nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName) {
-  return LoopWriter(loop, plan, moduleName).run();
+nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan,
+                              const std::vector<ir::Memory>& memories, const std::string& moduleName) {
+  return LoopWriter(loop, plan, memories, moduleName).run();
 }
 
 } // namespace spvhls::rtl

@@ -15,6 +15,8 @@
 namespace spvhls::rtl {
 
 // Its memory ports are the plan's (LoopPlan::memories, loadMemories).
-nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan, const std::string& moduleName);
+// `memories`: the kernel's, whose wordBits are the ports' data widths.
+nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan,
+                              const std::vector<ir::Memory>& memories, const std::string& moduleName);
 
 } // namespace spvhls::rtl

@@ -108,7 +108,7 @@ static std::vector<uint32_t> accessedMemories(const ir::Loop& loop, bool loadsOn
 }
 
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
-                  ClusterMode kind, std::string kindReason) {
+                  ClusterMode kind, std::string kindReason, bool shareUnits) {
   LoopPlan p;
   p.kind = kind;
   p.kindReason = std::move(kindReason);
@@ -182,6 +182,14 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       p.exitFifoDepth.push_back(roundUpPow2(ceilDiv(len + 1, p.ii) + 1));
     }
   }
+  std::vector<uint32_t> startCluster(n);
+  for (size_t i = 0; i < n; ++i)
+    startCluster[i] = p.clusterOf(p.start[i]);
+  p.instances = bindUnits(p.unitModule, p.start, startCluster, kind, p.ii, shareUnits);
+  p.instanceOf.assign(n, -1);
+  for (size_t k = 0; k < p.instances.size(); ++k)
+    for (uint32_t v : p.instances[k].ops)
+      p.instanceOf[v] = int(k);
   // Side FIFOs of units whose span crosses a cluster boundary (the bound: loop_plan.h).
   p.sideFifoDepth.assign(n, 0);
   for (size_t i = 0; i < n && kind == ClusterMode::StallFree; ++i) {

@@ -16,6 +16,7 @@
 
 #include "ir/hls_ir.h"
 #include "rtlgen/rtlgen.h"
+#include "rtlgen/unit_binding.h"
 #include "scheduler/kernel_schedule.h"
 
 namespace spvhls::rtl {
@@ -39,6 +40,10 @@ struct LoopPlan {
   // Per op: the unit module it runs on as an instance (empty: built inline); every operation the
   // library builds as an Instance runs on its unit, in both cluster kinds.
   std::vector<std::string> unitModule;
+  // Modulo binding (rtlgen/unit_binding.h): the unit instances built, each with the operations that
+  // take turns on it, and per op the index of its instance (-1: none).
+  std::vector<UnitInstance> instances;
+  std::vector<int> instanceOf;
   // Per op (stall-free only, else 0): the depth of the side FIFO of a unit instance whose span (start
   // .. compPos) crosses a cluster boundary. The unit advances every cycle in the cluster A it starts
   // in, so a token's result leaves it compPos - e cycles after the token left A's last position e;
@@ -84,7 +89,9 @@ struct LoopPlan {
 ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason,
                               std::string_view requestedBy = "--cluster");
 
+// shareUnits: bind operations of one unit module to shared instances where the II leaves room
+// (--share-units; off: one instance per operation).
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
-                  ClusterMode kind, std::string kindReason);
+                  ClusterMode kind, std::string kindReason, bool shareUnits = true);
 
 } // namespace spvhls::rtl

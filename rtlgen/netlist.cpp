@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <string_view>
 
@@ -164,7 +165,9 @@ const ExprP& zero() {
 }
 
 ExprP lit(uint64_t value, unsigned width) {
-  if (width == 0 || width > 64) fail(fmt::format("a literal of width {}", width));
+  if (width == 0) fail("a literal of width 0");
+  // Wider than a node holds (a wide memory port's idle data): the value zero-extended.
+  if (width > 64) return concat({lit(0, width - 64), lit(value, 64)});
   Expr* e = ExprArena::current().node();
   e->op = Op::Const;
   e->width = width;
@@ -507,7 +510,7 @@ MemPort addMemoryPort(ModuleBuilder& b, const MemPortSpec& spec, PortRole role) 
   p.reqWrite = req("req_write", 1);
   // A RAM decodes only the address bits its depth needs and the write bytes of the access size.
   p.reqAddr = req("req_addr", spec.addrWidth, true);
-  p.reqSize = req("req_size", kPortSizeWidth);
+  p.reqSize = req("req_size", portSizeWidth(spec.dataWidth));
   p.reqWdata = req("req_wdata", spec.dataWidth, true);
   if (!spec.response) return p;
   // Narrow loads use only the low bytes of resp_data.
@@ -528,6 +531,11 @@ MemPort addMemoryPort(ModuleBuilder& b, const MemPortSpec& spec, PortRole role) 
   return p;
 }
 
+unsigned portSizeWidth(unsigned dataWidth) {
+  // Sizes up to 8 bytes keep the 4-bit field; a wider port needs the bits of its widest size.
+  return dataWidth <= kPortDataWidth ? kPortSizeWidth : unsigned(std::bit_width(dataWidth / 8));
+}
+
 void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemRequest>& reqs,
                    const ExprP& validGate, const std::vector<MemPort>& merged) {
   std::vector<ExprP> valids, writes;
@@ -537,7 +545,7 @@ void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemR
     const MemRequest& r = reqs[i];
     valids.insert(valids.begin(), r.when);
     addrs.emplace_back(r.when, resize(r.addr, port.addrWidth));
-    sizes.emplace_back(r.when, r.size);
+    sizes.emplace_back(r.when, resize(r.size, port.sizeWidth()));
     if (r.write) {
       writes.insert(writes.begin(), r.when);
       wdatas.emplace_back(r.when, resize(r.wdata, port.dataWidth));
@@ -555,7 +563,7 @@ void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemR
   b.assign(port.reqValid, merge(valid, &MemPort::reqValid));
   b.assign(port.reqWrite, merge(any(writes), &MemPort::reqWrite));
   b.assign(port.reqAddr, merge(priorityMux(addrs, lit(0, port.addrWidth)), &MemPort::reqAddr));
-  b.assign(port.reqSize, merge(priorityMux(sizes, lit(0, kPortSizeWidth)), &MemPort::reqSize));
+  b.assign(port.reqSize, merge(priorityMux(sizes, lit(0, port.sizeWidth())), &MemPort::reqSize));
   b.assign(port.reqWdata, merge(priorityMux(wdatas, lit(0, port.dataWidth)), &MemPort::reqWdata));
 }
 

@@ -318,8 +318,12 @@ private:
 
 // Ports of one memory port in the protocol of docs/hardware-interface.md: req_valid, req_ready,
 // req_write, req_addr, req_size, req_wdata and (with `response`) resp_valid, resp_data. The data
-// width is the port's own; kernel-argument ports and RAMs use kPortDataWidth.
+// width is the port's own: kPortDataWidth, or its widest access when that is wider (a vector accessed
+// whole); req_size holds the access size in bytes, kPortSizeWidth bits unless a wider access needs
+// more (portSizeWidth).
 inline constexpr unsigned kPortDataWidth = 64, kPortAddrWidth = 64, kPortSizeWidth = 4;
+// The req_size width of a port `dataWidth` bits wide (ir::Memory::wordBits: 64 or its widest access).
+unsigned portSizeWidth(unsigned dataWidth);
 struct MemPortSpec {
   std::string prefix; // <prefix>_req_valid ...; empty: req_valid ...
   bool response = true;
@@ -330,6 +334,7 @@ enum class PortRole : uint8_t { Master, Internal, Slave }; // requests out / wir
 struct MemPort {
   ExprP reqValid, reqReady, reqWrite, reqAddr, reqSize, reqWdata, respValid, respData; // resp*: null without
   unsigned addrWidth = kPortAddrWidth, dataWidth = kPortDataWidth;
+  unsigned sizeWidth() const { return portSizeWidth(dataWidth); }
 };
 MemPort addMemoryPort(ModuleBuilder& b, const MemPortSpec& spec, PortRole role);
 

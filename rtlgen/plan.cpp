@@ -58,7 +58,7 @@ FsmPlan planFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched
 } // namespace
 
 KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
-                      const std::vector<LoopKind>& kinds) {
+                      const std::vector<LoopKind>& kinds, bool shareUnits) {
   if (kinds.size() != k.loops.size() || s.loops.size() != k.loops.size() ||
       s.blocks.size() != k.blocks.size())
     throw InternalError(
@@ -69,7 +69,7 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
   KernelPlan p;
   p.target = lib.target();
   for (size_t l = 0; l < k.loops.size(); ++l)
-    p.loops.push_back(planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason));
+    p.loops.push_back(planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason, shareUnits));
   p.fsm = planFsm(k, s, lib);
   checkPlan(k, s, lib, p);
   return p;

@@ -52,9 +52,10 @@ struct KernelPlan {
   FsmPlan fsm;
 };
 
-// Plans every loop in its kind and the FSM; the result has passed checkPlan().
+// Plans every loop in its kind and the FSM; the result has passed checkPlan(). shareUnits: loops bind
+// operations to shared unit instances where the II leaves room (planLoop).
 KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
-                      const std::vector<LoopKind>& kinds);
+                      const std::vector<LoopKind>& kinds, bool shareUnits = true);
 
 // Auto's second look: a stall-free loop whose plan needs recurrence gates (a later cluster produces
 // what an earlier one reads, so iterations serialise behind the memory latency) is faster as one
@@ -64,7 +65,8 @@ bool avoidGates(const KernelPlan& plan, std::vector<LoopKind>& kinds);
 // Independent check of a plan against the IR, the schedule and the library: positions follow the
 // library's timing, stall-free loops cut at every memory request and response after the exit is
 // known, exit FIFOs cover their credit round trip, response FIFOs their outstanding reads, unit
-// instances run on their units and side FIFOs (spans across clusters) cover their results in flight,
+// instances run on their units, operations sharing an instance never meet at their start positions,
+// side FIFOs (spans across clusters) cover their results in flight,
 // every recurrence crossing a cluster boundary has a gate, and FSM form cycles and block lengths match.
 // Throws InternalError (a compiler bug) naming the loop or block and the violated rule.
 void checkPlan(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,

@@ -27,6 +27,7 @@ public:
   void run() {
     shapes();
     timing();
+    binding();
     clusters();
     fifos();
     gates();
@@ -99,6 +100,43 @@ private:
     if (p_.exitPos != p_.readyPos[loop_.continueCond] || p_.exitPos >= p_.F)
       fail(fmt::format("the exit is read at {}, but the condition is ready at {} (F {})", p_.exitPos,
                        p_.readyPos[loop_.continueCond], p_.F));
+  }
+
+  // Modulo binding: every unit operation runs on exactly one instance of its own module, and no two
+  // operations of one instance can hold tokens at their start positions in the same cycle (the
+  // instance takes the operands of the one valid start). Stall-enable tokens sit on positions equal
+  // modulo II; a stall-free cluster's tokens are at least II positions apart but otherwise free, and
+  // clusters drift apart.
+  void binding() const {
+    const size_t n = loop_.ops.size();
+    if (p_.instanceOf.size() != n) fail(fmt::format("instanceOf does not have the loop's {} entries", n));
+    std::vector<int> seen(n, -1);
+    for (size_t k = 0; k < p_.instances.size(); ++k) {
+      const UnitInstance& inst = p_.instances[k];
+      if (inst.ops.empty()) fail(fmt::format("unit instance {} ({}) runs no operation", k, inst.module));
+      for (uint32_t v : inst.ops) {
+        if (v >= n || seen[v] >= 0 || p_.instanceOf[v] != int(k) || p_.unitModule[v] != inst.module)
+          fail(fmt::format("unit instance {} ({}) lists operation {}, which is not bound to it alone", k,
+                           inst.module, v));
+        seen[v] = int(k);
+      }
+      for (size_t a = 0; a < inst.ops.size(); ++a)
+        for (size_t b = a + 1; b < inst.ops.size(); ++b) {
+          const uint32_t x = inst.ops[a], y = inst.ops[b], sx = p_.start[x], sy = p_.start[y];
+          const uint32_t gap = sx > sy ? sx - sy : sy - sx;
+          const bool meet = p_.stallFree() ? p_.clusterOf(sx) != p_.clusterOf(sy) || gap == 0 || gap >= p_.ii
+                                           : gap % p_.ii == 0;
+          if (meet)
+            fail(fmt::format(
+                "{} (start {}) and {} (start {}) share unit instance {} ({}) but can be issued to it "
+                "in the same cycle (II {}, {})",
+                label(x), sx, label(y), sy, k, inst.module, p_.ii, clusterModeName(p_.kind)));
+        }
+    }
+    for (uint32_t v = 0; v < n; ++v)
+      if (seen[v] != p_.instanceOf[v] || (seen[v] < 0) != p_.unitModule[v].empty())
+        fail(fmt::format("{} runs on {}, but its unit instance is {}", label(v),
+                         p_.unitModule[v].empty() ? "no unit" : p_.unitModule[v], p_.instanceOf[v]));
   }
 
   // The module's memory ports: one per memory an operation accesses, with a response port where one

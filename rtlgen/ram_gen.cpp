@@ -31,10 +31,12 @@ nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::
                                   what, commentName(mem.name), mem.sizeBytes,
                                   mem.persistent ? ", contents kept from run to run" : ""));
   b.input("clk", 1);
-  if (wordBytes == 0 || !std::has_single_bit(wordBytes) || wordBytes > nl::kPortDataWidth / 8)
-    throw InternalError(SourceLoc{}, "RAM " + name, fmt::format("word of {} bytes", wordBytes));
+  if (wordBytes == 0 || !std::has_single_bit(wordBytes) || wordBytes > mem.wordBits / 8)
+    throw InternalError(SourceLoc{}, "RAM " + name,
+                        fmt::format("word of {} bytes on a {}-bit port", wordBytes, mem.wordBits));
   b.input("rst", 1);
-  nl::MemPort p = nl::addMemoryPort(b, {"", true, false}, nl::PortRole::Slave);
+  nl::MemPort p =
+      nl::addMemoryPort(b, {"", true, false, nl::kPortAddrWidth, mem.wordBits}, nl::PortRole::Slave);
   b.assign(p.reqReady, nl::one());
   nl::Ram r;
   r.what = commentName(mem.name);

@@ -110,14 +110,14 @@ static nl::Module buildUnitModule(const ir::Op& op, const std::string& name,
   case K::SIToFP:
   case K::UIToFP:
     expect(fpConvertLatency());
-    return buildIntToFpUnit(name, uint32_t(op.imm), op.kind == K::SIToFP, f, FpRounding::NearestEven);
+    return buildIntToFpUnit(name, uint32_t(op.imm), op.kind == K::SIToFP, f, FpRounding(op.rounding));
   case K::FPToSI:
   case K::FPToUI: // saturating: the IR's semantics (ir/ops.def)
     expect(fpConvertLatency());
     return buildFpToIntUnit(name, format(op.imm), op.width(), op.kind == K::FPToSI, true);
   case K::FPToFP:
     expect(fpConvertLatency());
-    return buildFpToFpUnit(name, format(op.imm), f, FpRounding::NearestEven);
+    return buildFpToFpUnit(name, format(op.imm), f, FpRounding(op.rounding));
   default:
     break;
   }
@@ -174,7 +174,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const LoopPlan& plan = kp.loops[l];
-    print(generateLoopModule(loop, plan, in.loopModuleNames[l]), loopFiles, loopModules);
+    print(generateLoopModule(loop, plan, k.memories, in.loopModuleNames[l]), loopFiles, loopModules);
     LoopHardware hw;
     hw.loop = uint32_t(l);
     hw.kind = plan.kind;
@@ -192,7 +192,14 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     }
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (lib.unit(loop.ops[i]).build == sched::UnitBuild::Instance)
-        hw.units.push_back({s.loops[l].problem.ops[i].name, plan.unitModule[i], s.loops[l].problem.ops[i].latency});
+        hw.units.push_back({s.loops[l].problem.ops[i].name, plan.unitModule[i],
+                            s.loops[l].problem.ops[i].latency, uint32_t(plan.instanceOf[i])});
+    for (const UnitInstance& inst : plan.instances) {
+      LoopHardware::UnitInstanceUse& use = hw.instances.emplace_back();
+      use.module = inst.module;
+      for (uint32_t v : inst.ops)
+        use.ops.push_back(s.loops[l].problem.ops[v].name);
+    }
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (plan.respFifoDepth[i])
         hw.responseFifos.emplace_back(s.loops[l].problem.ops[i].name, uint32_t(plan.respFifoDepth[i]));

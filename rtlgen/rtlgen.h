@@ -36,8 +36,15 @@ struct LoopHardware {
   struct UnitUse {
     std::string op, module;
     uint32_t latency = 0;
+    uint32_t instance = 0; // index into instances
   };
   std::vector<UnitUse> units;
+  // The unit instances built (modulo binding, LoopPlan::instances): module and the operations bound.
+  struct UnitInstanceUse {
+    std::string module;
+    std::vector<std::string> ops;
+  };
+  std::vector<UnitInstanceUse> instances;
   // Cycles from the loop's start to its done with fixed memory latency (the target's) and no
   // back-pressure: cyclesBase + cyclesPerIteration * iterations, where iterations counts the final
   // (exiting) iteration too.

@@ -140,14 +140,19 @@ private:
       const ir::KernelArg& a = k_.args[i];
       if (a.isPointer)
         ports_.at(a.memory) =
-            nl::addMemoryPort(b_, {"mem_" + argName(uint32_t(i)), true, true}, nl::PortRole::Master);
+            nl::addMemoryPort(b_, portSpec("mem_" + argName(uint32_t(i)), a.memory), nl::PortRole::Master);
       else
         args_[i] = b_.input("arg_" + argName(uint32_t(i)), a.width());
     }
     for (size_t m = 0; m < k_.memories.size(); ++m)
       if (k_.memories[m].kind == ir::Memory::Kind::External)
         ports_[m] =
-            nl::addMemoryPort(b_, {"mem_" + in_.externalNames.at(m), true, true}, nl::PortRole::Master);
+            nl::addMemoryPort(b_, portSpec("mem_" + in_.externalNames.at(m), m), nl::PortRole::Master);
+  }
+
+  // Memory m's port: as wide as its widest access (Memory::wordBits), responses possibly unread.
+  nl::MemPortSpec portSpec(std::string prefix, uint32_t m) const {
+    return {std::move(prefix), true, true, nl::kPortAddrWidth, k_.memories.at(m).wordBits};
   }
 
   bool argUsed(uint32_t i) const {
@@ -414,9 +419,11 @@ private:
         };
         p.reqValid = w("req_valid", 1);
         p.reqWrite = w("req_write", 1);
-        p.reqAddr = w("req_addr", ports_[m].addrWidth);
-        p.reqSize = w("req_size", nl::kPortSizeWidth);
-        p.reqWdata = w("req_wdata", ports_[m].dataWidth);
+        p.reqAddr = w("req_addr", nl::kPortAddrWidth);
+        // An on-chip RAM's port is made later (localRam): the widths from the memory.
+        p.dataWidth = k_.memories[m].wordBits;
+        p.reqSize = w("req_size", p.sizeWidth());
+        p.reqWdata = w("req_wdata", p.dataWidth);
         loopPorts_[{l, m}] = p;
       }
     }
@@ -494,8 +501,7 @@ private:
             pops.push_back(at(b, formCycle(v)));
           }
           reqs.push_back({busy_ & at(b, t), store, value(op.operands[0], b, t),
-                          nl::lit(op.size, nl::kPortSizeWidth),
-                          store ? value(op.operands[1], b, t) : nullptr});
+                          nl::lit(op.size, port.sizeWidth()), store ? value(op.operands[1], b, t) : nullptr});
         }
         loadsPerBlock = std::max(loadsPerBlock, n);
       }
@@ -522,7 +528,7 @@ private:
     // Responses are as wide as the port; accesses narrower than it read only the low bits, and an
     // array that is only written (its loads folded away) reads no response at all.
     nl::MemPort p =
-        nl::addMemoryPort(b_, {fmt::format(FMT_COMPILE("lmem{}"), m), true, true}, nl::PortRole::Internal);
+        nl::addMemoryPort(b_, portSpec(fmt::format(FMT_COMPILE("lmem{}"), m), m), nl::PortRole::Internal);
     ports_[m] = p;
     nl::Instance inst{in_.ramModuleNames.at(m), fmt::format(FMT_COMPILE("u_lmem{}"), m), {}};
     inst.connections = {{"clk", nl::ref("clk", 1)},  {"rst", rst_},

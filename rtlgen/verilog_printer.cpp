@@ -656,10 +656,19 @@ private:
     // (configuration-time contents).
     s += "  initial begin\n";
     for (uint64_t i = 0; i < depth; ++i) {
-      uint64_t v = 0;
-      for (unsigned k = 0; k < wb; ++k)
-        if (i * wb + k < r.init.size()) v |= uint64_t(r.init[i * wb + k]) << (8 * k);
-      fmt::format_to(out, FMT_COMPILE("    ram_mem[{}] = {};\n"), lit(i, aw), lit(v, ww));
+      auto byte = [&](unsigned k) { return i * wb + k < r.init.size() ? r.init[i * wb + k] : uint8_t(0); };
+      std::string word;
+      if (wb <= 8) {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < wb; ++k)
+          v |= uint64_t(byte(k)) << (8 * k);
+        word = lit(v, ww);
+      } else { // wider than a literal node: the bytes, most significant first
+        word = fmt::format(FMT_COMPILE("{}'h"), ww);
+        for (unsigned k = wb; k-- > 0;)
+          fmt::format_to(std::back_inserter(word), FMT_COMPILE("{:02x}"), byte(k));
+      }
+      fmt::format_to(out, FMT_COMPILE("    ram_mem[{}] = {};\n"), lit(i, aw), word);
     }
     // Simulation only: `spvhls sim` loads what the host writes into a global before the run (the run
     // spec's "globals") from <module>.init.hex, words as $writememh writes them.
@@ -693,15 +702,15 @@ private:
         m_.name);
     s += "`endif\n";
     statement(s);
+    const unsigned sw = r.reqSize->width; // 4 bits, more on a port wider than 64 (nl::portSizeWidth)
     checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), valid,
-                                     lit(0, r.reqAddr->width - nl::kPortSizeWidth), size, addr,
+                                     lit(0, r.reqAddr->width - sw), size, addr,
                                      lit(r.sizeBytes, r.reqAddr->width)),
                          fmt::format(FMT_COMPILE("private array {} accessed out of bounds"), r.what));
     // The compiler sizes the word by the widest access and keeps accesses aligned; a violation is its bug.
     checks_.emplace_back(
-        fmt::format(FMT_COMPILE("{} && ({} > {} || ({}[{}:0] & ({} - {})) != {})"), valid, size,
-                    lit(wb, nl::kPortSizeWidth), addr, nl::kPortSizeWidth - 1, size,
-                    lit(1, nl::kPortSizeWidth), lit(0, nl::kPortSizeWidth)),
+        fmt::format(FMT_COMPILE("{} && ({} > {} || ({}[{}:0] & ({} - {})) != {})"), valid, size, lit(wb, sw),
+                    addr, sw - 1, size, lit(1, sw), lit(0, sw)),
         fmt::format(FMT_COMPILE("RAM {}: an access wider than its {}-byte word or not aligned to its size"),
                     r.what, wb));
   }

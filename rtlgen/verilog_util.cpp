@@ -16,7 +16,9 @@ std::vector<bool> partiallyUsed(const std::vector<ir::Op>& ops) {
   for (const ir::Op& op : ops) {
     if (op.operands.empty()) continue;
     const ir::ValueId a = op.operands[0];
-    if (op.kind == ir::OpKind::Trunc && a < ops.size() && op.width() < ops[a].width()) partial[a] = true;
+    if ((op.kind == ir::OpKind::Trunc || op.kind == ir::OpKind::Extract) && a < ops.size() &&
+        op.width() < ops[a].width())
+      partial[a] = true;
     bool shift = op.kind == ir::OpKind::Shl || op.kind == ir::OpKind::LShr || op.kind == ir::OpKind::AShr;
     if (shift && op.operands.size() > 1) {
       const ir::ValueId b = op.operands[1];
@@ -115,6 +117,10 @@ nl::ExprP opExpr(const ir::Op& op, const std::vector<nl::ExprP>& a) {
   case K::SGe: return bin(Op::Ge, sa(0), sa(1));
   case K::Select: return nl::mux(a[0], a[1], a[2]);
   case K::ZExt: case K::Trunc: return nl::resize(a[0], W);
+  case K::Extract:
+    return nl::slice(a[0], unsigned(op.imm) + W - 1, unsigned(op.imm));
+  case K::Concat:
+    return nl::concat(std::vector<nl::ExprP>(a.rbegin(), a.rend())); // most significant first
   case K::SExt: {
     unsigned w0 = a[0]->width;
     if (w0 == W) return a[0];

@@ -7,7 +7,8 @@
 //   operation                              latency             II  build       result on a wire  resource
 //   -------------------------------------  ------------------  --  ----------  ----------------  ---------
 //   Const Arg LiveIn LoopPhi Undef         0                   1   Wire        0                 -
-//   ZExt SExt Trunc Phi LoopOut            0                   1   Wire        0                 -
+//   ZExt SExt Trunc Extract Concat Phi     0                   1   Wire        0                 -
+//   LoopOut
 //   Add Sub Neg Not And Or Xor Shl LShr    1                   1   Inline      0                 -
 //   AShr Eq Ne ULt ULe UGt UGe SLt SLe
 //   SGt SGe Select
@@ -78,6 +79,8 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
   case K::ZExt:
   case K::SExt:
   case K::Trunc:
+  case K::Extract:
+  case K::Concat:
   case K::Phi:
   case K::LoopOut:
   case K::Param:
@@ -143,10 +146,12 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
   case K::FPToSI:
   case K::FPToUI:
   case K::FPToFP:
-    // Two ranks (rtlgen/units/fp_convert.h); one module per conversion: the operand's width too.
+    // Two ranks (rtlgen/units/fp_convert.h); one module per conversion: the operand's width and a
+    // rounding mode other than nearest even too.
     u.latency = 3, u.build = UnitBuild::Instance, u.delayNs = carryChainNs(64);
     u.resultOffset = u.latency - 1;
     u.module = fmt::format("{}_from{}", unitModuleName(op.kind, w), op.imm);
+    if (op.rounding != 0) u.module += fmt::format("_{}", ir::roundingName(op.rounding));
     return u;
   case K::Load:
     // The request is issued at start; the response is captured memLatency later and registered.

@@ -4,7 +4,7 @@
 //     u_mad_hi s_mad_sat u_mad_sat s_upsample u_upsample popcount
 //   floating point (f16/f32/f64, interp_float.cpp): fma mad fabs sqrt fmin fmax fdim floor ceil trunc
 //     round rint copysign fmod exp exp2 exp10 log log2 log10 pow sin cos tan asin acos atan atan2 sinh
-//     cosh tanh cbrt hypot
+//     cosh tanh cbrt hypot rsqrt
 #include "frontend/grammar.h"
 #include "sim/interp_program.h"
 
@@ -25,15 +25,15 @@ bool openclStdOp(uint32_t number, X& op, bool& isFloat) {
       {cl::U_upsample, X::UUpsample}, {cl::Popcount, X::BitCount},
   };
   static const std::pair<uint32_t, X> floating[] = {
-      {cl::Fma, X::Fma},     {cl::Mad, X::Mad},       {cl::Fabs, X::Fabs},       {cl::Sqrt, X::Sqrt},
-      {cl::Fmin, X::Fmin},   {cl::Fmax, X::Fmax},     {cl::Fdim, X::Fdim},       {cl::Floor, X::Floor},
-      {cl::Ceil, X::Ceil},   {cl::Trunc, X::Trunc},   {cl::Round, X::Round},     {cl::Rint, X::Rint},
-      {cl::Copysign, X::Copysign}, {cl::Fmod, X::FmodStd}, {cl::Exp, X::Exp},  {cl::Exp2, X::Exp2},
-      {cl::Exp10, X::Exp10}, {cl::Log, X::Log},       {cl::Log2, X::Log2},       {cl::Log10, X::Log10},
-      {cl::Pow, X::Pow},     {cl::Sin, X::Sin},       {cl::Cos, X::Cos},         {cl::Tan, X::Tan},
-      {cl::Asin, X::Asin},   {cl::Acos, X::Acos},     {cl::Atan, X::Atan},       {cl::Atan2, X::Atan2},
-      {cl::Sinh, X::Sinh},   {cl::Cosh, X::Cosh},     {cl::Tanh, X::Tanh},       {cl::Cbrt, X::Cbrt},
-      {cl::Hypot, X::Hypot},
+      {cl::Fma, X::Fma},           {cl::Mad, X::Mad},      {cl::Fabs, X::Fabs},   {cl::Sqrt, X::Sqrt},
+      {cl::Fmin, X::Fmin},         {cl::Fmax, X::Fmax},    {cl::Fdim, X::Fdim},   {cl::Floor, X::Floor},
+      {cl::Ceil, X::Ceil},         {cl::Trunc, X::Trunc},  {cl::Round, X::Round}, {cl::Rint, X::Rint},
+      {cl::Copysign, X::Copysign}, {cl::Fmod, X::FmodStd}, {cl::Exp, X::Exp},     {cl::Exp2, X::Exp2},
+      {cl::Exp10, X::Exp10},       {cl::Log, X::Log},      {cl::Log2, X::Log2},   {cl::Log10, X::Log10},
+      {cl::Pow, X::Pow},           {cl::Sin, X::Sin},      {cl::Cos, X::Cos},     {cl::Tan, X::Tan},
+      {cl::Asin, X::Asin},         {cl::Acos, X::Acos},    {cl::Atan, X::Atan},   {cl::Atan2, X::Atan2},
+      {cl::Sinh, X::Sinh},         {cl::Cosh, X::Cosh},    {cl::Tanh, X::Tanh},   {cl::Cbrt, X::Cbrt},
+      {cl::Hypot, X::Hypot},       {cl::Rsqrt, X::Rsqrt},
   };
   for (auto [num, x] : integer)
     if (num == number) {

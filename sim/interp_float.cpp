@@ -14,7 +14,9 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <quadmath.h>
 
+#include "frontend/fp_round_directed.h"
 #include "frontend/fp_round_odd.h"
 #include "sim/interp_exec.h"
 #include "sim/interp_intmath.h"
@@ -60,6 +62,29 @@ uint64_t writeF(double d, unsigned w) {
 // first one). The fma unit's test reproduces it (tests/unit/test_fp_fma.cpp).
 uint64_t fmaHalf(double a, double b, double c) {
   return writeF(fp::fmaHalfToOdd(a, b, c), 16);
+}
+
+// OpenCL.std rsqrt, 1/sqrt(a), correctly rounded. Half and float: the double sqrt and quotient
+// (relative error below 2^-52) rounded once to the format, which is the correctly rounded result for
+// every half and float (tests/unit/test_math_rsqrt.cpp checks all of them exactly: the exact value never
+// lies that close to a rounding boundary). Double: the quotient in quad precision rounded to double,
+// corrected by an exact test of the two neighbouring midpoints m (the sign of m^2 * a - 1 from one
+// fmaq: m^2 is exact in 113 bits). Special values: rsqrt(+-0) = +-inf, rsqrt(+inf) = +0, a negative
+// operand or a NaN gives sqrt's NaN (what the hardware's sqrt and divide units give,
+// ir/lower_math_exact.cpp).
+uint64_t rsqrtBits(double a, unsigned w) {
+  if (w != 64) return writeF(1.0 / std::sqrt(a), w);
+  const double y = static_cast<double>(1 / sqrtq(a));
+  if (!(a > 0) || std::isinf(a)) return toBits(y);
+  // m between y and its neighbour n: 1/sqrt(a) lies beyond m exactly when m^2 * a - 1 has that sign.
+  auto beyond = [&](double n) {
+    const __float128 m = (__float128(y) + n) / 2;
+    return fmaq(m * m, a, -1);
+  };
+  const double up = std::nextafter(y, HUGE_VAL), down = std::nextafter(y, 0.0);
+  if (beyond(up) < 0) return toBits(up);
+  if (beyond(down) > 0) return toBits(down);
+  return toBits(y);
 }
 
 // One-argument libm functions with float and double versions.
@@ -134,6 +159,8 @@ std::optional<uint64_t> arith(X op, double a, double b, double c, unsigned w) {
   case X::FNegate: return out(-x);
   case X::Fabs: return out(std::fabs(x));
   case X::Sqrt: return out(std::sqrt(x));
+  case X::Rsqrt:
+    return rsqrtBits(a, w);
   case X::Floor: return out(std::floor(x));
   case X::Ceil: return out(std::ceil(x));
   case X::Trunc: return out(std::trunc(x));
@@ -188,32 +215,19 @@ bool compare(X op, double a, double b) {
   }
 }
 
-// The conversions below (roundDirected, stepBits and the Convert cases of floatInst) are reproduced
+// The conversions below (roundDirected and the Convert cases of floatInst) are reproduced
 // in tests/unit/test_fp_convert.cpp as the reference of the hardware conversion units: change both.
 //
 // FPRoundingMode + 1 as decoded (0: the instruction's default).
 enum Rounding : uint32_t { kDefault = 0, kRTE = 1, kRTZ = 2, kRTP = 3, kRTN = 4 };
 
-// The next w-bit float after `bits` toward +infinity (up) or -infinity.
-uint64_t stepBits(uint64_t bits, unsigned w, bool up) {
-  const uint64_t sign = uint64_t(1) << (w - 1);
-  if ((bits & ~sign) == 0) return up ? 1 : sign | 1; // from either zero to the smallest subnormal
-  return (((bits & sign) == 0) == up) ? bits + 1 : bits - 1; // magnitude grows or shrinks by one ulp
-}
-
-// Rounds the exact value x to a w-bit float in a directed mode: the nearest result is off by at most
-// one ulp, in the direction the mode forbids or not at all. long double holds every int64 and double
-// exactly, so the comparison is exact.
+// Rounds the exact value x to a w-bit float in a directed mode (frontend/fp_round_directed.h).
 uint64_t roundDirected(long double x, unsigned w, uint32_t mode) {
   // Via double: exact except for integers beyond 2^53, which round to infinity in half anyway and are
   // rounded once more correctly below for float/double (r is compared with x itself).
   uint64_t bits = w == 64 ? toBits(static_cast<double>(x)) : w == 32 ? toBits(static_cast<float>(x)) : writeF(static_cast<double>(x), 16);
-  long double r = readF(bits, w);
-  if (std::isnan(r) || r == x || mode == kDefault || mode == kRTE) return bits;
-  bool tooFar = mode == kRTZ ? std::fabs(r) > std::fabs(x) : mode == kRTP ? r < x : r > x;
-  if (!tooFar) return bits;
-  bool up = mode == kRTZ ? r < 0 : mode == kRTP;
-  return stepBits(bits, w, up);
+  if (mode == kDefault) return bits;
+  return fp::roundDirected(bits, readF(bits, w), x, w, static_cast<fp::Rounding>(mode - 1));
 }
 
 bool isNormal(double v, unsigned w) {

@@ -211,6 +211,7 @@ enum class X : uint16_t {
   Cosh,
   Tanh,
   Cbrt,
+  Rsqrt,
   Hypot,
   // memory
   Variable,     // new Function-storage object of n bytes; b = initializer image + 1 (0: none)

@@ -2,6 +2,7 @@
 #include "sim/testbench.h"
 
 #include <atomic>
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -139,6 +140,10 @@ void validateInterface(const SimInterface& iface, const std::string& file) {
       fail(file, "simulation interface",
            fmt::format("scalar argument '{}' is {} bits wide; the test bench supports 1 to 64", p.name,
                        p.width));
+    if (p.isPointer && p.width != 0 && (p.width < 64 || p.width > 1024 || !std::has_single_bit(p.width)))
+      fail(file, "simulation interface",
+           fmt::format("memory port '{}' is {} bits wide; expected 64 or a wider power of two up to 1024",
+                       p.name, p.width));
   }
 }
 
@@ -157,11 +162,17 @@ std::string bindPortsCode(const SimInterface& iface) {
                       p.name, p.width);
       continue;
     }
-    // Readable compile errors for ports whose width does not match docs/hardware-interface.md.
-    for (const char* sig : {"req_addr", "req_wdata", "resp_data"})
-      code += fmt::format(
-          "  static_assert(sizeof(top->mem_{0}_{1}) == 8, \"mem_{0}_{1} must be 64 bits wide\");\n", p.name,
-          sig);
+    // Readable compile errors for ports whose width does not match docs/hardware-interface.md. The
+    // data ports are QData at 64 bits and VlWide above: their bytes, in order, on a little-endian host.
+    const uint32_t dataBytes = (p.width ? p.width : 64) / 8;
+    code +=
+        fmt::format("  static_assert(sizeof(top->mem_{0}_req_addr) == 8, \"mem_{0}_req_addr must be 64 bits "
+                    "wide\");\n",
+                    p.name);
+    for (const char* sig : {"req_wdata", "resp_data"})
+      code += fmt::format("  static_assert(sizeof(top->mem_{0}_{1}) == {2}, \"mem_{0}_{1} must be {3} bits "
+                          "wide\");\n",
+                          p.name, sig, dataBytes, 8 * dataBytes);
     for (const char* sig : {"req_valid", "req_ready", "req_write", "req_size", "resp_valid"})
       code += fmt::format(
           "  static_assert(sizeof(top->mem_{0}_{1}) == 1, \"mem_{0}_{1} must be at most 8 bits wide\");\n",
@@ -169,8 +180,9 @@ std::string bindPortsCode(const SimInterface& iface) {
     code +=
         fmt::format("  mems.push_back(MemPort{{\"{0}\", &top->mem_{0}_req_valid, &top->mem_{0}_req_ready, "
                     "&top->mem_{0}_req_write, &top->mem_{0}_req_addr, &top->mem_{0}_req_size, "
-                    "&top->mem_{0}_req_wdata, &top->mem_{0}_resp_valid, &top->mem_{0}_resp_data, {{}}}});\n",
-                    p.name);
+                    "reinterpret_cast<uint8_t*>(&top->mem_{0}_req_wdata), &top->mem_{0}_resp_valid, "
+                    "reinterpret_cast<uint8_t*>(&top->mem_{0}_resp_data), {1}, {{}}}});\n",
+                    p.name, dataBytes);
   }
   return code;
 }
@@ -280,18 +292,25 @@ std::vector<uint8_t> readMemoryDump(const std::string& path, uint64_t size, uint
       continue;
     }
     const bool address = tok[0] == '@';
-    char* end = nullptr;
-    const uint64_t v = std::strtoull(tok.c_str() + address, &end, 16);
-    if (*end != '\0') fail(path, "simulation", fmt::format("unexpected '{}' in a memory dump", tok));
+    const std::string digits = tok.substr(address);
+    if (digits.empty() || digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+      fail(path, "simulation", fmt::format("unexpected '{}' in a memory dump", tok));
     if (address) {
-      at = v;
+      at = std::strtoull(digits.c_str(), nullptr, 16);
       continue;
     }
-    if (wordBytes < 8 && v >> (8 * wordBytes))
+    // A word of any width (a RAM accessed by whole vectors has words above 64 bits): hex digits, most
+    // significant first.
+    const size_t significant = digits.size() - std::min(digits.find_first_not_of('0'), digits.size() - 1);
+    if (significant > 2 * size_t(wordBytes))
       fail(path, "simulation",
            fmt::format("value {} in a dump of a memory of {}-byte words", tok, wordBytes));
-    for (uint32_t k = 0; k < wordBytes; ++k)
-      if (at * wordBytes + k < size) bytes[at * wordBytes + k] = uint8_t(v >> (8 * k));
+    for (size_t d = 0; d < significant; ++d) {
+      const char c = digits[digits.size() - 1 - d];
+      const uint32_t nibble = uint32_t(std::isdigit(c) ? c - '0' : std::tolower(c) - 'a' + 10);
+      const uint64_t byte = at * wordBytes + d / 2;
+      if (byte < size) bytes[byte] = uint8_t(bytes[byte] | (nibble << (4 * (d % 2))));
+    }
     ++at;
   }
   if (at * wordBytes < size)
@@ -380,16 +399,17 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   for (const SimMemory& m : iface.memories) {
     if (m.module.empty() || m.image.empty()) continue;
     // The words of the RAM as $readmemh reads them (little-endian bytes in each word).
-    if (m.image.size() != m.sizeBytes || m.wordBytes == 0 || m.wordBytes > 8)
+    if (m.image.size() != m.sizeBytes || m.wordBytes == 0 || m.wordBytes > 128)
       fail(exe, "simulation interface",
            fmt::format("RAM {}: an image of {} bytes for {} bytes", m.module, m.image.size(), m.sizeBytes));
     fs::create_directories(memDir);
     std::string hex;
     for (uint64_t w = 0; w * m.wordBytes < m.sizeBytes; ++w) {
-      uint64_t v = 0;
-      for (uint32_t k = 0; k < m.wordBytes && w * m.wordBytes + k < m.sizeBytes; ++k)
-        v |= uint64_t(m.image[w * m.wordBytes + k]) << (8 * k);
-      hex += fmt::format("{:0{}x}\n", v, 2 * m.wordBytes);
+      for (uint32_t k = m.wordBytes; k-- > 0;) { // most significant byte first
+        const uint64_t at = w * m.wordBytes + k;
+        hex += fmt::format("{:02x}", at < m.sizeBytes ? m.image[at] : 0);
+      }
+      hex += '\n';
     }
     writeFile(memDir + "/" + m.module + ".init.hex", hex);
     cmd.insert(cmd.end(), {"--plusarg", "spvhls_load_" + m.module});

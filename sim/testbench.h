@@ -36,7 +36,9 @@ namespace spvhls::sim {
 struct SimPort {
   std::string name;       // sanitised argument name as used in the Verilog ports (arg_<name> / mem_<name>_*)
   bool isPointer = false; // true: memory port mem_<name>_*; false: scalar input arg_<name>
-  uint32_t width = 0;     // scalar width in bits (1..64); ignored for pointers
+  // Scalar: its width in bits (1..64). Pointer: its port's data width, 64 or a wider power of two
+  // (0 means 64; docs/hardware-interface.md).
+  uint32_t width = 0;
   uint32_t argIndex = 0;  // index of the argument in the run spec (kernel parameter order)
   // An external memory's port (a variable past the on-chip budget), not a run-spec argument: its
   // buffer is SimInterface::memories[memory].image, and its final contents SimResult::memories[memory].

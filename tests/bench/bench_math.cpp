@@ -4,7 +4,9 @@
 // within the bound of the correctly rounded result. Not a ctest test (an exhaustive sweep takes about
 // an hour per function on one core):
 //   ninja bench_math && ./tests/bench/bench_math [--stride N] [--start S] [--threads T] [exp exp2 ...]
-// Exits 1 if any input is off by more than the bound.
+// `rsqrt` sweeps the float rsqrt op list (ir/lower_math_exact.cpp) over the positive finite floats
+// instead, against the exactly decided correctly rounded result (mathcheck::rsqrtCorrect).
+// Exits 1 if any input is off by more than the bound (rsqrt: by anything).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +20,7 @@ int main(int argc, char** argv) {
   uint64_t stride = 257, start = 0;
   unsigned threads = 1;
   std::vector<MathFn> fns;
+  bool rsqrt = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--stride" && i + 1 < argc)
@@ -26,21 +29,43 @@ int main(int argc, char** argv) {
       start = std::strtoull(argv[++i], nullptr, 0);
     else if (a == "--threads" && i + 1 < argc)
       threads = unsigned(std::strtoul(argv[++i], nullptr, 0));
+    else if (a == "rsqrt")
+      rsqrt = true;
     else {
       bool found = false;
       for (MathFn fn : kAllFns)
         if (a == spvhls::ir::lower::mathFnName(fn)) fns.push_back(fn), found = true;
       if (!found) {
-        std::fprintf(
-            stderr,
-            "usage: bench_math [--stride N] [--start S] [--threads T] [exp|exp2|exp10|log|log2|log10]...\n");
+        std::fprintf(stderr, "usage: bench_math [--stride N] [--start S] [--threads T] "
+                             "[exp|exp2|exp10|log|log2|log10|sin|cos|tan|atan|rsqrt]...\n");
         return 2;
       }
     }
   }
-  if (fns.empty()) fns.assign(std::begin(kAllFns), std::end(kAllFns));
+  if (fns.empty() && !rsqrt) fns.assign(std::begin(kAllFns), std::end(kAllFns));
   if (stride == 0 || threads == 0) return 2;
   bool ok = true;
+  if (rsqrt) {
+    std::vector<uint64_t> checked(threads), wrong(threads);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        Program p = rsqrtProgram(32);
+        for (uint64_t x = std::max<uint64_t>(start, 1) + t * stride; x < 0x7f800000; x += threads * stride) {
+          ++checked[t];
+          if (p.runArgs({x}) != rsqrtCorrect(x, 32) && ++wrong[t] <= 5)
+            std::printf("  rsqrt 0x%08llx wrong\n", (unsigned long long)x);
+        }
+      });
+    for (auto& th : pool)
+      th.join();
+    uint64_t c = 0, bad = 0;
+    for (unsigned t = 0; t < threads; ++t)
+      c += checked[t], bad += wrong[t];
+    std::printf("rsqrt  %llu positive finite inputs (stride %llu): %llu not correctly rounded\n",
+                (unsigned long long)c, (unsigned long long)stride, (unsigned long long)bad);
+    ok = bad == 0;
+  }
   for (MathFn fn : fns) {
     const uint32_t bound = spvhls::ir::lower::mathMaxUlps(fn);
     std::vector<Stats> part(threads);

@@ -66,6 +66,10 @@ def main():
     ap.add_argument("--fp-reassociate", type=int, metavar="N",
                     help="pass --fp-reassociate; the report must list N float sums split into partial sums")
     ap.add_argument("--fp-max-ulps", help="passed to spvhls sim (the reassociated result against the interpreter)")
+    ap.add_argument("--share-units", help="passed to spvhls sim (on, off)")
+    ap.add_argument("--units", default="",
+                    help="MODULE=N,...: loop 0 must build exactly N instances of each MODULE (units_built), "
+                         "holding every operation of that module the loop's units list")
     args = ap.parse_args()
 
     failures = []
@@ -76,6 +80,8 @@ def main():
         budget += ["--fp-reassociate"]
     if args.fp_max_ulps is not None:
         budget += ["--fp-max-ulps", args.fp_max_ulps]
+    if args.share_units is not None:
+        budget += ["--share-units", args.share_units]
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
              "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)
@@ -103,6 +109,13 @@ def main():
                 failures.append("loop is pipelined, expected not")
             if args.cluster_kind and loop["cluster_kind"] != args.cluster_kind:
                 failures.append(f"cluster kind {loop['cluster_kind']}, expected {args.cluster_kind}")
+            built = {u["module"]: u for u in loop["units_built"]}
+            for want in (w for w in args.units.split(",") if w):
+                module, n = want.split("=")
+                got = built.get(module)
+                ops = sum(1 for u in loop["units"] if u["module"] == module)
+                if got is None or got["instances"] != int(n) or got["ops"] != ops:
+                    failures.append(f"loop 0 builds {got} for {ops} {module} operations, expected {n} instances")
         split = sum(1 for lp in rep["loops"] for fs in lp["float_sums"] if fs["partial_sums"] > 0)
         if split != (args.fp_reassociate or 0):
             failures.append(f"{split} float sums reassociated, expected {args.fp_reassociate or 0}")
@@ -135,9 +148,14 @@ def main():
         if lint.returncode != 0 or lint.stderr.strip():
             failures.append("verilator lint:\n" + lint.stderr)
         # --yosys-coarse: yosys's synthesis up to its coarse-grain cells (elaboration, processes,
-        # memories, FSMs, arithmetic), without the mapping to gates and abc, which takes tens of
-        # minutes over a whole program; scripts/bench_programs.py maps those fully.
-        synth = f"synth -top {top} -run begin:fine" if args.yosys_coarse else f"synth -top {top}"
+        # memories, FSMs, arithmetic) and its netlist checks as errors (no latch, loop or conflicting
+        # driver), without the mapping to gates and abc, which takes tens of minutes over a whole
+        # program or a kernel of f64 units on 2 cores; scripts/bench_programs.py and
+        # scripts/bench_fp_units.py map those fully. opt_dff + opt_clean are the start of synth's next
+        # step: where memory_dff has merged a ROM's output register into its read port, the bits left
+        # in the register have undriven inputs until then, which check would report.
+        synth = (f"synth -top {top} -run begin:fine; opt_dff; opt_clean; check -assert" if args.yosys_coarse
+                 else f"synth -top {top}")
         ys = run(["yosys", "-q", "-p", f"read_verilog {' '.join(files)}; {synth}; stat"])
         if ys.returncode != 0:
             failures.append("yosys:\n" + ys.stdout + ys.stderr)

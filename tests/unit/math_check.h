@@ -1,11 +1,11 @@
-// The error checker of the f32 exp/log/sin/cos expansions (ir/lower_math.cpp), shared by the unit test
-// (tests/unit/test_math_expansion.cpp) and the benchmark that sweeps the whole f32 range
-// (tests/bench/bench_math.cpp).
+// The error checker of the f32 exp/log/sin/cos/tan expansions (ir/lower_math.cpp) and of rsqrt, shared by
+// the unit tests (tests/unit/test_math_expansion.cpp, test_math_exact.cpp) and the benchmark that sweeps the
+// whole f32 range (tests/bench/bench_math.cpp).
 //
 // Each expansion is built once with a variable operand and its op list evaluated per input the way
 // ir_eval does (Const, Select, the rest through foldConstant). Its result is compared with
 //  - the correctly rounded value: glibc's double function (exp, exp2, exp10, log, log2, log10, sin,
-//    cos) rounded
+//    cos, tan, atan) rounded
 //    to float where the double lies farther than 2^-40 (relative, far beyond its error) from an f32
 //    rounding boundary, and otherwise libquadmath's __float128 function rounded to float;
 //  - glibc's float function called as the golden interpreter calls it (sim/interp_float.cpp: powf(10,
@@ -20,12 +20,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "frontend/module.h"
 #include "ir/lower_math.h"
 
 namespace spvhls::mathcheck {
@@ -34,8 +37,8 @@ using ir::OpKind;
 using ir::ValueId;
 using ir::lower::MathFn;
 
-inline constexpr MathFn kAllFns[] = {MathFn::Exp,  MathFn::Exp2,  MathFn::Exp10, MathFn::Log,
-                                     MathFn::Log2, MathFn::Log10, MathFn::Sin,   MathFn::Cos};
+inline constexpr MathFn kAllFns[] = {MathFn::Exp,   MathFn::Exp2, MathFn::Exp10, MathFn::Log, MathFn::Log2,
+                                     MathFn::Log10, MathFn::Sin,  MathFn::Cos,   MathFn::Tan, MathFn::Atan};
 
 inline float asFloat(uint32_t b) {
   float f;
@@ -69,26 +72,37 @@ struct Program {
     }));
   }
 
-  explicit Program(MathFn fn) {
+  explicit Program(MathFn fn)
+      : Program(
+            [fn](ir::lower::Builder& b, const std::vector<ValueId>& x) { return buildMathF32(b, fn, x[0]); },
+            {32}) {}
+  // Any expansion of Arg operands of the given widths.
+  Program(const std::function<ValueId(ir::lower::Builder&, const std::vector<ValueId>&)>& build,
+          const std::vector<uint32_t>& argWidths) {
     ir::lower::Builder b(ops, nullptr);
-    ir::Op arg;
-    arg.kind = OpKind::Arg;
-    arg.type = ir::Type::bits(32);
-    const ValueId x = b.emit(std::move(arg));
-    out = ir::lower::buildMathF32(b, fn, x);
+    std::vector<ValueId> args;
+    for (uint32_t w : argWidths) {
+      ir::Op arg;
+      arg.kind = OpKind::Arg;
+      arg.type = ir::Type::bits(w);
+      arg.imm = args.size(); // which operand
+      args.push_back(b.emit(std::move(arg)));
+    }
+    out = build(b, args);
     vals_.assign(ops.size(), 0);
     for (size_t v = 0; v < ops.size(); ++v)
       if (ops[v].kind == OpKind::Const) vals_[v] = ops[v].imm;
   }
 
-  uint32_t run(uint32_t x) {
+  uint32_t run(uint32_t x) { return uint32_t(runArgs({x})); }
+  uint64_t runArgs(std::initializer_list<uint64_t> args) {
     for (size_t v = 0; v < ops.size(); ++v) {
       const ir::Op& op = ops[v];
       switch (op.kind) {
       case OpKind::Const:
         break;
       case OpKind::Arg:
-        vals_[v] = x;
+        vals_[v] = args.begin()[op.imm];
         break;
       case OpKind::Select:
         vals_[v] = (vals_[op.operands[0]] & 1) ? vals_[op.operands[1]] : vals_[op.operands[2]];
@@ -103,7 +117,7 @@ struct Program {
       }
       }
     }
-    return uint32_t(vals_[out]);
+    return vals_[out];
   }
 
 private:
@@ -116,8 +130,8 @@ inline float exp10ViaPow(float x) {
   return std::pow(10.0f, x);
 }
 inline uint32_t glibcF32(MathFn fn, uint32_t x) {
-  static float (*volatile const table[])(float) = {::expf,  ::exp2f,  exp10ViaPow, ::logf,
-                                                   ::log2f, ::log10f, ::sinf,      ::cosf};
+  static float (*volatile const table[])(float) = {::expf,   ::exp2f, exp10ViaPow, ::logf, ::log2f,
+                                                   ::log10f, ::sinf,  ::cosf,      ::tanf, ::atanf};
   const double d = asFloat(x); // quiets a signalling NaN, as the interpreter's readF does
   return asBits(table[int(fn)](static_cast<float>(d)));
 }
@@ -138,8 +152,12 @@ inline double refDouble(MathFn fn, double x) {
     return std::log10(x);
   case MathFn::Sin:
     return std::sin(x);
-  default:
+  case MathFn::Cos:
     return std::cos(x);
+  case MathFn::Tan:
+    return std::tan(x);
+  default:
+    return std::atan(x);
   }
 }
 inline __float128 refQuad(MathFn fn, __float128 x) {
@@ -158,8 +176,12 @@ inline __float128 refQuad(MathFn fn, __float128 x) {
     return log10q(x);
   case MathFn::Sin:
     return sinq(x);
-  default:
+  case MathFn::Cos:
     return cosq(x);
+  case MathFn::Tan:
+    return tanq(x);
+  default:
+    return atanq(x);
   }
 }
 
@@ -283,7 +305,8 @@ inline std::vector<uint32_t> inputsFor(MathFn fn, size_t randomCount, uint32_t s
     break;
   }
   case MathFn::Sin:
-  case MathFn::Cos: {
+  case MathFn::Cos:
+  case MathFn::Tan: {
     // Next to multiples of pi/2 (results near 0 or +-1) up to 2^20, and where the reduction is
     // hardest: the floats nearest multiples of pi/2 all the way up (k * pi/2 for k up to 2^110).
     for (int k = 1; k <= 64; ++k)
@@ -301,6 +324,16 @@ inline std::vector<uint32_t> inputsFor(MathFn fn, size_t randomCount, uint32_t s
     logUniform(-149, 127, true, 2 * n);
     break;
   }
+  case MathFn::Atan: {
+    around(0x3f800000, 20000), around(0xbf800000, 20000); // |x| = 1, where 1/x takes over
+    around(0x39800000, 20000), around(0xb9800000, 20000); // the 2^-12 threshold
+    around(0x4b800000, 2000), around(0x7f7fffff, 2000);   // pi/2 - 1/x rounds to pi/2
+    for (int i = 1; i <= 64; ++i)                         // the grid points i/64 and 64/i
+      around(asBits(i / 64.0f), 200), around(asBits(64.0f / i), 200);
+    uniformIn(-4, 4, 2 * n);
+    logUniform(-149, 127, true, 2 * n);
+    break;
+  }
   default: {
     around(0x3f800000, 100000); // near 1, where the result is near 0
     for (int k = -45; k <= 38; ++k)
@@ -315,5 +348,85 @@ inline std::vector<uint32_t> inputsFor(MathFn fn, size_t randomCount, uint32_t s
     in.push_back(uint32_t(rng()));
   return in;
 }
+
+// rsqrt (tests/unit/test_math_exact.cpp, tests/bench/bench_math.cpp).
+template <typename T, typename B> inline T fromBits(B b) {
+  T t;
+  std::memcpy(&t, &b, sizeof(T));
+  return t;
+}
+template <typename B, typename T> inline B toBits(T t) {
+  B b = 0;
+  std::memcpy(&b, &t, sizeof(T));
+  return b;
+}
+// Format traits by width: a value's bits as __float128 and back (one rounding).
+inline __float128 toQuad(uint64_t b, uint32_t w) {
+  return w == 16   ? __float128(double(fromBits<_Float16>(uint16_t(b))))
+         : w == 32 ? __float128(fromBits<float>(uint32_t(b)))
+                   : __float128(fromBits<double>(b));
+}
+inline uint64_t fromQuad(__float128 q, uint32_t w) {
+  return w == 16   ? toBits<uint16_t>(_Float16(double(q))) // q exact in double where it matters (below)
+         : w == 32 ? toBits<uint32_t>(float(q))
+                   : toBits<uint64_t>(double(q));
+}
+inline uint64_t magMask(uint32_t w) {
+  return (uint64_t(1) << (w - 1)) - 1;
+}
+
+// The correctly rounded 1/sqrt(x) for a positive finite x: a candidate from quad precision, then the
+// neighbouring midpoints m tested exactly (m has at most 54 significant bits, so m^2 is exact in 113,
+// and one fmaq gives the sign of m^2 * x - 1).
+inline uint64_t rsqrtCorrect(uint64_t x, uint32_t w) {
+  const __float128 q = toQuad(x, w);
+  uint64_t y = fromQuad(1 / sqrtq(q), w);
+  for (int pass = 0; pass < 2; ++pass) {
+    const __float128 yq = toQuad(y, w), up = toQuad(y + 1, w), down = toQuad(y - 1, w);
+    if (fmaq((yq + up) / 2 * ((yq + up) / 2), q, -1) < 0)
+      ++y;
+    else if (fmaq((yq + down) / 2 * ((yq + down) / 2), q, -1) > 0)
+      --y;
+  }
+  return y;
+}
+// OpenCL.std rsqrt's op list (ir/lower_math_exact.cpp) on a w-bit operand.
+inline Program rsqrtProgram(uint32_t w) {
+  return Program(
+      [](ir::lower::Builder& b, const std::vector<ValueId>& x) { return ir::lower::buildRsqrt(b, x[0]); },
+      {w});
+}
+// A kernel k(T x[, T y], __global T* out) on w-bit floats, in SPIR-V text: `body` stores its results
+// (it may use %x, %y, %out, %T, %pT, %ocl and the %ulong constants %ulong_0 .. %ulong_<consts - 1>).
+inline std::string mathKernelText(uint32_t w, bool withY, size_t consts, const std::string& body) {
+  std::string text = fmt::format(R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Float16
+OpCapability Float64
+%ocl = OpExtInstImport "OpenCL.std"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%ulong = OpTypeInt 64 0
+%T = OpTypeFloat {}
+%pT = OpTypePointer CrossWorkgroup %T
+%fnty = OpTypeFunction %void %T {}%pT
+)",
+                                 w, withY ? "%T " : "");
+  for (size_t i = 0; i < consts; ++i)
+    text += fmt::format("%ulong_{0} = OpConstant %ulong {0}\n", i);
+  text += "%k = OpFunction %void None %fnty\n%x = OpFunctionParameter %T\n";
+  if (withY) text += "%y = OpFunctionParameter %T\n";
+  return text + "%out = OpFunctionParameter %pT\n%entry = OpLabel\n" + body + "OpReturn\nOpFunctionEnd\n";
+}
+// A module of SPIR-V text and its validated view.
+struct LoadedModule {
+  std::unique_ptr<spirv::Module> module;
+  std::unique_ptr<spirv::ModuleView> view;
+  explicit LoadedModule(const std::string& text)
+      : module(std::make_unique<spirv::Module>(spirv::readText(text, "math.spvasm"))),
+        view(std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*module))) {}
+};
 
 } // namespace spvhls::mathcheck

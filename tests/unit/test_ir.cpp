@@ -312,8 +312,10 @@ TEST_CASE("checkHardwareSupport rejects what the hardware cannot build yet, nami
     b.k.memories.back().name = "w";
     CHECK(contains(hardwareError(b.k), "memory w: a work-group local memory is not supported yet"));
     b.k.memories.pop_back();
-    b.k.memories[0].wordBits = 512;
-    CHECK(contains(hardwareError(b.k), "a memory port of 512 bits"));
+    b.k.memories[0].wordBits = 2048;
+    CHECK(contains(hardwareError(b.k), "a memory port of 2048 bits (ports carry 64 to 1024)"));
+    b.k.memories[0].wordBits = 32;
+    CHECK(contains(hardwareError(b.k), "a memory port of 32 bits"));
     b.k.memories[0].wordBits = 64;
     b.k.processes.push_back({ir::Process::Kind::Task, "producer", at, 0});
     CHECK(contains(hardwareError(b.k), "process producer: a task process"));
@@ -430,6 +432,80 @@ TEST_CASE("memories carry their kind, word width and ports") {
   CHECK(v.memories[0].ports[0].access == ir::PortAccess::Read);
   CHECK(v.memories[2].ports[0].access == ir::PortAccess::Write);
   CHECK(contains(ir::printKernel(v), "ports: write"));
+}
+
+namespace {
+// c[off] (16 bytes) = its two 64-bit halves swapped, plus c[off + 16] as one i32 lane (a narrow load of
+// bytes the wide store wrote): a wide Load, Extracts, a Concat, a wide Store, then a narrow Load/Store.
+struct WideBlock : OneBlock {
+  ir::ValueId off, load, lo, hi, cat, st;
+  WideBlock() {
+    off = add(makeOp(OpKind::Const, Type::bits(64), {}, 16));
+    ir::Op ld = makeOp(OpKind::Load, Type::bits(128), {off, kNone});
+    ld.size = 16;
+    load = add(ld);
+    lo = add(makeOp(OpKind::Extract, Type::bits(64), {load}, 0));
+    hi = add(makeOp(OpKind::Extract, Type::bits(64), {load}, 64));
+    cat = add(makeOp(OpKind::Concat, Type::bits(128), {hi, lo}));
+    ir::Op wst = makeOp(OpKind::Store, Type::none(), {off, cat, kNone});
+    wst.size = 16;
+    st = add(wst);
+    const ir::ValueId at = add(makeOp(OpKind::Const, Type::bits(64), {}, 20));
+    ir::Op nl = makeOp(OpKind::Load, Type::bits(32), {at, kNone});
+    nl.size = 4;
+    const ir::ValueId narrow = add(nl);
+    const ir::ValueId zero = add(makeOp(OpKind::Const, Type::bits(64), {}, 0));
+    ir::Op ns = makeOp(OpKind::Store, Type::none(), {zero, narrow, kNone});
+    ns.size = 4;
+    add(ns);
+  }
+};
+} // namespace
+
+TEST_CASE("wide values: a vector accessed whole is a wide Load / Store with Extract and Concat") {
+  WideBlock b;
+  REQUIRE(b.verify() == "");
+  CHECK(b.k.memories[0].wordBits == 128); // the port as wide as the widest access
+  const std::string text = ir::printKernel(b.k);
+  CHECK(contains(text, "Extract i64 %1 [64+:64]"));
+  CHECK(contains(text, "Concat i128"));
+  CHECK(hardwareError(b.k) == "");
+  SUBCASE("the evaluator moves the bytes: lanes swapped, a narrow load of the wide store's bytes") {
+    std::vector<uint8_t> c(48);
+    for (size_t i = 0; i < c.size(); ++i)
+      c[i] = uint8_t(i);
+    const ir::EvalResult r = ir::evaluateKernel(b.k, {0, 0}, {c, {}});
+    std::vector<uint8_t> want = c;
+    for (size_t i = 0; i < 8; ++i)
+      want[16 + i] = uint8_t(24 + i), want[24 + i] = uint8_t(16 + i);
+    for (size_t i = 0; i < 4; ++i)
+      want[i] = want[20 + i];
+    CHECK(r.buffers[0] == want);
+  }
+  SUBCASE("the verifier checks the bit ranges and the port width") {
+    b.k.ops[b.hi].imm = 65;
+    CHECK(contains(b.verify(), "bits [65, 129) of a 128-bit value"));
+    b.k.ops[b.hi].imm = 64;
+    b.k.ops[b.cat].type = Type::bits(96);
+    CHECK(contains(b.verify(), "128 bits of operands for a 96-bit result"));
+    b.k.ops[b.cat].type = Type::bits(128);
+    b.k.ops[b.load].size = 12;
+    b.k.ops[b.load].type = Type::bits(96);
+    CHECK(contains(b.verify(), "access size 12 is not a power of two up to 128"));
+    b.k.ops[b.load].size = 16;
+    b.k.ops[b.load].type = Type::bits(128);
+    REQUIRE(b.verify() == "");
+    b.k.memories[0].wordBits = 64;
+    ir::verifyKernel(b.k, ir::VerifyLevel::Between); // ports are derived last
+    CHECK_THROWS_WITH_AS(ir::verifyKernel(b.k),
+                         doctest::Contains("16-byte access wider than the memory's 64-bit words"),
+                         DiagnosticError);
+  }
+  SUBCASE("hardware computes on no wide value") {
+    b.add(makeOp(OpKind::Not, Type::bits(128), {b.load}));
+    REQUIRE(b.verify() == "");
+    CHECK(contains(hardwareError(b.k), "an operation on a 128-bit value (only wide loads and stores are)"));
+  }
 }
 
 TEST_CASE("a pipelined loop's body may call an inner loop: verified, evaluated, in the region tree") {

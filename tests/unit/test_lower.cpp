@@ -5,8 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -86,16 +88,19 @@ const ir::LoopControlRequest* request(const ir::LoopControls& c, const std::stri
 
 // ---- running both sides on the same inputs ----
 
-std::vector<uint8_t> bytesOf(const std::vector<int32_t>& v) {
-  std::vector<uint8_t> b(v.size() * 4);
+template <class T> std::vector<uint8_t> bytesOf(const std::vector<T>& v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
   std::memcpy(b.data(), v.data(), b.size());
   return b;
 }
 
-std::vector<int32_t> intsOf(const std::vector<uint8_t>& b) {
-  std::vector<int32_t> v(b.size() / 4);
-  std::memcpy(v.data(), b.data(), v.size() * 4);
+template <class T = int32_t> std::vector<T> valuesOf(const std::vector<uint8_t>& b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
   return v;
+}
+std::vector<int32_t> intsOf(const std::vector<uint8_t>& b) {
+  return valuesOf(b);
 }
 
 sim::ArgSpec buffer(const std::string& name, const std::vector<uint8_t>& bytes, sim::ElemType elem = {}) {
@@ -108,6 +113,9 @@ sim::ArgSpec buffer(const std::string& name, const std::vector<uint8_t>& bytes, 
   return a;
 }
 sim::ArgSpec ints(const std::string& name, const std::vector<int32_t>& v) { return buffer(name, bytesOf(v)); }
+sim::ArgSpec floats(const std::string& name, const std::vector<float>& v) {
+  return buffer(name, bytesOf(v), sim::ElemType{"f32", 4, true, true});
+}
 sim::ArgSpec scalar(const std::string& name, int64_t v, uint32_t bits = 32) {
   sim::ArgSpec a;
   a.name = name;
@@ -442,7 +450,7 @@ TEST_CASE("local arrays, struct members and OpenCL.std built-ins") {
     CHECK(t.kind == ir::Memory::Kind::Private);
     CHECK(t.name == "t");
     CHECK(t.sizeBytes == 16);
-    CHECK(t.init == bytesOf({1, 2, 3, 4}));
+    CHECK(t.init == bytesOf<int32_t>({1, 2, 3, 4}));
     CHECK(k.memories[2].name == "u");
     CHECK(k.memories[2].sizeBytes == 32);
     CHECK(k.memories[2].init.empty());
@@ -566,6 +574,131 @@ TEST_CASE("loop controls on OpLoopControlINTEL in the latch (where llvm-spirv pu
   }
 }
 
+// Float logic (lower_float.cpp) folds constant operands: a NaN or infinity known at compile time makes
+// some of its 1-bit terms constants, which must stay values (they once became "always" predicates and
+// left a select without an operand).
+TEST_CASE("fmin, fmax, fdim, floor and float compares with constant NaN and infinity operands") {
+  Loaded l = loadText(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+          %std = OpExtInstImport "OpenCL.std"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+      %float = OpTypeFloat 32
+       %long = OpTypeInt 64 0
+        %ptr = OpTypePointer CrossWorkgroup %float
+         %fn = OpTypeFunction %void %ptr
+        %nan = OpConstant %float 0x1.8p+128
+        %inf = OpConstant %float 0x1p+128
+        %two = OpConstant %float 2.5
+       %zero = OpConstant %float 0
+       %one = OpConstant %float 1
+         %l1 = OpConstant %long 1
+         %l2 = OpConstant %long 2
+         %l3 = OpConstant %long 3
+         %l4 = OpConstant %long 4
+         %l5 = OpConstant %long 5
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ptr
+      %entry = OpLabel
+          %x = OpLoad %float %a
+         %m1 = OpExtInst %float %std fmin %x %nan
+         %m2 = OpExtInst %float %std fmax %inf %x
+         %m3 = OpExtInst %float %std fdim %nan %x
+         %m4 = OpExtInst %float %std floor %two
+         %lt = OpFOrdLessThan %bool %x %nan
+         %m5 = OpSelect %float %lt %one %zero
+         %p1 = OpInBoundsPtrAccessChain %ptr %a %l1
+               OpStore %p1 %m1
+         %p2 = OpInBoundsPtrAccessChain %ptr %a %l2
+               OpStore %p2 %m2
+         %p3 = OpInBoundsPtrAccessChain %ptr %a %l3
+               OpStore %p3 %m3
+         %p4 = OpInBoundsPtrAccessChain %ptr %a %l4
+               OpStore %p4 %m4
+         %p5 = OpInBoundsPtrAccessChain %ptr %a %l5
+               OpStore %p5 %m5
+               OpReturn
+               OpFunctionEnd
+)");
+  const ir::Kernel k = lower(l, "k");
+  const ir::EvalResult r = runBoth(l, k, {floats("a", {-1.5f, 9, 9, 9, 9, 9})});
+  const std::vector<float> out = valuesOf<float>(r.buffers[0]);
+  CHECK(out[1] == -1.5f); // fmin(x, NaN) = x
+  CHECK(std::isinf(out[2]));
+  CHECK(std::isnan(out[3]));
+  CHECK(out[4] == 2.0f);
+  CHECK(out[5] == 0.0f); // x < NaN is false
+}
+
+TEST_CASE("conversions with FPRoundingMode: folded constants and conversion units in the mode") {
+  Loaded l = loadText(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpDecorate %c1 FPRoundingMode RTZ
+               OpDecorate %c2 FPRoundingMode RTP
+               OpDecorate %c3 FPRoundingMode RTN
+               OpDecorate %c4 FPRoundingMode RTP
+               OpDecorate %c5 FPRoundingMode RTE
+               OpDecorate %c6 FPRoundingMode RTN
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+     %double = OpTypeFloat 64
+        %int = OpTypeInt 32 0
+       %long = OpTypeInt 64 0
+       %fptr = OpTypePointer CrossWorkgroup %float
+       %iptr = OpTypePointer CrossWorkgroup %int
+         %fn = OpTypeFunction %void %fptr %iptr
+        %big = OpConstant %int 16777217
+      %third = OpConstant %double 0.33333333333333331
+       %half = OpConstant %float 2.5
+         %l1 = OpConstant %long 1
+         %l2 = OpConstant %long 2
+         %l3 = OpConstant %long 3
+          %k = OpFunction %void None %fn
+          %f = OpFunctionParameter %fptr
+          %i = OpFunctionParameter %iptr
+      %entry = OpLabel
+          %n = OpLoad %int %i
+          %x = OpLoad %float %f
+         %c1 = OpConvertSToF %float %big
+         %c2 = OpConvertSToF %float %n
+         %c3 = OpFConvert %float %third
+         %c4 = OpFConvert %float %third
+         %c5 = OpConvertFToS %int %half
+         %c6 = OpConvertFToS %int %x
+         %s1 = OpFAdd %float %c1 %c2
+         %s2 = OpFSub %float %c4 %c3
+               OpStore %f %s1
+         %p1 = OpInBoundsPtrAccessChain %fptr %f %l1
+               OpStore %p1 %s2
+         %q1 = OpInBoundsPtrAccessChain %iptr %i %l1
+               OpStore %q1 %c5
+         %q2 = OpInBoundsPtrAccessChain %iptr %i %l2
+               OpStore %q2 %c6
+               OpReturn
+               OpFunctionEnd
+)");
+  const ir::Kernel k = lower(l, "k");
+  // The SIToFP of the loaded integer keeps its mode for the unit; the constants are folded in theirs.
+  size_t rtp = 0, conversions = 0;
+  for (const ir::Op& op : k.ops)
+    if (ir::isConversion(op.kind)) ++conversions, rtp += op.kind == ir::OpKind::SIToFP && op.rounding == 2;
+  CHECK(rtp == 1);
+  CHECK(conversions == 2); // and the float -> int of x, rounded down to an integral value first
+  const ir::EvalResult r = runBoth(l, k, {floats("f", {-2.5f, 0}), ints("i", {16777219, 0, 0})});
+  const std::vector<float> fo = valuesOf<float>(r.buffers[0]);
+  const std::vector<int32_t> io = intsOf(r.buffers[1]);
+  CHECK(fo[0] == 16777216.0f + 16777220.0f); // RTZ 16777217 -> 2^24; RTP 16777219 -> 2^24 + 4
+  CHECK(fo[1] == 0x1p-25f);                  // RTP - RTN of 1/3: the two floats around it, one ulp apart
+  CHECK(io[1] == 2);                         // RTE 2.5
+  CHECK(io[2] == -3);                        // RTN -2.5
+}
+
 TEST_CASE("DependencyArrayINTEL on a private array names its local memory") {
   Loaded l = loadFile("localdep.spvasm");
   ir::Kernel k = lower(l, "localarr");
@@ -658,17 +791,25 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
   SUBCASE("a work-item built-in") {
     CHECK(lowerError(l, "workitem").find("built-in GlobalInvocationId") != std::string::npos);
   }
-  SUBCASE("vectors are no error any more: one access and one add per lane") {
+  SUBCASE("vectors are no error any more: one add per lane, int4 accessed whole") {
     ir::Kernel k = lower(l, "vectors");
-    CHECK(countKind(k.ops, OpKind::Load) == 8);
     std::vector<uint64_t> offsets;
-    for (ir::ValueId s : opsOf(k.ops, OpKind::Store)) {
-      CHECK(k.ops[s].size == 4);
-      offsets.push_back(k.ops[k.ops[s].operands[0]].imm);
-      CHECK(k.ops[k.ops[s].operands[1]].kind == OpKind::Add);
+    for (ir::ValueId v : opsOf(k.ops, OpKind::Load)) {
+      CHECK(k.ops[v].size == 16);
+      offsets.push_back(k.ops[k.ops[v].operands[0]].imm);
     }
     std::sort(offsets.begin(), offsets.end());
-    CHECK(offsets == std::vector<uint64_t>{0, 4, 8, 12});
+    CHECK(offsets == std::vector<uint64_t>{16, 32});
+    const auto stores = opsOf(k.ops, OpKind::Store);
+    REQUIRE(stores.size() == 1);
+    const ir::Op& st = k.ops[stores[0]];
+    CHECK(st.size == 16);
+    CHECK(k.ops[st.operands[0]].imm == 0);
+    const ir::Op& data = k.ops[st.operands[1]];
+    REQUIRE(data.kind == OpKind::Concat);
+    REQUIRE(data.operands.size() == 4);
+    for (ir::ValueId lane : data.operands)
+      CHECK(k.ops[lane].kind == OpKind::Add);
   }
   SUBCASE("recursion") {
     Loaded r = loadFile("recursion.spv");
@@ -1016,4 +1157,47 @@ TEST_CASE("operands whose width differs from the result type's are the input's e
   // Shift amounts may have another width.
   Loaded ok = loadText(with("%x = OpShiftLeftLogical %ulong %a %w"));
   CHECK_NOTHROW(lower(ok, "k"));
+}
+
+TEST_CASE("vector loads and stores through vector pointers are one wide access; vload4 where aligned") {
+  Loaded l = loadFile("wide.spv");
+  ir::Kernel k = lower(l, "wide");
+  REQUIRE(k.loops.size() == 1);
+  const ir::Loop& lp = k.loops[0];
+  std::map<std::pair<OpKind, uint32_t>, int> accesses; // (kind, size) -> count
+  for (const ir::Op& op : lp.ops)
+    if (op.kind == OpKind::Load || op.kind == OpKind::Store) ++accesses[{op.kind, op.size}];
+  // a[i] twice, c[i], vload4(i, f): 16-byte loads; b[i]: 32 bytes; a[i], c[i] stored whole, b[i] too.
+  CHECK(accesses[{OpKind::Load, 16}] == 4);
+  CHECK(accesses[{OpKind::Load, 32}] == 1);
+  CHECK(accesses[{OpKind::Store, 16}] == 2);
+  CHECK(accesses[{OpKind::Store, 32}] == 1);
+  // The narrow store into a[i] and the lanes of vstore4 at f + 4n + 1 + i (4-byte aligned).
+  CHECK(accesses[{OpKind::Load, 4}] == 0);
+  CHECK(accesses[{OpKind::Store, 4}] == 1 + 4);
+  CHECK(countKind(lp.ops, OpKind::Extract) == 4 + 4 + 8 + 16 + 4);
+  CHECK(countKind(lp.ops, OpKind::Concat) == 3);
+  // Ports as wide as their widest access.
+  CHECK(k.memories[k.args[0].memory].wordBits == 128);
+  CHECK(k.memories[k.args[1].memory].wordBits == 256);
+  CHECK(k.memories[k.args[2].memory].wordBits == 128);
+  CHECK(k.memories[k.args[3].memory].wordBits == 128);
+  CHECK_NOTHROW(ir::checkHardwareSupport(k));
+
+  const int n = 6;
+  std::vector<uint8_t> a(16 * n), b(32 * n), c(16 * n), f(4 * (5 * n + 4));
+  for (size_t i = 0; i < f.size(); i += 4) {
+    const float x = float(int(i % 37) - 18) * 0.375f;
+    if (i < a.size()) std::memcpy(&a[i], &x, 4);
+    std::memcpy(&f[i], &x, 4);
+  }
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = uint8_t(i * 7 + 3);
+  for (size_t i = 0; i < c.size(); ++i)
+    c[i] = uint8_t(i * 13 + 1);
+  const sim::ElemType f32{"f32", 4, true, true}, u8{"u8", 1, false, false};
+  const ir::EvalResult r = runBoth(
+      l, k,
+      {buffer("a", a, f32), buffer("b", b, u8), buffer("c", c, u8), buffer("f", f, f32), scalar("n", n)});
+  CHECK(r.buffers[2][0] == uint8_t(c[0] ^ 3));
 }

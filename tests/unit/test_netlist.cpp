@@ -278,6 +278,47 @@ TEST_CASE("lut: a private array becomes a RAM instance of its own module") {
       top_v, std::regex(R"(assign lmem\d+_req_valid = [^;]*lp0_m\d+_req_valid[^;]*lp1_m\d+_req_valid)")));
 }
 
+TEST_CASE("wide ports: float4 accessed whole, ports and RAM words of 128 bits, req_size of 5 bits") {
+  CHECK(nl::portSizeWidth(64) == 4);
+  CHECK(nl::portSizeWidth(128) == 5);
+  CHECK(nl::portSizeWidth(1024) == 8);
+  const nl::ExprP wide = nl::lit(5, 100); // above a literal node: the value zero-extended
+  CHECK(wide->width == 100);
+  CHECK(wide->op == nl::Op::Concat);
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
+    CAPTURE(std::string(rtl::clusterModeName(mode)));
+    rtl::RtlResult r = compileFixture("vquad.spv", "vquad", mode); // tests/unit/data/golden/vquad.cl
+    const nl::Module& top = r.modules[0];
+    for (std::string p : {"mem_a_resp_data", "mem_out_req_wdata", "lmem2_resp_data"}) { // t: memory 2
+      CAPTURE(p);
+      REQUIRE(top.find(p));
+      CHECK(top.find(p)->width == 128);
+    }
+    CHECK(top.find("mem_out_req_size")->width == 5);
+    const nl::Module* ram = nullptr;
+    for (const nl::Module& m : r.modules)
+      if (!m.rams.empty()) ram = &m;
+    REQUIRE(ram);
+    CHECK(ram->rams[0].wordBytes == 16);
+    CHECK(ram->rams[0].depth() == 4);
+    CHECK(ram->find("req_size")->width == 5);
+    const nl::Module& loop = moduleNamed(r, "vquad_loop1");
+    CHECK(loop.find("m1_req_wdata")->width == 128);
+    // One 16-byte request per access: the size literal, and the whole word in the RAM's contents.
+    bool sized = false, word = false;
+    for (const auto& [file, text] : r.files) {
+      sized = sized || text.find("5'h10") != std::string::npos;
+      word = word || text.find("128'h00000000000000000000000000000000") != std::string::npos;
+    }
+    CHECK(sized);
+    CHECK(word);
+    for (const auto& [file, text] : r.files) {
+      CAPTURE(file);
+      CHECK(rtl::verilogTextProblems(text).empty());
+    }
+  }
+}
+
 TEST_CASE("golden Verilog: vadd in both cluster kinds and lut") {
   for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
     std::string kind = rtl::clusterModeName(mode);

@@ -1,10 +1,12 @@
 // The microarchitecture plan stage: planKernel on the examples in every cluster kind, the auto
-// re-decision, and checkPlan() catching each kind of corruption of a valid plan.
+// re-decision, modulo binding of unit instances, and checkPlan() catching each kind of corruption of
+// a valid plan.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 
 #include "frontend/module.h"
@@ -29,7 +31,7 @@ struct Planned {
   rtl::KernelPlan plan;
 };
 
-std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode) {
+std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode, bool shareUnits = true) {
   auto p = std::make_unique<Planned>();
   p->module = std::make_unique<spirv::Module>(spirv::readModuleFile(
       std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
@@ -42,7 +44,7 @@ std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode)
   sched::ScheduleOptions so;
   so.exitBeforeMemory = rtl::exitBeforeMemory(p->kinds);
   p->schedule = sched::scheduleKernel(p->kernel, so);
-  p->plan = rtl::planKernel(p->kernel, p->schedule, p->lib, p->kinds);
+  p->plan = rtl::planKernel(p->kernel, p->schedule, p->lib, p->kinds, shareUnits);
   return p;
 }
 
@@ -69,6 +71,14 @@ uint32_t firstOp(const ir::Loop& loop, OpKind k) {
     if (loop.ops[v].kind == k) return v;
   FAIL("no such op");
   return 0;
+}
+
+// Instances per module of loop 0.
+std::map<std::string, size_t> instanceCounts(const rtl::LoopPlan& lp) {
+  std::map<std::string, size_t> n;
+  for (const auto& i : lp.instances)
+    n[i.module]++;
+  return n;
 }
 
 } // namespace
@@ -327,4 +337,78 @@ TEST_CASE("generateVerilog refuses a plan of another kernel") {
   rtl::KernelPlan other = p->plan;
   other.loops.clear();
   CHECK_THROWS_AS(rtl::generateVerilog(p->kernel, p->schedule, other), InternalError);
+}
+
+TEST_CASE("fshare: the float operations share units, the schedule and timing are unchanged") {
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallEnable, rtl::ClusterMode::StallFree}) {
+    CAPTURE(rtl::clusterModeName(mode));
+    auto on = plan("regress/fshare", mode, true), off = plan("regress/fshare", mode, false);
+    const rtl::LoopPlan &a = on->plan.loops.at(0), &b = off->plan.loops.at(0);
+    REQUIRE(a.kind == mode);
+    CHECK(a.ii == 9);
+    // Binding changes nothing but the instances.
+    CHECK(a.start == b.start);
+    CHECK(a.compPos == b.compPos);
+    CHECK(a.F == b.F);
+    CHECK(a.predictPeriod == b.predictPeriod);
+    CHECK(instanceCounts(b) == std::map<std::string, size_t>{{"spvhls_fadd_32", 3}, {"spvhls_fmul_32", 6}});
+    // Stall-enable: as many instances as the fullest II slot (x * y and y * 3.0f start together, so do
+    // g + x and the recurrence's add). Stall-free: the multiplies of the chain less than II apart.
+    const size_t muls = mode == rtl::ClusterMode::StallEnable ? 2 : 4;
+    CHECK(instanceCounts(a) ==
+          std::map<std::string, size_t>{{"spvhls_fadd_32", 2}, {"spvhls_fmul_32", muls}});
+    // The report lists the instances and every unit operation's instance.
+    rtl::RtlResult r = rtl::generateVerilog(on->kernel, on->schedule, on->plan, false);
+    REQUIRE(r.loops[0].instances.size() == a.instances.size());
+    for (const auto& u : r.loops[0].units)
+      CHECK(std::count(r.loops[0].instances[u.instance].ops.begin(),
+                       r.loops[0].instances[u.instance].ops.end(), u.op) == 1);
+    // The loop module instances each unit once.
+    size_t instancesInRtl = 0;
+    for (const auto& [name, t] : r.files)
+      if (name.find("_loop0.v") != std::string::npos)
+        for (size_t pos = 0; (pos = t.find(" u_unit", pos)) != std::string::npos; ++pos)
+          ++instancesInRtl;
+    CHECK(instancesInRtl == a.instances.size());
+  }
+}
+
+TEST_CASE("checkPlan rejects bindings where two operations can meet on one instance") {
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallEnable, rtl::ClusterMode::StallFree}) {
+    CAPTURE(rtl::clusterModeName(mode));
+    auto p = plan("regress/fshare", mode, false);
+    const rtl::LoopPlan& lp = p->plan.loops[0];
+    // Two instances of one module whose operations can hold tokens at their starts in one cycle
+    // (stall-enable: the same II slot; stall-free: II or more apart): merged, checkPlan refuses them.
+    int x = -1, y = -1;
+    for (size_t i = 0; i < lp.instances.size() && x < 0; ++i)
+      for (size_t j = i + 1; j < lp.instances.size() && x < 0; ++j) {
+        const uint32_t u = lp.instances[i].ops[0], v = lp.instances[j].ops[0];
+        const uint32_t gap =
+            lp.start[u] > lp.start[v] ? lp.start[u] - lp.start[v] : lp.start[v] - lp.start[u];
+        const bool meet = mode == rtl::ClusterMode::StallFree ? gap >= lp.ii : gap % lp.ii == 0;
+        if (lp.unitModule[u] == lp.unitModule[v] && meet) x = int(i), y = int(j);
+      }
+    REQUIRE(x >= 0);
+    expectRejected(
+        *p, "two operations that meet on one instance",
+        [&](rtl::KernelPlan& bad) {
+          rtl::LoopPlan& b = bad.loops[0];
+          b.instances[size_t(x)].ops.push_back(b.instances[size_t(y)].ops[0]);
+          std::sort(b.instances[size_t(x)].ops.begin(), b.instances[size_t(x)].ops.end());
+          b.instances.erase(b.instances.begin() + y);
+          for (size_t k = 0; k < b.instances.size(); ++k)
+            for (uint32_t v : b.instances[k].ops)
+              b.instanceOf[v] = int(k);
+        },
+        "but can be issued to it in the same cycle");
+    // An operation listed on an instance it is not bound to, and one bound to an instance that is gone.
+    expectRejected(
+        *p, "a stray binding",
+        [](rtl::KernelPlan& b) { b.loops[0].instanceOf[b.loops[0].instances[0].ops[0]] = 1; },
+        "not bound to it alone");
+    expectRejected(
+        *p, "a lost instance", [](rtl::KernelPlan& b) { b.loops[0].instances.pop_back(); },
+        "but its unit instance is");
+  }
 }
