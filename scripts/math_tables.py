@@ -94,6 +94,13 @@ H = fit(hs, mpf(0), mpf(1) / 4, 1)
 sin_rel = max_err(lambda u: u * horner(G, u * u) / mpmath.sin(u * step) - 1 if u != 0 else 0, mpf(0), mpf(1) / 2)
 cos_abs = max_err(lambda u: u * u * horner(H, u * u) - (mpmath.cos(u * step) - 1), mpf(0), mpf(1) / 2)
 
+# atan: t = |x| or 1/|x| (|x| > 1), c = i/64 the nearest grid point (i = 0..64), r = (t - c) / (1 + t*c),
+# |r| <= 2^-7; atan(t) = atan(c) + r * (1 + r^2 * K(r^2)), K of degree 2; atan(|x|) = pi/2 - atan(t) for |x| > 1.
+A = [mpf(float(mpmath.atan(mpf(i) / 64))) for i in range(65)]
+ra = mpf(1) / 128
+ka = lambda w: (mpmath.atan(mpmath.sqrt(w)) / mpmath.sqrt(w) - 1) / w if w != 0 else mpf(-1) / 3
+K = fit(ka, mpf(0), ra * ra, 2)
+atan_rel = max_err(lambda r: r * (1 + r * r * horner(K, r * r)) / mpmath.atan(r) - 1 if r != 0 else 0, mpf(0), ra)
 
 
 def closest_to_multiple():
@@ -136,4 +143,8 @@ print(f"// sin/cos: the smallest |u| of an f32 operand: 2^{mpmath.nstr(mpmath.lo
 print(table("kSinG", G))
 print(table("kSinH", H))
 print(table("kSinTable", S))
+print(f"// atan: |r| <= 2^-7, relative error of r * (1 + r^2 * K(r^2)): 2^{mpmath.nstr(mpmath.log(atan_rel, 2), 4)}")
+print(table("kAtanK", K))
+print(table("kAtanTable", A))
+print(f"constexpr uint64_t kHalfPi = 0x{bits(mpmath.pi / 2):016x};")
 print("constexpr uint64_t kSixtyFourOverPi[5] = {\n    " + ", ".join(f"0x{w:016x}" for w in FBITS) + "};")
