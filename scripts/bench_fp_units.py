@@ -109,7 +109,7 @@ def lut6(f, module, work):
 
 
 def ice40(f, module, work, seeds, timeout):
-    """(logic cells, median Fmax in MHz over the seeds) on an HX8K; Fmax None when it does not fit."""
+    """(LUT4s, median Fmax in MHz over the seeds, why there is none) on an HX8K."""
     top = os.path.join(work, f"{module}_top.v")
     open(top, "w").write(shell(module, open(f).read()))
     js = os.path.join(work, f"{module}.json")
@@ -118,21 +118,27 @@ def ice40(f, module, work, seeds, timeout):
             cwd=work, timeout=timeout)
     text = open(log).read() if os.path.exists(log) else ""
     cells = sum(int(m.group(1)) for m in re.finditer(r"SB_LUT4\s+(\d+)", text))
-    if r.returncode or cells > 7680:
-        return cells, None
+    ffs = sum(int(m.group(1)) for m in re.finditer(r"SB_DFF\w*\s+(\d+)", text))
+    if r.returncode or max(cells, ffs) > 7680:  # a logic cell holds one LUT4 and one flip-flop
+        return cells, None, "does not fit" if max(cells, ffs) > 7680 else "synthesis failed"
     pcf = os.path.join(work, "bench.pcf")
     open(pcf, "w").write("set_io clk J3\nset_io din B1\nset_io dout B2\n")
-    fmax = []
+    fmax, why = [], "place and route failed"
     for seed in seeds:
         try:
             p = run(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", js, "--pcf", pcf, "--freq", "100",
                      "--seed", str(seed)], cwd=work, timeout=timeout)
         except subprocess.TimeoutExpired:
+            why = f"place and route over {timeout} s"
             continue
         found = re.findall(r"Max frequency for clock\s+'[^']*':\s+([\d.]+) MHz", p.stdout)
         if found:
             fmax.append(float(found[-1]))
-    return cells, statistics.median(fmax) if fmax else None
+        elif lcs := re.search(r"of (\d+) ICESTORM_LCs", p.stdout):  # more LUT/FF pairs than the part has
+            why = f"does not fit ({int(lcs.group(1)):,} logic cells of 7,680)"
+        elif errors := re.findall(r"ERROR: (.*)", p.stdout):
+            why = "place and route: " + errors[-1].strip().replace("|", "/")
+    return cells, statistics.median(fmax) if fmax else None, why
 
 
 def matmul(spvhls, work):
@@ -170,16 +176,15 @@ def main():
     units = unit_files(os.path.abspath(args.spvhls), work)
     keep = [k for k in (args.only.split(",") if args.only else []) if k]
     rows = []
-    print("| unit | latency | LUT6 | FF | LUT levels | iCE40 LCs | Fmax iCE40 HX8K (MHz) |")
+    print("| unit | latency | LUT6 | FF | LUT levels | iCE40 LUT4 | Fmax iCE40 HX8K (MHz) |")
     print("|---|---|---|---|---|---|---|")
     for module, (f, lat) in sorted(units.items()):
         if keep and not any(k in module for k in keep):
             continue
         luts, ffs, levels = lut6(f, module, work)
-        cells, fmax = (None, None) if args.no_pnr else ice40(f, module, work, [int(s) for s in args.seeds.split(",")],
-                                                              args.timeout)
-        fm = "-" if args.no_pnr else ("does not fit" if fmax is None and cells and cells > 7680 else
-                                       (f"{fmax:.1f}" if fmax else "failed"))
+        cells, fmax, why = (None, None, "") if args.no_pnr else ice40(
+            f, module, work, [int(s) for s in args.seeds.split(",")], args.timeout)
+        fm = "-" if args.no_pnr else (f"{fmax:.1f}" if fmax else why)
         print(f"| {module} | {lat} | {luts:,} | {ffs:,} | {levels} | {cells if cells is not None else '-'} | {fm} |",
               flush=True)
         rows.append({"unit": module, "latency": lat, "lut6": luts, "ff": ffs, "levels": levels, "ice40_cells": cells,
