@@ -233,7 +233,7 @@ struct Emitter {
   ValueId sinOf(const SinCosParts& p) { return fadd(fadd(p.sj, fmul(p.sj, p.cm)), fmul(p.cj, p.sn)); }
   ValueId cosOf(const SinCosParts& p) { return fsub(fadd(p.cj, fmul(p.cj, p.cm)), fmul(p.sj, p.sn)); }
 
-  // atan(|x|) for d = |x| as a double, finite (f32 operand): the f64 result.
+  // atan(|x|) for d = |x| as a double, finite (f32 operand), big = (|x| > 1): the f64 result.
   ValueId atanCore(ValueId d, ValueId big) {
     const ValueId t = b.select(big, op(OpKind::FDiv, k64(kOne), d), d); // in [0, 1]
     const ValueId kd = fadd(t, k64(kShift)); // i/64 + 1.5 * 2^46, i = t * 64 rounded to nearest
