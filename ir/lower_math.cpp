@@ -1,6 +1,6 @@
-// OpenCL.std exp, exp2, exp10, log, log2, log10, sin, cos, tan and atan on float (f32) operands, built from
-// existing operations: the f32 operand widened to double, reduced with integer logic on the bits and a table,
-// a short polynomial on the f64 adder and multiplier units, one rounding back to f32. The double
+// OpenCL.std exp, exp2, exp10, log, log2, log10, sin, cos, tan, atan and pow on float (f32) operands, built
+// from existing operations: the f32 operand widened to double, reduced with integer logic on the bits and a
+// table, a short polynomial on the f64 adder and multiplier units, one rounding back to f32. The double
 // result is within about 2^-41 (relative) of the exact value, so the f32 result is the correctly
 // rounded one except where the exact value lies that close to a rounding boundary, and never more
 // than one ulp away (docs/floating-point.md has the measurement). Special values are glibc's.
@@ -282,8 +282,10 @@ const char* mathFnName(MathFn fn) {
     return "cos";
   case MathFn::Tan:
     return "tan";
-  default:
+  case MathFn::Atan:
     return "atan";
+  default:
+    return "pow";
   }
 }
 
@@ -292,7 +294,7 @@ uint32_t mathMaxUlps(MathFn) {
 }
 
 uint32_t glibcMaxUlps(MathFn fn) {
-  return fn == MathFn::Log10 ? 2 : 1;
+  return fn == MathFn::Log10 ? 2 : 1; // powf: 0.82 ulp (glibc's source)
 }
 
 std::optional<MathFn> mathFnOf(uint32_t n) {
@@ -317,6 +319,8 @@ std::optional<MathFn> mathFnOf(uint32_t n) {
     return MathFn::Tan;
   case ocl::Atan:
     return MathFn::Atan;
+  case ocl::Pow:
+    return MathFn::Pow;
   default:
     return std::nullopt;
   }
@@ -384,6 +388,71 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
   return b.select(nan, quieted, b.select(useSpecial, special, r));
 }
 
+// pow as glibc's powf computes it (special cases in its order), the rest as 2^(y * log2|x|) in double:
+// log2Core is within about 2^-51 * |log2 x| + 2^-55 of log2|x| and y has 24 bits, so wherever the
+// result is neither 0 nor infinite (|y * log2|x|| < 150) the exponent is within about 2^-41 of the
+// exact one and the f32 result within 1 ulp of the correctly rounded value (tests/unit/test_math_pow.cpp).
+// The operands' NaNs are quiet: the interpreter hands powf its operands through double, which quiets
+// a signalling NaN, so pow(sNaN, 0) is 1 as for any other NaN.
+ValueId buildPowF32(Builder& b, ValueId x, ValueId y) {
+  Emitter e{b};
+  auto eq = [&](ValueId v, uint64_t c) { return e.op(OpKind::Eq, v, e.k32(c)); };
+  auto both = [&](ValueId p, ValueId q) { return e.op(OpKind::And, p, q); };
+  auto either = [&](ValueId p, ValueId q) { return e.op(OpKind::Or, p, q); };
+  const ValueId one = e.k32(0x3f800000), signBit = e.k32(0x80000000);
+  const ValueId xmag = e.op(OpKind::And, x, e.k32(0x7fffffff)),
+                ymag = e.op(OpKind::And, y, e.k32(0x7fffffff));
+  const ValueId xneg = e.op(OpKind::UGt, x, e.k32(0x7fffffff)),
+                yneg = e.op(OpKind::UGt, y, e.k32(0x7fffffff));
+  const ValueId xnan = e.op(OpKind::UGt, xmag, e.k32(kInf32)), ynan = e.op(OpKind::UGt, ymag, e.k32(kInf32));
+  const ValueId yinf = eq(ymag, kInf32);
+  // x is 0, an infinity or a NaN: glibc's x * x, negated for an odd integer y, inverted for y < 0.
+  const ValueId xSpecial = either(eq(xmag, 0), e.op(OpKind::UGe, xmag, e.k32(kInf32)));
+  const ValueId xQuiet = e.op(OpKind::Or, x, e.k32(kQuiet32));
+  // y's class for finite nonzero y: |y| < 1 is no integer, |y| >= 2^24 an even one; between, the
+  // significand shifted by e - 127 keeps the fraction in its low 23 bits and the units bit above.
+  const ValueId ey = e.op(OpKind::LShr, ymag, e.k32(23));
+  const ValueId below = e.op(OpKind::ULt, ey, e.k32(127)), above = e.op(OpKind::UGt, ey, e.k32(150));
+  const ValueId m =
+      e.op(OpKind::Or, b.resize(e.op(OpKind::And, y, e.k32(0x7fffff)), 64, false), e.k64(0x800000));
+  const ValueId shift =
+      b.select(either(below, above), e.k64(0), b.resize(e.op(OpKind::Sub, ey, e.k32(127)), 64, false));
+  const ValueId shifted = e.op(OpKind::Shl, m, shift);
+  const ValueId whole = e.op(OpKind::Eq, e.op(OpKind::And, shifted, e.k64(0x7fffff)), e.k64(0));
+  const ValueId isInt = either(above, both(b.unary(OpKind::Not, below), whole));
+  const ValueId unitBit = b.resize(e.op(OpKind::LShr, shifted, e.k64(23)), 1, false);
+  const ValueId odd = both(both(b.unary(OpKind::Not, either(below, above)), whole), unitBit);
+  const ValueId sign = b.select(both(xneg, odd), signBit, e.k32(0));
+  // |x|^y = 2^(y * log2|x|) for finite nonzero x and y; beyond 200 (either way) it is +inf or +0 for
+  // sure, below it 2^t stays a normal double (exp2Core) and rounding to f32 over- or underflows as
+  // the exact value would.
+  const ValueId t = e.fmul(e.convert(OpKind::FPToFP, y, 64), e.log2Core(e.convert(OpKind::FPToFP, xmag, 64)));
+  const ValueId tBig =
+      e.op(OpKind::UGt, e.op(OpKind::And, t, e.k64(0x7fffffffffffffff)), e.k64(0x4069000000000000));
+  const ValueId tNeg = e.op(OpKind::UGt, t, e.k64(0x7fffffffffffffff));
+  const ValueId mag =
+      b.select(tBig, b.select(tNeg, e.k32(0), e.k32(kInf32)), e.convert(OpKind::FPToFP, e.exp2Core(t), 32));
+  ValueId r = e.op(OpKind::Or, mag, sign);
+  // A negative finite x with a y that is no integer: the default NaN (x86's, negative).
+  r = b.select(both(xneg, b.unary(OpKind::Not, isInt)), e.k32(0xffc00000), r);
+  const ValueId zeroOrInf = b.select(e.op(OpKind::Xor, eq(xmag, kInf32), yneg), e.k32(kInf32), e.k32(0));
+  r = b.select(xSpecial, b.select(xnan, e.op(OpKind::Xor, xQuiet, sign), e.op(OpKind::Or, zeroOrInf, sign)),
+               r);
+  // y is an infinity or a NaN: x + y for a NaN (x's if x is one), 1 for x = -1, else 0 or +inf.
+  const ValueId nanSum = b.select(xnan, xQuiet, e.op(OpKind::Or, y, e.k32(kQuiet32)));
+  const ValueId small = e.op(OpKind::ULt, xmag, one);
+  const ValueId infPow =
+      b.select(eq(xmag, 0x3f800000), one, b.select(e.op(OpKind::Xor, small, yneg), e.k32(0), e.k32(kInf32)));
+  r = b.select(either(ynan, yinf), b.select(either(xnan, ynan), nanSum, infPow), r);
+  return b.select(either(eq(ymag, 0), eq(x, 0x3f800000)), one, r);
+}
+
+ValueId buildPowF16(Builder& b, ValueId x, ValueId y) {
+  const ValueId r =
+      buildPowF32(b, emitFolded(b, OpKind::FPToFP, 32, {x}, 16), emitFolded(b, OpKind::FPToFP, 32, {y}, 16));
+  return emitFolded(b, OpKind::FPToFP, 16, {r}, 32);
+}
+
 ValueId buildMathF16(Builder& b, MathFn fn, ValueId x) {
   const ValueId wide = emitFolded(b, OpKind::FPToFP, 32, {x}, 16);
   return emitFolded(b, OpKind::FPToFP, 16, {buildMathF32(b, fn, wide)}, 32);
@@ -400,6 +469,11 @@ std::optional<ValueId> Translator::mathBuiltin(uint32_t n, const std::function<V
     c_.failAt(
         in, fmt::format("OpenCL.std {} on {} operands is not supported in hardware yet (half and float only)",
                         mathFnName(*fn), w == 64 ? "double (64-bit)" : fmt::format("{}-bit", w)));
+  if (*fn == MathFn::Pow) {
+    k_.approximations.push_back(
+        {"pow", w, w == 32 ? mathMaxUlps(*fn) : kMathF16MaxUlps, glibcMaxUlps(*fn), c_.locOf(in.src)});
+    return w == 16 ? buildPowF16(b_, x, arg(1)) : buildPowF32(b_, x, arg(1));
+  }
   // Half: the same as the interpreter's (glibc's float function rounded to half) for every operand
   // (tests/unit/test_math_expansion.cpp), so not an approximation as far as `spvhls sim` is concerned.
   if (w == 32)

@@ -9,7 +9,8 @@
 
 namespace spvhls::ir::lower {
 
-enum class MathFn { Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Atan };
+// Pow takes two operands (buildPowF32); the others one (buildMathF32).
+enum class MathFn { Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Atan, Pow };
 
 // OpenCL.std's name of the function ("exp", ...).
 const char* mathFnName(MathFn fn);
@@ -30,6 +31,12 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x);
 // float function rounded to half): tests/unit/test_math_expansion.cpp checks all 65,536.
 inline constexpr uint32_t kMathF16MaxUlps = 1;
 ValueId buildMathF16(Builder& b, MathFn fn, ValueId x);
+// pow(x, y) on f32 bits: within 1 ulp of the correctly rounded result, special cases as glibc's powf
+// gives them for quiet NaNs (the interpreter's operands reach powf through double).
+ValueId buildPowF32(Builder& b, ValueId x, ValueId y);
+// pow on half bits: buildPowF32 on the widened operands rounded to half. Unlike the one-operand
+// functions, not checked on every operand pair, so recorded as an approximation (kMathF16MaxUlps).
+ValueId buildPowF16(Builder& b, ValueId x, ValueId y);
 
 // An op of `kind` with a `width`-bit result (imm: a conversion's operand width, else 0), folded when
 // every operand is a constant.

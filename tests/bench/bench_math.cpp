@@ -6,13 +6,15 @@
 //   ninja bench_math && ./tests/bench/bench_math [--stride N] [--start S] [--threads T] [exp exp2 ...]
 // `rsqrt` sweeps the float rsqrt op list (ir/lower_math_exact.cpp) over the positive finite floats
 // instead, against the exactly decided correctly rounded result (mathcheck::rsqrtCorrect).
+// `pow` checks `--pairs N` operand pairs drawn as the unit test draws them (mathcheck::powInputs, seed
+// `--start`) instead: two operands leave no sweep of the whole range.
 // Exits 1 if any input is off by more than the bound (rsqrt: by anything).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 
-#include "tests/unit/math_check.h"
+#include "tests/unit/math_check_pow.h"
 
 using namespace spvhls::mathcheck;
 
@@ -20,7 +22,8 @@ int main(int argc, char** argv) {
   uint64_t stride = 257, start = 0;
   unsigned threads = 1;
   std::vector<MathFn> fns;
-  bool rsqrt = false;
+  bool rsqrt = false, pow = false;
+  uint64_t pairs = 10'000'000;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--stride" && i + 1 < argc)
@@ -29,20 +32,24 @@ int main(int argc, char** argv) {
       start = std::strtoull(argv[++i], nullptr, 0);
     else if (a == "--threads" && i + 1 < argc)
       threads = unsigned(std::strtoul(argv[++i], nullptr, 0));
+    else if (a == "--pairs" && i + 1 < argc)
+      pairs = std::strtoull(argv[++i], nullptr, 0);
     else if (a == "rsqrt")
       rsqrt = true;
+    else if (a == "pow")
+      pow = true;
     else {
       bool found = false;
       for (MathFn fn : kAllFns)
         if (a == spvhls::ir::lower::mathFnName(fn)) fns.push_back(fn), found = true;
       if (!found) {
         std::fprintf(stderr, "usage: bench_math [--stride N] [--start S] [--threads T] "
-                             "[exp|exp2|exp10|log|log2|log10|sin|cos|tan|atan|rsqrt]...\n");
+                             "[--pairs N] [exp|exp2|exp10|log|log2|log10|sin|cos|tan|atan|rsqrt|pow]...\n");
         return 2;
       }
     }
   }
-  if (fns.empty() && !rsqrt) fns.assign(std::begin(kAllFns), std::end(kAllFns));
+  if (fns.empty() && !rsqrt && !pow) fns.assign(std::begin(kAllFns), std::end(kAllFns));
   if (stride == 0 || threads == 0) return 2;
   bool ok = true;
   if (rsqrt) {
@@ -65,6 +72,33 @@ int main(int argc, char** argv) {
     std::printf("rsqrt  %llu positive finite inputs (stride %llu): %llu not correctly rounded\n",
                 (unsigned long long)c, (unsigned long long)stride, (unsigned long long)bad);
     ok = bad == 0;
+  }
+  if (pow) {
+    const auto in = powInputs(size_t(pairs), uint32_t(start));
+    std::vector<Stats> part(threads);
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        Program p = powProgram();
+        for (size_t k = t; k < in.size(); k += threads)
+          checkPow(p, in[k].first, in[k].second, spvhls::ir::lower::mathMaxUlps(MathFn::Pow), part[t]);
+      });
+    for (auto& th : pool)
+      th.join();
+    Stats s;
+    for (const Stats& q : part)
+      s.merge(q);
+    std::printf(
+        "pow    %llu pairs: max %llu ulp from correctly rounded, %llu not correctly rounded, max error "
+        "%.4f ulp; %llu special mismatches; vs glibc %llu differ, max %llu ulp; glibc itself %llu not "
+        "correctly rounded\n",
+        (unsigned long long)s.inputs, (unsigned long long)s.maxUlps,
+        (unsigned long long)s.notCorrectlyRounded, s.maxError, (unsigned long long)s.specialMismatches,
+        (unsigned long long)s.differFromGlibc, (unsigned long long)s.maxUlpsVsGlibc,
+        (unsigned long long)s.glibcNotCorrectlyRounded);
+    for (const std::string& pr : s.problems)
+      std::printf("  %s\n", pr.c_str());
+    ok = s.maxUlps <= 1 && s.specialMismatches == 0;
   }
   for (MathFn fn : fns) {
     const uint32_t bound = spvhls::ir::lower::mathMaxUlps(fn);
