@@ -374,13 +374,6 @@ int cmdSim(const Args& a) {
   };
   sim::SimOptions base;
   if (a.has("--max-cycles")) base.maxCycles = parseNumber("--max-cycles", a.get("--max-cycles"));
-  // The watchdog sees only memory-port traffic, so a kernel computing on registers and on-chip RAMs
-  // for long would look deadlocked. No stretch without traffic takes more cycles than the whole run,
-  // and no executed SPIR-V instruction takes more than kWatchdogCyclesPerInstruction (the slowest
-  // operation, a 64-bit divide, takes 66), so the watchdog allows that many per instruction of the
-  // golden run (and at least its default).
-  constexpr uint64_t kWatchdogCyclesPerInstruction = 80;
-  base.watchdogCycles = std::max(base.watchdogCycles, golden.instructions * kWatchdogCyclesPerInstruction);
   if (a.has("--check-cycles")) {
     std::string why;
     std::optional<uint64_t> predicted;

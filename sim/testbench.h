@@ -19,10 +19,11 @@
 //    (due = max(accept + latency, previous due + 1));
 //  * resp_data carries seeded garbage when resp_valid is low and above the access size, so a kernel
 //    that uses stale or unextended data fails.
-// The run stops with an error when: no request is accepted, no response delivered and done is not
-// raised for watchdogCycles ("deadlock: ..."), maxCycles is reached, the RTL executes $stop / $error /
-// $fatal / $finish, or done is raised while read responses are still outstanding or while a request
-// is offered but not accepted (every store must have been accepted by done).
+// The run stops with an error when: no request is accepted, no response delivered, done is not raised
+// and no register, RAM or FIFO of the model changes for watchdogCycles ("deadlock: ..."), maxCycles is
+// reached, the RTL executes $stop / $error / $fatal / $finish, or done is raised while read responses are
+// still outstanding or while a request is offered but not accepted (every store must have been accepted by
+// done).
 #pragma once
 
 #include <cstdint>

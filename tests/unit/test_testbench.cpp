@@ -255,6 +255,15 @@ TEST_CASE("faulty fixture: a kernel that never raises done is reported as a dead
   CHECK(r.error.find("no done after 500 cycles") != std::string::npos);
 }
 
+TEST_CASE("faulty fixture: computing without memory traffic for longer than the watchdog is progress") {
+  SimOptions o;
+  o.watchdogCycles = 2000;
+  SimResult r = runFaulty(10, 9, o); // 5000 cycles of counting between the last read and the store
+  CHECK_MESSAGE(r.finished, r.error);
+  CHECK(r.cycles > 5000);
+  CHECK(ints(r.buffers[1]) == std::vector<int32_t>{10 * 9 / 2 * 7 + 10});
+}
+
 TEST_CASE("faulty fixture: bad requests name the port, address, size and cycle") {
   SimResult r = runFaulty(16, 2, SimOptions{});
   CHECK_FALSE(r.finished);

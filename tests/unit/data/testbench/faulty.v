@@ -5,6 +5,7 @@
 //   3: reads a misaligned address                     4: $error while busy
 //   5: raises done with a read still outstanding      6: $finish while busy
 //   7: issues a read of size 3                       8: offers another store in the done cycle
+//   9: correct, but counts for 5000 cycles without memory traffic before the store (not a deadlock)
 module faulty (
   input             clk,
   input             rst,
@@ -30,7 +31,7 @@ module faulty (
   input             mem_out_resp_valid,
   input      [63:0] mem_out_resp_data
 );
-  localparam IDLE = 3'd0, READ = 3'd1, WAIT = 3'd2, WRITE = 3'd3, FINISH = 3'd4, HANG = 3'd5;
+  localparam IDLE = 3'd0, READ = 3'd1, WAIT = 3'd2, WRITE = 3'd3, FINISH = 3'd4, HANG = 3'd5, SPIN = 3'd6;
   reg [2:0] state;
   reg [7:0] mode;
   reg [31:0] n, i, sum;
@@ -69,10 +70,14 @@ module faulty (
           if (mem_a_resp_valid) begin
             sum <= sum + mem_a_resp_data[31:0];
             i <= next;
-            state <= (next < n || (mode == 2 && next == n)) ? READ : WRITE;
+            state <= (next < n || (mode == 2 && next == n)) ? READ : mode == 9 ? SPIN : WRITE;
           end
         WRITE:
           if (mem_out_req_ready) state <= mode == 1 ? HANG : FINISH;
+        SPIN: begin
+          i <= next;
+          if (next == n + 5000) state <= WRITE;
+        end
         FINISH: begin
           busy <= 0;
           done <= 1;
