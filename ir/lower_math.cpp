@@ -1,7 +1,7 @@
-// OpenCL.std exp, exp2, exp10, log, log2, log10, sin, cos, tan, atan and pow on float (f32) operands, built
-// from existing operations: the f32 operand widened to double, reduced with integer logic on the bits and a
-// table, a short polynomial on the f64 adder and multiplier units, one rounding back to f32. The double
-// result is within about 2^-41 (relative) of the exact value, so the f32 result is the correctly
+// OpenCL.std exp, exp2, exp10, log, log2, log10, sin, cos, tan, atan, asin, acos and pow on float (f32)
+// operands, built from existing operations: the f32 operand widened to double, reduced with integer logic on
+// the bits and a table, a short polynomial on the f64 adder and multiplier units, one rounding back to f32.
+// The double result is within about 2^-41 (relative) of the exact value, so the f32 result is the correctly
 // rounded one except where the exact value lies that close to a rounding boundary, and never more
 // than one ulp away (docs/floating-point.md has the measurement). Special values are glibc's.
 //
@@ -117,6 +117,7 @@ constexpr uint64_t kAtanTable[65] = {
     0x3fe6b798920b3d99, 0x3fe700a7c5784634, 0x3fe748978fba8e0f, 0x3fe78f6bbd5d315e, 0x3fe7d528289fa093,
     0x3fe819d0b7158a4d, 0x3fe85d69576cc2c5, 0x3fe89ff5ff57f1f8, 0x3fe8e17aa99cc05e, 0x3fe921fb54442d18};
 constexpr uint64_t kHalfPi = 0x3ff921fb54442d18;
+constexpr uint64_t kPi = 0x400921fb54442d18;
 constexpr uint64_t kSixtyFourOverPi[5] = {0xca2c757bd778ac36, 0x6c52b3278872083f, 0x84eafa3ea69bb81b,
                                           0x5f306dc9c882a53f, 0x0000000000000014};
 
@@ -233,17 +234,31 @@ struct Emitter {
   ValueId sinOf(const SinCosParts& p) { return fadd(fadd(p.sj, fmul(p.sj, p.cm)), fmul(p.cj, p.sn)); }
   ValueId cosOf(const SinCosParts& p) { return fsub(fadd(p.cj, fmul(p.cj, p.cm)), fmul(p.sj, p.sn)); }
 
-  // atan(|x|) for d = |x| as a double, finite (f32 operand), big = (|x| > 1): the f64 result.
-  ValueId atanCore(ValueId d, ValueId big) {
-    const ValueId t = b.select(big, op(OpKind::FDiv, k64(kOne), d), d); // in [0, 1]
+  // atan(t) for a double t in [0, 1]: the f64 result.
+  ValueId atanUnit(ValueId t) {
     const ValueId kd = fadd(t, k64(kShift)); // i/64 + 1.5 * 2^46, i = t * 64 rounded to nearest
     const ValueId i = op(OpKind::Sub, kd, k64(kShift));
     const ValueId c = fsub(kd, k64(kShift));
     // t - c is exact (c's bits lie above t's last), 1 + t * c rounds twice: r within 2^-51.
     const ValueId r = op(OpKind::FDiv, fsub(t, c), fadd(k64(kOne), fmul(t, c)));
     const ValueId w = fmul(r, r);
-    const ValueId a = fadd(lookup(kAtanTable, 7, i), fadd(r, fmul(fmul(horner(kAtanK, 3, w), w), r)));
+    return fadd(lookup(kAtanTable, 7, i), fadd(r, fmul(fmul(horner(kAtanK, 3, w), w), r)));
+  }
+  // atan(|x|) for d = |x| as a double, finite (f32 operand), big = (|x| > 1): the f64 result.
+  ValueId atanCore(ValueId d, ValueId big) {
+    const ValueId a = atanUnit(b.select(big, op(OpKind::FDiv, k64(kOne), d), d)); // t in [0, 1]
     return b.select(big, fsub(k64(kHalfPi), a), a);
+  }
+  // asin(a) and acos(a) for a = |x| <= 1 as a double: with s = sqrt((1 - a)(1 + a)) (1 - a and 1 + a
+  // exact, their product rounded once), asin(a) = atan(a / s) and acos(a) = atan(s / a), each taken as
+  // atan(t) or pi/2 - atan(t) with t = min(a, s) / max(a, s) <= 1, so neither subtracts nearly equal
+  // values: the f64 results {asin, acos}.
+  std::pair<ValueId, ValueId> asinAcosCore(ValueId a) {
+    const ValueId s = emitFolded(b, OpKind::FSqrt, 64, {fmul(fsub(k64(kOne), a), fadd(k64(kOne), a))}, 0);
+    const ValueId aBigger = op(OpKind::UGt, a, s); // both non-negative doubles: the bits order them
+    const ValueId t = op(OpKind::FDiv, b.select(aBigger, s, a), b.select(aBigger, a, s));
+    const ValueId at = atanUnit(t), rest = fsub(k64(kHalfPi), at);
+    return {b.select(aBigger, rest, at), b.select(aBigger, at, rest)};
   }
 
   // log2(d) for d the double of a positive finite f32: the f64 result.
@@ -284,6 +299,10 @@ const char* mathFnName(MathFn fn) {
     return "tan";
   case MathFn::Atan:
     return "atan";
+  case MathFn::Asin:
+    return "asin";
+  case MathFn::Acos:
+    return "acos";
   default:
     return "pow";
   }
@@ -319,6 +338,10 @@ std::optional<MathFn> mathFnOf(uint32_t n) {
     return MathFn::Tan;
   case ocl::Atan:
     return MathFn::Atan;
+  case ocl::Asin:
+    return MathFn::Asin;
+  case ocl::Acos:
+    return MathFn::Acos;
   case ocl::Pow:
     return MathFn::Pow;
   default:
@@ -361,6 +384,20 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
     const ValueId tiny = e.op(OpKind::ULt, mag, e.k32(0x39800000));
     const ValueId inf = e.op(OpKind::Or, sign, e.k32(0x3fc90fdb));
     return b.select(nan, quieted, b.select(e.op(OpKind::Eq, mag, e.k32(kInf32)), inf, b.select(tiny, x, r)));
+  }
+  if (fn == MathFn::Asin || fn == MathFn::Acos) {
+    // |x| > 1 (infinities included) gives a NaN, positive as glibc's asinf and acosf return it; asin is odd
+    // and rounds to x below 2^-12; acos(x) = pi - acos(|x|) for x < 0 (at least pi/2: no cancellation).
+    const auto [asin, acos] = e.asinAcosCore(e.convert(OpKind::FPToFP, mag, 64));
+    ValueId r;
+    if (fn == MathFn::Asin) {
+      r = e.op(OpKind::Or, e.convert(OpKind::FPToFP, asin, 32), e.op(OpKind::And, x, e.k32(0x80000000)));
+      r = b.select(e.op(OpKind::ULt, mag, e.k32(0x39800000)), x, r);
+    } else {
+      r = e.convert(OpKind::FPToFP, b.select(neg, e.fsub(e.k64(kPi), acos), acos), 32);
+    }
+    const ValueId outside = e.op(OpKind::UGt, mag, e.k32(0x3f800000));
+    return b.select(nan, quieted, b.select(outside, e.k32(0x7fc00000), r));
   }
   const ValueId d = e.convert(OpKind::FPToFP, x, 64);
   if (fn == MathFn::Exp || fn == MathFn::Exp2 || fn == MathFn::Exp10) {

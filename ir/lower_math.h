@@ -1,6 +1,7 @@
-// The f32 OpenCL.std exponentials, logarithms, sine, cosine, tangent and arctangent as expansions into HLS IR
-// operations (f64 adds and multiplies, conversions, integer logic on the bits), shared by the translator
-// (lower_math.cpp) and the unit test that measures their error (tests/unit/test_math_expansion.cpp).
+// The f32 OpenCL.std exponentials, logarithms, sine, cosine, tangent, arctangent, arcsine, arccosine and
+// pow as expansions into HLS IR operations (f64 adds, multiplies, divides and square roots, conversions,
+// integer logic on the bits), shared by the translator (lower_math.cpp) and the unit tests that measure
+// their error (tests/unit/test_math_expansion.cpp, test_math_pow.cpp).
 #pragma once
 
 #include <optional>
@@ -10,7 +11,7 @@
 namespace spvhls::ir::lower {
 
 // Pow takes two operands (buildPowF32); the others one (buildMathF32).
-enum class MathFn { Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Atan, Pow };
+enum class MathFn { Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Atan, Asin, Acos, Pow };
 
 // OpenCL.std's name of the function ("exp", ...).
 const char* mathFnName(MathFn fn);

@@ -43,8 +43,9 @@ int main(int argc, char** argv) {
       for (MathFn fn : kAllFns)
         if (a == spvhls::ir::lower::mathFnName(fn)) fns.push_back(fn), found = true;
       if (!found) {
-        std::fprintf(stderr, "usage: bench_math [--stride N] [--start S] [--threads T] "
-                             "[--pairs N] [exp|exp2|exp10|log|log2|log10|sin|cos|tan|atan|rsqrt|pow]...\n");
+        std::fprintf(stderr,
+                     "usage: bench_math [--stride N] [--start S] [--threads T] "
+                     "[--pairs N] [exp|exp2|exp10|log|log2|log10|sin|cos|tan|atan|asin|acos|rsqrt|pow]...\n");
         return 2;
       }
     }

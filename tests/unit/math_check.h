@@ -5,7 +5,7 @@
 // Each expansion is built once with a variable operand and its op list evaluated per input the way
 // ir_eval does (Const, Select, the rest through foldConstant). Its result is compared with
 //  - the correctly rounded value: glibc's double function (exp, exp2, exp10, log, log2, log10, sin,
-//    cos, tan, atan) rounded
+//    cos, tan, atan, asin, acos) rounded
 //    to float where the double lies farther than 2^-40 (relative, far beyond its error) from an f32
 //    rounding boundary, and otherwise libquadmath's __float128 function rounded to float;
 //  - glibc's float function called as the golden interpreter calls it (sim/interp_float.cpp: powf(10,
@@ -37,8 +37,9 @@ using ir::OpKind;
 using ir::ValueId;
 using ir::lower::MathFn;
 
-inline constexpr MathFn kAllFns[] = {MathFn::Exp,   MathFn::Exp2, MathFn::Exp10, MathFn::Log, MathFn::Log2,
-                                     MathFn::Log10, MathFn::Sin,  MathFn::Cos,   MathFn::Tan, MathFn::Atan};
+inline constexpr MathFn kAllFns[] = {MathFn::Exp,  MathFn::Exp2,  MathFn::Exp10, MathFn::Log,
+                                     MathFn::Log2, MathFn::Log10, MathFn::Sin,   MathFn::Cos,
+                                     MathFn::Tan,  MathFn::Atan,  MathFn::Asin,  MathFn::Acos};
 
 inline float asFloat(uint32_t b) {
   float f;
@@ -130,8 +131,8 @@ inline float exp10ViaPow(float x) {
   return std::pow(10.0f, x);
 }
 inline uint32_t glibcF32(MathFn fn, uint32_t x) {
-  static float (*volatile const table[])(float) = {::expf,   ::exp2f, exp10ViaPow, ::logf, ::log2f,
-                                                   ::log10f, ::sinf,  ::cosf,      ::tanf, ::atanf};
+  static float (*volatile const table[])(float) = {::expf, ::exp2f, exp10ViaPow, ::logf,  ::log2f, ::log10f,
+                                                   ::sinf, ::cosf,  ::tanf,      ::atanf, ::asinf, ::acosf};
   const double d = asFloat(x); // quiets a signalling NaN, as the interpreter's readF does
   return asBits(table[int(fn)](static_cast<float>(d)));
 }
@@ -156,6 +157,10 @@ inline double refDouble(MathFn fn, double x) {
     return std::cos(x);
   case MathFn::Tan:
     return std::tan(x);
+  case MathFn::Asin:
+    return std::asin(x);
+  case MathFn::Acos:
+    return std::acos(x);
   default:
     return std::atan(x);
   }
@@ -180,6 +185,10 @@ inline __float128 refQuad(MathFn fn, __float128 x) {
     return cosq(x);
   case MathFn::Tan:
     return tanq(x);
+  case MathFn::Asin:
+    return asinq(x);
+  case MathFn::Acos:
+    return acosq(x);
   default:
     return atanq(x);
   }
@@ -228,7 +237,9 @@ inline void checkOne(Program& p, MathFn fn, uint32_t x, uint32_t bound, Stats& s
   const uint32_t got = p.run(x), lib = glibcF32(fn, x);
   const bool isLog = fn == MathFn::Log || fn == MathFn::Log2 || fn == MathFn::Log10;
   const uint32_t mag = x & 0x7fffffff;
-  const bool special = mag >= 0x7f800000 || (isLog && (mag == 0 || (x >> 31)));
+  const bool inverse = fn == MathFn::Asin || fn == MathFn::Acos;
+  const bool special =
+      mag >= 0x7f800000 || (isLog && (mag == 0 || (x >> 31))) || (inverse && mag > 0x3f800000);
   auto problem = [&](const std::string& what) {
     if (s.problems.size() < 10)
       s.problems.push_back(fmt::format("{}(0x{:08x} = {:a}) = 0x{:08x}: {}", ir::lower::mathFnName(fn), x,
@@ -322,6 +333,18 @@ inline std::vector<uint32_t> inputsFor(MathFn fn, size_t randomCount, uint32_t s
     uniformIn(-10, 10, n + n / 2);
     uniformIn(-1e5, 1e5, n / 2);
     logUniform(-149, 127, true, 2 * n);
+    break;
+  }
+  case MathFn::Asin:
+  case MathFn::Acos: {
+    around(0x3f800000, 20000), around(0xbf800000, 20000); // +-1, where sqrt(1 - x^2) vanishes
+    around(0x3f3504f3, 20000), around(0xbf3504f3, 20000); // 1/sqrt(2), where a and s swap
+    around(0x39800000, 20000), around(0xb9800000, 20000); // the 2^-12 threshold
+    for (int i = 1; i <= 64; ++i) // where t = min(a, s) / max(a, s) meets the grid points i/64
+      around(asBits(float(std::sin(std::atan(i / 64.0)))), 100),
+          around(asBits(float(std::cos(std::atan(i / 64.0)))), 100);
+    uniformIn(-1, 1, 4 * n);
+    logUniform(-149, -1, true, n);
     break;
   }
   case MathFn::Atan: {
