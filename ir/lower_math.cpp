@@ -303,8 +303,10 @@ const char* mathFnName(MathFn fn) {
     return "asin";
   case MathFn::Acos:
     return "acos";
-  default:
+  case MathFn::Pow:
     return "pow";
+  default:
+    return "atan2";
   }
 }
 
@@ -344,6 +346,8 @@ std::optional<MathFn> mathFnOf(uint32_t n) {
     return MathFn::Acos;
   case ocl::Pow:
     return MathFn::Pow;
+  case ocl::Atan2:
+    return MathFn::Atan2;
   default:
     return std::nullopt;
   }
@@ -484,9 +488,46 @@ ValueId buildPowF32(Builder& b, ValueId x, ValueId y) {
   return b.select(either(eq(ymag, 0), eq(x, 0x3f800000)), one, r);
 }
 
-ValueId buildPowF16(Builder& b, ValueId x, ValueId y) {
-  const ValueId r =
-      buildPowF32(b, emitFolded(b, OpKind::FPToFP, 32, {x}, 16), emitFolded(b, OpKind::FPToFP, 32, {y}, 16));
+// atan2(y, x) as glibc's atan2f gives it: a NaN operand gives x + y (x's NaN quieted if x is one, else
+// y's); y = +-0 gives +-0 for x > 0 or x = +0 and +-pi for x < 0 or x = -0; x = +-0 or y = +-inf
+// (x finite) +-pi/2; x = +inf +-0 or, for an infinite y, +-pi/4; x = -inf +-pi or +-3pi/4. Otherwise
+// t = min(|y|, |x|) / max(|y|, |x|) on the f64 divider, a = atan(t) or pi/2 - atan(t) for |y| > |x|,
+// pi - a for x < 0, and y's sign.
+ValueId buildAtan2F32(Builder& b, ValueId y, ValueId x) {
+  Emitter e{b};
+  auto eq = [&](ValueId v, uint64_t c) { return e.op(OpKind::Eq, v, e.k32(c)); };
+  const ValueId ymag = e.op(OpKind::And, y, e.k32(0x7fffffff)),
+                xmag = e.op(OpKind::And, x, e.k32(0x7fffffff));
+  const ValueId ysign = e.op(OpKind::And, y, e.k32(0x80000000));
+  const ValueId xneg = e.op(OpKind::UGt, x, e.k32(0x7fffffff));
+  const ValueId xnan = e.op(OpKind::UGt, xmag, e.k32(kInf32)), ynan = e.op(OpKind::UGt, ymag, e.k32(kInf32));
+  const ValueId xinf = eq(xmag, kInf32), yinf = eq(ymag, kInf32);
+  const ValueId yBigger = e.op(OpKind::UGt, ymag, xmag); // both magnitudes: the bits order them
+  const ValueId yd = e.convert(OpKind::FPToFP, ymag, 64), xd = e.convert(OpKind::FPToFP, xmag, 64);
+  const ValueId t = e.op(OpKind::FDiv, b.select(yBigger, xd, yd), b.select(yBigger, yd, xd));
+  const ValueId at = e.atanUnit(t);
+  const ValueId a = b.select(yBigger, e.fsub(e.k64(kHalfPi), at), at);
+  const ValueId full = b.select(xneg, e.fsub(e.k64(kPi), a), a);
+  // Rounded to float, the constants below: pi/4, pi/2, 3pi/4, pi.
+  const ValueId k = b.select(xinf, b.select(xneg, e.k32(0x4016cbe4), e.k32(0x3f490fdb)), e.k32(0x3fc90fdb));
+  ValueId r = e.convert(OpKind::FPToFP, full, 32);
+  // x = +-inf with finite y: 0 or pi; y = +-inf (x finite) or x = +-0 (y nonzero): pi/2; both infinite: k.
+  r = b.select(xinf, b.select(xneg, e.k32(0x40490fdb), e.k32(0)), r);
+  r = b.select(e.op(OpKind::Or, yinf, eq(xmag, 0)), b.select(xinf, k, e.k32(0x3fc90fdb)), r);
+  r = b.select(eq(ymag, 0), b.select(xneg, e.k32(0x40490fdb), e.k32(0)), r);
+  r = e.op(OpKind::Or, r, ysign);
+  const ValueId nanSum =
+      b.select(xnan, e.op(OpKind::Or, x, e.k32(kQuiet32)), e.op(OpKind::Or, y, e.k32(kQuiet32)));
+  return b.select(e.op(OpKind::Or, xnan, ynan), nanSum, r);
+}
+
+ValueId buildMath2F32(Builder& b, MathFn fn, ValueId x, ValueId y) {
+  return fn == MathFn::Pow ? buildPowF32(b, x, y) : buildAtan2F32(b, x, y);
+}
+
+ValueId buildMath2F16(Builder& b, MathFn fn, ValueId x, ValueId y) {
+  const ValueId r = buildMath2F32(b, fn, emitFolded(b, OpKind::FPToFP, 32, {x}, 16),
+                                  emitFolded(b, OpKind::FPToFP, 32, {y}, 16));
   return emitFolded(b, OpKind::FPToFP, 16, {r}, 32);
 }
 
@@ -506,10 +547,10 @@ std::optional<ValueId> Translator::mathBuiltin(uint32_t n, const std::function<V
     c_.failAt(
         in, fmt::format("OpenCL.std {} on {} operands is not supported in hardware yet (half and float only)",
                         mathFnName(*fn), w == 64 ? "double (64-bit)" : fmt::format("{}-bit", w)));
-  if (*fn == MathFn::Pow) {
-    k_.approximations.push_back(
-        {"pow", w, w == 32 ? mathMaxUlps(*fn) : kMathF16MaxUlps, glibcMaxUlps(*fn), c_.locOf(in.src)});
-    return w == 16 ? buildPowF16(b_, x, arg(1)) : buildPowF32(b_, x, arg(1));
+  if (*fn == MathFn::Pow || *fn == MathFn::Atan2) {
+    k_.approximations.push_back({mathFnName(*fn), w, w == 32 ? mathMaxUlps(*fn) : kMathF16MaxUlps,
+                                 glibcMaxUlps(*fn), c_.locOf(in.src)});
+    return w == 16 ? buildMath2F16(b_, *fn, x, arg(1)) : buildMath2F32(b_, *fn, x, arg(1));
   }
   // Half: the same as the interpreter's (glibc's float function rounded to half) for every operand
   // (tests/unit/test_math_expansion.cpp), so not an approximation as far as `spvhls sim` is concerned.

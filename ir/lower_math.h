@@ -10,8 +10,8 @@
 
 namespace spvhls::ir::lower {
 
-// Pow takes two operands (buildPowF32); the others one (buildMathF32).
-enum class MathFn { Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Atan, Asin, Acos, Pow };
+// Pow and Atan2 take two operands (buildMath2F32); the others one (buildMathF32).
+enum class MathFn { Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Atan, Asin, Acos, Pow, Atan2 };
 
 // OpenCL.std's name of the function ("exp", ...).
 const char* mathFnName(MathFn fn);
@@ -35,9 +35,15 @@ ValueId buildMathF16(Builder& b, MathFn fn, ValueId x);
 // pow(x, y) on f32 bits: within 1 ulp of the correctly rounded result, special cases as glibc's powf
 // gives them for quiet NaNs (the interpreter's operands reach powf through double).
 ValueId buildPowF32(Builder& b, ValueId x, ValueId y);
-// pow on half bits: buildPowF32 on the widened operands rounded to half. Unlike the one-operand
-// functions, not checked on every operand pair, so recorded as an approximation (kMathF16MaxUlps).
-ValueId buildPowF16(Builder& b, ValueId x, ValueId y);
+// atan2(y, x) on f32 bits (y first, as OpenCL.std orders them): within 1 ulp of the correctly rounded
+// result, special cases as glibc's atan2f gives them.
+ValueId buildAtan2F32(Builder& b, ValueId y, ValueId x);
+// pow or atan2 of f32 bits.
+ValueId buildMath2F32(Builder& b, MathFn fn, ValueId x, ValueId y);
+// pow or atan2 on half bits: the float expansion on the widened operands rounded to half. Unlike the
+// one-operand functions, not checked on every operand pair, so recorded as an approximation
+// (kMathF16MaxUlps).
+ValueId buildMath2F16(Builder& b, MathFn fn, ValueId x, ValueId y);
 
 // An op of `kind` with a `width`-bit result (imm: a conversion's operand width, else 0), folded when
 // every operand is a constant.

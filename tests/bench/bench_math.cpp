@@ -6,8 +6,8 @@
 //   ninja bench_math && ./tests/bench/bench_math [--stride N] [--start S] [--threads T] [exp exp2 ...]
 // `rsqrt` sweeps the float rsqrt op list (ir/lower_math_exact.cpp) over the positive finite floats
 // instead, against the exactly decided correctly rounded result (mathcheck::rsqrtCorrect).
-// `pow` checks `--pairs N` operand pairs drawn as the unit test draws them (mathcheck::powInputs, seed
-// `--start`) instead: two operands leave no sweep of the whole range.
+// `pow` and `atan2` check `--pairs N` operand pairs drawn as the unit test draws them
+// (mathcheck::powInputs, atan2Inputs; seed `--start`) instead: two operands leave no sweep of the range.
 // Exits 1 if any input is off by more than the bound (rsqrt: by anything).
 #include <cstdio>
 #include <cstdlib>
@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   uint64_t stride = 257, start = 0;
   unsigned threads = 1;
   std::vector<MathFn> fns;
-  bool rsqrt = false, pow = false;
+  bool rsqrt = false;
+  std::vector<MathFn> binary; // pow, atan2
   uint64_t pairs = 10'000'000;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -37,20 +38,23 @@ int main(int argc, char** argv) {
     else if (a == "rsqrt")
       rsqrt = true;
     else if (a == "pow")
-      pow = true;
+      binary.push_back(MathFn::Pow);
+    else if (a == "atan2")
+      binary.push_back(MathFn::Atan2);
     else {
       bool found = false;
       for (MathFn fn : kAllFns)
         if (a == spvhls::ir::lower::mathFnName(fn)) fns.push_back(fn), found = true;
       if (!found) {
-        std::fprintf(stderr,
-                     "usage: bench_math [--stride N] [--start S] [--threads T] "
-                     "[--pairs N] [exp|exp2|exp10|log|log2|log10|sin|cos|tan|atan|asin|acos|rsqrt|pow]...\n");
+        std::fprintf(
+            stderr,
+            "usage: bench_math [--stride N] [--start S] [--threads T] "
+            "[--pairs N] [exp|exp2|exp10|log|log2|log10|sin|cos|tan|atan|asin|acos|rsqrt|pow|atan2]...\n");
         return 2;
       }
     }
   }
-  if (fns.empty() && !rsqrt && !pow) fns.assign(std::begin(kAllFns), std::end(kAllFns));
+  if (fns.empty() && !rsqrt && binary.empty()) fns.assign(std::begin(kAllFns), std::end(kAllFns));
   if (stride == 0 || threads == 0) return 2;
   bool ok = true;
   if (rsqrt) {
@@ -74,15 +78,16 @@ int main(int argc, char** argv) {
                 (unsigned long long)c, (unsigned long long)stride, (unsigned long long)bad);
     ok = bad == 0;
   }
-  if (pow) {
-    const auto in = powInputs(size_t(pairs), uint32_t(start));
+  for (MathFn fn : binary) {
+    const auto in = fn == MathFn::Pow ? powInputs(size_t(pairs), uint32_t(start))
+                                      : atan2Inputs(size_t(pairs), uint32_t(start));
     std::vector<Stats> part(threads);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
-        Program p = powProgram();
+        Program p = math2Program(fn);
         for (size_t k = t; k < in.size(); k += threads)
-          checkPow(p, in[k].first, in[k].second, spvhls::ir::lower::mathMaxUlps(MathFn::Pow), part[t]);
+          checkMath2(p, fn, in[k].first, in[k].second, spvhls::ir::lower::mathMaxUlps(fn), part[t]);
       });
     for (auto& th : pool)
       th.join();
@@ -90,16 +95,16 @@ int main(int argc, char** argv) {
     for (const Stats& q : part)
       s.merge(q);
     std::printf(
-        "pow    %llu pairs: max %llu ulp from correctly rounded, %llu not correctly rounded, max error "
+        "%-6s %llu pairs: max %llu ulp from correctly rounded, %llu not correctly rounded, max error "
         "%.4f ulp; %llu special mismatches; vs glibc %llu differ, max %llu ulp; glibc itself %llu not "
         "correctly rounded\n",
-        (unsigned long long)s.inputs, (unsigned long long)s.maxUlps,
+        spvhls::ir::lower::mathFnName(fn), (unsigned long long)s.inputs, (unsigned long long)s.maxUlps,
         (unsigned long long)s.notCorrectlyRounded, s.maxError, (unsigned long long)s.specialMismatches,
         (unsigned long long)s.differFromGlibc, (unsigned long long)s.maxUlpsVsGlibc,
         (unsigned long long)s.glibcNotCorrectlyRounded);
     for (const std::string& pr : s.problems)
       std::printf("  %s\n", pr.c_str());
-    ok = s.maxUlps <= 1 && s.specialMismatches == 0;
+    if (s.maxUlps > 1 || s.specialMismatches) ok = false;
   }
   for (MathFn fn : fns) {
     const uint32_t bound = spvhls::ir::lower::mathMaxUlps(fn);

@@ -1,9 +1,9 @@
-// The error checker of the f32 pow expansion (ir/lower_math.cpp, buildPowF32), shared by its unit test
-// (tests/unit/test_math_pow.cpp) and the benchmark (tests/bench/bench_math.cpp `pow`). As for the
-// one-operand functions (math_check.h): special operands must give glibc's powf bits exactly (called as
-// the interpreter calls it), every other result must lie within the bound of the correctly rounded
-// value (glibc's double pow rounded to float away from f32 rounding boundaries, libquadmath's powq
-// near them).
+// The error checker of the two-operand f32 expansions, pow and atan2 (ir/lower_math.cpp, buildMath2F32),
+// shared by their unit test (tests/unit/test_math_pow.cpp) and the benchmark (tests/bench/bench_math.cpp
+// `pow`, `atan2`). As for the one-operand functions (math_check.h): special operands must give glibc's
+// bits exactly (called as the interpreter calls it), every other result must lie within the bound of
+// the correctly rounded value (glibc's double function rounded to float away from f32 rounding
+// boundaries, libquadmath's near them). Operands are in OpenCL.std's order: pow(x, y), atan2(y, x).
 #pragma once
 
 #include <utility>
@@ -12,18 +12,26 @@
 
 namespace spvhls::mathcheck {
 
-inline Program powProgram() {
-  return Program([](ir::lower::Builder& b,
-                    const std::vector<ValueId>& a) { return ir::lower::buildPowF32(b, a[0], a[1]); },
+inline Program math2Program(MathFn fn) {
+  return Program([fn](ir::lower::Builder& b,
+                      const std::vector<ValueId>& a) { return ir::lower::buildMath2F32(b, fn, a[0], a[1]); },
                  {32, 32});
 }
+inline Program powProgram() {
+  return math2Program(MathFn::Pow);
+}
 
-// glibc's powf on operands handed over as doubles (sim/interp_float.cpp), which quiets a signalling NaN
-// (explicitly here: g++ drops a float -> double -> float round trip, and powf(sNaN, 0) is a NaN).
-inline uint32_t glibcPowF32(uint32_t x, uint32_t y) {
+// glibc's powf or atan2f on operands handed over as doubles (sim/interp_float.cpp), which quiets a
+// signalling NaN (explicitly here: g++ drops a float -> double -> float round trip, and powf(sNaN, 0)
+// is a NaN).
+inline uint32_t glibcMath2F32(MathFn fn, uint32_t a, uint32_t b) {
   static float (*volatile const powPtr)(float, float) = ::powf;
-  auto quiet = [](uint32_t b) { return isNan(b) ? b | 0x00400000u : b; };
-  return asBits(powPtr(asFloat(quiet(x)), asFloat(quiet(y))));
+  static float (*volatile const atan2Ptr)(float, float) = ::atan2f;
+  auto quiet = [](uint32_t v) { return isNan(v) ? v | 0x00400000u : v; };
+  return asBits((fn == MathFn::Pow ? powPtr : atan2Ptr)(asFloat(quiet(a)), asFloat(quiet(b))));
+}
+inline uint32_t glibcPowF32(uint32_t x, uint32_t y) {
+  return glibcMath2F32(MathFn::Pow, x, y);
 }
 
 // 0: not an integer, 1: odd, 2: even (finite y).
@@ -33,51 +41,60 @@ inline int integerClass(float y) {
 }
 
 // pow(x, y) is decided by a special rule (NaN, infinity or zero operand, x = 1, a negative x with a y
-// that is no integer) rather than computed.
+// that is no integer) rather than computed; so is atan2 of a NaN, an infinity or a zero.
+inline bool math2Special(MathFn fn, uint32_t a, uint32_t b) {
+  const uint32_t am = a & 0x7fffffff, bm = b & 0x7fffffff;
+  if (am == 0 || am >= 0x7f800000 || bm == 0 || bm >= 0x7f800000) return true;
+  if (fn == MathFn::Atan2) return false;
+  return a == 0x3f800000 || ((a >> 31) && integerClass(asFloat(b)) == 0);
+}
 inline bool powSpecial(uint32_t x, uint32_t y) {
-  const uint32_t xm = x & 0x7fffffff, ym = y & 0x7fffffff;
-  if (xm == 0 || xm >= 0x7f800000 || ym == 0 || ym >= 0x7f800000 || x == 0x3f800000) return true;
-  return (x >> 31) && integerClass(asFloat(y)) == 0;
+  return math2Special(MathFn::Pow, x, y);
 }
 
-// The correctly rounded f32 pow for operands that are not special.
-inline uint32_t correctlyRoundedPow(uint32_t x, uint32_t y, double& exact) {
-  const double v = std::pow(double(asFloat(x)), double(asFloat(y)));
+// The correctly rounded f32 result for operands that are not special.
+inline uint32_t correctlyRounded2(MathFn fn, uint32_t a, uint32_t b, double& exact) {
+  const double da = asFloat(a), db = asFloat(b);
+  const double v = fn == MathFn::Pow ? std::pow(da, db) : std::atan2(da, db);
   exact = v;
   const float lo = static_cast<float>(v * (1 - 0x1p-40)), hi = static_cast<float>(v * (1 + 0x1p-40));
   if (lo == hi) return asBits(lo);
-  return asBits(static_cast<float>(powq(__float128(asFloat(x)), __float128(asFloat(y)))));
+  const __float128 qa = asFloat(a), qb = asFloat(b);
+  return asBits(static_cast<float>(fn == MathFn::Pow ? powq(qa, qb) : atan2q(qa, qb)));
 }
 
-inline void checkPow(Program& p, uint32_t x, uint32_t y, uint32_t bound, Stats& s) {
+inline void checkMath2(Program& p, MathFn fn, uint32_t a, uint32_t b, uint32_t bound, Stats& s) {
   ++s.inputs;
-  const uint32_t got = uint32_t(p.runArgs({x, y})), lib = glibcPowF32(x, y);
+  const uint32_t got = uint32_t(p.runArgs({a, b})), lib = glibcMath2F32(fn, a, b);
   auto problem = [&](const std::string& what) {
     if (s.problems.size() < 10)
-      s.problems.push_back(fmt::format("pow(0x{:08x} = {:a}, 0x{:08x} = {:a}) = 0x{:08x}: {}", x, asFloat(x),
-                                       y, asFloat(y), got, what));
+      s.problems.push_back(fmt::format("{}(0x{:08x} = {:a}, 0x{:08x} = {:a}) = 0x{:08x}: {}",
+                                       ir::lower::mathFnName(fn), a, asFloat(a), b, asFloat(b), got, what));
   };
   if (got != lib) {
     ++s.differFromGlibc;
     const uint64_t d = ulpDistance(got, lib);
-    if (d > s.maxUlpsVsGlibc) s.maxUlpsVsGlibc = d, s.worstVsGlibc = x;
+    if (d > s.maxUlpsVsGlibc) s.maxUlpsVsGlibc = d, s.worstVsGlibc = a;
   }
-  if (powSpecial(x, y)) {
+  if (math2Special(fn, a, b)) {
     if (got != lib) ++s.specialMismatches, problem(fmt::format("glibc gives 0x{:08x}", lib));
     return;
   }
   double exact = 0;
-  const uint32_t cr = correctlyRoundedPow(x, y, exact);
+  const uint32_t cr = correctlyRounded2(fn, a, b, exact);
   const uint64_t d = ulpDistance(got, cr);
   if (d != 0) ++s.notCorrectlyRounded;
   if (const uint64_t g = ulpDistance(lib, cr); g != 0) {
     ++s.glibcNotCorrectlyRounded;
-    if (g > s.glibcMaxUlps) s.glibcMaxUlps = g, s.glibcWorst = x;
+    if (g > s.glibcMaxUlps) s.glibcMaxUlps = g, s.glibcWorst = a;
   }
-  if (d > s.maxUlps) s.maxUlps = d, s.worst = x;
+  if (d > s.maxUlps) s.maxUlps = d, s.worst = a;
   if (d > bound) problem(fmt::format("{} ulp from the correctly rounded 0x{:08x}", d, cr));
   if (std::isfinite(asFloat(got)) && std::isfinite(exact) && exact != 0)
     s.maxError = std::max(s.maxError, std::fabs(double(asFloat(got)) - exact) / ulpOf(exact));
+}
+inline void checkPow(Program& p, uint32_t x, uint32_t y, uint32_t bound, Stats& s) {
+  checkMath2(p, MathFn::Pow, x, y, bound, s);
 }
 
 // Operand pairs: every pair of special and boundary values, then (about `randomCount` each) pairs whose
@@ -138,6 +155,46 @@ inline std::vector<std::pair<uint32_t, uint32_t>> powInputs(size_t randomCount, 
     in.emplace_back(anyX(true), y);
   }
   for (size_t k = 0; k < 2 * n; ++k)
+    in.emplace_back(uint32_t(rng()), uint32_t(rng()));
+  return in;
+}
+
+// atan2's operand pairs (y, x): every pair of special values, then y and x of any binades and signs,
+// y within 2^8 of x (results away from 0 and pi/2), |y| next to |x| (t near 1: results near +-pi/4
+// and +-3pi/4), ratios that underflow, and uniform bit patterns.
+inline std::vector<std::pair<uint32_t, uint32_t>> atan2Inputs(size_t randomCount, uint32_t seed) {
+  std::vector<std::pair<uint32_t, uint32_t>> in;
+  const std::vector<uint32_t> specials = {
+      0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7fc12345, 0xff812345,
+      0x3f800000, 0xbf800000, 0x00000001, 0x80000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff,
+      0x3f800001, 0xbf7fffff, 0x40490fdb, 0x39800000, 0x4b800000, 0xcb800000};
+  for (uint32_t a : specials)
+    for (uint32_t b : specials)
+      in.emplace_back(a, b);
+  std::mt19937 rng(seed);
+  auto sign = [&] { return rng() & 1 ? 0x80000000u : 0u; };
+  auto anyBinade = [&](int e0, int e1) {
+    const int e = e0 + int(rng() % uint32_t(e1 - e0 + 1));
+    const uint32_t m = rng() & 0x7fffff;
+    return (e < -126 ? (m >> std::min(23, -126 - e)) | 1 : uint32_t(e + 127) << 23 | m) | sign();
+  };
+  const size_t n = randomCount / 6;
+  for (size_t k = 0; k < 2 * n; ++k)
+    in.emplace_back(anyBinade(-149, 127), anyBinade(-149, 127));
+  for (size_t k = 0; k < 2 * n; ++k) { // |y| / |x| within about 2^+-8
+    const uint32_t x = anyBinade(-110, 110);
+    const int32_t shift = int32_t(rng() % 17) - 8;
+    const uint32_t ym =
+        uint32_t(int32_t(x & 0x7fffffff) + shift * (1 << 23) + int32_t(rng() & 0x7fffff) - 0x400000);
+    in.emplace_back(ym | sign(), x);
+  }
+  for (size_t k = 0; k < n; ++k) { // |y| within 2^12 ulps of |x|
+    const uint32_t x = anyBinade(-120, 120);
+    in.emplace_back(((x & 0x7fffffff) + (rng() % 8193) - 4096) | sign(), x);
+  }
+  for (size_t k = 0; k < n / 2; ++k) // tiny over huge: subnormal and zero results
+    in.emplace_back(anyBinade(-149, -100), anyBinade(20, 127));
+  for (size_t k = 0; k < n / 2; ++k)
     in.emplace_back(uint32_t(rng()), uint32_t(rng()));
   return in;
 }

@@ -1,8 +1,8 @@
-// OpenCL.std pow of float and half (ir/lower_math.cpp, buildPowF32): its error against the correctly
-// rounded result over about a million operand pairs (tests/unit/math_check_pow.h), its special cases
-// against glibc's powf bit for bit, exact integer powers, constant folding, the half version against the
-// interpreter's (powf rounded to half), and lowering: the kernel's pow calls become the expansion and
-// are recorded as approximations.
+// OpenCL.std pow and atan2 of float and half (ir/lower_math.cpp, buildMath2F32): their error against the
+// correctly rounded result over about a million operand pairs each (tests/unit/math_check_pow.h), their
+// special cases against glibc's powf / atan2f bit for bit, exact integer powers, constant folding, the
+// half versions against the interpreter's (the float function rounded to half), and lowering: the
+// kernel's calls become the expansions and are recorded as approximations.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -67,9 +67,11 @@ TEST_CASE("f32 pow: a constant operand pair folds to what the op list computes")
 }
 
 TEST_CASE("half pow: the float expansion rounded to half, against the interpreter's") {
-  Program p([](ir::lower::Builder& b,
-               const std::vector<ValueId>& a) { return ir::lower::buildPowF16(b, a[0], a[1]); },
-            {16, 16});
+  Program p(
+      [](ir::lower::Builder& b, const std::vector<ValueId>& a) {
+        return ir::lower::buildMath2F16(b, MathFn::Pow, a[0], a[1]);
+      },
+      {16, 16});
   std::mt19937 rng(77);
   std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d23, 0x3c00, 0xbc00,
                                     0x3800, 0xb800, 0x4000, 0xc000, 0x4200, 0xc200, 0x0001, 0x03ff, 0x0400,
@@ -114,12 +116,12 @@ TEST_CASE("lowering: OpenCL.std pow becomes the expansion, recorded as an approx
     CHECK(k.approximations[0].width == 8 * bytes);
     CHECK(k.approximations[0].maxUlps == 1);
     CHECK(k.approximations[0].referenceUlps == 1);
-    Program p =
-        bytes == 4
-            ? powProgram()
-            : Program([](ir::lower::Builder& b,
-                         const std::vector<ValueId>& a) { return ir::lower::buildPowF16(b, a[0], a[1]); },
-                      {16, 16});
+    Program p = bytes == 4 ? powProgram()
+                           : Program(
+                                 [](ir::lower::Builder& b, const std::vector<ValueId>& a) {
+                                   return ir::lower::buildMath2F16(b, MathFn::Pow, a[0], a[1]);
+                                 },
+                                 {16, 16});
     std::mt19937 rng(5);
     for (int i = 0; i < 300; ++i) {
       const uint64_t mask = bytes == 4 ? 0xffffffff : 0xffff;
@@ -154,4 +156,95 @@ TEST_CASE("f32 pow: units as documented") {
   MESSAGE(fmt::format("pow: {} ops ({} selects), latency {} cycles", p.ops.size(), p.count({OpKind::Select}),
                       ready[p.out]));
   CHECK(ready[p.out] < 200);
+}
+
+TEST_CASE("f32 atan2: within 1 ulp of the correctly rounded result, glibc's special values") {
+  Program p = math2Program(MathFn::Atan2);
+  Stats s;
+  for (const auto& [y, x] : atan2Inputs(1'000'000, 99))
+    checkMath2(p, MathFn::Atan2, y, x, 1, s);
+  MESSAGE(fmt::format("atan2: {} pairs, max {} ulp from correctly rounded (y 0x{:08x}), {} not correctly "
+                      "rounded, max error {:.4f} ulp; vs glibc: {} differ, max {} ulp; glibc itself: {} not "
+                      "correctly rounded, max {} ulp (y 0x{:08x})",
+                      s.inputs, s.maxUlps, s.worst, s.notCorrectlyRounded, s.maxError, s.differFromGlibc,
+                      s.maxUlpsVsGlibc, s.glibcNotCorrectlyRounded, s.glibcMaxUlps, s.glibcWorst));
+  for (const std::string& problem : s.problems)
+    MESSAGE(problem);
+  CHECK(s.inputs >= 1'000'000);
+  CHECK(s.specialMismatches == 0);
+  CHECK(s.maxUlps <= ir::lower::mathMaxUlps(MathFn::Atan2));
+  CHECK(s.maxError < 1.0);
+  CHECK(s.notCorrectlyRounded <= 10);
+  CHECK(s.glibcMaxUlps <= ir::lower::glibcMaxUlps(MathFn::Atan2)); // what `spvhls sim` allows for
+  // A constant pair folds to what the op list computes.
+  for (const auto& [y, x] : atan2Inputs(3000, 3)) {
+    std::vector<ir::Op> ops;
+    ir::lower::Builder b(ops, nullptr);
+    const ir::ValueId v = ir::lower::buildAtan2F32(b, b.constant(32, y), b.constant(32, x));
+    REQUIRE(b.constValue(v).has_value());
+    CHECK_MESSAGE(*b.constValue(v) == p.runArgs({y, x}), y << " " << x);
+  }
+}
+
+TEST_CASE("half atan2: the float expansion rounded to half, against the interpreter's") {
+  Program p(
+      [](ir::lower::Builder& b, const std::vector<ValueId>& a) {
+        return ir::lower::buildMath2F16(b, MathFn::Atan2, a[0], a[1]);
+      },
+      {16, 16});
+  std::mt19937 rng(78);
+  uint64_t maxOurs = 0, maxApart = 0, apart = 0, specialMismatches = 0;
+  for (int k = 0; k < 1'000'000; ++k) {
+    const uint16_t hy = uint16_t(rng()), hx = uint16_t(rng());
+    const float yf = float(fromBits<_Float16>(hy)), xf = float(fromBits<_Float16>(hx));
+    const uint64_t got = p.runArgs({hy, hx});
+    const uint64_t interp =
+        toBits<uint16_t>(_Float16(asFloat(glibcMath2F32(MathFn::Atan2, asBits(yf), asBits(xf)))));
+    if (math2Special(MathFn::Atan2, asBits(yf), asBits(xf))) {
+      specialMismatches += got != interp;
+      continue;
+    }
+    const uint64_t cr = toBits<uint16_t>(_Float16(double(atan2q(__float128(yf), __float128(xf)))));
+    maxOurs = std::max(maxOurs, sim::ulpDistance(got, cr, 2));
+    const uint64_t d = sim::ulpDistance(got, interp, 2);
+    maxApart = std::max(maxApart, d), apart += d != 0;
+  }
+  MESSAGE(fmt::format("half atan2: ours max {} ulp from correctly rounded, apart from the interpreter on {} "
+                      "(max {} ulp), special mismatches {}",
+                      maxOurs, apart, maxApart, specialMismatches));
+  CHECK(specialMismatches == 0);
+  CHECK(maxOurs <= ir::lower::kMathF16MaxUlps);
+  CHECK(maxApart <= 1);
+}
+
+TEST_CASE("f32 atan2: units, and lowering records it as an approximation") {
+  Program p = math2Program(MathFn::Atan2);
+  CHECK(p.count({OpKind::FAdd, OpKind::FSub}) == 10);
+  CHECK(p.count({OpKind::FMul}) == 6);
+  CHECK(p.count({OpKind::FDiv}) == 2);
+  CHECK(p.count({OpKind::FSqrt, OpKind::Mul}) == 0);
+  sched::OperatorLibrary lib;
+  std::vector<uint32_t> ready(p.ops.size(), 0);
+  for (size_t v = 0; v < p.ops.size(); ++v) {
+    uint32_t start = 0;
+    for (ir::ValueId o : p.ops[v].operands)
+      start = std::max(start, ready[o]);
+    ready[v] = start + lib.latency(p.ops[v]);
+  }
+  MESSAGE(fmt::format("atan2: {} ops ({} selects), latency {} cycles", p.ops.size(),
+                      p.count({OpKind::Select}), ready[p.out]));
+  CHECK(ready[p.out] < 250);
+  LoadedModule l(
+      mathKernelText(32, true, 1, "%r = OpExtInst %T %ocl atan2 %x %y\nOpStore %out %r Aligned 4\n"));
+  ir::Kernel k = ir::lowerKernel(*l.view, "k");
+  ir::verifyKernel(k);
+  REQUIRE(k.approximations.size() == 1);
+  CHECK(k.approximations[0].function == "atan2");
+  CHECK(k.approximations[0].referenceUlps == ir::lower::glibcMaxUlps(MathFn::Atan2));
+  for (const auto& [y, x] : atan2Inputs(600, 11)) {
+    const ir::EvalResult r = ir::evaluateKernel(k, {y, x, 0}, {{}, {}, std::vector<uint8_t>(4, 0)});
+    uint32_t got = 0;
+    std::memcpy(&got, r.buffers[2].data(), 4);
+    CHECK(got == p.runArgs({y, x}));
+  }
 }
