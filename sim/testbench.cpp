@@ -236,7 +236,7 @@ std::string buildSimulator(const std::string& verilogFile, const SimInterface& i
 }
 
 std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
-                           const std::string& workDir, bool trace) {
+                           const std::string& workDir, bool trace, bool optimize) {
   if (verilogFiles.empty()) fail(workDir, "simulation", "no Verilog files to simulate");
   const std::string& verilogFile = verilogFiles.front(); // named in diagnostics
   std::string verilog; // every file's name and contents: part of the rebuild key
@@ -257,14 +257,16 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
   std::string exe = objDir + "/sim";
   writeFileIfChanged(benchPath, bench);
 
+  const char* opt = optimize ? "-O1" : "-O0";
   std::vector<std::string> cmd = {
       "verilator", "--cc", "--exe", "--build", "-j", "2", "--assert", "-Wno-fatal",
       // random values for X assignments and uninitialised state (seeded at run time)
       "--x-assign", "unique", "--x-initial", "unique", "--top-module", iface.module, "--prefix", "Vtop",
       "-Mdir", objDir, "-o", "sim",
-      // the model is small: low optimisation keeps the build short
-      "-CFLAGS", "-O1 -DVL_USER_FATAL", "-MAKEFLAGS",
-      "OPT_FAST=-O1 OPT_SLOW=-O1 OPT_GLOBAL=-O1" + objCache()};
+      // the model is small: low optimisation keeps the build short (the runtime, OPT_GLOBAL, is
+      // the same for every model: -O1, compiled once through ccache)
+      "-CFLAGS", fmt::format("{} -DVL_USER_FATAL", opt), "-MAKEFLAGS",
+      fmt::format("OPT_FAST={0} OPT_SLOW={0} OPT_GLOBAL=-O1{1}", opt, objCache())};
   if (trace) cmd.push_back("--trace");
   cmd.push_back(benchPath);
   for (const auto& f : verilogFiles)

@@ -89,8 +89,10 @@ struct SimResult {
 std::string buildSimulator(const std::string& verilogFile, const SimInterface& iface,
                            const std::string& workDir, bool trace);
 // The same for a design split over several files (e.g. the top module and its library modules).
+// optimize: the model and the bench compiled with -O1 (else -O0, which compiles in about two thirds of
+// the time and runs several times slower: for short simulations).
 std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
-                           const std::string& workDir, bool trace);
+                           const std::string& workDir, bool trace, bool optimize = true);
 
 // Runs a simulator built by buildSimulator for `iface` with the arguments of `spec` and the initial
 // buffer contents `init` (argument order, as from initialBuffers). Simulation failures are reported in
