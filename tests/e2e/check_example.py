@@ -164,9 +164,13 @@ def main():
         # $dffe/$sdff cells. Inferred inside `opt`'s fixpoint loop, they make every constant bit of a
         # value carried through a pipeline (a zero-extended or shifted operand) a constant flip-flop one
         # stage per iteration: ftrig's 220-stage loop took 190 iterations, 358 s of 442 (60 s without).
-        coarse = (f"hierarchy -check -top {top}; proc; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; "
-                  "opt -nodffe -nosdff; wreduce; peepopt; opt_clean; alumacc; share; opt -nodffe -nosdff; "
-                  "memory -nomap; opt_clean")
+        # Stall-free pipelines (flip-flops without enable) did the same in the first `opt`: its
+        # opt_dff turns a flip-flop whose D is constant into that constant, taking its undefined
+        # initial value as a don't-care, one stage per iteration (fmodrsqrt stall-free: 270 s). -keepdc
+        # keeps don't-care bits as they are, in opt_expr and opt_dff alike (20 s of CPU).
+        coarse = (f"hierarchy -check -top {top}; proc; opt_expr -keepdc; opt_clean; check; "
+                  "opt -nodffe -nosdff -keepdc; fsm; opt -nodffe -nosdff -keepdc; wreduce; peepopt; opt_clean; "
+                  "alumacc; share; opt -nodffe -nosdff -keepdc; memory -nomap; opt_clean")
         synth = (f"{coarse}; opt_dff; opt_clean; check -assert" if args.yosys_coarse else f"synth -top {top}")
         ys = run(["yosys", "-q", "-p", f"read_verilog {' '.join(files)}; {synth}; stat"])
         if ys.returncode != 0:
