@@ -158,19 +158,16 @@ def main():
         # step: where memory_dff has merged a ROM's output register into its read port, the bits left
         # in the register have undriven inputs until then, which check would report.
         #
-        # The coarse steps are synth's `begin` and `coarse` (yosys 0.23's `synth -run begin:fine`), but
-        # with the two `opt` after fsm and share as `opt -nodffe -nosdff`, as synth's first `opt` is:
-        # the one opt_dff at the end still turns the flip-flops' enables and synchronous resets into
-        # $dffe/$sdff cells. Inferred inside `opt`'s fixpoint loop, they make every constant bit of a
-        # value carried through a pipeline (a zero-extended or shifted operand) a constant flip-flop one
-        # stage per iteration: ftrig's 220-stage loop took 190 iterations, 358 s of 442 (60 s without).
-        # Stall-free pipelines (flip-flops without enable) did the same in the first `opt`: its
-        # opt_dff turns a flip-flop whose D is constant into that constant, taking its undefined
-        # initial value as a don't-care, one stage per iteration (fmodrsqrt stall-free: 270 s). -keepdc
-        # keeps don't-care bits as they are, in opt_expr and opt_dff alike (20 s of CPU).
+        # The coarse steps are synth's `begin` and `coarse` (yosys 0.23's `synth -run begin:fine`) with
+        # -keepdc on opt_expr and opt: without it, opt_dff turns a flip-flop whose D is a constant into
+        # that constant (its undefined initial value taken as a don't-care), so every constant bit of a
+        # value carried down a pipeline (a zero-extended or shifted operand) becomes a constant one
+        # stage per iteration of opt's fixpoint loop: ftrig's 220-stage loop took 190 iterations, 358 s
+        # of its 442 s of yosys; fmodrsqrt stall-free 270 s. -keepdc disables just such don't-care
+        # optimisations; every step of synth's coarse script still runs, enable inference included.
         coarse = (f"hierarchy -check -top {top}; proc; opt_expr -keepdc; opt_clean; check; "
-                  "opt -nodffe -nosdff -keepdc; fsm; opt -nodffe -nosdff -keepdc; wreduce; peepopt; opt_clean; "
-                  "alumacc; share; opt -nodffe -nosdff -keepdc; memory -nomap; opt_clean")
+                  "opt -nodffe -nosdff -keepdc; fsm; opt -keepdc; wreduce; peepopt; opt_clean; "
+                  "alumacc; share; opt -keepdc; memory -nomap; opt_clean")
         synth = (f"{coarse}; opt_dff; opt_clean; check -assert" if args.yosys_coarse else f"synth -top {top}")
         ys = run(["yosys", "-q", "-p", f"read_verilog {' '.join(files)}; {synth}; stat"])
         if ys.returncode != 0:
