@@ -18,6 +18,20 @@
 
 using namespace spvhls::mathcheck;
 
+// Runs body(t, stats) on `threads` threads, t = 0 .. threads - 1, and merges their statistics.
+template <typename Body> Stats onThreads(unsigned threads, Body body) {
+  std::vector<Stats> part(threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] { body(t, part[t]); });
+  for (auto& th : pool)
+    th.join();
+  Stats s;
+  for (const Stats& q : part)
+    s.merge(q);
+  return s;
+}
+
 int main(int argc, char** argv) {
   uint64_t stride = 257, start = 0;
   unsigned threads = 1;
@@ -81,19 +95,11 @@ int main(int argc, char** argv) {
   for (MathFn fn : binary) {
     const auto in = fn == MathFn::Pow ? powInputs(size_t(pairs), uint32_t(start))
                                       : atan2Inputs(size_t(pairs), uint32_t(start));
-    std::vector<Stats> part(threads);
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        Program p = math2Program(fn);
-        for (size_t k = t; k < in.size(); k += threads)
-          checkMath2(p, fn, in[k].first, in[k].second, spvhls::ir::lower::mathMaxUlps(fn), part[t]);
-      });
-    for (auto& th : pool)
-      th.join();
-    Stats s;
-    for (const Stats& q : part)
-      s.merge(q);
+    const Stats s = onThreads(threads, [&](unsigned t, Stats& part) {
+      Program p = math2Program(fn);
+      for (size_t k = t; k < in.size(); k += threads)
+        checkMath2(p, fn, in[k].first, in[k].second, spvhls::ir::lower::mathMaxUlps(fn), part);
+    });
     std::printf(
         "%-6s %llu pairs: max %llu ulp from correctly rounded, %llu not correctly rounded, max error "
         "%.4f ulp; %llu special mismatches; vs glibc %llu differ, max %llu ulp; glibc itself %llu not "
@@ -108,19 +114,11 @@ int main(int argc, char** argv) {
   }
   for (MathFn fn : fns) {
     const uint32_t bound = spvhls::ir::lower::mathMaxUlps(fn);
-    std::vector<Stats> part(threads);
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        Program p(fn);
-        for (uint64_t x = start + t * stride; x <= 0xffffffffull; x += threads * stride)
-          checkOne(p, fn, uint32_t(x), bound, part[t]);
-      });
-    for (auto& th : pool)
-      th.join();
-    Stats s;
-    for (const Stats& q : part)
-      s.merge(q);
+    const Stats s = onThreads(threads, [&](unsigned t, Stats& part) {
+      Program p(fn);
+      for (uint64_t x = start + t * stride; x <= 0xffffffffull; x += threads * stride)
+        checkOne(p, fn, uint32_t(x), bound, part);
+    });
     std::printf(
         "%-6s %llu inputs (stride %llu from %llu): max %llu ulp from correctly rounded (at 0x%08x), %llu not "
         "correctly rounded, max error %.4f ulp; %llu special mismatches; vs glibc %llu differ, max %llu ulp "

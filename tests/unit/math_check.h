@@ -230,6 +230,34 @@ struct Stats {
   }
 };
 
+// Scores one result `got` for the operand(s) named by `at`: against glibc's `lib` (bit for bit when
+// `special`), else against the correctly rounded value `correct` returns (it sets the exact value).
+inline void score(Stats& s, uint32_t at, uint32_t got, uint32_t lib, bool special,
+                  const std::function<uint32_t(double&)>& correct, uint32_t bound,
+                  const std::function<void(const std::string&)>& problem) {
+  if (got != lib) {
+    ++s.differFromGlibc;
+    const uint64_t d = ulpDistance(got, lib);
+    if (d > s.maxUlpsVsGlibc) s.maxUlpsVsGlibc = d, s.worstVsGlibc = at;
+  }
+  if (special) {
+    if (got != lib) ++s.specialMismatches, problem(fmt::format("glibc gives 0x{:08x}", lib));
+    return;
+  }
+  double exact = 0;
+  const uint32_t cr = correct(exact);
+  const uint64_t d = ulpDistance(got, cr);
+  if (d != 0) ++s.notCorrectlyRounded;
+  if (const uint64_t g = ulpDistance(lib, cr); g != 0) {
+    ++s.glibcNotCorrectlyRounded;
+    if (g > s.glibcMaxUlps) s.glibcMaxUlps = g, s.glibcWorst = at;
+  }
+  if (d > s.maxUlps) s.maxUlps = d, s.worst = at;
+  if (d > bound) problem(fmt::format("{} ulp from the correctly rounded 0x{:08x}", d, cr));
+  if (std::isfinite(asFloat(got)) && std::isfinite(exact) && exact != 0)
+    s.maxError = std::max(s.maxError, std::fabs(double(asFloat(got)) - exact) / ulpOf(exact));
+}
+
 // Checks one input. Special operands (NaN, infinities, zeros, negative operands of the logs) must
 // give glibc's bits exactly; every other result must be within `bound` ulps of the correctly rounded.
 inline void checkOne(Program& p, MathFn fn, uint32_t x, uint32_t bound, Stats& s) {
@@ -245,27 +273,8 @@ inline void checkOne(Program& p, MathFn fn, uint32_t x, uint32_t bound, Stats& s
       s.problems.push_back(fmt::format("{}(0x{:08x} = {:a}) = 0x{:08x}: {}", ir::lower::mathFnName(fn), x,
                                        asFloat(x), got, what));
   };
-  if (got != lib) {
-    ++s.differFromGlibc;
-    const uint64_t d = ulpDistance(got, lib);
-    if (d > s.maxUlpsVsGlibc) s.maxUlpsVsGlibc = d, s.worstVsGlibc = x;
-  }
-  if (special) {
-    if (got != lib) ++s.specialMismatches, problem(fmt::format("glibc gives 0x{:08x}", lib));
-    return;
-  }
-  double exact = 0;
-  const uint32_t cr = correctlyRounded(fn, x, exact);
-  const uint64_t d = ulpDistance(got, cr);
-  if (d != 0) ++s.notCorrectlyRounded;
-  if (const uint64_t g = ulpDistance(lib, cr); g != 0) {
-    ++s.glibcNotCorrectlyRounded;
-    if (g > s.glibcMaxUlps) s.glibcMaxUlps = g, s.glibcWorst = x;
-  }
-  if (d > s.maxUlps) s.maxUlps = d, s.worst = x;
-  if (d > bound) problem(fmt::format("{} ulp from the correctly rounded 0x{:08x}", d, cr));
-  if (std::isfinite(asFloat(got)) && std::isfinite(exact))
-    s.maxError = std::max(s.maxError, std::fabs(double(asFloat(got)) - exact) / ulpOf(exact));
+  score(
+      s, x, got, lib, special, [&](double& exact) { return correctlyRounded(fn, x, exact); }, bound, problem);
 }
 
 // Inputs dense where the function is interesting, and spread over every f32 value: specials, then

@@ -71,27 +71,9 @@ inline void checkMath2(Program& p, MathFn fn, uint32_t a, uint32_t b, uint32_t b
       s.problems.push_back(fmt::format("{}(0x{:08x} = {:a}, 0x{:08x} = {:a}) = 0x{:08x}: {}",
                                        ir::lower::mathFnName(fn), a, asFloat(a), b, asFloat(b), got, what));
   };
-  if (got != lib) {
-    ++s.differFromGlibc;
-    const uint64_t d = ulpDistance(got, lib);
-    if (d > s.maxUlpsVsGlibc) s.maxUlpsVsGlibc = d, s.worstVsGlibc = a;
-  }
-  if (math2Special(fn, a, b)) {
-    if (got != lib) ++s.specialMismatches, problem(fmt::format("glibc gives 0x{:08x}", lib));
-    return;
-  }
-  double exact = 0;
-  const uint32_t cr = correctlyRounded2(fn, a, b, exact);
-  const uint64_t d = ulpDistance(got, cr);
-  if (d != 0) ++s.notCorrectlyRounded;
-  if (const uint64_t g = ulpDistance(lib, cr); g != 0) {
-    ++s.glibcNotCorrectlyRounded;
-    if (g > s.glibcMaxUlps) s.glibcMaxUlps = g, s.glibcWorst = a;
-  }
-  if (d > s.maxUlps) s.maxUlps = d, s.worst = a;
-  if (d > bound) problem(fmt::format("{} ulp from the correctly rounded 0x{:08x}", d, cr));
-  if (std::isfinite(asFloat(got)) && std::isfinite(exact) && exact != 0)
-    s.maxError = std::max(s.maxError, std::fabs(double(asFloat(got)) - exact) / ulpOf(exact));
+  score(
+      s, a, got, lib, math2Special(fn, a, b),
+      [&](double& exact) { return correctlyRounded2(fn, a, b, exact); }, bound, problem);
 }
 inline void checkPow(Program& p, uint32_t x, uint32_t y, uint32_t bound, Stats& s) {
   checkMath2(p, MathFn::Pow, x, y, bound, s);

@@ -9,10 +9,10 @@
 
 #include "ir/ir_eval.h"
 #include "ir/lower.h"
-#include "scheduler/schedule.h"
 #include "sim/runspec.h"
 #include "tests/unit/interp_test_util.h"
 #include "tests/unit/math_check_pow.h"
+#include "tests/unit/math_latency.h"
 
 using namespace spvhls;
 using namespace spvhls::mathcheck;
@@ -55,15 +55,22 @@ TEST_CASE("f32 pow: exact where the result is representable") {
   CHECK(p.runArgs({0x7f7fffff, 0x3f800000}) == 0x7f7fffff); // x^1
 }
 
-TEST_CASE("f32 pow: a constant operand pair folds to what the op list computes") {
-  Program p = powProgram();
-  for (const auto& [x, y] : powInputs(4000, 7)) {
+namespace {
+// Constant operand pairs fold (while lowering) to what the op list computes.
+void checkFolds(MathFn fn, const std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
+  Program p = math2Program(fn);
+  for (const auto& [x, y] : pairs) {
     std::vector<ir::Op> ops;
     ir::lower::Builder b(ops, nullptr);
-    const ir::ValueId v = ir::lower::buildPowF32(b, b.constant(32, x), b.constant(32, y));
+    const ir::ValueId v = ir::lower::buildMath2F32(b, fn, b.constant(32, x), b.constant(32, y));
     REQUIRE(b.constValue(v).has_value());
     CHECK_MESSAGE(*b.constValue(v) == p.runArgs({x, y}), x << " " << y);
   }
+}
+} // namespace
+
+TEST_CASE("f32 pow: a constant operand pair folds to what the op list computes") {
+  checkFolds(MathFn::Pow, powInputs(4000, 7));
 }
 
 TEST_CASE("half pow: the float expansion rounded to half, against the interpreter's") {
@@ -145,17 +152,10 @@ TEST_CASE("f32 pow: units as documented") {
   CHECK(p.count({OpKind::FMul}) == 12);
   CHECK(p.count({OpKind::SIToFP, OpKind::UIToFP, OpKind::FPToFP}) == 4);
   CHECK(p.count({OpKind::FDiv, OpKind::FSqrt, OpKind::Mul, OpKind::UDiv, OpKind::SDiv}) == 0);
-  sched::OperatorLibrary lib;
-  std::vector<uint32_t> ready(p.ops.size(), 0);
-  for (size_t v = 0; v < p.ops.size(); ++v) {
-    uint32_t start = 0;
-    for (ir::ValueId o : p.ops[v].operands)
-      start = std::max(start, ready[o]);
-    ready[v] = start + lib.latency(p.ops[v]);
-  }
+  const uint32_t latency = latencyOf(p);
   MESSAGE(fmt::format("pow: {} ops ({} selects), latency {} cycles", p.ops.size(), p.count({OpKind::Select}),
-                      ready[p.out]));
-  CHECK(ready[p.out] < 200);
+                      latency));
+  CHECK(latency < 200);
 }
 
 TEST_CASE("f32 atan2: within 1 ulp of the correctly rounded result, glibc's special values") {
@@ -176,14 +176,7 @@ TEST_CASE("f32 atan2: within 1 ulp of the correctly rounded result, glibc's spec
   CHECK(s.maxError < 1.0);
   CHECK(s.notCorrectlyRounded <= 10);
   CHECK(s.glibcMaxUlps <= ir::lower::glibcMaxUlps(MathFn::Atan2)); // what `spvhls sim` allows for
-  // A constant pair folds to what the op list computes.
-  for (const auto& [y, x] : atan2Inputs(3000, 3)) {
-    std::vector<ir::Op> ops;
-    ir::lower::Builder b(ops, nullptr);
-    const ir::ValueId v = ir::lower::buildAtan2F32(b, b.constant(32, y), b.constant(32, x));
-    REQUIRE(b.constValue(v).has_value());
-    CHECK_MESSAGE(*b.constValue(v) == p.runArgs({y, x}), y << " " << x);
-  }
+  checkFolds(MathFn::Atan2, atan2Inputs(3000, 3));
 }
 
 TEST_CASE("half atan2: the float expansion rounded to half, against the interpreter's") {
@@ -223,17 +216,10 @@ TEST_CASE("f32 atan2: units, and lowering records it as an approximation") {
   CHECK(p.count({OpKind::FMul}) == 6);
   CHECK(p.count({OpKind::FDiv}) == 2);
   CHECK(p.count({OpKind::FSqrt, OpKind::Mul}) == 0);
-  sched::OperatorLibrary lib;
-  std::vector<uint32_t> ready(p.ops.size(), 0);
-  for (size_t v = 0; v < p.ops.size(); ++v) {
-    uint32_t start = 0;
-    for (ir::ValueId o : p.ops[v].operands)
-      start = std::max(start, ready[o]);
-    ready[v] = start + lib.latency(p.ops[v]);
-  }
+  const uint32_t latency = latencyOf(p);
   MESSAGE(fmt::format("atan2: {} ops ({} selects), latency {} cycles", p.ops.size(),
-                      p.count({OpKind::Select}), ready[p.out]));
-  CHECK(ready[p.out] < 250);
+                      p.count({OpKind::Select}), latency));
+  CHECK(latency < 250);
   LoadedModule l(
       mathKernelText(32, true, 1, "%r = OpExtInst %T %ocl atan2 %x %y\nOpStore %out %r Aligned 4\n"));
   ir::Kernel k = ir::lowerKernel(*l.view, "k");
