@@ -138,6 +138,15 @@ struct Emitter {
   ValueId fadd(ValueId x, ValueId y) { return op(OpKind::FAdd, x, y); }
   ValueId fsub(ValueId x, ValueId y) { return op(OpKind::FSub, x, y); }
   ValueId fmul(ValueId x, ValueId y) { return op(OpKind::FMul, x, y); }
+  // Tests on the bits of an f32 value x (the builder's CSE makes repeated calls one op each).
+  ValueId eq32(ValueId v, uint64_t c) { return op(OpKind::Eq, v, k32(c)); }
+  ValueId mag32(ValueId x) { return op(OpKind::And, x, k32(0x7fffffff)); }
+  ValueId neg32(ValueId x) { return op(OpKind::UGt, x, k32(0x7fffffff)); }
+  ValueId nan32(ValueId x) { return op(OpKind::UGt, mag32(x), k32(kInf32)); }
+  ValueId inf32(ValueId x) { return eq32(mag32(x), kInf32); }
+  ValueId quiet32(ValueId x) { return op(OpKind::Or, x, k32(kQuiet32)); }
+  // x + y for a NaN operand as x86 (and so glibc) computes it: x's NaN quieted if x is one, else y's.
+  ValueId nanSum32(ValueId x, ValueId y) { return b.select(nan32(x), quiet32(x), quiet32(y)); }
   // A conversion unit (imm: the operand's width), folded for a constant operand.
   ValueId convert(OpKind kind, ValueId x, uint32_t to) { return emitFolded(b, kind, to, {x}, b.width(x)); }
   // table[index] (index < 2^bits; 0 past the table's end) as a tree of selects on the index bits, low
@@ -355,12 +364,10 @@ std::optional<MathFn> mathFnOf(uint32_t n) {
 
 ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
   Emitter e{b};
-  const ValueId mag = e.op(OpKind::And, x, e.k32(0x7fffffff));
-  const ValueId neg = e.op(OpKind::UGt, x, e.k32(0x7fffffff));
-  const ValueId nan = e.op(OpKind::UGt, mag, e.k32(kInf32));
+  const ValueId mag = e.mag32(x), neg = e.neg32(x), nan = e.nan32(x);
   // A NaN comes back quieted with its sign and payload (glibc gets the operand widened to double,
   // which quiets it, and returns it).
-  const ValueId quieted = e.op(OpKind::Or, x, e.k32(kQuiet32));
+  const ValueId quieted = e.quiet32(x);
   if (fn == MathFn::Sin || fn == MathFn::Cos || fn == MathFn::Tan) {
     // Below 2^-12, sin(x) and tan(x) round to x and cos(x) to 1; sin and tan are odd, cos even; all
     // three of an infinity are the default NaN. tan = sin / cos in double: both are within about
@@ -387,7 +394,7 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
              e.convert(OpKind::FPToFP, e.atanCore(d, e.op(OpKind::UGt, mag, e.k32(0x3f800000))), 32), sign);
     const ValueId tiny = e.op(OpKind::ULt, mag, e.k32(0x39800000));
     const ValueId inf = e.op(OpKind::Or, sign, e.k32(0x3fc90fdb));
-    return b.select(nan, quieted, b.select(e.op(OpKind::Eq, mag, e.k32(kInf32)), inf, b.select(tiny, x, r)));
+    return b.select(nan, quieted, b.select(e.inf32(x), inf, b.select(tiny, x, r)));
   }
   if (fn == MathFn::Asin || fn == MathFn::Acos) {
     // |x| > 1 (infinities included) gives a NaN, positive as glibc's asinf and acosf return it; asin is odd
@@ -424,8 +431,7 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
   const ValueId invalid = e.k32(fn == MathFn::Log10 ? 0x7fc00000 : 0xffc00000);
   const ValueId zero = e.op(OpKind::Eq, mag, e.k32(0));
   const ValueId special = b.select(zero, e.k32(kNegInf32), b.select(neg, invalid, e.k32(kInf32)));
-  const ValueId useSpecial =
-      e.op(OpKind::Or, e.op(OpKind::Or, zero, neg), e.op(OpKind::Eq, mag, e.k32(kInf32)));
+  const ValueId useSpecial = e.op(OpKind::Or, e.op(OpKind::Or, zero, neg), e.inf32(x));
   return b.select(nan, quieted, b.select(useSpecial, special, r));
 }
 
@@ -437,19 +443,14 @@ ValueId buildMathF32(Builder& b, MathFn fn, ValueId x) {
 // a signalling NaN, so pow(sNaN, 0) is 1 as for any other NaN.
 ValueId buildPowF32(Builder& b, ValueId x, ValueId y) {
   Emitter e{b};
-  auto eq = [&](ValueId v, uint64_t c) { return e.op(OpKind::Eq, v, e.k32(c)); };
   auto both = [&](ValueId p, ValueId q) { return e.op(OpKind::And, p, q); };
   auto either = [&](ValueId p, ValueId q) { return e.op(OpKind::Or, p, q); };
   const ValueId one = e.k32(0x3f800000), signBit = e.k32(0x80000000);
-  const ValueId xmag = e.op(OpKind::And, x, e.k32(0x7fffffff)),
-                ymag = e.op(OpKind::And, y, e.k32(0x7fffffff));
-  const ValueId xneg = e.op(OpKind::UGt, x, e.k32(0x7fffffff)),
-                yneg = e.op(OpKind::UGt, y, e.k32(0x7fffffff));
-  const ValueId xnan = e.op(OpKind::UGt, xmag, e.k32(kInf32)), ynan = e.op(OpKind::UGt, ymag, e.k32(kInf32));
-  const ValueId yinf = eq(ymag, kInf32);
+  const ValueId xmag = e.mag32(x), ymag = e.mag32(y), xneg = e.neg32(x), yneg = e.neg32(y);
+  const ValueId xnan = e.nan32(x), ynan = e.nan32(y), yinf = e.inf32(y);
   // x is 0, an infinity or a NaN: glibc's x * x, negated for an odd integer y, inverted for y < 0.
-  const ValueId xSpecial = either(eq(xmag, 0), e.op(OpKind::UGe, xmag, e.k32(kInf32)));
-  const ValueId xQuiet = e.op(OpKind::Or, x, e.k32(kQuiet32));
+  const ValueId xSpecial = either(e.eq32(xmag, 0), e.op(OpKind::UGe, xmag, e.k32(kInf32)));
+  const ValueId xQuiet = e.quiet32(x);
   // y's class for finite nonzero y: |y| < 1 is no integer, |y| >= 2^24 an even one; between, the
   // significand shifted by e - 127 keeps the fraction in its low 23 bits and the units bit above.
   const ValueId ey = e.op(OpKind::LShr, ymag, e.k32(23));
@@ -476,16 +477,15 @@ ValueId buildPowF32(Builder& b, ValueId x, ValueId y) {
   ValueId r = e.op(OpKind::Or, mag, sign);
   // A negative finite x with a y that is no integer: the default NaN (x86's, negative).
   r = b.select(both(xneg, b.unary(OpKind::Not, isInt)), e.k32(0xffc00000), r);
-  const ValueId zeroOrInf = b.select(e.op(OpKind::Xor, eq(xmag, kInf32), yneg), e.k32(kInf32), e.k32(0));
+  const ValueId zeroOrInf = b.select(e.op(OpKind::Xor, e.inf32(x), yneg), e.k32(kInf32), e.k32(0));
   r = b.select(xSpecial, b.select(xnan, e.op(OpKind::Xor, xQuiet, sign), e.op(OpKind::Or, zeroOrInf, sign)),
                r);
   // y is an infinity or a NaN: x + y for a NaN (x's if x is one), 1 for x = -1, else 0 or +inf.
-  const ValueId nanSum = b.select(xnan, xQuiet, e.op(OpKind::Or, y, e.k32(kQuiet32)));
   const ValueId small = e.op(OpKind::ULt, xmag, one);
-  const ValueId infPow =
-      b.select(eq(xmag, 0x3f800000), one, b.select(e.op(OpKind::Xor, small, yneg), e.k32(0), e.k32(kInf32)));
-  r = b.select(either(ynan, yinf), b.select(either(xnan, ynan), nanSum, infPow), r);
-  return b.select(either(eq(ymag, 0), eq(x, 0x3f800000)), one, r);
+  const ValueId infPow = b.select(e.eq32(xmag, 0x3f800000), one,
+                                  b.select(e.op(OpKind::Xor, small, yneg), e.k32(0), e.k32(kInf32)));
+  r = b.select(either(ynan, yinf), b.select(either(xnan, ynan), e.nanSum32(x, y), infPow), r);
+  return b.select(either(e.eq32(ymag, 0), e.eq32(x, 0x3f800000)), one, r);
 }
 
 // atan2(y, x) as glibc's atan2f gives it: a NaN operand gives x + y (x's NaN quieted if x is one, else
@@ -495,13 +495,8 @@ ValueId buildPowF32(Builder& b, ValueId x, ValueId y) {
 // pi - a for x < 0, and y's sign.
 ValueId buildAtan2F32(Builder& b, ValueId y, ValueId x) {
   Emitter e{b};
-  auto eq = [&](ValueId v, uint64_t c) { return e.op(OpKind::Eq, v, e.k32(c)); };
-  const ValueId ymag = e.op(OpKind::And, y, e.k32(0x7fffffff)),
-                xmag = e.op(OpKind::And, x, e.k32(0x7fffffff));
+  const ValueId ymag = e.mag32(y), xmag = e.mag32(x), xneg = e.neg32(x), xinf = e.inf32(x);
   const ValueId ysign = e.op(OpKind::And, y, e.k32(0x80000000));
-  const ValueId xneg = e.op(OpKind::UGt, x, e.k32(0x7fffffff));
-  const ValueId xnan = e.op(OpKind::UGt, xmag, e.k32(kInf32)), ynan = e.op(OpKind::UGt, ymag, e.k32(kInf32));
-  const ValueId xinf = eq(xmag, kInf32), yinf = eq(ymag, kInf32);
   const ValueId yBigger = e.op(OpKind::UGt, ymag, xmag); // both magnitudes: the bits order them
   const ValueId yd = e.convert(OpKind::FPToFP, ymag, 64), xd = e.convert(OpKind::FPToFP, xmag, 64);
   const ValueId t = e.op(OpKind::FDiv, b.select(yBigger, xd, yd), b.select(yBigger, yd, xd));
@@ -513,12 +508,10 @@ ValueId buildAtan2F32(Builder& b, ValueId y, ValueId x) {
   ValueId r = e.convert(OpKind::FPToFP, full, 32);
   // x = +-inf with finite y: 0 or pi; y = +-inf (x finite) or x = +-0 (y nonzero): pi/2; both infinite: k.
   r = b.select(xinf, b.select(xneg, e.k32(0x40490fdb), e.k32(0)), r);
-  r = b.select(e.op(OpKind::Or, yinf, eq(xmag, 0)), b.select(xinf, k, e.k32(0x3fc90fdb)), r);
-  r = b.select(eq(ymag, 0), b.select(xneg, e.k32(0x40490fdb), e.k32(0)), r);
+  r = b.select(e.op(OpKind::Or, e.inf32(y), e.eq32(xmag, 0)), b.select(xinf, k, e.k32(0x3fc90fdb)), r);
+  r = b.select(e.eq32(ymag, 0), b.select(xneg, e.k32(0x40490fdb), e.k32(0)), r);
   r = e.op(OpKind::Or, r, ysign);
-  const ValueId nanSum =
-      b.select(xnan, e.op(OpKind::Or, x, e.k32(kQuiet32)), e.op(OpKind::Or, y, e.k32(kQuiet32)));
-  return b.select(e.op(OpKind::Or, xnan, ynan), nanSum, r);
+  return b.select(e.op(OpKind::Or, e.nan32(x), e.nan32(y)), e.nanSum32(x, y), r);
 }
 
 ValueId buildMath2F32(Builder& b, MathFn fn, ValueId x, ValueId y) {
