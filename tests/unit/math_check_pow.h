@@ -12,10 +12,14 @@
 
 namespace spvhls::mathcheck {
 
-inline Program math2Program(MathFn fn) {
-  return Program([fn](ir::lower::Builder& b,
-                      const std::vector<ValueId>& a) { return ir::lower::buildMath2F32(b, fn, a[0], a[1]); },
-                 {32, 32});
+// The expansion of fn on two `width`-bit operands (32: buildMath2F32, 16: buildMath2F16).
+inline Program math2Program(MathFn fn, uint32_t width = 32) {
+  return Program(
+      [fn, width](ir::lower::Builder& b, const std::vector<ValueId>& a) {
+        return width == 16 ? ir::lower::buildMath2F16(b, fn, a[0], a[1])
+                           : ir::lower::buildMath2F32(b, fn, a[0], a[1]);
+      },
+      {width, width});
 }
 inline Program powProgram() {
   return math2Program(MathFn::Pow);
@@ -52,6 +56,11 @@ inline bool powSpecial(uint32_t x, uint32_t y) {
   return math2Special(MathFn::Pow, x, y);
 }
 
+// fn in quad precision (libquadmath).
+inline __float128 quad2(MathFn fn, __float128 a, __float128 b) {
+  return fn == MathFn::Pow ? powq(a, b) : atan2q(a, b);
+}
+
 // The correctly rounded f32 result for operands that are not special.
 inline uint32_t correctlyRounded2(MathFn fn, uint32_t a, uint32_t b, double& exact) {
   const double da = asFloat(a), db = asFloat(b);
@@ -59,8 +68,7 @@ inline uint32_t correctlyRounded2(MathFn fn, uint32_t a, uint32_t b, double& exa
   exact = v;
   const float lo = static_cast<float>(v * (1 - 0x1p-40)), hi = static_cast<float>(v * (1 + 0x1p-40));
   if (lo == hi) return asBits(lo);
-  const __float128 qa = asFloat(a), qb = asFloat(b);
-  return asBits(static_cast<float>(fn == MathFn::Pow ? powq(qa, qb) : atan2q(qa, qb)));
+  return asBits(static_cast<float>(quad2(fn, asFloat(a), asFloat(b))));
 }
 
 inline void checkMath2(Program& p, MathFn fn, uint32_t a, uint32_t b, uint32_t bound, Stats& s) {

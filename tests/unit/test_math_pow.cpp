@@ -73,12 +73,38 @@ TEST_CASE("f32 pow: a constant operand pair folds to what the op list computes")
   checkFolds(MathFn::Pow, powInputs(4000, 7));
 }
 
+namespace {
+// The half expansion of fn on half operand pairs against the correctly rounded half and against the
+// interpreter's result (glibc's float function on the widened operands, rounded to half).
+struct HalfResult {
+  uint64_t maxOurs = 0, oursNotCr = 0, apart = 0, maxApart = 0, specialMismatches = 0;
+};
+HalfResult checkHalf(MathFn fn, const std::vector<std::pair<uint16_t, uint16_t>>& pairs) {
+  Program p = math2Program(fn, 16);
+  HalfResult h;
+  for (const auto& [ha, hb] : pairs) {
+    const float af = float(fromBits<_Float16>(ha)), bf = float(fromBits<_Float16>(hb));
+    const uint64_t got = p.runArgs({ha, hb});
+    const uint64_t interp = toBits<uint16_t>(_Float16(asFloat(glibcMath2F32(fn, asBits(af), asBits(bf)))));
+    if (math2Special(fn, asBits(af), asBits(bf))) {
+      h.specialMismatches += got != interp;
+      continue;
+    }
+    const uint64_t cr = toBits<uint16_t>(_Float16(double(quad2(fn, __float128(af), __float128(bf)))));
+    const uint64_t ours = sim::ulpDistance(got, cr, 2);
+    h.maxOurs = std::max(h.maxOurs, ours), h.oursNotCr += ours != 0;
+    const uint64_t d = sim::ulpDistance(got, interp, 2);
+    h.maxApart = std::max(h.maxApart, d), h.apart += d != 0;
+  }
+  MESSAGE(fmt::format("half {}: {} pairs, ours max {} ulp from correctly rounded ({} not), apart from the "
+                      "interpreter on {} (max {} ulp), special mismatches {}",
+                      ir::lower::mathFnName(fn), pairs.size(), h.maxOurs, h.oursNotCr, h.apart, h.maxApart,
+                      h.specialMismatches));
+  return h;
+}
+} // namespace
+
 TEST_CASE("half pow: the float expansion rounded to half, against the interpreter's") {
-  Program p(
-      [](ir::lower::Builder& b, const std::vector<ValueId>& a) {
-        return ir::lower::buildMath2F16(b, MathFn::Pow, a[0], a[1]);
-      },
-      {16, 16});
   std::mt19937 rng(77);
   std::vector<uint16_t> specials = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7d23, 0x3c00, 0xbc00,
                                     0x3800, 0xb800, 0x4000, 0xc000, 0x4200, 0xc200, 0x0001, 0x03ff, 0x0400,
@@ -89,27 +115,10 @@ TEST_CASE("half pow: the float expansion rounded to half, against the interprete
       pairs.emplace_back(x, y);
   for (int k = 0; k < 1'000'000; ++k)
     pairs.emplace_back(uint16_t(rng()), uint16_t(rng()));
-  uint64_t maxOurs = 0, maxApart = 0, apart = 0, oursNotCr = 0, specialMismatches = 0;
-  for (const auto& [hx, hy] : pairs) {
-    const float xf = float(fromBits<_Float16>(hx)), yf = float(fromBits<_Float16>(hy));
-    const uint64_t got = p.runArgs({hx, hy});
-    const uint64_t interp = toBits<uint16_t>(_Float16(asFloat(glibcPowF32(asBits(xf), asBits(yf)))));
-    if (powSpecial(asBits(xf), asBits(yf))) {
-      specialMismatches += got != interp;
-      continue;
-    }
-    const uint64_t cr = toBits<uint16_t>(_Float16(double(powq(__float128(xf), __float128(yf)))));
-    const uint64_t ours = sim::ulpDistance(got, cr, 2);
-    maxOurs = std::max(maxOurs, ours), oursNotCr += ours != 0;
-    const uint64_t d = sim::ulpDistance(got, interp, 2);
-    maxApart = std::max(maxApart, d), apart += d != 0;
-  }
-  MESSAGE(fmt::format("half pow: {} pairs, ours max {} ulp from correctly rounded ({} not), apart from the "
-                      "interpreter on {} (max {} ulp), special mismatches {}",
-                      pairs.size(), maxOurs, oursNotCr, apart, maxApart, specialMismatches));
-  CHECK(specialMismatches == 0);
-  CHECK(maxOurs <= ir::lower::kMathF16MaxUlps);
-  CHECK(maxApart <= 1);
+  const HalfResult h = checkHalf(MathFn::Pow, pairs);
+  CHECK(h.specialMismatches == 0);
+  CHECK(h.maxOurs <= ir::lower::kMathF16MaxUlps);
+  CHECK(h.maxApart <= 1);
 }
 
 TEST_CASE("lowering: OpenCL.std pow becomes the expansion, recorded as an approximation") {
@@ -123,12 +132,7 @@ TEST_CASE("lowering: OpenCL.std pow becomes the expansion, recorded as an approx
     CHECK(k.approximations[0].width == 8 * bytes);
     CHECK(k.approximations[0].maxUlps == 1);
     CHECK(k.approximations[0].referenceUlps == 1);
-    Program p = bytes == 4 ? powProgram()
-                           : Program(
-                                 [](ir::lower::Builder& b, const std::vector<ValueId>& a) {
-                                   return ir::lower::buildMath2F16(b, MathFn::Pow, a[0], a[1]);
-                                 },
-                                 {16, 16});
+    Program p = math2Program(MathFn::Pow, 8 * bytes);
     std::mt19937 rng(5);
     for (int i = 0; i < 300; ++i) {
       const uint64_t mask = bytes == 4 ? 0xffffffff : 0xffff;
@@ -180,34 +184,16 @@ TEST_CASE("f32 atan2: within 1 ulp of the correctly rounded result, glibc's spec
 }
 
 TEST_CASE("half atan2: the float expansion rounded to half, against the interpreter's") {
-  Program p(
-      [](ir::lower::Builder& b, const std::vector<ValueId>& a) {
-        return ir::lower::buildMath2F16(b, MathFn::Atan2, a[0], a[1]);
-      },
-      {16, 16});
   std::mt19937 rng(78);
-  uint64_t maxOurs = 0, maxApart = 0, apart = 0, specialMismatches = 0;
+  std::vector<std::pair<uint16_t, uint16_t>> pairs;
   for (int k = 0; k < 1'000'000; ++k) {
-    const uint16_t hy = uint16_t(rng()), hx = uint16_t(rng());
-    const float yf = float(fromBits<_Float16>(hy)), xf = float(fromBits<_Float16>(hx));
-    const uint64_t got = p.runArgs({hy, hx});
-    const uint64_t interp =
-        toBits<uint16_t>(_Float16(asFloat(glibcMath2F32(MathFn::Atan2, asBits(yf), asBits(xf)))));
-    if (math2Special(MathFn::Atan2, asBits(yf), asBits(xf))) {
-      specialMismatches += got != interp;
-      continue;
-    }
-    const uint64_t cr = toBits<uint16_t>(_Float16(double(atan2q(__float128(yf), __float128(xf)))));
-    maxOurs = std::max(maxOurs, sim::ulpDistance(got, cr, 2));
-    const uint64_t d = sim::ulpDistance(got, interp, 2);
-    maxApart = std::max(maxApart, d), apart += d != 0;
+    const uint16_t hy = uint16_t(rng());
+    pairs.emplace_back(hy, uint16_t(rng()));
   }
-  MESSAGE(fmt::format("half atan2: ours max {} ulp from correctly rounded, apart from the interpreter on {} "
-                      "(max {} ulp), special mismatches {}",
-                      maxOurs, apart, maxApart, specialMismatches));
-  CHECK(specialMismatches == 0);
-  CHECK(maxOurs <= ir::lower::kMathF16MaxUlps);
-  CHECK(maxApart <= 1);
+  const HalfResult h = checkHalf(MathFn::Atan2, pairs);
+  CHECK(h.specialMismatches == 0);
+  CHECK(h.maxOurs <= ir::lower::kMathF16MaxUlps);
+  CHECK(h.maxApart <= 1);
 }
 
 TEST_CASE("f32 atan2: units, and lowering records it as an approximation") {
