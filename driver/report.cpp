@@ -206,6 +206,10 @@ json reportJson(const Compiled& c) {
                    {"reference_ulps", ap.referenceUlps},
                    {"location", ap.loc.str()}});
   j["approximations"] = apx;
+  json tr = json::array();
+  for (const ir::LoopTransform& t : k.loopTransforms)
+    tr.push_back({{"loop", t.loop}, {"location", t.loc.str()}, {"control", t.control}, {"what", t.what}});
+  j["loop_transforms"] = tr;
   json blocks = json::array();
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     json jb = {{"name", k.blocks[b].name}, {"cycles", c.rtl.blockCycles[b]}};
@@ -256,6 +260,11 @@ std::string reportText(const Compiled& c) {
     for (const ir::Approximation& ap : k.approximations)
       s += fmt::format("  {:<10} f{:<3} at most {} ulp  {}\n", ap.function, ap.width, ap.maxUlps,
                        ap.loc.str());
+  }
+  if (!k.loopTransforms.empty()) {
+    s += "\nloop transformations (by loop controls)\n";
+    for (const ir::LoopTransform& t : k.loopTransforms)
+      s += fmt::format("  loop '{}' ({}): {}: {}\n", t.loop, t.loc.str(), t.control, t.what);
   }
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];

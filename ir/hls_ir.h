@@ -329,6 +329,15 @@ struct Approximation {
   SourceLoc loc;
 };
 
+// A loop transformation lowering made on request of a loop control (unrolling, peeling, coalescing),
+// for the report: the loop may no longer exist afterwards (fully unrolled).
+struct LoopTransform {
+  std::string loop; // the header's name as in the source
+  SourceLoc loc;
+  std::string control; // e.g. "Unroll", "PartialCount 4", "LoopCoalesceINTEL 2"
+  std::string what;    // e.g. "fully unrolled: 3 copies of the body, no loop left"
+};
+
 struct Kernel {
   std::string name;
   SourceLoc loc;
@@ -341,6 +350,7 @@ struct Kernel {
   std::vector<InlineDecision> inlining; // every function called, shared or inlined
   std::string inlinePolicy = "auto";    // the --inline policy lowering followed, for reports
   std::vector<Approximation> approximations; // one per call of an approximated function
+  std::vector<LoopTransform> loopTransforms; // unrolled, peeled and coalesced loops
   std::vector<Region> regions;    // the region tree; regions[0] is the kernel process's root
   std::vector<Process> processes; // processes[0] is the kernel's own
   std::vector<Channel> channels;

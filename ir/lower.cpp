@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -91,6 +92,15 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
                                        "that cycle runs in the FSM and is not pipelined"});
   lower::attachControls(k, forest, t.controls);
   lower::checkAfter(k, "attaching loop controls");
+  if (lower::transformLoops(k, forest)) {
+    lower::checkAfter(k, "loop transformations");
+    std::map<uint32_t, uint64_t> hints; // LoopCountINTEL hints stay with their headers
+    for (const auto& L : forest.loops)
+      if (L.tripCountHint) hints[L.header] = *L.tripCountHint;
+    forest = lower::findLoops(k);
+    for (auto& L : forest.loops)
+      if (auto it = hints.find(L.header); it != hints.end()) L.tripCountHint = it->second;
+  }
   lower::extractLoops(k, forest);
   lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);

@@ -9,9 +9,6 @@
 #include "ir/lower_internal.h"
 
 namespace spvhls::ir::lower {
-namespace {
-
-
 // Removes the phi entries of block `to` that come from block `from` (the edge was removed).
 void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from) {
   for (ValueId v : k.blocks[to].ops) {
@@ -54,6 +51,8 @@ void foldConstantBranches(Kernel& k) {
     t.caseValues.clear();
   }
 }
+
+namespace {
 
 // The block ends in a shared function's Call: the FSM leaves it for the function, and comes back to
 // its successor.

@@ -140,6 +140,7 @@ private:
   std::unordered_map<ValueId, ValueId> loopOuts_;     // kernel value in the loop -> LoopOut op
   std::vector<uint32_t> equivalentTo_;                // block -> block with the same predicate
   std::vector<std::pair<ValueId, uint32_t>> headerPhis_; // kernel phi, LoopPhi index
+  std::vector<uint32_t> depths_;                         // depth() of loop ops, in order
 
   bool inLoop(uint32_t block) const { return block < in_.size() && in_[block]; }
 
@@ -269,6 +270,21 @@ private:
 
   // A select chain choosing among `vals` by mutually exclusive conditions (the last is the default).
   // Edges bringing the same value share one select (their conditions ORed).
+  // Operations on the longest path from the iteration's inputs to a body value (wires count none).
+  uint32_t depth(ValueId v) {
+    for (; depths_.size() < loop_.ops.size();) {
+      const Op& op = loop_.ops[depths_.size()];
+      uint32_t d = 0;
+      for (ValueId o : op.operands)
+        if (o != kNone && o < depths_.size()) d = std::max(d, depths_[o]);
+      const bool wire = op.kind == OpKind::Const || op.kind == OpKind::LiveIn || op.kind == OpKind::LoopPhi ||
+                        op.kind == OpKind::Undef || op.kind == OpKind::ZExt || op.kind == OpKind::SExt ||
+                        op.kind == OpKind::Trunc || op.kind == OpKind::Extract || op.kind == OpKind::Concat;
+      depths_.push_back(d + (wire ? 0 : 1));
+    }
+    return v == kNone ? 0 : depths_[v];
+  }
+
   ValueId selectChain(const std::vector<ValueId>& conds, const std::vector<ValueId>& vals) {
     std::vector<ValueId> distinct, merged;
     for (size_t i = 0; i < vals.size(); ++i) {
@@ -281,6 +297,22 @@ private:
         c = lb_.predOr(c, conds[i]);
       }
     }
+    // At most one condition holds (one edge into a block is taken, or none when the block does not
+    // run and its value is unused), so the order is free: the deepest condition goes last, where it is
+    // not tested. Through a loop phi this keeps recurrences short (a coalesced nest's inner index: the
+    // inner loop's own test decides, not the outer step's longer one).
+    std::vector<size_t> order(distinct.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return depth(merged[a]) < depth(merged[b]); });
+    std::vector<ValueId> d2, m2;
+    for (size_t i : order) {
+      d2.push_back(distinct[i]);
+      m2.push_back(merged[i]);
+    }
+    distinct = std::move(d2);
+    merged = std::move(m2);
     ValueId r = distinct.back();
     for (size_t i = distinct.size() - 1; i-- > 0;)
       r = merged[i] == kNone ? distinct[i] : lb_.select(merged[i], distinct[i], r);

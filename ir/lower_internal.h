@@ -183,6 +183,39 @@ void attachControls(Kernel& k, LoopForest& lf, std::vector<PendingControls>& pen
 // block; marks the others with notPipelinedReason (lower_extract.cpp).
 void extractLoops(Kernel& k, const LoopForest& lf);
 
+// Loop transformations requested by loop controls (Unroll, PartialCount, PeelCount,
+// LoopCoalesceINTEL), on the CFG before extraction: the transformed loops' controls record what was
+// done, Kernel::loopTransforms lists it. Returns whether the CFG changed (the caller finds the loops
+// again) (lower_loop_transform.cpp).
+bool transformLoops(Kernel& k, const LoopForest& lf);
+
+// CFG surgery (lower_clone.cpp).
+std::vector<std::vector<uint32_t>> kernelPredecessors(const Kernel& k);
+// A copy of `blocks` with their ops: edges inside the set lead to the copies, edges leaving it to the
+// same blocks as before (whose phis get the copies' entries); phi entries from outside the set are
+// copied as they are (the caller rewires the edges into the copy).
+struct BlockCopy {
+  std::unordered_map<uint32_t, uint32_t> block; // original block -> copy
+  std::unordered_map<ValueId, ValueId> value;   // original value -> copy
+};
+BlockCopy cloneBlocks(Kernel& k, const std::vector<uint32_t>& blocks, const std::string& suffix);
+// Keeps only the phi entries of `block` from `preds`.
+void keepPhiEntriesFrom(Kernel& k, uint32_t block, const std::vector<uint32_t>& preds);
+// After copying, each of `originals` has several definitions (itself and one per copy): its uses
+// outside `region` (the original blocks and all copies) read the one that reaches them, through new
+// phis where they meet.
+void repairSsa(Kernel& k, const std::vector<ValueId>& originals, const std::vector<BlockCopy>& copies,
+               const std::vector<uint8_t>& region);
+// Unreachable blocks lose their edges (and the phi entries those fed).
+void detachUnreachable(Kernel& k);
+// Folds operations over constants, phis of one value, selects and branches on constants, to a fixed
+// point; unreachable blocks are detached.
+void propagateConstants(Kernel& k);
+// Removes the phi entries of block `to` that come from block `from` (lower_compact.cpp).
+void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from);
+// CondBranch/Switch on a constant -> Branch (lower_compact.cpp).
+void foldConstantBranches(Kernel& k);
+
 // Bypasses empty blocks that only branch on (not those marked in `keep`), updating phis
 // (lower_compact.cpp).
 void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep);

@@ -36,6 +36,12 @@ def verilog_text_problems(text):
     return problems
 
 
+def fixed_latency_cycles(out):
+    """The cycles of `spvhls sim --check-cycles`'s fixed-latency run, when checked against the prediction."""
+    m = re.search(r"PASS fixed-latency=\d+ no-backpressure cycles=(\d+) \(predicted (\d+)\)", out)
+    return int(m.group(1)) if m and m.group(1) == m.group(2) else None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--spvhls", required=True)
@@ -73,6 +79,15 @@ def main():
     ap.add_argument("--units", default="",
                     help="MODULE=N,...: loop 0 must build exactly N instances of each MODULE (units_built), "
                          "holding every operation of that module the loop's units list")
+    ap.add_argument("--control", action="append", default=[], metavar="NAME=STATUS",
+                    help="some loop (pipelined or in the FSM) reports control NAME with this status")
+    ap.add_argument("--transform", action="append", default=[], metavar="CONTROL",
+                    help="the report's loop_transforms has an entry whose control starts with this")
+    ap.add_argument("--compare-with", metavar="INPUT",
+                    help="the same kernel without the control: its fixed-latency cycles (checked against "
+                         "its own prediction) are compared with this one's")
+    ap.add_argument("--max-cycle-ratio", type=float,
+                    help="with --compare-with: this kernel's cycles / the other's at most this")
     args = ap.parse_args()
 
     failures = []
@@ -95,6 +110,22 @@ def main():
             failures.append("expected the cycle check to be skipped as unpredicted")
     elif "(predicted " not in r.stdout and not (args.unpredicted_ok and "SKIP cycle check" in r.stdout):
         failures.append("the fixed-latency run did not check the predicted cycle count")
+
+    if args.compare_with:
+        mine = fixed_latency_cycles(r.stdout)
+        other = run([args.spvhls, "sim", args.compare_with, "--run", args.spec, "--cluster", args.cluster,
+                     "-o", args.out + ".compare", "--seeds", "1", "--latency", "1:12", "--ready-prob", "0.6",
+                     "--check-cycles"] + budget)
+        print(other.stdout, other.stderr)
+        theirs = fixed_latency_cycles(other.stdout)
+        if other.returncode != 0 or mine is None or theirs is None:
+            failures.append(f"cycle comparison: no predicted fixed-latency cycles (this {mine}, other {theirs})")
+        else:
+            ratio = mine / theirs
+            print(f"cycles at fixed latency: {mine} with the control, {theirs} without: ratio {ratio:.3f}")
+            if args.max_cycle_ratio is not None and ratio > args.max_cycle_ratio:
+                failures.append(f"cycles {mine} vs {theirs} without the control: ratio {ratio:.3f}, expected at "
+                                f"most {args.max_cycle_ratio}")
 
     report_path = os.path.join(args.out, "report.json")
     if os.path.exists(report_path):
@@ -143,6 +174,16 @@ def main():
                 failures.append(f"{len(shared)} shared functions {shared}, expected {args.shared_count}")
         elif shared != expected:
             failures.append(f"shared functions {shared}, expected {expected}")
+        controls = [c for lp in rep["loops"] for c in lp["loop_controls"]] + \
+                   [c for b in rep["fsm_blocks"] for c in b.get("loop_controls", [])]
+        for want in args.control:
+            name, status = want.split("=")
+            got = [c["status"] for c in controls if c["control"] == name]
+            if status not in got:
+                failures.append(f"control {name}: statuses {got}, expected one {status}")
+        for want in args.transform:
+            if not any(t["control"].startswith(want) for t in rep["loop_transforms"]):
+                failures.append(f"no loop transformation by {want}: {rep['loop_transforms']}")
         top = rep["module"]
         files = sorted(glob.glob(os.path.join(args.out, "*.v")))
         for f in files:

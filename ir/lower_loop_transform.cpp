@@ -1,0 +1,513 @@
+// Loop transformations requested by loop controls, on the CFG before loops are extracted
+// (docs/loop-controls.md):
+// - PeelCount N: N copies of the body run before the loop, each falling through to the next.
+// - PartialCount N: the loop's body N times per iteration, every copy keeping its exit tests, so any
+//   trip count works.
+// - Unroll: full unrolling when the trip count follows from constants: as many peeled copies as the
+//   header runs, after which constant folding leaves no loop.
+// - LoopCoalesceINTEL N: a nest of N levels becomes one loop. The outer header and the code before the
+//   inner loop are copied in front of the nest (the first outer iteration's start); their originals
+//   then run inside the inner loop's cycle, so the inner header is the only header left and one
+//   iteration of the new loop is one inner iteration or one step from an inner loop's end to the next
+//   one's start. Imperfect nests and bounds known only at run time work alike.
+// DontUnroll and PartialCount 1 are honoured by doing nothing (nothing is unrolled unasked).
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir::lower {
+namespace {
+
+using S = LoopControlRequest::Status;
+
+// Full unrolling stops past these: the copies' operations, and header runs evaluated at compile time.
+constexpr uint64_t kMaxUnrolledOps = 20000;
+constexpr uint64_t kMaxHeaderRuns = 4096;
+
+bool contains(const std::vector<uint32_t>& sorted, uint32_t b) {
+  return std::binary_search(sorted.begin(), sorted.end(), b);
+}
+
+LoopControlRequest* pendingRequest(Kernel& k, uint32_t header, const char* name) {
+  auto& lc = k.blocks[header].loopControls;
+  if (!lc) return nullptr;
+  for (auto& r : lc->requests)
+    if (r.name == name && r.status == S::NotHonouredYet) return &r;
+  return nullptr;
+}
+
+void settle(LoopControlRequest& r, S status, std::string note) {
+  r.status = status;
+  r.note = std::move(note);
+}
+
+std::vector<uint32_t> enteringPreds(const Kernel& k, const LoopInfo& L) {
+  std::vector<uint32_t> out;
+  const auto preds = kernelPredecessors(k);
+  for (uint32_t p : preds[L.header])
+    if (!contains(L.blocks, p)) out.push_back(p);
+  return out;
+}
+
+void retarget(Kernel& k, uint32_t from, uint32_t oldTarget, uint32_t newTarget) {
+  for (uint32_t& t : k.blocks[from].term.targets)
+    if (t == oldTarget) t = newTarget;
+}
+
+size_t opCount(const Kernel& k, const LoopInfo& L) {
+  size_t n = 0;
+  for (uint32_t b : L.blocks)
+    n += k.blocks[b].ops.size();
+  return n;
+}
+
+std::string why(const Kernel& k, uint32_t block, const std::string& what) {
+  return fmt::format("{} (block {})", what, k.blocks[block].name);
+}
+
+// How often the header runs in one invocation, when every branch on the way is decided by constants
+// (the induction variable's start, step and bound): folded as propagateConstants will fold the
+// copies. nullopt and `reason` otherwise.
+std::optional<uint64_t> constantHeaderRuns(const Kernel& k, const LoopInfo& L, std::string& reason) {
+  const std::vector<uint32_t> entering = enteringPreds(k, L);
+  if (entering.size() != 1) {
+    reason = "the loop is entered from several blocks";
+    return std::nullopt;
+  }
+  std::unordered_map<ValueId, uint64_t> val;
+  auto known = [&](ValueId v) -> std::optional<uint64_t> {
+    if (k.ops[v].kind == OpKind::Const && k.ops[v].width() <= 64) return k.ops[v].imm;
+    auto it = val.find(v);
+    return it == val.end() ? std::nullopt : std::optional<uint64_t>(it->second);
+  };
+  uint32_t prev = entering[0], b = L.header;
+  uint64_t runs = 0;
+  for (uint64_t steps = 0;; ++steps) {
+    if (b == L.header && ++runs > kMaxHeaderRuns) {
+      reason = fmt::format("the header runs more than {} times", kMaxHeaderRuns);
+      return std::nullopt;
+    }
+    if (steps > 16 * kMaxHeaderRuns * (L.blocks.size() + 1)) {
+      reason = "the loop runs too long to unroll";
+      return std::nullopt;
+    }
+    const BasicBlock& bb = k.blocks[b];
+    std::vector<std::pair<ValueId, std::optional<uint64_t>>> phis; // all read before any is written
+    for (ValueId v : bb.ops) {
+      const Op& op = k.ops[v];
+      if (op.kind != OpKind::Phi) break;
+      std::optional<uint64_t> x;
+      for (size_t i = 0; i < op.phiBlocks.size(); ++i)
+        if (op.phiBlocks[i] == prev) x = known(op.operands[i]);
+      phis.push_back({v, x});
+    }
+    for (auto& [v, x] : phis)
+      if (x)
+        val[v] = *x;
+      else
+        val.erase(v);
+    for (ValueId v : bb.ops) {
+      const Op& op = k.ops[v];
+      if (op.kind == OpKind::Phi) continue;
+      std::optional<uint64_t> r;
+      const OpClass cls = opInfo(op.kind).opClass;
+      if (op.kind == OpKind::Select) {
+        if (auto c = known(op.operands[0])) r = known(op.operands[*c & 1 ? 1 : 2]);
+      } else if (op.width() <= 64 && !op.operands.empty() &&
+                 (cls == OpClass::Logic || cls == OpClass::Arith || cls == OpClass::Shift ||
+                  cls == OpClass::Compare || op.kind == OpKind::ZExt || op.kind == OpKind::SExt ||
+                  op.kind == OpKind::Trunc)) {
+        std::vector<uint64_t> xs;
+        for (ValueId o : op.operands)
+          if (auto x = known(o)) xs.push_back(*x);
+        if (xs.size() == op.operands.size())
+          if (auto f = foldConstant(op.kind, op.width(), xs, k.ops[op.operands[0]].width(), op.rounding))
+            r = *f & widthMask(op.width());
+      }
+      if (r)
+        val[v] = *r;
+      else
+        val.erase(v);
+    }
+    const Terminator& t = bb.term;
+    uint32_t next = 0;
+    if (t.kind == Terminator::Kind::Branch) {
+      next = t.targets[0];
+    } else if (t.kind == Terminator::Kind::CondBranch || t.kind == Terminator::Kind::Switch) {
+      auto c = known(t.cond);
+      if (!c) {
+        reason = why(k, b,
+                     "the trip count is not known at compile time: a branch depends on values computed "
+                     "at run time");
+        return std::nullopt;
+      }
+      if (t.kind == Terminator::Kind::CondBranch)
+        next = *c & 1 ? t.targets[0] : t.targets[1];
+      else {
+        next = t.targets[0];
+        for (size_t i = 0; i < t.caseValues.size(); ++i)
+          if (t.caseValues[i] == *c) next = t.targets[i + 1];
+      }
+    } else {
+      reason = why(k, b, "the loop body returns");
+      return std::nullopt;
+    }
+    prev = b;
+    b = next;
+    if (!contains(L.blocks, b)) return runs;
+  }
+}
+
+std::string loopsOfCalls(const Kernel& k, const LoopInfo& L) {
+  for (uint32_t b : L.blocks)
+    for (ValueId v : k.blocks[b].ops)
+      if (k.ops[v].kind == OpKind::Call)
+        return fmt::format("the loop calls {}, a shared function", k.functions[k.ops[v].index].name);
+  return {};
+}
+
+// `copies` copies of loop L chained: each copy's back edges lead to the next one's header. Peeling
+// (wrap = false): the loop's entering edges lead to the first copy, the last copy's back edges to the
+// original header. Unrolling (wrap = true): the original's back edges lead to the first copy, the
+// last copy's to the original header.
+void chainCopies(Kernel& k, const LoopInfo& L, uint32_t copies, bool wrap, const std::string& tag) {
+  const uint32_t H = L.header;
+  const std::vector<uint32_t> entering = enteringPreds(k, L);
+  std::vector<ValueId> defined;
+  for (uint32_t b : L.blocks)
+    for (ValueId v : k.blocks[b].ops)
+      defined.push_back(v);
+  std::vector<ValueId> headerPhis;
+  for (ValueId v : k.blocks[H].ops)
+    if (k.ops[v].kind == OpKind::Phi) headerPhis.push_back(v);
+  // Each phi's value along the back edge from latch l.
+  auto latchValue = [&](ValueId phi, uint32_t l) {
+    const Op& op = k.ops[phi];
+    for (size_t i = 0; i < op.phiBlocks.size(); ++i)
+      if (op.phiBlocks[i] == l) return op.operands[i];
+    throw InternalError(op.loc, "loop " + k.blocks[H].name, "header phi without an entry for a latch");
+  };
+  std::vector<std::vector<std::pair<uint32_t, ValueId>>> fromLatch(headerPhis.size());
+  for (size_t i = 0; i < headerPhis.size(); ++i)
+    for (uint32_t l : L.latches)
+      fromLatch[i].push_back({l, latchValue(headerPhis[i], l)});
+
+  std::vector<BlockCopy> cs;
+  for (uint32_t c = 1; c <= copies; ++c) {
+    cs.push_back(cloneBlocks(k, L.blocks, fmt::format(".{}{}", tag, c)));
+    k.blocks[cs.back().block.at(H)].loopControls.reset(); // not a loop header any more
+  }
+  // Segment s runs copy s (segment 0: the original when unrolling); its back edges go to segment s+1.
+  std::vector<const BlockCopy*> seg;
+  BlockCopy identity;
+  for (uint32_t b : L.blocks)
+    identity.block[b] = b;
+  for (ValueId v : defined)
+    identity.value[v] = v;
+  if (wrap) seg.push_back(&identity);
+  for (const BlockCopy& c : cs)
+    seg.push_back(&c);
+  if (!wrap) seg.push_back(&identity);
+  // Header phis of segment s+1 take segment s's values along segment s's back edges.
+  for (size_t s = 0; s + 1 <= seg.size(); ++s) {
+    const bool last = s + 1 == seg.size();
+    if (last && !wrap) break; // the original loop keeps its own back edges
+    const BlockCopy& from = *seg[s];
+    const BlockCopy& to = last ? identity : *seg[s + 1];
+    const bool toOriginal = last || seg[s + 1] == &identity;
+    const uint32_t fromH = from.block.at(H), toH = to.block.at(H);
+    for (uint32_t l : L.latches)
+      retarget(k, from.block.at(l), fromH, toH);
+    for (size_t i = 0; i < headerPhis.size(); ++i) {
+      Op& phi = k.ops[to.value.at(headerPhis[i])];
+      std::vector<ValueId> ops;
+      std::vector<uint32_t> blocks;
+      // The original header keeps its entries from outside when unrolling, its own back edges when
+      // peeling; a copy's header is entered from the previous segment only.
+      const std::vector<uint32_t>& kept = wrap ? entering : L.latches;
+      for (size_t e = 0; e < phi.phiBlocks.size(); ++e)
+        if (toOriginal && std::find(kept.begin(), kept.end(), phi.phiBlocks[e]) != kept.end()) {
+          ops.push_back(phi.operands[e]);
+          blocks.push_back(phi.phiBlocks[e]);
+        }
+      for (auto& [l, v] : fromLatch[i]) {
+        auto it = from.value.find(v);
+        ops.push_back(it == from.value.end() ? v : it->second);
+        blocks.push_back(from.block.at(l));
+      }
+      phi.operands = std::move(ops);
+      phi.phiBlocks = std::move(blocks);
+    }
+  }
+  if (!wrap) {
+    // Entering edges lead to the first copy, whose phis keep only their entries from outside; the
+    // original header is entered only from the last copy.
+    const uint32_t firstH = cs.front().block.at(H);
+    for (uint32_t p : entering)
+      retarget(k, p, H, firstH);
+    keepPhiEntriesFrom(k, firstH, entering);
+    std::vector<uint32_t> keep = L.latches;
+    for (uint32_t l : L.latches)
+      keep.push_back(cs.back().block.at(l));
+    keepPhiEntriesFrom(k, H, keep);
+  }
+  std::vector<uint8_t> region(k.blocks.size(), 0);
+  for (uint32_t b : L.blocks)
+    region[b] = 1;
+  for (const BlockCopy& c : cs)
+    for (auto& [_, nb] : c.block)
+      region[nb] = 1;
+  repairSsa(k, defined, cs, region);
+}
+
+// The outer loop O and its only child I become one loop with I's header (see the file comment).
+// Returns why not, or "".
+std::string coalescePair(Kernel& k, const LoopInfo& O, const LoopInfo& I) {
+  const uint32_t HO = O.header, HI = I.header;
+  const Succs succ = kernelSuccessors(k);
+  // R: the outer header and what runs before the inner loop.
+  std::vector<uint32_t> R{HO};
+  std::unordered_set<uint32_t> inR{HO};
+  for (size_t i = 0; i < R.size(); ++i)
+    for (uint32_t s : succ[R[i]]) {
+      if (s == HO) return "a path through the outer loop does not run the inner loop";
+      if (!contains(O.blocks, s) || contains(I.blocks, s) || inR.count(s)) continue;
+      R.push_back(s);
+      inR.insert(s);
+    }
+  for (uint32_t b : I.blocks)
+    for (uint32_t s : succ[b])
+      if (inR.count(s)) return "a path through the outer loop does not run the inner loop";
+  std::sort(R.begin(), R.end());
+  const std::vector<uint32_t> entering = enteringPreds(k, O);
+  std::vector<ValueId> defined;
+  for (uint32_t b : R)
+    for (ValueId v : k.blocks[b].ops)
+      defined.push_back(v);
+  BlockCopy c = cloneBlocks(k, R, ".first");
+  const uint32_t firstHO = c.block.at(HO);
+  for (uint32_t p : entering)
+    retarget(k, p, HO, firstHO);
+  keepPhiEntriesFrom(k, firstHO, entering);
+  keepPhiEntriesFrom(k, HO, O.latches);
+  std::vector<uint8_t> region(k.blocks.size(), 0);
+  for (uint32_t b : R)
+    region[b] = 1;
+  for (auto& [_, nb] : c.block)
+    region[nb] = 1;
+  repairSsa(k, defined, {c}, region);
+  (void)HI;
+  return {};
+}
+
+const LoopInfo* loopWithHeader(const LoopForest& lf, uint32_t header) {
+  for (const LoopInfo& L : lf.loops)
+    if (L.header == header) return &L;
+  return nullptr;
+}
+
+// The outer controls go to the coalesced loop (the inner header's block): both lists, the inner
+// loop's values winning where both set one.
+void moveControls(Kernel& k, uint32_t from, uint32_t to) {
+  auto& src = k.blocks[from].loopControls;
+  if (!src) return;
+  auto& dst = k.blocks[to].loopControls;
+  if (!dst) {
+    dst = std::move(src);
+  } else {
+    LoopControls merged = *src;
+    if (dst->ii) merged.ii = dst->ii;
+    if (dst->pipelineEnable) merged.pipelineEnable = dst->pipelineEnable;
+    if (dst->maxConcurrency) merged.maxConcurrency = dst->maxConcurrency;
+    if (dst->speculatedIterations) merged.speculatedIterations = dst->speculatedIterations;
+    if (dst->dependencyLengthAll) merged.dependencyLengthAll = dst->dependencyLengthAll;
+    for (auto& md : dst->memoryDependenceDistance)
+      merged.memoryDependenceDistance.push_back(md);
+    merged.requests.insert(merged.requests.end(), dst->requests.begin(), dst->requests.end());
+    dst = std::move(merged);
+  }
+  src.reset();
+}
+
+// Unroll, PartialCount and PeelCount of the deepest loop still asking; false when none asks.
+bool unrollOne(Kernel& k, const LoopForest& lf) {
+  const LoopInfo* pick = nullptr;
+  for (const LoopInfo& L : lf.loops) {
+    const uint32_t h = L.header;
+    if (!pendingRequest(k, h, "Unroll") && !pendingRequest(k, h, "PartialCount") &&
+        !pendingRequest(k, h, "PeelCount") && !pendingRequest(k, h, "DontUnroll"))
+      continue;
+    if (!pick || L.depth > pick->depth) pick = &L;
+  }
+  if (!pick) return false;
+  const LoopInfo L = *pick;
+  const uint32_t H = L.header;
+  const std::string name = k.blocks[H].name;
+  const SourceLoc loc = k.blocks[H].term.loc;
+  auto record = [&](std::string control, std::string what) {
+    k.loopTransforms.push_back(LoopTransform{name, loc, std::move(control), std::move(what)});
+  };
+  const std::string blocked = loopsOfCalls(k, L);
+  if (auto* r = pendingRequest(k, H, "DontUnroll")) settle(*r, S::Honoured, "not unrolled");
+  if (auto* r = pendingRequest(k, H, "PeelCount")) {
+    const uint32_t n = static_cast<uint32_t>(std::stoul(r->value));
+    if (!blocked.empty())
+      settle(*r, S::Ignored, blocked);
+    else if (n * opCount(k, L) > kMaxUnrolledOps)
+      settle(*r, S::Ignored, fmt::format("{} copies would be more than {} operations", n, kMaxUnrolledOps));
+    else if (n > 0) {
+      settle(*r, S::Honoured, fmt::format("{} iteration(s) run before the loop", n));
+      chainCopies(k, L, n, false, "peel");
+      record("PeelCount " + r->value,
+             fmt::format("{} {} of the body before the loop", n, n == 1 ? "copy" : "copies"));
+      return true; // the loop's blocks are the same; find them again for what else it asks
+    } else
+      settle(*r, S::Honoured, "nothing to peel");
+  }
+  auto* partial = pendingRequest(k, H, "PartialCount");
+  auto* full = pendingRequest(k, H, "Unroll");
+  if (partial) {
+    const uint32_t n = static_cast<uint32_t>(std::stoul(partial->value));
+    if (full) settle(*full, S::Ignored, "PartialCount " + partial->value + " given as well; it decides");
+    if (n <= 1)
+      settle(*partial, S::Honoured, "not unrolled");
+    else if (!blocked.empty())
+      settle(*partial, S::Ignored, blocked);
+    else if (n * opCount(k, L) > kMaxUnrolledOps)
+      settle(*partial, S::Ignored,
+             fmt::format("{} copies would be more than {} operations", n, kMaxUnrolledOps));
+    else {
+      settle(*partial, S::Honoured,
+             fmt::format("the body {} times per iteration, each copy with its exit test", n));
+      chainCopies(k, L, n - 1, true, "unroll");
+      record("PartialCount " + partial->value,
+             fmt::format("{} copies of the body per iteration, each with the loop's exit test", n));
+    }
+    return true;
+  }
+  if (full) {
+    std::string reason = blocked;
+    std::optional<uint64_t> runs;
+    if (reason.empty()) runs = constantHeaderRuns(k, L, reason);
+    if (runs && *runs * opCount(k, L) > kMaxUnrolledOps) {
+      reason = fmt::format("{} copies would be more than {} operations", *runs, kMaxUnrolledOps);
+      runs.reset();
+    }
+    if (!runs) {
+      settle(*full, S::Ignored, "not fully unrolled: " + reason + "; PartialCount N unrolls any loop");
+      k.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, loc, "loop " + name,
+                                         "full unrolling requested but not done: " + reason +
+                                             "; the loop stays (PartialCount N unrolls any loop)"});
+      return true;
+    }
+    settle(*full, S::Honoured, fmt::format("fully unrolled: {} header run(s)", *runs));
+    chainCopies(k, L, static_cast<uint32_t>(*runs), false, "unroll");
+    propagateConstants(k);
+    const bool gone = k.blocks[H].term.kind == Terminator::Kind::Unreachable;
+    record("Unroll",
+           gone ? fmt::format("fully unrolled: {} copies of the header and body, no loop left", *runs)
+                : fmt::format("{} iterations peeled, but the loop did not fold away", *runs));
+    if (!gone)
+      k.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, loc, "loop " + name,
+                                         "fully unrolled copies were made but the loop did not fold away"});
+  }
+  return true;
+}
+
+// LoopCoalesceINTEL of the outermost loop still asking; false when none asks.
+bool coalesceOne(Kernel& k, const LoopForest& lf) {
+  const LoopInfo* pick = nullptr;
+  for (const LoopInfo& L : lf.loops)
+    if (pendingRequest(k, L.header, "LoopCoalesceINTEL") && (!pick || L.depth < pick->depth)) pick = &L;
+  if (!pick) return false;
+  LoopControlRequest& r = *pendingRequest(k, pick->header, "LoopCoalesceINTEL");
+  const uint32_t asked = static_cast<uint32_t>(std::stoul(r.value));
+  const std::string name = k.blocks[pick->header].name;
+  const SourceLoc loc = k.blocks[pick->header].term.loc;
+  // The chain of single children below the loop, as deep as asked (0: all levels).
+  std::vector<uint32_t> headers{pick->header};
+  std::string stop;
+  for (const LoopInfo* L = pick; asked == 0 || headers.size() < asked;) {
+    if (L->children.size() != 1) {
+      if (L->children.size() > 1)
+        stop = fmt::format("loop {} contains {} loops side by side", k.blocks[L->header].name,
+                           L->children.size());
+      break;
+    }
+    L = &lf.loops[L->children[0]];
+    headers.push_back(L->header);
+  }
+  if (headers.size() < 2) {
+    settle(r, S::Ignored, stop.empty() ? "no inner loop to coalesce" : stop);
+    return true;
+  }
+  for (uint32_t h : headers) {
+    std::string blocked = loopsOfCalls(k, *loopWithHeader(lf, h));
+    if (!blocked.empty()) {
+      settle(r, S::Ignored, blocked);
+      return true;
+    }
+  }
+  // Bottom-up: the deepest pair first, then its result with the next level out.
+  LoopControlRequest req = r;
+  size_t done = 1;
+  std::string reason;
+  for (size_t i = headers.size() - 1; i-- > 0;) {
+    const LoopForest now = findLoops(k);
+    const LoopInfo* outer = loopWithHeader(now, headers[i]);
+    const LoopInfo* inner = loopWithHeader(now, headers.back());
+    if (!outer || !inner || outer->children.size() != 1 || &now.loops[outer->children[0]] != inner) {
+      reason = "the nest changed shape";
+      break;
+    }
+    reason = coalescePair(k, *outer, *inner);
+    if (!reason.empty()) break;
+    moveControls(k, headers[i], headers.back());
+    ++done;
+  }
+  const uint32_t H = headers.back();
+  LoopControlRequest* moved = pendingRequest(k, H, "LoopCoalesceINTEL");
+  LoopControlRequest& out = moved ? *moved : r;
+  if (done < 2) {
+    settle(out, S::Ignored, "not coalesced: " + reason);
+    return true;
+  }
+  settle(out, S::Honoured,
+         fmt::format("{} levels coalesced into loop {}{}", done, k.blocks[H].name,
+                     done < headers.size() ? "; the next level not: " + reason : ""));
+  k.loopTransforms.push_back(
+      LoopTransform{name, loc, "LoopCoalesceINTEL " + req.value,
+                    fmt::format("{} nested levels became one loop (header {}); each "
+                                "iteration is one inner iteration or one step to the next "
+                                "inner loop's start",
+                                done, k.blocks[H].name)});
+  return true;
+}
+
+} // namespace
+
+bool transformLoops(Kernel& k, const LoopForest& first) {
+  bool asked = false;
+  for (const LoopInfo& L : first.loops)
+    for (const char* c : {"Unroll", "PartialCount", "PeelCount", "DontUnroll", "LoopCoalesceINTEL"})
+      asked = asked || pendingRequest(k, L.header, c);
+  if (!asked) return false;
+  bool any = false;
+  detachUnreachable(k);
+  LoopForest lf = first;
+  while (unrollOne(k, lf)) {
+    any = true;
+    lf = findLoops(k);
+  }
+  while (coalesceOne(k, lf)) {
+    any = true;
+    lf = findLoops(k);
+  }
+  return any;
+}
+
+} // namespace spvhls::ir::lower
