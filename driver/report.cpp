@@ -183,6 +183,7 @@ json reportJson(const Compiled& c) {
     for (const auto& r : loop.controls.requests)
       ctl.push_back({{"control", r.name}, {"value", r.value}, {"status", statusName(r.status)}, {"note", r.note}});
     jl["loop_controls"] = ctl;
+    jl["speculated_iterations"] = ls.speculated;
     jl["predicted_cycles"] = hw.predictable ? json{{"base", hw.cyclesBase}, {"per_iteration", hw.cyclesPerIteration}}
                                             : json(nullptr);
     loops.push_back(jl);
@@ -289,6 +290,13 @@ std::string reportText(const Compiled& c) {
             r.phi, r.op, r.chainLatency, r.chainLatency);
     }
     if (ls.maxConcurrency) s += fmt::format("  max concurrency:  {}\n", ls.maxConcurrency);
+    s +=
+        fmt::format("  speculated:       {} iteration(s) start before an iteration's exit condition is known "
+                    "({})\n",
+                    ls.speculated,
+                    loop.controls.speculatedIterations
+                        ? fmt::format("SpeculatedIterationsINTEL {}", *loop.controls.speculatedIterations)
+                        : std::string("chosen by the scheduler; squashed when the loop exits"));
     s += fmt::format("  latency:          {} cycles per iteration, {} stages\n", ls.schedule.length, ls.schedule.stages());
     s += fmt::format("  clusters:         {} ({})\n", rtl::clusterModeName(hw.kind), hw.kindReason);
     for (const auto& cc : hw.clusters)

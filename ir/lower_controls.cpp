@@ -88,13 +88,22 @@ PendingControls convertControls(const Context& c, const spirv::LoopControls& raw
     request(lc, "PipelineEnableINTEL", num(*raw.pipelineEnable), S::Honoured);
   }
   if (raw.loopCoalesce) request(lc, "LoopCoalesceINTEL", num(*raw.loopCoalesce), S::NotHonouredYet, kNotYet);
+  // Both hold for any value today, by what the hardware does not do; docs/loop-controls.md.
   if (raw.maxInterleaving)
-    request(lc, "MaxInterleavingINTEL", num(*raw.maxInterleaving), S::NotHonouredYet, kNotYet);
+    request(
+        lc, "MaxInterleavingINTEL", num(*raw.maxInterleaving), S::Honoured,
+        "invocations of an inner loop never interleave: a loop containing another runs in the kernel's FSM, "
+        "one inner invocation at a time");
   if (raw.speculatedIterations) {
     lc.speculatedIterations = *raw.speculatedIterations;
-    request(lc, "SpeculatedIterationsINTEL", num(*raw.speculatedIterations), S::NotHonouredYet, kNotYet);
+    request(
+        lc, "SpeculatedIterationsINTEL", num(*raw.speculatedIterations), S::Honoured,
+        "a later iteration starts no earlier than the exit condition of the iteration this many before it "
+        "is known");
   }
-  if (raw.noFusion) request(lc, "NoFusionINTEL", "", S::NotHonouredYet, kNotYet);
+  if (raw.noFusion)
+    request(lc, "NoFusionINTEL", "", S::Honoured,
+            "not fused: spvhls does not fuse loops yet, with or without it");
   if (raw.loopCountMin || raw.loopCountMax || raw.loopCountAvg) {
     auto v = [](const std::optional<int64_t>& x) { return x ? *x : -1; };
     request(lc, "LoopCountINTEL",

@@ -464,9 +464,15 @@ void extractLoops(Kernel& k, const LoopForest& lf) {
     BasicBlock& h = k.blocks[lf.loops[i].header];
     h.notPipelinedReason = reason;
     if (!h.loopControls) continue;
-    // Controls that only a pipelined loop can honour.
+    // Controls that only a pipelined loop can honour (the loop transformations, interleaving and
+    // fusion were decided before and stay as they are).
+    static const char* const kPipelineControls[] = {
+        "InitiationIntervalINTEL", "MaxConcurrencyINTEL", "DependencyArrayINTEL",     "DependencyInfinite",
+        "DependencyLength",        "PipelineEnableINTEL", "SpeculatedIterationsINTEL"};
     for (auto& r : h.loopControls->requests)
-      if (r.status == LoopControlRequest::Status::Honoured) {
+      if (r.status == LoopControlRequest::Status::Honoured &&
+          std::find(std::begin(kPipelineControls), std::end(kPipelineControls), r.name) !=
+              std::end(kPipelineControls)) {
         r.status = LoopControlRequest::Status::Ignored;
         r.note = "the loop is not pipelined: " + reason;
       }

@@ -12,6 +12,7 @@
 //   one's start. Imperfect nests and bounds known only at run time work alike.
 // DontUnroll and PartialCount 1 are honoured by doing nothing (nothing is unrolled unasked).
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -69,97 +70,140 @@ std::string why(const Kernel& k, uint32_t block, const std::string& what) {
   return fmt::format("{} (block {})", what, k.blocks[block].name);
 }
 
-// How often the header runs in one invocation, when every branch on the way is decided by constants
-// (the induction variable's start, step and bound): folded as propagateConstants will fold the
-// copies. nullopt and `reason` otherwise.
+// The most times the header can run in one invocation, found by evaluating one iteration at a time
+// over the body's blocks in order: values folded from constants (the induction variable's start,
+// step and bound), a branch on an unknown value taking both ways (a data-dependent `if` or `break`),
+// a phi known when every live edge into it brings the same value. It ends when no back edge is live;
+// propagateConstants folds the peeled copies the same way. nullopt and `reason` otherwise.
 std::optional<uint64_t> constantHeaderRuns(const Kernel& k, const LoopInfo& L, std::string& reason) {
   const std::vector<uint32_t> entering = enteringPreds(k, L);
-  if (entering.size() != 1) {
-    reason = "the loop is entered from several blocks";
-    return std::nullopt;
+  const Succs succ = kernelSuccessors(k);
+  // The body's blocks without back edges, in topological order (the header first).
+  std::vector<uint32_t> order;
+  {
+    std::unordered_map<uint32_t, uint32_t> indeg;
+    for (uint32_t b : L.blocks)
+      for (uint32_t t : succ[b])
+        if (contains(L.blocks, t) && t != L.header) ++indeg[t];
+    std::vector<uint32_t> ready{L.header};
+    while (!ready.empty()) {
+      uint32_t b = ready.back();
+      ready.pop_back();
+      order.push_back(b);
+      for (uint32_t t : succ[b])
+        if (contains(L.blocks, t) && t != L.header && --indeg[t] == 0) ready.push_back(t);
+    }
+    if (order.size() != L.blocks.size()) {
+      reason = "the loop body has irreducible control flow";
+      return std::nullopt;
+    }
   }
+  using Val = std::optional<uint64_t>;
   std::unordered_map<ValueId, uint64_t> val;
-  auto known = [&](ValueId v) -> std::optional<uint64_t> {
+  auto known = [&](ValueId v) -> Val {
     if (k.ops[v].kind == OpKind::Const && k.ops[v].width() <= 64) return k.ops[v].imm;
     auto it = val.find(v);
-    return it == val.end() ? std::nullopt : std::optional<uint64_t>(it->second);
+    return it == val.end() ? std::nullopt : Val(it->second);
   };
-  uint32_t prev = entering[0], b = L.header;
-  uint64_t runs = 0;
-  for (uint64_t steps = 0;; ++steps) {
-    if (b == L.header && ++runs > kMaxHeaderRuns) {
-      reason = fmt::format("the header runs more than {} times", kMaxHeaderRuns);
-      return std::nullopt;
-    }
-    if (steps > 16 * kMaxHeaderRuns * (L.blocks.size() + 1)) {
-      reason = "the loop runs too long to unroll";
-      return std::nullopt;
-    }
-    const BasicBlock& bb = k.blocks[b];
-    std::vector<std::pair<ValueId, std::optional<uint64_t>>> phis; // all read before any is written
-    for (ValueId v : bb.ops) {
-      const Op& op = k.ops[v];
-      if (op.kind != OpKind::Phi) break;
-      std::optional<uint64_t> x;
-      for (size_t i = 0; i < op.phiBlocks.size(); ++i)
-        if (op.phiBlocks[i] == prev) x = known(op.operands[i]);
-      phis.push_back({v, x});
-    }
-    for (auto& [v, x] : phis)
-      if (x)
-        val[v] = *x;
-      else
-        val.erase(v);
-    for (ValueId v : bb.ops) {
-      const Op& op = k.ops[v];
-      if (op.kind == OpKind::Phi) continue;
-      std::optional<uint64_t> r;
-      const OpClass cls = opInfo(op.kind).opClass;
-      if (op.kind == OpKind::Select) {
-        if (auto c = known(op.operands[0])) r = known(op.operands[*c & 1 ? 1 : 2]);
-      } else if (op.width() <= 64 && !op.operands.empty() &&
-                 (cls == OpClass::Logic || cls == OpClass::Arith || cls == OpClass::Shift ||
-                  cls == OpClass::Compare || op.kind == OpKind::ZExt || op.kind == OpKind::SExt ||
-                  op.kind == OpKind::Trunc)) {
-        std::vector<uint64_t> xs;
-        for (ValueId o : op.operands)
-          if (auto x = known(o)) xs.push_back(*x);
-        if (xs.size() == op.operands.size())
-          if (auto f = foldConstant(op.kind, op.width(), xs, k.ops[op.operands[0]].width(), op.rounding))
-            r = *f & widthMask(op.width());
+  auto merge = [](std::optional<Val>& acc, Val x) { // nullopt acc: no entry yet
+    if (!acc)
+      acc = x;
+    else if (*acc != x)
+      acc = Val();
+  };
+  // The header phis' values on entry.
+  std::vector<ValueId> headerPhis;
+  for (ValueId v : k.blocks[L.header].ops)
+    if (k.ops[v].kind == OpKind::Phi) headerPhis.push_back(v);
+  std::vector<Val> incoming;
+  for (ValueId v : headerPhis) {
+    std::optional<Val> m;
+    const Op& phi = k.ops[v];
+    for (size_t i = 0; i < phi.phiBlocks.size(); ++i)
+      if (std::find(entering.begin(), entering.end(), phi.phiBlocks[i]) != entering.end())
+        merge(m, known(phi.operands[i]));
+    incoming.push_back(m ? *m : Val());
+  }
+  std::set<std::pair<uint32_t, uint32_t>> live; // edges taken in this iteration
+  for (uint64_t runs = 1; runs <= kMaxHeaderRuns; ++runs) {
+    val.clear();
+    live.clear();
+    for (size_t i = 0; i < headerPhis.size(); ++i)
+      if (incoming[i]) val[headerPhis[i]] = *incoming[i];
+    bool backEdge = false;
+    for (uint32_t b : order) {
+      const bool reached =
+          b == L.header || std::any_of(live.begin(), live.end(), [&](auto& e) { return e.second == b; });
+      if (!reached) continue;
+      for (ValueId v : k.blocks[b].ops) {
+        const Op& op = k.ops[v];
+        Val r;
+        if (op.kind == OpKind::Phi) {
+          if (b == L.header) continue;
+          std::optional<Val> m;
+          for (size_t i = 0; i < op.phiBlocks.size(); ++i)
+            if (live.count({op.phiBlocks[i], b})) merge(m, known(op.operands[i]));
+          if (m) r = *m;
+        } else if (op.kind == OpKind::Select) {
+          if (auto c = known(op.operands[0])) r = known(op.operands[*c & 1 ? 1 : 2]);
+        } else {
+          const OpClass cls = opInfo(op.kind).opClass;
+          if (op.width() <= 64 && !op.operands.empty() &&
+              (cls == OpClass::Logic || cls == OpClass::Arith || cls == OpClass::Shift ||
+               cls == OpClass::Compare || op.kind == OpKind::ZExt || op.kind == OpKind::SExt ||
+               op.kind == OpKind::Trunc)) {
+            std::vector<uint64_t> xs;
+            for (ValueId o : op.operands)
+              if (auto x = known(o)) xs.push_back(*x);
+            if (xs.size() == op.operands.size())
+              if (auto f = foldConstant(op.kind, op.width(), xs, k.ops[op.operands[0]].width(), op.rounding))
+                r = *f & widthMask(op.width());
+          }
+        }
+        if (r)
+          val[v] = *r;
+        else
+          val.erase(v);
       }
-      if (r)
-        val[v] = *r;
-      else
-        val.erase(v);
-    }
-    const Terminator& t = bb.term;
-    uint32_t next = 0;
-    if (t.kind == Terminator::Kind::Branch) {
-      next = t.targets[0];
-    } else if (t.kind == Terminator::Kind::CondBranch || t.kind == Terminator::Kind::Switch) {
-      auto c = known(t.cond);
-      if (!c) {
-        reason = why(k, b,
-                     "the trip count is not known at compile time: a branch depends on values computed "
-                     "at run time");
+      const Terminator& t = k.blocks[b].term;
+      std::vector<uint32_t> taken;
+      if (t.kind == Terminator::Kind::Branch) {
+        taken = {t.targets[0]};
+      } else if (t.kind == Terminator::Kind::CondBranch || t.kind == Terminator::Kind::Switch) {
+        if (Val c = known(t.cond)) {
+          uint32_t next = t.targets[0];
+          if (t.kind == Terminator::Kind::CondBranch)
+            next = *c & 1 ? t.targets[0] : t.targets[1];
+          else
+            for (size_t i = 0; i < t.caseValues.size(); ++i)
+              if (t.caseValues[i] == *c) next = t.targets[i + 1];
+          taken = {next};
+        } else {
+          taken = t.targets;
+        }
+      } else if (t.kind == Terminator::Kind::Return) {
+        reason = why(k, b, "the loop body returns");
         return std::nullopt;
       }
-      if (t.kind == Terminator::Kind::CondBranch)
-        next = *c & 1 ? t.targets[0] : t.targets[1];
-      else {
-        next = t.targets[0];
-        for (size_t i = 0; i < t.caseValues.size(); ++i)
-          if (t.caseValues[i] == *c) next = t.targets[i + 1];
+      for (uint32_t next : taken) {
+        live.insert({b, next});
+        backEdge = backEdge || next == L.header;
       }
-    } else {
-      reason = why(k, b, "the loop body returns");
-      return std::nullopt;
     }
-    prev = b;
-    b = next;
-    if (!contains(L.blocks, b)) return runs;
+    if (!backEdge) return runs;
+    for (size_t i = 0; i < headerPhis.size(); ++i) {
+      std::optional<Val> m;
+      const Op& phi = k.ops[headerPhis[i]];
+      for (size_t e = 0; e < phi.phiBlocks.size(); ++e)
+        if (live.count({phi.phiBlocks[e], L.header})) merge(m, known(phi.operands[e]));
+      incoming[i] = m ? *m : Val();
+    }
   }
+  reason =
+      fmt::format("the trip count is not known at compile time (no constant bound ends the loop within {} "
+                  "iterations)",
+                  kMaxHeaderRuns);
+  return std::nullopt;
 }
 
 std::string loopsOfCalls(const Kernel& k, const LoopInfo& L) {
@@ -174,7 +218,8 @@ std::string loopsOfCalls(const Kernel& k, const LoopInfo& L) {
 // (wrap = false): the loop's entering edges lead to the first copy, the last copy's back edges to the
 // original header. Unrolling (wrap = true): the original's back edges lead to the first copy, the
 // last copy's to the original header.
-void chainCopies(Kernel& k, const LoopInfo& L, uint32_t copies, bool wrap, const std::string& tag) {
+std::vector<BlockCopy> chainCopies(Kernel& k, const LoopInfo& L, uint32_t copies, bool wrap,
+                                   const std::string& tag) {
   const uint32_t H = L.header;
   const std::vector<uint32_t> entering = enteringPreds(k, L);
   std::vector<ValueId> defined;
@@ -262,6 +307,7 @@ void chainCopies(Kernel& k, const LoopInfo& L, uint32_t copies, bool wrap, const
     for (auto& [_, nb] : c.block)
       region[nb] = 1;
   repairSsa(k, defined, cs, region);
+  return cs;
 }
 
 // The outer loop O and its only child I become one loop with I's header (see the file comment).
@@ -333,15 +379,53 @@ void moveControls(Kernel& k, uint32_t from, uint32_t to) {
   src.reset();
 }
 
-// Unroll, PartialCount and PeelCount of the deepest loop still asking; false when none asks.
+// The loop leaves only from its header's conditional branch: its targets inside and outside.
+struct HeaderExit {
+  uint32_t inside = 0, outside = 0;
+};
+std::optional<HeaderExit> headerOnlyExit(const Kernel& k, const LoopInfo& L) {
+  const Succs succ = kernelSuccessors(k);
+  for (uint32_t b : L.blocks)
+    if (b != L.header)
+      for (uint32_t t : succ[b])
+        if (!contains(L.blocks, t)) return std::nullopt;
+  const Terminator& t = k.blocks[L.header].term;
+  if (t.kind != Terminator::Kind::CondBranch) return std::nullopt;
+  const bool in0 = contains(L.blocks, t.targets[0]), in1 = contains(L.blocks, t.targets[1]);
+  if (in0 == in1) return std::nullopt;
+  return HeaderExit{in0 ? t.targets[0] : t.targets[1], in0 ? t.targets[1] : t.targets[0]};
+}
+
+// A copy's header whose exit test a hint decides: it branches to `to` only.
+void decideHeader(Kernel& k, uint32_t header, uint32_t to, uint32_t notTaken) {
+  Terminator& t = k.blocks[header].term;
+  t.kind = Terminator::Kind::Branch;
+  t.cond = kNone;
+  t.targets = {to};
+  dropPhiEntries(k, notTaken, header);
+}
+
+const char* const kHints[] = {"MinIterations", "MaxIterations", "IterationMultiple"};
+const char* const kUnrolling[] = {"Unroll", "PartialCount", "PeelCount", "DontUnroll"};
+
+uint64_t valueOf(const LoopControlRequest& r) {
+  return std::stoull(r.value);
+}
+
+// Unroll, PartialCount and PeelCount of the deepest loop still asking, with the hints MinIterations
+// (PeelCount: the first peeled copies need no exit test), MaxIterations (Unroll of a trip count
+// known only at run time: that many copies, each with its exit test, and no loop) and
+// IterationMultiple (PartialCount N, N dividing it: only the first copy tests the exit); each hint
+// applies to a loop that leaves only from its header. False when no loop asks.
 bool unrollOne(Kernel& k, const LoopForest& lf) {
   const LoopInfo* pick = nullptr;
   for (const LoopInfo& L : lf.loops) {
-    const uint32_t h = L.header;
-    if (!pendingRequest(k, h, "Unroll") && !pendingRequest(k, h, "PartialCount") &&
-        !pendingRequest(k, h, "PeelCount") && !pendingRequest(k, h, "DontUnroll"))
-      continue;
-    if (!pick || L.depth > pick->depth) pick = &L;
+    bool asks = false;
+    for (const char* c : kUnrolling)
+      asks = asks || pendingRequest(k, L.header, c);
+    for (const char* c : kHints)
+      asks = asks || pendingRequest(k, L.header, c);
+    if (asks && (!pick || L.depth > pick->depth)) pick = &L;
   }
   if (!pick) return false;
   const LoopInfo L = *pick;
@@ -352,49 +436,72 @@ bool unrollOne(Kernel& k, const LoopForest& lf) {
     k.loopTransforms.push_back(LoopTransform{name, loc, std::move(control), std::move(what)});
   };
   const std::string blocked = loopsOfCalls(k, L);
+  const std::optional<HeaderExit> hx = headerOnlyExit(k, L);
+  auto tooBig = [&](uint64_t copies) { return copies * opCount(k, L) > kMaxUnrolledOps; };
+  const std::string bigNote = fmt::format("more copies than {} operations", kMaxUnrolledOps);
   if (auto* r = pendingRequest(k, H, "DontUnroll")) settle(*r, S::Honoured, "not unrolled");
   if (auto* r = pendingRequest(k, H, "PeelCount")) {
-    const uint32_t n = static_cast<uint32_t>(std::stoul(r->value));
+    const uint64_t n = valueOf(*r);
     if (!blocked.empty())
       settle(*r, S::Ignored, blocked);
-    else if (n * opCount(k, L) > kMaxUnrolledOps)
-      settle(*r, S::Ignored, fmt::format("{} copies would be more than {} operations", n, kMaxUnrolledOps));
-    else if (n > 0) {
-      settle(*r, S::Honoured, fmt::format("{} iteration(s) run before the loop", n));
-      chainCopies(k, L, n, false, "peel");
-      record("PeelCount " + r->value,
-             fmt::format("{} {} of the body before the loop", n, n == 1 ? "copy" : "copies"));
-      return true; // the loop's blocks are the same; find them again for what else it asks
-    } else
+    else if (tooBig(n))
+      settle(*r, S::Ignored, bigNote);
+    else if (n == 0)
       settle(*r, S::Honoured, "nothing to peel");
+    else {
+      settle(*r, S::Honoured, fmt::format("{} iteration(s) run before the loop", n));
+      const std::vector<BlockCopy> cs = chainCopies(k, L, uint32_t(n), false, "peel");
+      std::string what = fmt::format("{} {} of the body before the loop", n, n == 1 ? "copy" : "copies");
+      if (auto* m = pendingRequest(k, H, "MinIterations"); m && hx) {
+        const uint64_t sure = std::min(n, valueOf(*m));
+        for (uint64_t c = 0; c < sure; ++c)
+          decideHeader(k, cs[c].block.at(H), cs[c].block.at(hx->inside), hx->outside);
+        detachUnreachable(k);
+        settle(*m, S::Honoured, fmt::format("the first {} peeled copies test no exit", sure));
+        what += fmt::format(", the first {} without an exit test (MinIterations {})", sure, m->value);
+      }
+      record("PeelCount " + r->value, what);
+      return true; // the loop's blocks are the same; find them again for what else it asks
+    }
   }
   auto* partial = pendingRequest(k, H, "PartialCount");
   auto* full = pendingRequest(k, H, "Unroll");
   if (partial) {
-    const uint32_t n = static_cast<uint32_t>(std::stoul(partial->value));
+    const uint64_t n = valueOf(*partial);
     if (full) settle(*full, S::Ignored, "PartialCount " + partial->value + " given as well; it decides");
     if (n <= 1)
       settle(*partial, S::Honoured, "not unrolled");
     else if (!blocked.empty())
       settle(*partial, S::Ignored, blocked);
-    else if (n * opCount(k, L) > kMaxUnrolledOps)
-      settle(*partial, S::Ignored,
-             fmt::format("{} copies would be more than {} operations", n, kMaxUnrolledOps));
+    else if (tooBig(n))
+      settle(*partial, S::Ignored, bigNote);
     else {
-      settle(*partial, S::Honoured,
-             fmt::format("the body {} times per iteration, each copy with its exit test", n));
-      chainCopies(k, L, n - 1, true, "unroll");
-      record("PartialCount " + partial->value,
-             fmt::format("{} copies of the body per iteration, each with the loop's exit test", n));
+      const std::vector<BlockCopy> cs = chainCopies(k, L, uint32_t(n - 1), true, "unroll");
+      std::string what = fmt::format("{} copies of the body per iteration", n);
+      auto* im = pendingRequest(k, H, "IterationMultiple");
+      if (im && hx && valueOf(*im) % n == 0) {
+        for (const BlockCopy& c : cs)
+          decideHeader(k, c.block.at(H), c.block.at(hx->inside), hx->outside);
+        settle(*im, S::Honoured, fmt::format("a multiple of {}: only the first copy tests the exit", n));
+        what += fmt::format(", only the first testing the exit (IterationMultiple {})", im->value);
+      } else {
+        what += ", each with the loop's exit test";
+      }
+      settle(*partial, S::Honoured, what);
+      record("PartialCount " + partial->value, what);
     }
-    return true;
-  }
-  if (full) {
+  } else if (full) {
     std::string reason = blocked;
     std::optional<uint64_t> runs;
     if (reason.empty()) runs = constantHeaderRuns(k, L, reason);
-    if (runs && *runs * opCount(k, L) > kMaxUnrolledOps) {
-      reason = fmt::format("{} copies would be more than {} operations", *runs, kMaxUnrolledOps);
+    bool bounded = false; // by MaxIterations, the exits kept
+    auto* most = pendingRequest(k, H, "MaxIterations");
+    if (!runs && blocked.empty() && most && hx) {
+      runs = valueOf(*most) + 1;
+      bounded = true;
+    }
+    if (runs && tooBig(*runs)) {
+      reason = bigNote;
       runs.reset();
     }
     if (!runs) {
@@ -402,19 +509,35 @@ bool unrollOne(Kernel& k, const LoopForest& lf) {
       k.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, loc, "loop " + name,
                                          "full unrolling requested but not done: " + reason +
                                              "; the loop stays (PartialCount N unrolls any loop)"});
-      return true;
+    } else {
+      const std::vector<BlockCopy> cs = chainCopies(k, L, uint32_t(*runs), false, "unroll");
+      if (bounded) {
+        // The header's last copy runs after MaxIterations iterations: it always leaves.
+        decideHeader(k, cs.back().block.at(H), hx->outside, cs.back().block.at(hx->inside));
+        settle(*most, S::Honoured, fmt::format("{} copies, each testing the exit, and no loop", *runs));
+      }
+      propagateConstants(k);
+      const bool gone = k.blocks[H].term.kind == Terminator::Kind::Unreachable;
+      const std::string what =
+          gone ? fmt::format("fully unrolled: {} copies of the header and body{}, no loop left", *runs,
+                             bounded ? " (MaxIterations " + most->value + ")" : "")
+               : fmt::format("{} iterations peeled, but the loop did not fold away", *runs);
+      settle(*full, gone ? S::Honoured : S::Ignored, what);
+      record("Unroll", what);
+      if (!gone)
+        k.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, loc, "loop " + name,
+                                           "fully unrolled copies were made but the loop did not fold away"});
     }
-    settle(*full, S::Honoured, fmt::format("fully unrolled: {} header run(s)", *runs));
-    chainCopies(k, L, static_cast<uint32_t>(*runs), false, "unroll");
-    propagateConstants(k);
-    const bool gone = k.blocks[H].term.kind == Terminator::Kind::Unreachable;
-    record("Unroll",
-           gone ? fmt::format("fully unrolled: {} copies of the header and body, no loop left", *runs)
-                : fmt::format("{} iterations peeled, but the loop did not fold away", *runs));
-    if (!gone)
-      k.diagnostics.push_back(Diagnostic{Diagnostic::Severity::Warning, loc, "loop " + name,
-                                         "fully unrolled copies were made but the loop did not fold away"});
   }
+  // Hints nothing used (the loop is gone when fully unrolled: its requests with it).
+  if (k.blocks[H].term.kind != Terminator::Kind::Unreachable)
+    for (const char* c : kHints)
+      if (auto* r = pendingRequest(k, H, c))
+        settle(
+            *r, S::Ignored,
+            hx ? "a hint for unrolling: used with PeelCount (MinIterations), Unroll of a run-time trip count "
+                 "(MaxIterations) or PartialCount dividing it (IterationMultiple)"
+               : "a hint for unrolling, used only on a loop that leaves from its header alone");
   return true;
 }
 
@@ -492,9 +615,13 @@ bool coalesceOne(Kernel& k, const LoopForest& lf) {
 
 bool transformLoops(Kernel& k, const LoopForest& first) {
   bool asked = false;
-  for (const LoopInfo& L : first.loops)
-    for (const char* c : {"Unroll", "PartialCount", "PeelCount", "DontUnroll", "LoopCoalesceINTEL"})
+  for (const LoopInfo& L : first.loops) {
+    for (const char* c : kUnrolling)
       asked = asked || pendingRequest(k, L.header, c);
+    for (const char* c : kHints)
+      asked = asked || pendingRequest(k, L.header, c);
+    asked = asked || pendingRequest(k, L.header, "LoopCoalesceINTEL");
+  }
   if (!asked) return false;
   bool any = false;
   detachUnreachable(k);

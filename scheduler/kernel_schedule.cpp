@@ -134,6 +134,11 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
     throw InternalError(loop.loc, construct, e.what());
   }
   ls.schedule = std::move(*s);
+  if (loop.continueCond != ir::kNone) {
+    const int64_t known = ls.schedule.start[loop.continueCond] + ls.problem.ops[loop.continueCond].latency;
+    const int64_t ii = ls.schedule.ii;
+    ls.speculated = uint32_t(std::max<int64_t>(0, (known + ii - 1) / ii - 1));
+  }
   return ls;
 }
 

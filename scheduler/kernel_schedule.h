@@ -59,6 +59,9 @@ struct LoopSchedule {
   uint32_t maxConcurrency = 0;  // 0 = unlimited; 1 when not pipelined
   // Why II is not lower, for the report: the critical recurrence or resource with its operations.
   std::string limitingReason;
+  // Iterations started after one iteration and before its exit condition is known (its result
+  // position over the II, rounded up, less one); bounded by SpeculatedIterationsINTEL when given.
+  uint32_t speculated = 0;
 };
 
 struct BlockSchedule {

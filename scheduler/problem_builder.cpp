@@ -143,6 +143,11 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       if (exitBeforeMemory) addDep(p, cond, m, lat(cond) + 1, 0, Dependence::Kind::Control);
       else addDep(p, cond, m, lat(cond), 1, Dependence::Kind::Control);
     }
+    // SpeculatedIterationsINTEL N: iteration i + N + 1 starts no earlier than iteration i's exit
+    // condition is known, so at most N iterations run before it is (0: none, II >= its latency).
+    if (loop.controls.speculatedIterations)
+      for (uint32_t i = 0; i < n; ++i)
+        addDep(p, cond, i, lat(cond), *loop.controls.speculatedIterations + 1, Dependence::Kind::Control);
   }
   return p;
 }

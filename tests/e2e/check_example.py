@@ -88,6 +88,10 @@ def main():
                          "its own prediction) are compared with this one's")
     ap.add_argument("--max-cycle-ratio", type=float,
                     help="with --compare-with: this kernel's cycles / the other's at most this")
+    ap.add_argument("--min-cycle-ratio", type=float,
+                    help="with --compare-with: this kernel's cycles / the other's at least this")
+    ap.add_argument("--speculated", type=int,
+                    help="loop 0 starts this many iterations before an iteration's exit condition is known")
     args = ap.parse_args()
 
     failures = []
@@ -126,6 +130,9 @@ def main():
             if args.max_cycle_ratio is not None and ratio > args.max_cycle_ratio:
                 failures.append(f"cycles {mine} vs {theirs} without the control: ratio {ratio:.3f}, expected at "
                                 f"most {args.max_cycle_ratio}")
+            if args.min_cycle_ratio is not None and ratio < args.min_cycle_ratio:
+                failures.append(f"cycles {mine} vs {theirs} without the control: ratio {ratio:.3f}, expected at "
+                                f"least {args.min_cycle_ratio}")
 
     report_path = os.path.join(args.out, "report.json")
     if os.path.exists(report_path):
@@ -135,6 +142,8 @@ def main():
             if not args.no_loop_ok or args.ii is not None or args.not_pipelined or args.cluster_kind:
                 failures.append("no pipelined loop in the report")
         else:
+            if args.speculated is not None and loop["speculated_iterations"] != args.speculated:
+                failures.append(f"{loop['speculated_iterations']} speculated iterations, expected {args.speculated}")
             if args.ii is not None and loop["ii"]["achieved"] != args.ii:
                 failures.append(f"II {loop['ii']['achieved']}, expected {args.ii}")
             if loop["ii"]["achieved"] < loop["ii"]["mii"]:
