@@ -134,11 +134,40 @@ public:
   }
 
   ValueId atEntry(uint32_t b) {
-    if (auto it = entry_.find(b); it != entry_.end()) return it->second == kPending ? undef(b) : it->second;
-    if (preds_[b].size() == 1) {
-      entry_[b] = kPending; // a cycle of single-predecessor blocks is never entered
-      return entry_[b] = atEnd(preds_[b][0]);
+    // Single-predecessor blocks up to one that defines the value, has its entry value already, or
+    // has several predecessors (or none) all see the same value at entry.
+    std::vector<uint32_t> chain;
+    std::unordered_set<uint32_t> seen;
+    ValueId r = kNone;
+    for (uint32_t cur = b;;) {
+      if (auto it = entry_.find(cur); it != entry_.end()) {
+        r = it->second;
+        break;
+      }
+      if (preds_[cur].size() != 1) {
+        r = merged(cur);
+        break;
+      }
+      chain.push_back(cur);
+      seen.insert(cur);
+      const uint32_t p = preds_[cur][0];
+      if (auto d = defs_.find(p); d != defs_.end()) {
+        r = d->second;
+        break;
+      }
+      if (seen.count(p)) { // a cycle nothing enters: never runs
+        r = undef(b);
+        break;
+      }
+      cur = p;
     }
+    for (uint32_t c : chain)
+      entry_[c] = r;
+    return r;
+  }
+
+  // The value at entry of a block with several predecessors (a phi over theirs) or none.
+  ValueId merged(uint32_t b) {
     if (preds_[b].empty()) return entry_[b] = undef(b);
     Op phi;
     phi.kind = OpKind::Phi;
@@ -150,7 +179,7 @@ public:
     k_.ops.push_back(std::move(phi));
     auto& ops = k_.blocks[b].ops;
     ops.insert(ops.begin(), v);
-    entry_[b] = v;
+    entry_[b] = v; // before the operands: a cycle back to b reads this phi
     phis_.push_back(v);
     std::vector<ValueId> vals;
     for (uint32_t p : preds_[b])
@@ -199,7 +228,6 @@ public:
   }
 
 private:
-  static constexpr ValueId kPending = kNone - 1;
   Kernel& k_;
   const std::vector<std::vector<uint32_t>>& preds_;
   const Op& var_;

@@ -170,3 +170,13 @@ TEST_CASE(
   REQUIRE(r);
   CHECK(r->status == S::Ignored);
 }
+
+TEST_CASE("LoopCoalesceINTEL 2 on a nest whose inner trip count is loaded before the inner loop") {
+  Loaded l = withControls("transforms.spv", 6, "LoopCoalesceINTEL 2");
+  ir::Kernel k = lower(l, "ragged");
+  REQUIRE(k.loops.size() == 1);
+  const std::vector<int32_t> lens{3, 0, 1, 4, 2}, starts{0, 3, 3, 4, 8};
+  runBoth(l, k,
+          {ints("len", lens), ints("start", starts), ints("val", pseudoRandom(10, 3, -50, 50)),
+           ints("out", std::vector<int32_t>(5, 0)), scalar("rows", 5)});
+}

@@ -71,3 +71,16 @@ kernel void hinted(global int* a, int n) {
 #pragma unroll 1
   for (int i = 0; i < n; i++) a[i] = a[i] * 3 + i;
 }
+
+// A data-dependent inner trip count (coalesced by the test): the bound and start are loaded before
+// the inner loop.
+kernel void ragged(global const int* len, global const int* start, global const int* val, global int* out,
+                   int rows) {
+#pragma unroll 1
+  for (int y = 0; y < rows; ++y) {
+    int acc = 0;
+    const int s = start[y], n = len[y];
+    for (int x = 0; x < n; ++x) acc += val[s + x];
+    out[y] = acc;
+  }
+}
