@@ -285,6 +285,40 @@ sim::SimInterface simInterface(const driver::Compiled& c,
   return iface;
 }
 
+// LoopCountINTEL min / max against every invocation's trip count in this run (the IR evaluator's
+// run: the RTL's loops run the same iterations, its results being compared bit for bit). A violation
+// is a warning: the count is a hint for reports, and the hardware does not depend on it.
+void printLoopCountChecks(const ir::Kernel& k, const std::vector<uint64_t>& args, const sim::BufferSet& init,
+                          const std::map<uint32_t, std::vector<uint8_t>>& hostImages) {
+  bool any = false;
+  for (const ir::Loop& lp : k.loops)
+    any = any || lp.controls.loopCountMin || lp.controls.loopCountMax;
+  if (!any) return;
+  const ir::EvalResult r = ir::evaluateKernel(k, args, init, 200'000'000, hostImages);
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const ir::Loop& lp = k.loops[l];
+    const ir::LoopControls& c = lp.controls;
+    if ((!c.loopCountMin && !c.loopCountMax) || r.loopMaxIterations[l] == 0) continue;
+    // Iterations -> trip counts: a top-tested loop's last iteration runs only its header; with exits
+    // from the header and from the body the last one may have run the body or not.
+    const int64_t lo = int64_t(r.loopMinIterations[l]) - (lp.exitsFromHeader && !lp.exitsFromBody ? 1 : 0);
+    const int64_t hi = int64_t(r.loopMaxIterations[l]) - (lp.exitsFromHeader && !lp.exitsFromBody ? 1 : 0);
+    // Certain violations only: the largest trip count the shortest invocation may have had, and the
+    // smallest the longest one may have had.
+    const int64_t loMost = lo, hiLeast = int64_t(r.loopMaxIterations[l]) - (lp.exitsFromHeader ? 1 : 0);
+    const std::string range = lo == hi ? std::to_string(lo) : fmt::format("{}..{}", lo, hi);
+    std::string bad;
+    if (c.loopCountMax && hiLeast > *c.loopCountMax)
+      bad = fmt::format("an invocation ran {} iterations, more than max {}", hiLeast, *c.loopCountMax);
+    else if (c.loopCountMin && loMost < *c.loopCountMin)
+      bad = fmt::format("an invocation ran {} iterations, fewer than min {}", loMost, *c.loopCountMin);
+    std::cout << fmt::format(
+        "{} LoopCountINTEL loop '{}' ({}): trip counts {} per invocation in this run; {}\n",
+        bad.empty() ? "CHECK" : "WARNING", lp.name, lp.loc.str(), range,
+        bad.empty() ? "within min and max" : bad);
+  }
+}
+
 int cmdSim(const Args& a) {
   if (!a.has("--run")) usageError("sim needs --run SPEC.json");
   sim::RunSpec spec = sim::loadRunSpec(a.get("--run"));
@@ -349,6 +383,7 @@ int cmdSim(const Args& a) {
   } else if (a.has("--fp-max-ulps")) {
     usageError("--fp-max-ulps applies when float sums were reassociated or functions approximated");
   }
+  printLoopCountChecks(c.kernel, scalarArgs, init, hostImages);
   sim::SimInterface iface = simInterface(c, hostImages);
   bool trace = a.has("--trace");
   // A short run (every regression kernel: at most tens of thousands of instructions) spends far

@@ -2,11 +2,29 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <map>
 
 namespace spvhls::driver {
 
 using nlohmann::json;
+
+// The cycles one invocation takes at the LoopCountINTEL average (or max) trip count, when the loop's
+// cycles are predicted: a top-tested loop runs one iteration more than its trip count.
+struct Expected {
+  int64_t trips = 0, iterations = 0, cycles = 0;
+};
+static std::optional<Expected> expectedCycles(const ir::Loop& loop, const rtl::LoopHardware& hw) {
+  const auto& c = loop.controls;
+  const std::optional<int64_t> trips = c.loopCountAvg ? c.loopCountAvg : c.loopCountMax;
+  if (!trips || !hw.predictable) return std::nullopt;
+  Expected e;
+  e.trips = *trips;
+  e.iterations = *trips + (loop.exitsFromHeader ? 1 : 0);
+  e.cycles = hw.cyclesBase + hw.cyclesPerIteration * e.iterations;
+  return e;
+}
 
 static const char* statusName(ir::LoopControlRequest::Status s) {
   switch (s) {
@@ -184,6 +202,9 @@ json reportJson(const Compiled& c) {
       ctl.push_back({{"control", r.name}, {"value", r.value}, {"status", statusName(r.status)}, {"note", r.note}});
     jl["loop_controls"] = ctl;
     jl["speculated_iterations"] = ls.speculated;
+    if (auto e = expectedCycles(loop, hw))
+      jl["expected_cycles_per_invocation"] = {
+          {"cycles", e->cycles}, {"trip_count", e->trips}, {"iterations", e->iterations}};
     jl["predicted_cycles"] = hw.predictable ? json{{"base", hw.cyclesBase}, {"per_iteration", hw.cyclesPerIteration}}
                                             : json(nullptr);
     loops.push_back(jl);
@@ -323,6 +344,9 @@ std::string reportText(const Compiled& c) {
       s += fmt::format("  predicted cycles: {} + {} x iterations (a top-tested loop runs trip count + 1 iterations; "
                        "fixed memory latency {}, no back-pressure)\n",
                        hw.cyclesBase, hw.cyclesPerIteration, c.target.memLatency);
+    if (auto e = expectedCycles(loop, hw))
+      s += fmt::format("  expected cycles:  {} per invocation (LoopCountINTEL {} {}: {} iterations)\n",
+                       e->cycles, loop.controls.loopCountAvg ? "avg" : "max", e->trips, e->iterations);
     else
       s += "  predicted cycles: not predicted (recurrence gates between clusters or a max-concurrency limit)\n";
   }

@@ -185,6 +185,8 @@ struct LoopControls {
   // index); 0 = no loop-carried dependence through that memory; missing = unknown.
   std::vector<std::pair<uint32_t, uint32_t>> memoryDependenceDistance;
   std::optional<uint32_t> dependencyLengthAll; // core DependencyLength / DependencyInfinite (=0)
+  // LoopCountINTEL min / max / avg trip counts (-1 in the source: not given).
+  std::optional<int64_t> loopCountMin, loopCountMax, loopCountAvg;
   std::vector<LoopControlRequest> requests;   // every control seen, for the report
 };
 
@@ -227,6 +229,10 @@ struct Loop {
   uint32_t depth = 1;              // nesting depth (1 = outermost), as its region's
   std::optional<uint64_t> tripCountHint; // from LoopCountINTEL avg or max, if any
   std::vector<FpReduction> fpReductions; // found by findFpReductions (driver), for the report
+  // Where the loop can leave from: the header (a top-tested loop: its last iteration runs only the
+  // header, so trip count = iterations - 1) and / or other blocks (a bottom test or a break: the last
+  // iteration ran the body).
+  bool exitsFromHeader = false, exitsFromBody = false;
 };
 
 struct Terminator {

@@ -34,6 +34,8 @@ public:
       mem_[m] = bytes;
     }
     r_.loopIterations.assign(k.loops.size(), 0);
+    r_.loopMinIterations.assign(k.loops.size(), UINT64_MAX);
+    r_.loopMaxIterations.assign(k.loops.size(), 0);
     r_.blockCounts.assign(k.blocks.size(), 0);
   }
 
@@ -260,7 +262,8 @@ private:
     std::vector<uint64_t> vals(lp.ops.size(), 0), phis(lp.phis.size());
     std::vector<std::vector<uint64_t>> innerOuts(lp.ops.size()); // inner loops' live-outs, by LoopCall
     for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = ins[lp.phis[i].initLiveIn];
-    for (;;) {
+    uint64_t iterations = 0;
+    for (;; ++iterations) {
       ++r_.loopIterations[index];
       for (ValueId v = 0; v < lp.ops.size(); ++v) {
         const Op& op = lp.ops[v];
@@ -276,6 +279,8 @@ private:
       if (!(vals[lp.continueCond] & 1)) break;
       for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = vals[lp.phis[i].next];
     }
+    r_.loopMinIterations[index] = std::min(r_.loopMinIterations[index], iterations + 1);
+    r_.loopMaxIterations[index] = std::max(r_.loopMaxIterations[index], iterations + 1);
     std::vector<uint64_t> outs;
     for (ValueId o : lp.liveOuts) outs.push_back(vals[o]);
     return outs;

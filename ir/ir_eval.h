@@ -16,6 +16,8 @@ namespace spvhls::ir {
 struct EvalResult {
   std::vector<std::vector<uint8_t>> buffers; // final contents, by kernel argument (empty for scalars)
   std::vector<uint64_t> loopIterations;       // per Kernel::loops entry, summed over its calls
+  // Per Kernel::loops entry: the fewest and most iterations one call ran (UINT64_MAX, 0: never called).
+  std::vector<uint64_t> loopMinIterations, loopMaxIterations;
   std::vector<uint64_t> blockCounts;          // per Kernel block: executions (a LoopCall block's: calls)
   uint64_t steps = 0;                         // ops evaluated
 };

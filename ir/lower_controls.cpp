@@ -106,9 +106,15 @@ PendingControls convertControls(const Context& c, const spirv::LoopControls& raw
             "not fused: spvhls does not fuse loops yet, with or without it");
   if (raw.loopCountMin || raw.loopCountMax || raw.loopCountAvg) {
     auto v = [](const std::optional<int64_t>& x) { return x ? *x : -1; };
-    request(lc, "LoopCountINTEL",
-            fmt::format("min {} max {} avg {}", v(raw.loopCountMin), v(raw.loopCountMax), v(raw.loopCountAvg)),
-            S::NotHonouredYet, "used only as the trip count hint in reports");
+    request(
+        lc, "LoopCountINTEL",
+        fmt::format("min {} max {} avg {}", v(raw.loopCountMin), v(raw.loopCountMax), v(raw.loopCountAvg)),
+        S::Honoured,
+        "avg (or max) gives the report's expected cycles per invocation; spvhls sim checks every "
+        "invocation's trip count against min and max");
+    if (v(raw.loopCountMin) >= 0) lc.loopCountMin = *raw.loopCountMin;
+    if (v(raw.loopCountMax) >= 0) lc.loopCountMax = *raw.loopCountMax;
+    if (v(raw.loopCountAvg) >= 0) lc.loopCountAvg = *raw.loopCountAvg;
     if (v(raw.loopCountAvg) >= 0) pc.loopCountHint = static_cast<uint64_t>(*raw.loopCountAvg);
     else if (v(raw.loopCountMax) >= 0) pc.loopCountHint = static_cast<uint64_t>(*raw.loopCountMax);
     pc.hasLoopCountHint = v(raw.loopCountAvg) >= 0 || v(raw.loopCountMax) >= 0;

@@ -1,5 +1,6 @@
-// Loop extraction: an innermost loop with one exit target is if-converted into an ir::Loop (a DAG of
-// predicated operations per iteration) and replaced in the CFG by one block holding its LoopCall.
+// Loop extraction: an innermost loop is if-converted into an ir::Loop (a DAG of
+// predicated operations per iteration) and replaced in the CFG by one block holding its LoopCall, which
+// switches on the exit the last iteration took when the loop has several exit targets.
 //
 // If-conversion: the header's predicate is "true"; every other block's predicate is the OR of its
 // incoming edges' predicates (predecessor predicate AND branch condition), or its immediate
@@ -43,13 +44,10 @@ public:
       for (uint32_t s : succ_[b])
         if (!inLoop(s) && std::find(exits.begin(), exits.end(), s) == exits.end()) exits.push_back(s);
     if (exits.empty()) return "the loop never exits";
-    if (exits.size() > 1) {
-      std::string names;
-      for (uint32_t e : exits) names += (names.empty() ? "" : ", ") + k_.blocks[e].name;
-      return fmt::format("the loop exits to several blocks ({}); only loops with a single exit target are "
-                         "pipelined", names);
-    }
-    exit_ = exits[0];
+    exits_ = exits;
+    for (uint32_t b : L_.blocks)
+      for (uint32_t s : succ_[b])
+        if (!inLoop(s)) (b == L_.header ? loop_.exitsFromHeader : loop_.exitsFromBody) = true;
     // Topological order of the body without the back edges; a cycle left means irreducible flow.
     std::map<uint32_t, uint32_t> indeg;
     for (uint32_t b : L_.blocks) indeg[b] = 0;
@@ -89,8 +87,11 @@ public:
     BasicBlock cb;
     cb.name = header.name + ".loop";
     cb.loopCall = loopIndex;
-    cb.term.kind = Terminator::Kind::Branch;
-    cb.term.targets = {exit_};
+    // Several exit targets: the call block switches on the one the last iteration took (makeExitCode).
+    cb.term.kind = exits_.size() == 1 ? Terminator::Kind::Branch : Terminator::Kind::Switch;
+    cb.term.targets = exits_;
+    for (uint64_t i = 1; i < exits_.size(); ++i)
+      cb.term.caseValues.push_back(i);
     cb.term.loc = header.term.loc;
     k_.blocks.push_back(std::move(cb));
     std::vector<uint32_t> outsidePreds;
@@ -115,7 +116,9 @@ public:
     computeControlEquivalence();
     for (uint32_t b : order_) convertBlock(b);
     finishPhis();
-    makeExitValues();
+    for (uint32_t e : exits_)
+      makeExitValues(e);
+    if (exits_.size() > 1) makeExitCode();
     replaceOutsideUses();
     k_.ops[callOp_].operands = loop_.liveIns;
     k_.loops.push_back(std::move(loop_));
@@ -129,7 +132,8 @@ private:
   Loop loop_;
   Builder lb_;
   std::vector<uint8_t> in_;
-  uint32_t exit_ = 0, call_ = 0;
+  std::vector<uint32_t> exits_; // targets of the loop's exit edges
+  uint32_t call_ = 0;
   ValueId callOp_ = kNone;
   std::vector<uint32_t> order_;
   std::unordered_map<uint32_t, ValueId> pred_;        // block -> predicate (kNone = true)
@@ -392,8 +396,22 @@ private:
 
   // Phis of the exit block: their entries from inside the loop become one entry from the call block,
   // a select on the exit edges' predicates computed in the last iteration.
-  void makeExitValues() {
-    for (ValueId v : k_.blocks[exit_].ops) {
+  // Which exit target the last iteration took, by its index in exits_: the call block's switch.
+  void makeExitCode() {
+    std::vector<ValueId> conds, vals;
+    for (uint32_t b : order_)
+      for (uint32_t s : succ_[b])
+        if (auto it = std::find(exits_.begin(), exits_.end(), s); it != exits_.end()) {
+          conds.push_back(edgePred(b, s));
+          vals.push_back(lb_.constant(32, uint64_t(it - exits_.begin())));
+        }
+    const ValueId code = loopOut(selectChain(conds, vals), kNone);
+    k_.ops[code].name = loop_.name + ".exit";
+    k_.blocks[call_].term.cond = code;
+  }
+
+  void makeExitValues(uint32_t exit) {
+    for (ValueId v : k_.blocks[exit].ops) {
       Op& phi = k_.ops[v];
       if (phi.kind != OpKind::Phi) break;
       std::vector<ValueId> conds, vals, outerVals;
@@ -401,7 +419,7 @@ private:
       std::vector<uint32_t> keptBlocks;
       for (size_t i = 0; i < phi.operands.size(); ++i) {
         if (inLoop(phi.phiBlocks[i])) {
-          conds.push_back(edgePred(phi.phiBlocks[i], exit_));
+          conds.push_back(edgePred(phi.phiBlocks[i], exit));
           vals.push_back(get(phi.operands[i]));
           outerVals.push_back(phi.operands[i]);
         } else {
@@ -469,13 +487,20 @@ void extractLoops(Kernel& k, const LoopForest& lf) {
     static const char* const kPipelineControls[] = {
         "InitiationIntervalINTEL", "MaxConcurrencyINTEL", "DependencyArrayINTEL",     "DependencyInfinite",
         "DependencyLength",        "PipelineEnableINTEL", "SpeculatedIterationsINTEL"};
-    for (auto& r : h.loopControls->requests)
-      if (r.status == LoopControlRequest::Status::Honoured &&
-          std::find(std::begin(kPipelineControls), std::end(kPipelineControls), r.name) !=
-              std::end(kPipelineControls)) {
-        r.status = LoopControlRequest::Status::Ignored;
-        r.note = "the loop is not pipelined: " + reason;
+    for (auto& r : h.loopControls->requests) {
+      if (r.status != LoopControlRequest::Status::Honoured ||
+          std::find(std::begin(kPipelineControls), std::end(kPipelineControls), r.name) ==
+              std::end(kPipelineControls))
+        continue;
+      // The FSM runs one iteration at a time: what a serial loop asks for, it gets.
+      if ((r.name == "PipelineEnableINTEL" && r.value == "0") ||
+          (r.name == "MaxConcurrencyINTEL" && r.value == "1")) {
+        r.note = "one iteration at a time: the loop runs in the kernel's FSM (" + reason + ")";
+        continue;
       }
+      r.status = LoopControlRequest::Status::Ignored;
+      r.note = "the loop is not pipelined: " + reason;
+    }
   }
 }
 

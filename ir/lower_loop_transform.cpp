@@ -371,6 +371,9 @@ void moveControls(Kernel& k, uint32_t from, uint32_t to) {
     if (dst->maxConcurrency) merged.maxConcurrency = dst->maxConcurrency;
     if (dst->speculatedIterations) merged.speculatedIterations = dst->speculatedIterations;
     if (dst->dependencyLengthAll) merged.dependencyLengthAll = dst->dependencyLengthAll;
+    if (dst->loopCountMin) merged.loopCountMin = dst->loopCountMin;
+    if (dst->loopCountMax) merged.loopCountMax = dst->loopCountMax;
+    if (dst->loopCountAvg) merged.loopCountAvg = dst->loopCountAvg;
     for (auto& md : dst->memoryDependenceDistance)
       merged.memoryDependenceDistance.push_back(md);
     merged.requests.insert(merged.requests.end(), dst->requests.begin(), dst->requests.end());

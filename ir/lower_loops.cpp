@@ -92,6 +92,9 @@ void mergeControls(LoopControls& into, const LoopControls& from) {
   if (from.maxConcurrency) into.maxConcurrency = from.maxConcurrency;
   if (from.speculatedIterations) into.speculatedIterations = from.speculatedIterations;
   if (from.dependencyLengthAll) into.dependencyLengthAll = from.dependencyLengthAll;
+  if (from.loopCountMin) into.loopCountMin = from.loopCountMin;
+  if (from.loopCountMax) into.loopCountMax = from.loopCountMax;
+  if (from.loopCountAvg) into.loopCountAvg = from.loopCountAvg;
   for (const auto& md : from.memoryDependenceDistance) into.memoryDependenceDistance.push_back(md);
   into.requests.insert(into.requests.end(), from.requests.begin(), from.requests.end());
 }

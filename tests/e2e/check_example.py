@@ -90,6 +90,8 @@ def main():
                     help="with --compare-with: this kernel's cycles / the other's at most this")
     ap.add_argument("--min-cycle-ratio", type=float,
                     help="with --compare-with: this kernel's cycles / the other's at least this")
+    ap.add_argument("--expect-stdout", action="append", default=[], metavar="REGEX",
+                    help="spvhls sim's output has a line matching this")
     ap.add_argument("--speculated", type=int,
                     help="loop 0 starts this many iterations before an iteration's exit condition is known")
     args = ap.parse_args()
@@ -115,6 +117,9 @@ def main():
     elif "(predicted " not in r.stdout and not (args.unpredicted_ok and "SKIP cycle check" in r.stdout):
         failures.append("the fixed-latency run did not check the predicted cycle count")
 
+    for pattern in args.expect_stdout:
+        if not re.search(pattern, r.stdout, re.M):
+            failures.append(f"no line of spvhls sim's output matches {pattern!r}")
     if args.compare_with:
         mine = fixed_latency_cycles(r.stdout)
         other = run([args.spvhls, "sim", args.compare_with, "--run", args.spec, "--cluster", args.cluster,

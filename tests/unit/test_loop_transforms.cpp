@@ -180,3 +180,17 @@ TEST_CASE("LoopCoalesceINTEL 2 on a nest whose inner trip count is loaded before
           {ints("len", lens), ints("start", starts), ints("val", pseudoRandom(10, 3, -50, 50)),
            ints("out", std::vector<int32_t>(5, 0)), scalar("rows", 5)});
 }
+
+TEST_CASE("a loop containing another runs in the FSM: serial requests hold, concurrency > 1 is ignored") {
+  auto status = [&](const std::string& controls, const char* name) {
+    Loaded l = withControls("transforms.spv", 4, controls);
+    ir::Kernel k = lower(l, "nest_coalesce");
+    const auto* r = findRequest(k, name);
+    REQUIRE(r);
+    return r->status;
+  };
+  CHECK(status("MaxConcurrencyINTEL|PipelineEnableINTEL 1 0", "MaxConcurrencyINTEL") == S::Honoured);
+  CHECK(status("MaxConcurrencyINTEL|PipelineEnableINTEL 1 0", "PipelineEnableINTEL") == S::Honoured);
+  CHECK(status("MaxConcurrencyINTEL 2", "MaxConcurrencyINTEL") == S::Ignored);
+  CHECK(status("PipelineEnableINTEL 1", "PipelineEnableINTEL") == S::Ignored);
+}
