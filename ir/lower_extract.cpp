@@ -48,21 +48,9 @@ public:
     for (uint32_t b : L_.blocks)
       for (uint32_t s : succ_[b])
         if (!inLoop(s)) (b == L_.header ? loop_.exitsFromHeader : loop_.exitsFromBody) = true;
-    // Topological order of the body without the back edges; a cycle left means irreducible flow.
-    std::map<uint32_t, uint32_t> indeg;
-    for (uint32_t b : L_.blocks) indeg[b] = 0;
-    for (uint32_t b : L_.blocks)
-      for (uint32_t s : succ_[b])
-        if (inLoop(s) && s != L_.header) ++indeg[s];
-    std::vector<uint32_t> ready{L_.header};
-    while (!ready.empty()) {
-      uint32_t b = ready.back();
-      ready.pop_back();
-      order_.push_back(b);
-      for (uint32_t s : succ_[b])
-        if (inLoop(s) && s != L_.header && --indeg[s] == 0) ready.push_back(s);
-    }
-    if (order_.size() != L_.blocks.size())
+    // An innermost loop: a cycle left without the back edges means irreducible flow.
+    order_ = loopBodyOrder(succ_, L_);
+    if (order_.empty())
       return "the loop body has irreducible control flow (a cycle not entered through the header)";
     for (uint32_t b : L_.blocks)
       for (ValueId v : k_.blocks[b].ops)
@@ -466,7 +454,11 @@ void extractLoops(Kernel& k, const LoopForest& lf) {
     const LoopInfo& L = lf.loops[i];
     std::string reason;
     if (!L.children.empty()) {
-      reason = fmt::format("not an innermost loop (contains loop {})", k.blocks[lf.loops[L.children[0]].header].name);
+      // What would make it one pipelined loop (docs/loop-controls.md).
+      reason =
+          fmt::format("not an innermost loop (contains loop {}); LoopCoalesceINTEL on it, or full unrolling "
+                      "(#pragma unroll) of the inner loop, would make one pipelined loop",
+                      k.blocks[lf.loops[L.children[0]].header].name);
       notPipelined.push_back({i, reason});
       continue;
     }

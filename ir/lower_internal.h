@@ -246,6 +246,9 @@ bool dominates(const std::vector<int>& idom, uint32_t a, uint32_t b);
 std::vector<std::vector<uint32_t>> dominanceFrontiers(const Succs& succ, const std::vector<int>& idom,
                                                       const std::vector<uint32_t>& roots);
 Succs kernelSuccessors(const Kernel& k);
+// The loop's blocks in a topological order of its body without the back edges to its header (the
+// header first); empty when a cycle remains (an inner loop, or flow entering a cycle elsewhere).
+std::vector<uint32_t> loopBodyOrder(const Succs& succ, const LoopInfo& L);
 
 // ---------------------------------------------------------------------------------------------
 // Appends ops to an op list with light constant folding and algebraic simplification. Used for the

@@ -78,25 +78,13 @@ std::string why(const Kernel& k, uint32_t block, const std::string& what) {
 std::optional<uint64_t> constantHeaderRuns(const Kernel& k, const LoopInfo& L, std::string& reason) {
   const std::vector<uint32_t> entering = enteringPreds(k, L);
   const Succs succ = kernelSuccessors(k);
-  // The body's blocks without back edges, in topological order (the header first).
-  std::vector<uint32_t> order;
-  {
-    std::unordered_map<uint32_t, uint32_t> indeg;
-    for (uint32_t b : L.blocks)
-      for (uint32_t t : succ[b])
-        if (contains(L.blocks, t) && t != L.header) ++indeg[t];
-    std::vector<uint32_t> ready{L.header};
-    while (!ready.empty()) {
-      uint32_t b = ready.back();
-      ready.pop_back();
-      order.push_back(b);
-      for (uint32_t t : succ[b])
-        if (contains(L.blocks, t) && t != L.header && --indeg[t] == 0) ready.push_back(t);
-    }
-    if (order.size() != L.blocks.size()) {
-      reason = "the loop body has irreducible control flow";
-      return std::nullopt;
-    }
+  // One iteration at a time, over the body's blocks in order.
+  const std::vector<uint32_t> order = loopBodyOrder(succ, L);
+  if (order.empty()) {
+    reason = L.children.empty() ? "the loop body has irreducible control flow"
+                                : "the loop contains another loop, whose trip count is not evaluated; unroll "
+                                  "the inner loop, or use PartialCount N";
+    return std::nullopt;
   }
   using Val = std::optional<uint64_t>;
   std::unordered_map<ValueId, uint64_t> val;

@@ -84,6 +84,24 @@ LoopForest findLoops(const Kernel& k) {
   return lf;
 }
 
+std::vector<uint32_t> loopBodyOrder(const Succs& succ, const LoopInfo& L) {
+  auto inLoop = [&](uint32_t b) { return std::binary_search(L.blocks.begin(), L.blocks.end(), b); };
+  std::map<uint32_t, uint32_t> indeg;
+  for (uint32_t b : L.blocks)
+    for (uint32_t s : succ[b])
+      if (inLoop(s) && s != L.header) ++indeg[s];
+  std::vector<uint32_t> order, ready{L.header};
+  while (!ready.empty()) {
+    const uint32_t b = ready.back();
+    ready.pop_back();
+    order.push_back(b);
+    for (uint32_t s : succ[b])
+      if (inLoop(s) && s != L.header && --indeg[s] == 0) ready.push_back(s);
+  }
+  if (order.size() != L.blocks.size()) order.clear();
+  return order;
+}
+
 namespace {
 
 void mergeControls(LoopControls& into, const LoopControls& from) {
