@@ -422,7 +422,8 @@ int cmdSim(const Args& a) {
     // loops, functions inlined at several call sites), which the interpreter's profile cannot name.
     try {
       ir::EvalResult profile = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages);
-      predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why);
+      predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why,
+                                     profile.loopCallIterations);
     } catch (const DiagnosticError& e) {
       why = fmt::format("the kernel's IR could not be profiled: {}", e.what());
     }

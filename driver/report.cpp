@@ -22,7 +22,10 @@ static std::optional<Expected> expectedCycles(const ir::Loop& loop, const rtl::L
   Expected e;
   e.trips = *trips;
   e.iterations = *trips + (loop.exitsFromHeader ? 1 : 0);
-  e.cycles = hw.cyclesBase + hw.cyclesPerIteration * e.iterations;
+  const int64_t n = std::max<int64_t>(e.iterations, 1);
+  e.cycles = hw.burst ? hw.cyclesBase + hw.cyclesPerIteration + (n - 1) / hw.burst * hw.burstPeriod +
+                            (n - 1) % hw.burst * hw.cyclesPerIteration
+                      : hw.cyclesBase + hw.cyclesPerIteration * e.iterations;
   return e;
 }
 
@@ -205,7 +208,10 @@ json reportJson(const Compiled& c) {
     if (auto e = expectedCycles(loop, hw))
       jl["expected_cycles_per_invocation"] = {
           {"cycles", e->cycles}, {"trip_count", e->trips}, {"iterations", e->iterations}};
-    jl["predicted_cycles"] = hw.predictable ? json{{"base", hw.cyclesBase}, {"per_iteration", hw.cyclesPerIteration}}
+    jl["predicted_cycles"] = hw.predictable ? json{{"base", hw.cyclesBase},
+                                                   {"per_iteration", hw.cyclesPerIteration},
+                                                   {"burst", hw.burst},
+                                                   {"burst_period", hw.burstPeriod}}
                                             : json(nullptr);
     loops.push_back(jl);
   }
@@ -340,15 +346,22 @@ std::string reportText(const Compiled& c) {
     for (const auto& r : loop.controls.requests)
       s += fmt::format("  loop control:     {} {}: {}{}\n", r.name, r.value, statusName(r.status),
                        r.note.empty() ? "" : " (" + r.note + ")");
-    if (hw.predictable)
+    if (hw.predictable && hw.burst)
+      s += fmt::format(
+          "  predicted cycles: {} + {} x floor((n-1) / {}) + {} x ((n-1) mod {}) per call of n "
+          "iterations (MaxConcurrencyINTEL {}: bursts of {}; fixed memory latency {}, no back-pressure)\n",
+          hw.cyclesBase + hw.cyclesPerIteration, hw.burstPeriod, hw.burst, hw.cyclesPerIteration, hw.burst,
+          hw.burst, hw.burst, c.target.memLatency);
+    else if (hw.predictable)
       s += fmt::format("  predicted cycles: {} + {} x iterations (a top-tested loop runs trip count + 1 iterations; "
                        "fixed memory latency {}, no back-pressure)\n",
                        hw.cyclesBase, hw.cyclesPerIteration, c.target.memLatency);
+    else
+      s += "  predicted cycles: not predicted (recurrence gates between stall-free clusters, or a stall-free "
+           "max-concurrency limit)\n";
     if (auto e = expectedCycles(loop, hw))
       s += fmt::format("  expected cycles:  {} per invocation (LoopCountINTEL {} {}: {} iterations)\n",
                        e->cycles, loop.controls.loopCountAvg ? "avg" : "max", e->trips, e->iterations);
-    else
-      s += "  predicted cycles: not predicted (recurrence gates between clusters or a max-concurrency limit)\n";
   }
   s += fmt::format("\nFSM: {} blocks\n", k.blocks.size());
   for (size_t b = 0; b < k.blocks.size(); ++b) {

@@ -36,6 +36,7 @@ public:
     r_.loopIterations.assign(k.loops.size(), 0);
     r_.loopMinIterations.assign(k.loops.size(), UINT64_MAX);
     r_.loopMaxIterations.assign(k.loops.size(), 0);
+    r_.loopCallIterations.assign(k.loops.size(), {});
     r_.blockCounts.assign(k.blocks.size(), 0);
   }
 
@@ -281,6 +282,7 @@ private:
     }
     r_.loopMinIterations[index] = std::min(r_.loopMinIterations[index], iterations + 1);
     r_.loopMaxIterations[index] = std::max(r_.loopMaxIterations[index], iterations + 1);
+    r_.loopCallIterations[index].push_back(iterations + 1);
     std::vector<uint64_t> outs;
     for (ValueId o : lp.liveOuts) outs.push_back(vals[o]);
     return outs;

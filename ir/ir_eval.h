@@ -18,6 +18,9 @@ struct EvalResult {
   std::vector<uint64_t> loopIterations;       // per Kernel::loops entry, summed over its calls
   // Per Kernel::loops entry: the fewest and most iterations one call ran (UINT64_MAX, 0: never called).
   std::vector<uint64_t> loopMinIterations, loopMaxIterations;
+  // Per Kernel::loops entry: each call's iterations, in order (rtl::predictCycles for loops whose
+  // cycles are not linear in the iterations).
+  std::vector<std::vector<uint64_t>> loopCallIterations;
   std::vector<uint64_t> blockCounts;          // per Kernel block: executions (a LoopCall block's: calls)
   uint64_t steps = 0;                         // ops evaluated
 };

@@ -242,7 +242,15 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   if (p.maxConcurrency == 1) {
     period = kind == ClusterMode::StallFree ? std::max<uint64_t>(F, p.ii) : ceilDiv(F, p.ii) * p.ii;
   } else if (p.maxConcurrency > 1 && ceilDiv(F, p.ii) > p.maxConcurrency) {
-    p.predictable = false;
+    // Stall-enable: the in-flight count drops when a token leaves position F-1, so the (k+M)-th issue
+    // waits for the k-th token's F cycles, rounded up to its II slot. Stall-free admission also waits
+    // for credits: not modelled.
+    if (kind == ClusterMode::StallFree) {
+      p.predictable = false;
+    } else {
+      p.predictBurst = p.maxConcurrency;
+      p.predictBurstPeriod = int64_t(ceilDiv(F, p.ii) * p.ii);
+    }
   }
   p.predictPeriod = int64_t(period);
   // A recurrence gate waits for a later cluster, whose timing depends on the memory: not modelled.

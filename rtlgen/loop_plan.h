@@ -77,6 +77,12 @@ struct LoopPlan {
   // Cycles of the loop as the FSM sees them: from the cycle the loop is started to the cycle its done
   // is seen, minus one (the FSM's own cycle), = base + period * iterations.
   int64_t predictBase = 0, predictPeriod = 0;
+  // Stall-enable under MaxConcurrencyINTEL M below ceil(F / II): iterations issue in bursts of M, II
+  // apart, each burst predictBurstPeriod (ceil(F / II) * II) after the previous one, so an invocation
+  // of n iterations takes F + 1 + floor((n-1) / M) * burstPeriod + ((n-1) mod M) * II cycles (0: no
+  // bursts, the linear form above).
+  uint32_t predictBurst = 0;
+  int64_t predictBurstPeriod = 0;
   bool predictable = true;
 };
 

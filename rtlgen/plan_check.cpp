@@ -31,6 +31,7 @@ public:
     clusters();
     fifos();
     gates();
+    bursts();
     forwarding();
     ports();
   }
@@ -274,6 +275,20 @@ private:
       fail(fmt::format("{} recurrence(s) cross a cluster boundary, {} gate(s) planned, and they differ",
                        needed.size(), have.size()));
     if (!p_.gates.empty() && p_.predictable) fail("a loop with gates is marked predictable");
+  }
+
+  // A concurrency limit below the iterations a pipeline holds makes stall-enable issue in bursts of
+  // that many, one burst per ceil(F / II) * II cycles; stall-free admission is not modelled.
+  void bursts() const {
+    const uint64_t perLatency = (uint64_t(p_.F) + p_.ii - 1) / p_.ii;
+    const bool limited = p_.maxConcurrency > 1 && perLatency > p_.maxConcurrency;
+    if (limited && p_.stallFree() && p_.predictable)
+      fail("a stall-free loop with a concurrency limit is marked predictable");
+    const uint32_t burst = limited && !p_.stallFree() ? p_.maxConcurrency : 0;
+    const int64_t period = burst ? int64_t(perLatency * p_.ii) : 0;
+    if (p_.predictBurst != burst || p_.predictBurstPeriod != period)
+      fail(fmt::format("bursts of {} every {} cycles predicted, expected {} every {}", p_.predictBurst,
+                       p_.predictBurstPeriod, burst, period));
   }
 
   // A phi that reads while the iteration ahead is still producing its next value (in the same

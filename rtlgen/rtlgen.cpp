@@ -206,6 +206,8 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.cyclesBase = plan.predictBase;
     hw.cyclesPerIteration = plan.predictPeriod;
     hw.predictable = plan.predictable;
+    hw.burst = plan.predictBurst;
+    hw.burstPeriod = plan.predictBurstPeriod;
     r.loops.push_back(hw);
   }
   for (size_t m = 0; m < k.memories.size(); ++m)
@@ -233,7 +235,8 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
 
 std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
                                       const std::vector<uint64_t>& blockCounts,
-                                      const std::vector<uint64_t>& loopIterations, std::string& why) {
+                                      const std::vector<uint64_t>& loopIterations, std::string& why,
+                                      const std::vector<std::vector<uint64_t>>& callIterations) {
   if (blockCounts.size() != k.blocks.size() || loopIterations.size() != k.loops.size())
     throw InternalError(k.loc, "kernel " + k.name, "predictCycles: the profile is not this kernel's");
   uint64_t total = 1; // the start cycle
@@ -243,13 +246,28 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
     if (bb.loopCall) {
       const LoopHardware& hw = r.loops[*bb.loopCall];
       if (!hw.predictable) {
-        why = fmt::format(
-            "loop {} has a max-concurrency limit or a recurrence gate the predictor does not model",
-            k.loops[*bb.loopCall].name);
+        why = fmt::format("loop {} has a recurrence gate between stall-free clusters or a stall-free "
+                          "max-concurrency limit, "
+                          "which the predictor does not model",
+                          k.loops[*bb.loopCall].name);
         return std::nullopt;
       }
-      total += uint64_t(int64_t(execs) * hw.cyclesBase +
-                        hw.cyclesPerIteration * int64_t(loopIterations[*bb.loopCall]));
+      if (hw.burst) {
+        if (*bb.loopCall >= callIterations.size()) {
+          why =
+              fmt::format("loop {} issues in bursts (MaxConcurrencyINTEL): the prediction needs each call's "
+                          "iterations",
+                          k.loops[*bb.loopCall].name);
+          return std::nullopt;
+        }
+        for (uint64_t n : callIterations[*bb.loopCall])
+          total +=
+              uint64_t(hw.cyclesBase + hw.cyclesPerIteration + int64_t((n - 1) / hw.burst) * hw.burstPeriod +
+                       int64_t((n - 1) % hw.burst) * hw.cyclesPerIteration);
+      } else {
+        total += uint64_t(int64_t(execs) * hw.cyclesBase +
+                          hw.cyclesPerIteration * int64_t(loopIterations[*bb.loopCall]));
+      }
     }
     total += execs * r.blockCycles[b];
   }

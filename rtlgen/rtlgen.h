@@ -49,6 +49,11 @@ struct LoopHardware {
   // back-pressure: cyclesBase + cyclesPerIteration * iterations, where iterations counts the final
   // (exiting) iteration too.
   int64_t cyclesBase = 0, cyclesPerIteration = 0;
+  // MaxConcurrencyINTEL bursts (LoopPlan::predictBurst): each invocation of n iterations takes
+  // cyclesBase + cyclesPerIteration + floor((n-1) / burst) * burstPeriod + ((n-1) mod burst) *
+  // cyclesPerIteration instead.
+  uint32_t burst = 0;
+  int64_t burstPeriod = 0;
   bool predictable = true;
 };
 
@@ -70,10 +75,12 @@ struct RtlResult {
 // Predicted kernel cycles (start to done, docs/hardware-interface.md) with fixed memory latency equal
 // to the target's and no back-pressure, from a profile of the same run of this kernel's IR
 // (ir::evaluateKernel): executions of each block (a LoopCall block's: the loop's calls) and iterations
-// of each loop. nullopt when a loop's timing is not modelled (say why in `why`).
+// of each loop, and for loops issuing in bursts each call's iterations (`callIterations`, per loop).
+// nullopt when a loop's timing is not modelled (say why in `why`).
 std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
                                       const std::vector<uint64_t>& blockCounts,
-                                      const std::vector<uint64_t>& loopIterations, std::string& why);
+                                      const std::vector<uint64_t>& loopIterations, std::string& why,
+                                      const std::vector<std::vector<uint64_t>>& callIterations = {});
 
 // Renders the plan (rtlgen/plan.h: planKernel) of `k` scheduled as `s`; it decides nothing itself.
 // With keepNetlists the netlists stay in RtlResult::modules (tests inspect them); without, each

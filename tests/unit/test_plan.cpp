@@ -412,3 +412,24 @@ TEST_CASE("checkPlan rejects bindings where two operations can meet on one insta
         "but its unit instance is");
   }
 }
+
+TEST_CASE("MaxConcurrencyINTEL below the iterations in flight: stall-enable bursts predicted and checked") {
+  auto p = plan("vadd", rtl::ClusterMode::StallEnable);
+  REQUIRE(!p->kernel.loops.empty());
+  const uint32_t F = p->plan.loops[0].F, ii = p->plan.loops[0].ii;
+  REQUIRE((F + ii - 1) / ii > 2);
+  // The same kernel with MaxConcurrencyINTEL 2 on its loop, scheduled and planned again.
+  p->kernel.loops[0].controls.maxConcurrency = 2;
+  sched::ScheduleOptions so;
+  so.exitBeforeMemory = rtl::exitBeforeMemory(p->kinds);
+  p->schedule = sched::scheduleKernel(p->kernel, so);
+  p->plan = rtl::planKernel(p->kernel, p->schedule, p->lib, p->kinds, true);
+  const rtl::LoopPlan& lp = p->plan.loops[0];
+  CHECK(lp.predictable);
+  CHECK(lp.predictBurst == 2);
+  CHECK(lp.predictBurstPeriod == int64_t((lp.F + lp.ii - 1) / lp.ii * lp.ii));
+  expectRejected(
+      *p, "bursts of the wrong size", [&](rtl::KernelPlan& b) { b.loops[0].predictBurst = 3; }, "bursts");
+  expectRejected(
+      *p, "no bursts", [&](rtl::KernelPlan& b) { b.loops[0].predictBurst = 0; }, "bursts");
+}
