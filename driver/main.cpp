@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -25,11 +26,11 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--dump-ir]
+                 [--share-units on|off] [--fusion on|off] [--dump-ir]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
-                 [--max-cycles N] [--trace FILE.vcd] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off]
+                 [--max-cycles N] [--trace FILE.vcd] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
 Run 'spvhls <command> --help' or see docs/cli.md.
@@ -69,6 +70,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--inline", true},
                                                     {"--fp-reassociate", false},
                                                     {"--share-units", true},
+                                                    {"--fusion", true},
                                                     {"--fp-max-ulps", true}};
   Args a;
   if (argc < 2) usageError("no command");
@@ -158,6 +160,9 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   const std::string share = a.get("--share-units", "on");
   if (share != "on" && share != "off") usageError("--share-units expects on or off, got '" + share + "'");
   o.shareUnits = share == "on";
+  const std::string fusion = a.get("--fusion", "on");
+  if (fusion != "on" && fusion != "off") usageError("--fusion expects on or off, got '" + fusion + "'");
+  o.fuseLoops = fusion == "on";
   return o;
 }
 
@@ -282,19 +287,19 @@ sim::SimInterface simInterface(const driver::Compiled& c,
           {c.rtl.ramModules.at(m), mem.sizeBytes, c.rtl.ramWordBytes.at(m), std::move(image)});
     }
   }
+  iface.loops = c.kernel.loops.size();
   return iface;
 }
 
 // LoopCountINTEL min / max against every invocation's trip count in this run (the IR evaluator's
 // run: the RTL's loops run the same iterations, its results being compared bit for bit). A violation
 // is a warning: the count is a hint for reports, and the hardware does not depend on it.
-void printLoopCountChecks(const ir::Kernel& k, const std::vector<uint64_t>& args, const sim::BufferSet& init,
-                          const std::map<uint32_t, std::vector<uint8_t>>& hostImages) {
+void printLoopCountChecks(const ir::Kernel& k, const std::function<const ir::EvalResult&()>& irRun) {
   bool any = false;
   for (const ir::Loop& lp : k.loops)
     any = any || lp.controls.loopCountMin || lp.controls.loopCountMax;
   if (!any) return;
-  const ir::EvalResult r = ir::evaluateKernel(k, args, init, 200'000'000, hostImages);
+  const ir::EvalResult& r = irRun();
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& lp = k.loops[l];
     const ir::LoopControls& c = lp.controls;
@@ -348,10 +353,17 @@ int cmdSim(const Args& a) {
   // Reassociated float sums and approximated functions round differently from the source: the RTL
   // must equal the kernel's IR, run by the IR evaluator, bit for bit; that run is compared with the
   // interpreter in ulps, within --fp-max-ulps or else the approximations' documented bound.
+  // The kernel's IR run by the IR evaluator on the same inputs, once, for whatever needs it (the
+  // reference of approximated kernels, the LoopCountINTEL checks, the cycle prediction's profile).
+  std::optional<ir::EvalResult> irResult;
+  auto irRun = [&]() -> const ir::EvalResult& {
+    if (!irResult) irResult = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages);
+    return *irResult;
+  };
   sim::BufferSet expected = golden.buffers;
   const std::vector<ir::Approximation>& approx = c.kernel.approximations;
   if (c.reassociated || !approx.empty()) {
-    expected = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages).buffers;
+    expected = irRun().buffers;
     std::optional<uint64_t> limit;
     std::string what;
     if (c.reassociated) what = "reassociated float sums (--fp-reassociate)";
@@ -383,7 +395,7 @@ int cmdSim(const Args& a) {
   } else if (a.has("--fp-max-ulps")) {
     usageError("--fp-max-ulps applies when float sums were reassociated or functions approximated");
   }
-  printLoopCountChecks(c.kernel, scalarArgs, init, hostImages);
+  printLoopCountChecks(c.kernel, irRun);
   sim::SimInterface iface = simInterface(c, hostImages);
   bool trace = a.has("--trace");
   // A short run (every regression kernel: at most tens of thousands of instructions) spends far
@@ -403,10 +415,42 @@ int cmdSim(const Args& a) {
                                      : r.error;
     if (problem.empty() && expectCycles && r.cycles != *expectCycles)
       problem = fmt::format("cycle count {} differs from the report's prediction {}", r.cycles, *expectCycles);
+    // Under the prediction's conditions, every reinvocation delay lies within the report's.
+    for (size_t l = 0; problem.empty() && expectCycles && l < r.loops.size(); ++l) {
+      const rtl::ReinvocationDelay& d = c.reinvocation.at(l);
+      const sim::LoopLaunches& m = r.loops[l];
+      const bool outside = d.kind == rtl::ReinvocationDelay::Kind::Once
+                               ? m.invocations > 1
+                               : d.kind == rtl::ReinvocationDelay::Kind::Known && m.reinvocations &&
+                                     (int64_t(m.minDelay) < d.min || (d.max && int64_t(m.maxDelay) > *d.max));
+      if (outside)
+        problem = fmt::format("loop {}: {} invocations, reinvocation delays {}..{} cycles, outside the report's: {}",
+                              c.kernel.loops[l].name, m.invocations, m.minDelay, m.maxDelay,
+                              d.kind == rtl::ReinvocationDelay::Kind::Once
+                                  ? std::string("at most one invocation")
+                                  : fmt::format("{}..{}", d.min, d.max ? std::to_string(*d.max) : "?"));
+    }
     if (problem.empty()) {
       ++passed;
       std::cout << fmt::format("PASS {} cycles={}{}\n", label, r.cycles,
                                expectCycles ? fmt::format(" (predicted {})", *expectCycles) : "");
+      for (size_t l = 0; l < r.loops.size(); ++l) {
+        const sim::LoopLaunches& m = r.loops[l];
+        if (!m.reinvocations) continue;
+        std::cout << fmt::format("  loop '{}': {} invocations, reinvocation delay {}..{} cycles\n",
+                                 c.kernel.loops[l].name, m.invocations, m.minDelay, m.maxDelay);
+        // MaxReinvocationDelayINTEL against the run that the report's prediction describes.
+        if (!expectCycles) continue;
+        for (const ir::LoopControlRequest& req : c.kernel.loops[l].controls.requests)
+          if (req.name == "MaxReinvocationDelayINTEL")
+            std::cout << (m.maxDelay <= std::stoull(req.value)
+                              ? fmt::format("CHECK MaxReinvocationDelayINTEL loop '{}': measured at most {} cycles "
+                                            "over {} reinvocations, within {}\n",
+                                            c.kernel.loops[l].name, m.maxDelay, m.reinvocations, req.value)
+                              : fmt::format("WARNING MaxReinvocationDelayINTEL loop '{}': measured up to {} cycles "
+                                            "over {} reinvocations, more than {}\n",
+                                            c.kernel.loops[l].name, m.maxDelay, m.reinvocations, req.value));
+      }
     } else {
       ++failed;
       std::cout << fmt::format("FAIL {} cycles={}: {}\n", label, r.cycles, problem);
@@ -421,7 +465,7 @@ int cmdSim(const Args& a) {
     // The run's profile on the kernel's IR: it counts synthesized blocks too (dispatches, copy
     // loops, functions inlined at several call sites), which the interpreter's profile cannot name.
     try {
-      ir::EvalResult profile = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages);
+      const ir::EvalResult& profile = irRun();
       predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why,
                                      profile.loopCallIterations);
     } catch (const DiagnosticError& e) {

@@ -49,6 +49,52 @@ auto stage(const std::string& inputPath, const char* name, F&& f) -> decltype(f(
   }
 }
 
+// MaxReinvocationDelayINTEL N is met when every way back to the loop takes at most N cycles from the
+// last launch; a request that cannot be met is a warning that says why and what would help.
+void settleReinvocation(Compiled& c) {
+  using S = ir::LoopControlRequest::Status;
+  for (uint32_t l = 0; l < c.kernel.loops.size(); ++l) {
+    ir::Loop& loop = c.kernel.loops[l];
+    const rtl::ReinvocationDelay d = rtl::reinvocationDelay(c.kernel, c.rtl, l);
+    c.reinvocation.push_back(d);
+    for (ir::LoopControlRequest& r : loop.controls.requests) {
+      if (r.name != "MaxReinvocationDelayINTEL") continue;
+      const int64_t n = std::stoll(r.value);
+      const std::string how =
+          fmt::format("the pipeline drains {} cycles after its last launch, then the FSM runs {}", d.drain, d.path);
+      if (d.kind == rtl::ReinvocationDelay::Kind::Once) {
+        r.status = S::Honoured;
+        r.note = "the loop runs at most once per kernel run: there is no reinvocation";
+      } else if (d.kind == rtl::ReinvocationDelay::Kind::Unknown) {
+        r.status = S::Ignored;
+        r.note = "the reinvocation delay is not predicted: " + d.why;
+      } else if (d.max && *d.max <= n) {
+        r.status = S::Honoured;
+        r.note = d.min == *d.max ? fmt::format("reinvocation delay {} cycles: {}", d.min, how)
+                                 : fmt::format("reinvocation delay {}..{} cycles: {}", d.min, *d.max, how);
+      } else {
+        r.status = S::Ignored;
+        r.note = d.min > n ? fmt::format("cannot be met: the next invocation starts {} cycles after the last "
+                                         "launch ({}); LoopCoalesceINTEL on the enclosing loop makes the nest "
+                                         "one pipeline without reinvocations",
+                                         d.min, how)
+                           : fmt::format("met only on the shortest way back ({} cycles); the longest takes {}",
+                                         d.min, d.max ? fmt::format("{} cycles", *d.max) : d.why);
+        c.warnings.push_back(Diagnostic{Diagnostic::Severity::Warning, loop.loc, "loop " + loop.name,
+                                        "MaxReinvocationDelayINTEL " + r.value + " not met: " + r.note});
+      }
+    }
+  }
+  for (ir::BasicBlock& b : c.kernel.blocks)
+    if (b.loopControls)
+      for (ir::LoopControlRequest& r : b.loopControls->requests)
+        if (r.name == "MaxReinvocationDelayINTEL" && r.status == S::NotHonouredYet) {
+          r.status = S::Ignored;
+          r.note = "the loop is not pipelined (it runs in the FSM): only a pipelined loop's reinvocation "
+                   "delay is built and checked";
+        }
+}
+
 } // namespace
 
 Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o) {
@@ -57,7 +103,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   c.target = o.target;
   std::string name = pickKernel(*m.view, o.kernel, inputPath);
   stage(inputPath, "lowering", [&] {
-    c.kernel = ir::lowerKernel(*m.view, name, ir::LowerOptions{o.onChipBudget, o.inlinePolicy});
+    c.kernel = ir::lowerKernel(*m.view, name, ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops});
     ir::verifyKernel(c.kernel);
   });
   c.warnings = c.kernel.diagnostics;
@@ -96,6 +142,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   if (requested == rtl::ClusterMode::Auto && rtl::avoidGates(c.plan, choice.loops)) scheduleAndPlan();
   c.rtl = stage(inputPath, "generation",
                 [&] { return rtl::generateVerilog(c.kernel, c.schedule, c.plan, /*keepNetlists=*/false); });
+  stage(inputPath, "reinvocation delays", [&] { settleReinvocation(c); });
   return c;
 }
 

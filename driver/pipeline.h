@@ -10,6 +10,7 @@
 #include "ir/hls_ir.h"
 #include "ir/lower.h"
 #include "rtlgen/plan.h"
+#include "rtlgen/reinvocation.h"
 #include "rtlgen/rtlgen.h"
 #include "scheduler/kernel_schedule.h"
 
@@ -23,6 +24,7 @@ struct CompileOptions {
   ir::InlinePolicy inlinePolicy = ir::InlinePolicy::Auto; // which functions become shared units
   bool fpReassociate = false; // split float sums carried by loops into partial sums (ir/reassociate.h)
   bool shareUnits = true;     // loop operations share unit instances where the II leaves room (--share-units)
+  bool fuseLoops = true;      // adjacent loops with the same trip count are fused (--fusion)
 };
 
 struct LoadedModule {
@@ -41,6 +43,9 @@ struct Compiled {
   // Some float sum was split into partial sums (--fp-reassociate): the kernel rounds differently from
   // the source, so simulation compares the RTL with the IR evaluator and the IR with the interpreter in ulps.
   bool reassociated = false;
+  // Per pipelined loop: its reinvocation delay in the generated hardware, which settles
+  // MaxReinvocationDelayINTEL (its request's status and note in `kernel`).
+  std::vector<rtl::ReinvocationDelay> reinvocation;
 };
 
 LoadedModule loadModule(const std::string& path);

@@ -22,11 +22,37 @@ static std::optional<Expected> expectedCycles(const ir::Loop& loop, const rtl::L
   Expected e;
   e.trips = *trips;
   e.iterations = *trips + (loop.exitsFromHeader ? 1 : 0);
-  const int64_t n = std::max<int64_t>(e.iterations, 1);
-  e.cycles = hw.burst ? hw.cyclesBase + hw.cyclesPerIteration + (n - 1) / hw.burst * hw.burstPeriod +
-                            (n - 1) % hw.burst * hw.cyclesPerIteration
-                      : hw.cyclesBase + hw.cyclesPerIteration * e.iterations;
+  e.cycles = rtl::loopCallCycles(hw, uint64_t(std::max<int64_t>(e.iterations, 0)));
   return e;
+}
+
+// The reinvocation delay (rtl::ReinvocationDelay) as the report says it.
+static std::string reinvocationText(const rtl::ReinvocationDelay& d) {
+  switch (d.kind) {
+  case rtl::ReinvocationDelay::Kind::Once: return "none (the loop runs at most once per kernel run)";
+  case rtl::ReinvocationDelay::Kind::Unknown: return "not predicted: " + d.why;
+  case rtl::ReinvocationDelay::Kind::Known: break;
+  }
+  const std::string range = !d.max          ? fmt::format("at least {} cycles ({})", d.min, d.why)
+                            : d.min == *d.max ? fmt::format("{} cycles", d.min)
+                                              : fmt::format("{}..{} cycles", d.min, *d.max);
+  return fmt::format("{} from the last launch to the next invocation's first: drain {}, then FSM blocks {}",
+                     range, d.drain, d.path);
+}
+
+static nlohmann::json reinvocationJson(const rtl::ReinvocationDelay& d) {
+  const char* kind = d.kind == rtl::ReinvocationDelay::Kind::Once    ? "once"
+                     : d.kind == rtl::ReinvocationDelay::Kind::Known ? "known"
+                                                                     : "unknown";
+  nlohmann::json j = {{"kind", kind}};
+  if (d.kind == rtl::ReinvocationDelay::Kind::Known) {
+    j["min"] = d.min;
+    j["max"] = d.max ? nlohmann::json(*d.max) : nlohmann::json(nullptr);
+    j["drain"] = d.drain;
+    j["path"] = d.path;
+  }
+  if (!d.why.empty()) j["why"] = d.why;
+  return j;
 }
 
 static const char* statusName(ir::LoopControlRequest::Status s) {
@@ -205,6 +231,7 @@ json reportJson(const Compiled& c) {
       ctl.push_back({{"control", r.name}, {"value", r.value}, {"status", statusName(r.status)}, {"note", r.note}});
     jl["loop_controls"] = ctl;
     jl["speculated_iterations"] = ls.speculated;
+    if (l < c.reinvocation.size()) jl["reinvocation_delay"] = reinvocationJson(c.reinvocation[l]);
     if (auto e = expectedCycles(loop, hw))
       jl["expected_cycles_per_invocation"] = {
           {"cycles", e->cycles}, {"trip_count", e->trips}, {"iterations", e->iterations}};
@@ -290,7 +317,7 @@ std::string reportText(const Compiled& c) {
                        ap.loc.str());
   }
   if (!k.loopTransforms.empty()) {
-    s += "\nloop transformations (by loop controls)\n";
+    s += "\nloop transformations (by loop controls, and loop fusion)\n";
     for (const ir::LoopTransform& t : k.loopTransforms)
       s += fmt::format("  loop '{}' ({}): {}: {}\n", t.loop, t.loc.str(), t.control, t.what);
   }
@@ -359,6 +386,7 @@ std::string reportText(const Compiled& c) {
     else
       s += "  predicted cycles: not predicted (recurrence gates between stall-free clusters, or a stall-free "
            "max-concurrency limit)\n";
+    if (l < c.reinvocation.size()) s += "  reinvocation:     " + reinvocationText(c.reinvocation[l]) + "\n";
     if (auto e = expectedCycles(loop, hw))
       s += fmt::format("  expected cycles:  {} per invocation (LoopCountINTEL {} {}: {} iterations)\n",
                        e->cycles, loop.controls.loopCountAvg ? "avg" : "max", e->trips, e->iterations);

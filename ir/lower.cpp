@@ -92,14 +92,21 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
                                        "that cycle runs in the FSM and is not pipelined"});
   lower::attachControls(k, forest, t.controls);
   lower::checkAfter(k, "attaching loop controls");
-  if (lower::transformLoops(k, forest)) {
-    lower::checkAfter(k, "loop transformations");
+  auto findAgain = [&] {
     std::map<uint32_t, uint64_t> hints; // LoopCountINTEL hints stay with their headers
     for (const auto& L : forest.loops)
       if (L.tripCountHint) hints[L.header] = *L.tripCountHint;
     forest = lower::findLoops(k);
     for (auto& L : forest.loops)
       if (auto it = hints.find(L.header); it != hints.end()) L.tripCountHint = it->second;
+  };
+  if (lower::transformLoops(k, forest)) {
+    lower::checkAfter(k, "loop transformations");
+    findAgain();
+  }
+  if (lower::fuseLoops(k, forest, options.fuseLoops)) {
+    lower::checkAfter(k, "loop fusion");
+    findAgain();
   }
   lower::extractLoops(k, forest);
   lower::checkAfter(k, "loop extraction");

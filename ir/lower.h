@@ -29,6 +29,8 @@ struct LowerOptions {
   // become external memories (Memory::Kind::External), the largest first.
   uint64_t onChipBudget = kDefaultOnChipBudget;
   InlinePolicy inlinePolicy = InlinePolicy::Auto;
+  // Adjacent loops with the same trip count are fused (NoFusionINTEL keeps a loop apart).
+  bool fuseLoops = true;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

@@ -189,8 +189,7 @@ public:
     return v;
   }
 
-  // Replaces the phis that turned out trivial (one value besides themselves) by that value; returns
-  // the replacement map (applied by the caller to the uses it rewrote).
+  // What a value became once trivial phis were removed (the caller applies it to the uses it rewrote).
   ValueId resolve(ValueId v) const {
     while (true) {
       auto it = replaced_.find(v);
@@ -199,6 +198,7 @@ public:
     }
   }
 
+  // Replaces the phis that turned out trivial (one value besides themselves) by that value.
   void removeTrivialPhis() {
     for (bool changed = true; changed;) {
       changed = false;
@@ -252,9 +252,25 @@ private:
 
 } // namespace
 
-void repairSsa(Kernel& k, const std::vector<ValueId>& originals, const std::vector<BlockCopy>& copies,
-               const std::vector<uint8_t>& region) {
+void repairSsa(Kernel& k, const std::vector<BlockCopy>& copies) {
+  if (copies.empty()) return;
   const auto preds = kernelPredecessors(k);
+  // Every copy is of the same blocks: their values are the originals; the region is those blocks and
+  // all the copies.
+  std::vector<uint32_t> blocks;
+  for (const auto& [b, _] : copies.front().block)
+    blocks.push_back(b);
+  std::sort(blocks.begin(), blocks.end()); // a fixed order: the new phis' numbering follows it
+  std::vector<ValueId> originals;
+  std::vector<uint8_t> region(k.blocks.size(), 0);
+  for (uint32_t b : blocks) {
+    region[b] = 1;
+    for (ValueId v : k.blocks[b].ops)
+      if (copies.front().value.count(v)) originals.push_back(v);
+  }
+  for (const BlockCopy& c : copies)
+    for (const auto& [_, nb] : c.block)
+      region[nb] = 1;
   // Uses of each original outside the region: operands of ops there, phi entries from blocks there,
   // branch conditions there.
   std::unordered_set<ValueId> wanted(originals.begin(), originals.end());
@@ -327,6 +343,23 @@ void detachUnreachable(Kernel& k) {
   }
 }
 
+std::optional<uint64_t> foldPure(const Kernel& k, const Op& op,
+                                 const std::function<std::optional<uint64_t>(ValueId)>& valueOf) {
+  const OpClass cls = opInfo(op.kind).opClass;
+  if (op.width() > 64 || op.operands.empty() ||
+      (cls != OpClass::Logic && cls != OpClass::Arith && cls != OpClass::Shift && cls != OpClass::Compare &&
+       op.kind != OpKind::ZExt && op.kind != OpKind::SExt && op.kind != OpKind::Trunc))
+    return std::nullopt;
+  std::vector<uint64_t> vals;
+  for (ValueId o : op.operands) {
+    const std::optional<uint64_t> x = valueOf(o);
+    if (!x) return std::nullopt;
+    vals.push_back(*x);
+  }
+  const auto r = foldConstant(op.kind, op.width(), vals, k.ops[op.operands[0]].width(), op.rounding);
+  return r ? std::optional<uint64_t>(*r & widthMask(op.width())) : std::nullopt;
+}
+
 void propagateConstants(Kernel& k) {
   auto isConst = [&](ValueId v) { return k.ops[v].kind == OpKind::Const && k.ops[v].width() <= 64; };
   for (bool changed = true; changed;) {
@@ -358,16 +391,9 @@ void propagateConstants(Kernel& k) {
           replace[v] = op.operands[k.ops[op.operands[0]].imm & 1 ? 1 : 2];
           continue;
         }
-        const OpClass cls = opInfo(op.kind).opClass;
-        if (cls != OpClass::Logic && cls != OpClass::Arith && cls != OpClass::Shift &&
-            cls != OpClass::Compare && op.kind != OpKind::ZExt && op.kind != OpKind::SExt &&
-            op.kind != OpKind::Trunc)
-          continue;
-        if (op.operands.empty() || !std::all_of(op.operands.begin(), op.operands.end(), isConst)) continue;
-        std::vector<uint64_t> vals;
-        for (ValueId o : op.operands)
-          vals.push_back(k.ops[o].imm);
-        auto r = foldConstant(op.kind, op.width(), vals, k.ops[op.operands[0]].width(), op.rounding);
+        const auto r = foldPure(k, op, [&](ValueId o) {
+          return isConst(o) ? std::optional<uint64_t>(k.ops[o].imm) : std::nullopt;
+        });
         if (!r) continue;
         makeConst(op, *r);
         changed = true;
@@ -387,12 +413,7 @@ void propagateConstants(Kernel& k) {
       for (auto& [v, _] : replace)
         neutralize(k, v);
     }
-    std::vector<Terminator> before;
-    for (const BasicBlock& b : k.blocks)
-      before.push_back(b.term);
-    foldConstantBranches(k);
-    for (size_t b = 0; b < k.blocks.size(); ++b)
-      if (k.blocks[b].term.kind != before[b].kind) changed = true;
+    if (foldConstantBranches(k)) changed = true;
   }
   detachUnreachable(k);
   // Phis that became constants stay where they were: put the phis first again.

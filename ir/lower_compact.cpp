@@ -23,33 +23,34 @@ void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from) {
 }
 
 // CondBranch/Switch on a constant -> Branch.
-void foldConstantBranches(Kernel& k) {
+uint32_t branchTarget(const Terminator& t, uint64_t cond) {
+  if (t.kind == Terminator::Kind::CondBranch) return cond & 1 ? t.targets[0] : t.targets[1];
+  for (size_t i = 0; i < t.caseValues.size(); ++i)
+    if (t.caseValues[i] == cond) return t.targets[i + 1];
+  return t.targets[0];
+}
+
+bool foldConstantBranches(Kernel& k) {
+  bool folded = false;
   for (auto& b : k.blocks) {
     Terminator& t = b.term;
     if ((t.kind != Terminator::Kind::CondBranch && t.kind != Terminator::Kind::Switch) || t.cond == kNone)
       continue;
     const Op& c = k.ops[t.cond];
     if (c.kind != OpKind::Const) continue;
-    uint32_t target = t.targets[0];
-    if (t.kind == Terminator::Kind::CondBranch) {
-      target = c.imm ? t.targets[0] : t.targets[1];
-    } else {
-      for (size_t i = 0; i < t.caseValues.size(); ++i)
-        if (t.caseValues[i] == c.imm) {
-          target = t.targets[i + 1];
-          break;
-        }
-    }
+    const uint32_t target = branchTarget(t, c.imm);
     // The edges to the other targets are gone: so are the phi entries they fed. Left in place, a
     // later merge of `b` into its predecessor would turn them into a second, wrong entry.
     const uint32_t self = static_cast<uint32_t>(&b - k.blocks.data());
     for (uint32_t other : t.targets)
       if (other != target) dropPhiEntries(k, other, self);
     t.kind = Terminator::Kind::Branch;
+    folded = true;
     t.cond = kNone;
     t.targets = {target};
     t.caseValues.clear();
   }
+  return folded;
 }
 
 namespace {

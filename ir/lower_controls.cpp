@@ -102,8 +102,7 @@ PendingControls convertControls(const Context& c, const spirv::LoopControls& raw
         "is known");
   }
   if (raw.noFusion)
-    request(lc, "NoFusionINTEL", "", S::Honoured,
-            "not fused: spvhls does not fuse loops yet, with or without it");
+    request(lc, "NoFusionINTEL", "", S::NotHonouredYet, "settled by loop fusion"); // lower_loop_fusion.cpp
   if (raw.loopCountMin || raw.loopCountMax || raw.loopCountAvg) {
     auto v = [](const std::optional<int64_t>& x) { return x ? *x : -1; };
     request(
@@ -120,7 +119,8 @@ PendingControls convertControls(const Context& c, const spirv::LoopControls& raw
     pc.hasLoopCountHint = v(raw.loopCountAvg) >= 0 || v(raw.loopCountMax) >= 0;
   }
   if (raw.maxReinvocationDelay)
-    request(lc, "MaxReinvocationDelayINTEL", num(*raw.maxReinvocationDelay), S::NotHonouredYet, kNotYet);
+    request(lc, "MaxReinvocationDelayINTEL", num(*raw.maxReinvocationDelay), S::NotHonouredYet,
+            "settled by the hardware's reinvocation delay (driver)");
   return pc;
 }
 

@@ -178,6 +178,8 @@ LoopForest findLoops(const Kernel& k);
 // Moves pending controls onto loop headers (BasicBlock::loopControls); warns about controls outside
 // any loop.
 void attachControls(Kernel& k, LoopForest& lf, std::vector<PendingControls>& pending);
+// Adds `from`'s controls to `into`: values `from` sets win, lists and requests are appended.
+void mergeControls(LoopControls& into, const LoopControls& from);
 
 // If-converts every extractable innermost loop into a Loop and replaces it in the CFG by a LoopCall
 // block; marks the others with notPipelinedReason (lower_extract.cpp).
@@ -188,6 +190,30 @@ void extractLoops(Kernel& k, const LoopForest& lf);
 // done, Kernel::loopTransforms lists it. Returns whether the CFG changed (the caller finds the loops
 // again) (lower_loop_transform.cpp).
 bool transformLoops(Kernel& k, const LoopForest& lf);
+
+// Helpers of the loop transformations (lower_loop_transform.cpp), shared with fusion.
+bool contains(const std::vector<uint32_t>& sorted, uint32_t b);
+// The loop control `name` on the loop with this header, if it asks and nothing settled it yet.
+LoopControlRequest* pendingRequest(Kernel& k, uint32_t header, const char* name);
+void settle(LoopControlRequest& r, LoopControlRequest::Status status, std::string note);
+// The header's predecessors outside the loop.
+std::vector<uint32_t> enteringPreds(const Kernel& k, const LoopInfo& L);
+// Edges from `from` to `oldTarget` lead to `newTarget` (phis are the caller's).
+void retarget(Kernel& k, uint32_t from, uint32_t oldTarget, uint32_t newTarget);
+// Why the loop cannot be copied or fused: it calls a shared function; "" otherwise.
+std::string loopsOfCalls(const Kernel& k, const LoopInfo& L);
+// `from`'s loop controls join `to`'s (to's values win where both set one).
+void moveControls(Kernel& k, uint32_t from, uint32_t to);
+// The loop leaves only from its header's conditional branch: its targets inside and outside.
+struct HeaderExit {
+  uint32_t inside = 0, outside = 0;
+};
+std::optional<HeaderExit> headerOnlyExit(const Kernel& k, const LoopInfo& L);
+
+// Fuses adjacent loops with the same trip count (default on; NoFusionINTEL, or `enabled` false,
+// prevents it), recording each fusion and each adjacent pair not fused with the reason in
+// Kernel::loopTransforms. Returns whether the CFG changed (lower_loop_fusion.cpp).
+bool fuseLoops(Kernel& k, const LoopForest& lf, bool enabled);
 
 // CFG surgery (lower_clone.cpp).
 std::vector<std::vector<uint32_t>> kernelPredecessors(const Kernel& k);
@@ -201,20 +227,26 @@ struct BlockCopy {
 BlockCopy cloneBlocks(Kernel& k, const std::vector<uint32_t>& blocks, const std::string& suffix);
 // Keeps only the phi entries of `block` from `preds`.
 void keepPhiEntriesFrom(Kernel& k, uint32_t block, const std::vector<uint32_t>& preds);
-// After copying, each of `originals` has several definitions (itself and one per copy): its uses
-// outside `region` (the original blocks and all copies) read the one that reaches them, through new
-// phis where they meet.
-void repairSsa(Kernel& k, const std::vector<ValueId>& originals, const std::vector<BlockCopy>& copies,
-               const std::vector<uint8_t>& region);
+// After copying the same blocks (one or more times), each value defined in them has several
+// definitions (itself and one per copy): its uses outside the original blocks and the copies read
+// the one that reaches them, through new phis where they meet.
+void repairSsa(Kernel& k, const std::vector<BlockCopy>& copies);
 // Unreachable blocks lose their edges (and the phi entries those fed).
 void detachUnreachable(Kernel& k);
 // Folds operations over constants, phis of one value, selects and branches on constants, to a fixed
 // point; unreachable blocks are detached.
 void propagateConstants(Kernel& k);
+// The value of an integer operation (logic, arithmetic, shift, compare, extension, truncation) whose
+// operands all have values by `valueOf`; nullopt for other operations or unknown operands. The one
+// folding rule of propagateConstants and of the unroller's trip-count evaluation, which must agree.
+std::optional<uint64_t> foldPure(const Kernel& k, const Op& op,
+                                 const std::function<std::optional<uint64_t>(ValueId)>& valueOf);
 // Removes the phi entries of block `to` that come from block `from` (lower_compact.cpp).
 void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from);
-// CondBranch/Switch on a constant -> Branch (lower_compact.cpp).
-void foldConstantBranches(Kernel& k);
+// Where a CondBranch or Switch goes when its condition is `cond` (lower_compact.cpp).
+uint32_t branchTarget(const Terminator& t, uint64_t cond);
+// CondBranch/Switch on a constant -> Branch; whether any was folded (lower_compact.cpp).
+bool foldConstantBranches(Kernel& k);
 
 // Bypasses empty blocks that only branch on (not those marked in `keep`), updating phis
 // (lower_compact.cpp).

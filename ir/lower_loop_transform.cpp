@@ -21,13 +21,6 @@
 #include "ir/lower_internal.h"
 
 namespace spvhls::ir::lower {
-namespace {
-
-using S = LoopControlRequest::Status;
-
-// Full unrolling stops past these: the copies' operations, and header runs evaluated at compile time.
-constexpr uint64_t kMaxUnrolledOps = 20000;
-constexpr uint64_t kMaxHeaderRuns = 4096;
 
 bool contains(const std::vector<uint32_t>& sorted, uint32_t b) {
   return std::binary_search(sorted.begin(), sorted.end(), b);
@@ -37,11 +30,11 @@ LoopControlRequest* pendingRequest(Kernel& k, uint32_t header, const char* name)
   auto& lc = k.blocks[header].loopControls;
   if (!lc) return nullptr;
   for (auto& r : lc->requests)
-    if (r.name == name && r.status == S::NotHonouredYet) return &r;
+    if (r.name == name && r.status == LoopControlRequest::Status::NotHonouredYet) return &r;
   return nullptr;
 }
 
-void settle(LoopControlRequest& r, S status, std::string note) {
+void settle(LoopControlRequest& r, LoopControlRequest::Status status, std::string note) {
   r.status = status;
   r.note = std::move(note);
 }
@@ -58,6 +51,51 @@ void retarget(Kernel& k, uint32_t from, uint32_t oldTarget, uint32_t newTarget) 
   for (uint32_t& t : k.blocks[from].term.targets)
     if (t == oldTarget) t = newTarget;
 }
+
+std::string loopsOfCalls(const Kernel& k, const LoopInfo& L) {
+  for (uint32_t b : L.blocks)
+    for (ValueId v : k.blocks[b].ops)
+      if (k.ops[v].kind == OpKind::Call)
+        return fmt::format("the loop calls {}, a shared function", k.functions[k.ops[v].index].name);
+  return {};
+}
+
+// The outer controls go to the coalesced loop (the inner header's block): both lists, the inner
+// loop's values winning where both set one.
+void moveControls(Kernel& k, uint32_t from, uint32_t to) {
+  auto& src = k.blocks[from].loopControls;
+  if (!src) return;
+  auto& dst = k.blocks[to].loopControls;
+  if (!dst) {
+    dst = std::move(src);
+  } else {
+    LoopControls merged = *src;
+    mergeControls(merged, *dst);
+    dst = std::move(merged);
+  }
+  src.reset();
+}
+
+std::optional<HeaderExit> headerOnlyExit(const Kernel& k, const LoopInfo& L) {
+  const Succs succ = kernelSuccessors(k);
+  for (uint32_t b : L.blocks)
+    if (b != L.header)
+      for (uint32_t t : succ[b])
+        if (!contains(L.blocks, t)) return std::nullopt;
+  const Terminator& t = k.blocks[L.header].term;
+  if (t.kind != Terminator::Kind::CondBranch) return std::nullopt;
+  const bool in0 = contains(L.blocks, t.targets[0]), in1 = contains(L.blocks, t.targets[1]);
+  if (in0 == in1) return std::nullopt;
+  return HeaderExit{in0 ? t.targets[0] : t.targets[1], in0 ? t.targets[1] : t.targets[0]};
+}
+
+namespace {
+
+using S = LoopControlRequest::Status;
+
+// Full unrolling stops past these: the copies' operations, and header runs evaluated at compile time.
+constexpr uint64_t kMaxUnrolledOps = 20000;
+constexpr uint64_t kMaxHeaderRuns = 4096;
 
 size_t opCount(const Kernel& k, const LoopInfo& L) {
   size_t n = 0;
@@ -135,18 +173,7 @@ std::optional<uint64_t> constantHeaderRuns(const Kernel& k, const LoopInfo& L, s
         } else if (op.kind == OpKind::Select) {
           if (auto c = known(op.operands[0])) r = known(op.operands[*c & 1 ? 1 : 2]);
         } else {
-          const OpClass cls = opInfo(op.kind).opClass;
-          if (op.width() <= 64 && !op.operands.empty() &&
-              (cls == OpClass::Logic || cls == OpClass::Arith || cls == OpClass::Shift ||
-               cls == OpClass::Compare || op.kind == OpKind::ZExt || op.kind == OpKind::SExt ||
-               op.kind == OpKind::Trunc)) {
-            std::vector<uint64_t> xs;
-            for (ValueId o : op.operands)
-              if (auto x = known(o)) xs.push_back(*x);
-            if (xs.size() == op.operands.size())
-              if (auto f = foldConstant(op.kind, op.width(), xs, k.ops[op.operands[0]].width(), op.rounding))
-                r = *f & widthMask(op.width());
-          }
+          r = foldPure(k, op, known);
         }
         if (r)
           val[v] = *r;
@@ -159,13 +186,7 @@ std::optional<uint64_t> constantHeaderRuns(const Kernel& k, const LoopInfo& L, s
         taken = {t.targets[0]};
       } else if (t.kind == Terminator::Kind::CondBranch || t.kind == Terminator::Kind::Switch) {
         if (Val c = known(t.cond)) {
-          uint32_t next = t.targets[0];
-          if (t.kind == Terminator::Kind::CondBranch)
-            next = *c & 1 ? t.targets[0] : t.targets[1];
-          else
-            for (size_t i = 0; i < t.caseValues.size(); ++i)
-              if (t.caseValues[i] == *c) next = t.targets[i + 1];
-          taken = {next};
+          taken = {branchTarget(t, *c)};
         } else {
           taken = t.targets;
         }
@@ -194,14 +215,6 @@ std::optional<uint64_t> constantHeaderRuns(const Kernel& k, const LoopInfo& L, s
   return std::nullopt;
 }
 
-std::string loopsOfCalls(const Kernel& k, const LoopInfo& L) {
-  for (uint32_t b : L.blocks)
-    for (ValueId v : k.blocks[b].ops)
-      if (k.ops[v].kind == OpKind::Call)
-        return fmt::format("the loop calls {}, a shared function", k.functions[k.ops[v].index].name);
-  return {};
-}
-
 // `copies` copies of loop L chained: each copy's back edges lead to the next one's header. Peeling
 // (wrap = false): the loop's entering edges lead to the first copy, the last copy's back edges to the
 // original header. Unrolling (wrap = true): the original's back edges lead to the first copy, the
@@ -210,10 +223,6 @@ std::vector<BlockCopy> chainCopies(Kernel& k, const LoopInfo& L, uint32_t copies
                                    const std::string& tag) {
   const uint32_t H = L.header;
   const std::vector<uint32_t> entering = enteringPreds(k, L);
-  std::vector<ValueId> defined;
-  for (uint32_t b : L.blocks)
-    for (ValueId v : k.blocks[b].ops)
-      defined.push_back(v);
   std::vector<ValueId> headerPhis;
   for (ValueId v : k.blocks[H].ops)
     if (k.ops[v].kind == OpKind::Phi) headerPhis.push_back(v);
@@ -237,21 +246,21 @@ std::vector<BlockCopy> chainCopies(Kernel& k, const LoopInfo& L, uint32_t copies
   // Segment s runs copy s (segment 0: the original when unrolling); its back edges go to segment s+1.
   std::vector<const BlockCopy*> seg;
   BlockCopy identity;
-  for (uint32_t b : L.blocks)
+  for (uint32_t b : L.blocks) {
     identity.block[b] = b;
-  for (ValueId v : defined)
-    identity.value[v] = v;
+    for (ValueId v : k.blocks[b].ops)
+      identity.value[v] = v;
+  }
   if (wrap) seg.push_back(&identity);
   for (const BlockCopy& c : cs)
     seg.push_back(&c);
   if (!wrap) seg.push_back(&identity);
   // Header phis of segment s+1 take segment s's values along segment s's back edges.
-  for (size_t s = 0; s + 1 <= seg.size(); ++s) {
-    const bool last = s + 1 == seg.size();
-    if (last && !wrap) break; // the original loop keeps its own back edges
+  for (size_t s = 0; s < seg.size(); ++s) {
+    if (s + 1 == seg.size() && !wrap) break; // the original loop keeps its own back edges
     const BlockCopy& from = *seg[s];
-    const BlockCopy& to = last ? identity : *seg[s + 1];
-    const bool toOriginal = last || seg[s + 1] == &identity;
+    const BlockCopy& to = *seg[(s + 1) % seg.size()]; // unrolling: the last copy wraps to the original
+    const bool toOriginal = &to == &identity;
     const uint32_t fromH = from.block.at(H), toH = to.block.at(H);
     for (uint32_t l : L.latches)
       retarget(k, from.block.at(l), fromH, toH);
@@ -288,20 +297,14 @@ std::vector<BlockCopy> chainCopies(Kernel& k, const LoopInfo& L, uint32_t copies
       keep.push_back(cs.back().block.at(l));
     keepPhiEntriesFrom(k, H, keep);
   }
-  std::vector<uint8_t> region(k.blocks.size(), 0);
-  for (uint32_t b : L.blocks)
-    region[b] = 1;
-  for (const BlockCopy& c : cs)
-    for (auto& [_, nb] : c.block)
-      region[nb] = 1;
-  repairSsa(k, defined, cs, region);
+  repairSsa(k, cs);
   return cs;
 }
 
 // The outer loop O and its only child I become one loop with I's header (see the file comment).
 // Returns why not, or "".
 std::string coalescePair(Kernel& k, const LoopInfo& O, const LoopInfo& I) {
-  const uint32_t HO = O.header, HI = I.header;
+  const uint32_t HO = O.header;
   const Succs succ = kernelSuccessors(k);
   // R: the outer header and what runs before the inner loop.
   std::vector<uint32_t> R{HO};
@@ -318,23 +321,13 @@ std::string coalescePair(Kernel& k, const LoopInfo& O, const LoopInfo& I) {
       if (inR.count(s)) return "a path through the outer loop does not run the inner loop";
   std::sort(R.begin(), R.end());
   const std::vector<uint32_t> entering = enteringPreds(k, O);
-  std::vector<ValueId> defined;
-  for (uint32_t b : R)
-    for (ValueId v : k.blocks[b].ops)
-      defined.push_back(v);
   BlockCopy c = cloneBlocks(k, R, ".first");
   const uint32_t firstHO = c.block.at(HO);
   for (uint32_t p : entering)
     retarget(k, p, HO, firstHO);
   keepPhiEntriesFrom(k, firstHO, entering);
   keepPhiEntriesFrom(k, HO, O.latches);
-  std::vector<uint8_t> region(k.blocks.size(), 0);
-  for (uint32_t b : R)
-    region[b] = 1;
-  for (auto& [_, nb] : c.block)
-    region[nb] = 1;
-  repairSsa(k, defined, {c}, region);
-  (void)HI;
+  repairSsa(k, {c});
   return {};
 }
 
@@ -342,49 +335,6 @@ const LoopInfo* loopWithHeader(const LoopForest& lf, uint32_t header) {
   for (const LoopInfo& L : lf.loops)
     if (L.header == header) return &L;
   return nullptr;
-}
-
-// The outer controls go to the coalesced loop (the inner header's block): both lists, the inner
-// loop's values winning where both set one.
-void moveControls(Kernel& k, uint32_t from, uint32_t to) {
-  auto& src = k.blocks[from].loopControls;
-  if (!src) return;
-  auto& dst = k.blocks[to].loopControls;
-  if (!dst) {
-    dst = std::move(src);
-  } else {
-    LoopControls merged = *src;
-    if (dst->ii) merged.ii = dst->ii;
-    if (dst->pipelineEnable) merged.pipelineEnable = dst->pipelineEnable;
-    if (dst->maxConcurrency) merged.maxConcurrency = dst->maxConcurrency;
-    if (dst->speculatedIterations) merged.speculatedIterations = dst->speculatedIterations;
-    if (dst->dependencyLengthAll) merged.dependencyLengthAll = dst->dependencyLengthAll;
-    if (dst->loopCountMin) merged.loopCountMin = dst->loopCountMin;
-    if (dst->loopCountMax) merged.loopCountMax = dst->loopCountMax;
-    if (dst->loopCountAvg) merged.loopCountAvg = dst->loopCountAvg;
-    for (auto& md : dst->memoryDependenceDistance)
-      merged.memoryDependenceDistance.push_back(md);
-    merged.requests.insert(merged.requests.end(), dst->requests.begin(), dst->requests.end());
-    dst = std::move(merged);
-  }
-  src.reset();
-}
-
-// The loop leaves only from its header's conditional branch: its targets inside and outside.
-struct HeaderExit {
-  uint32_t inside = 0, outside = 0;
-};
-std::optional<HeaderExit> headerOnlyExit(const Kernel& k, const LoopInfo& L) {
-  const Succs succ = kernelSuccessors(k);
-  for (uint32_t b : L.blocks)
-    if (b != L.header)
-      for (uint32_t t : succ[b])
-        if (!contains(L.blocks, t)) return std::nullopt;
-  const Terminator& t = k.blocks[L.header].term;
-  if (t.kind != Terminator::Kind::CondBranch) return std::nullopt;
-  const bool in0 = contains(L.blocks, t.targets[0]), in1 = contains(L.blocks, t.targets[1]);
-  if (in0 == in1) return std::nullopt;
-  return HeaderExit{in0 ? t.targets[0] : t.targets[1], in0 ? t.targets[1] : t.targets[0]};
 }
 
 // A copy's header whose exit test a hint decides: it branches to `to` only.

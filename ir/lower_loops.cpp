@@ -102,8 +102,6 @@ std::vector<uint32_t> loopBodyOrder(const Succs& succ, const LoopInfo& L) {
   return order;
 }
 
-namespace {
-
 void mergeControls(LoopControls& into, const LoopControls& from) {
   if (from.ii) into.ii = from.ii;
   if (from.pipelineEnable) into.pipelineEnable = from.pipelineEnable;
@@ -116,6 +114,8 @@ void mergeControls(LoopControls& into, const LoopControls& from) {
   for (const auto& md : from.memoryDependenceDistance) into.memoryDependenceDistance.push_back(md);
   into.requests.insert(into.requests.end(), from.requests.begin(), from.requests.end());
 }
+
+namespace {
 
 std::string requestList(const LoopControls& lc) {
   std::string s;

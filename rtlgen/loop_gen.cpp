@@ -171,6 +171,7 @@ private:
       liQ_[k] = b_.reg(fmt::format(FMT_COMPILE("li_{}_q"), k), liveInWidth(k), "", partial);
     }
     issue_ = b_.wire("issue", 1);
+    b_.observe(issue_); // launches, for the measured reinvocation delay
     exitDet_ = b_.wire("exit_det", 1);
     if (!sf()) en_ = b_.wire("en", 1);
     admit_.push_back(issue_);

@@ -256,6 +256,11 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   // A recurrence gate waits for a later cluster, whose timing depends on the memory: not modelled.
   if (!p.gates.empty()) p.predictable = false;
   p.predictBase = int64_t(F) + 1 - int64_t(period);
+  // The last iteration is launched F cycles before done is seen, and the FSM's next block starts the
+  // cycle after; launches go on every period until its exit is known at position q (one in that very
+  // cycle too: its token is killed at once), so the last launch is floor(q / period) periods later.
+  if (p.predictable && !p.predictBurst)
+    p.predictDrain = int64_t(F) + 1 - int64_t(p.exitPos / period * period);
   p.memories = accessedMemories(loop, false);
   p.loadMemories = accessedMemories(loop, true);
   return p;

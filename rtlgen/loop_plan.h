@@ -84,6 +84,10 @@ struct LoopPlan {
   uint32_t predictBurst = 0;
   int64_t predictBurstPeriod = 0;
   bool predictable = true;
+  // Cycles from an invocation's last launch (the loop's `issue`, speculated launches that the exit
+  // squashes included) to the FSM's cycle after its done, under the same conditions; -1 when not
+  // predicted (bursts, or predictable false).
+  int64_t predictDrain = -1;
 };
 
 // Chooses the cluster kind for a loop before scheduling. Auto picks stall-free unless a loop-carried

@@ -361,6 +361,10 @@ ExprP ModuleBuilder::declare(Signal s) {
   return r;
 }
 
+void ModuleBuilder::observe(const ExprP& r) {
+  const_cast<Signal&>(signal(r)).observed = true; // signal() finds it in m_, which this builder owns
+}
+
 const Signal& ModuleBuilder::signal(const ExprP& r) const {
   if (!r || r->op != Op::Ref) fail(fmt::format("module {}: a driven signal is not a reference", m_.name));
   // A reference this builder made knows its signal; any other is looked up by name.

@@ -181,6 +181,9 @@ struct Signal {
   // Some readers use only part of it (a truncation, a narrow load): declared inside a lint_off
   // UNUSEDSIGNAL region, on purpose.
   bool partial = false;
+  // The test bench reads it from inside the design (Verilator public_flat_rd): loop launches and
+  // starts, for the measured reinvocation delay (sim/tb_template.cpp.in).
+  bool observed = false;
 };
 
 struct Assign {
@@ -292,6 +295,8 @@ public:
   ExprP output(const std::string& name, unsigned width, Storage storage = Storage::Wire);
   ExprP wire(const std::string& name, unsigned width, std::string comment = "", bool partial = false);
   ExprP reg(const std::string& name, unsigned width, std::string comment = "", bool partial = false);
+  // Marks a signal the test bench reads (Signal::observed).
+  void observe(const ExprP& r);
   // A wire driven by `value` (named so that the text stays readable).
   ExprP named(const std::string& name, ExprP value);
   void assign(const ExprP& lhs, ExprP rhs);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -208,6 +209,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.predictable = plan.predictable;
     hw.burst = plan.predictBurst;
     hw.burstPeriod = plan.predictBurstPeriod;
+    hw.drainAfterLastLaunch = plan.predictDrain;
     r.loops.push_back(hw);
   }
   for (size_t m = 0; m < k.memories.size(); ++m)
@@ -231,6 +233,13 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   for (auto* group : {&topModule, &ramModules, &loopModules, &unitModules})
     for (auto& m : *group) r.modules.push_back(std::move(m));
   return r;
+}
+
+int64_t loopCallCycles(const LoopHardware& hw, uint64_t n) {
+  if (!hw.burst) return hw.cyclesBase + hw.cyclesPerIteration * int64_t(n);
+  n = std::max<uint64_t>(n, 1); // every call runs its first iteration
+  return hw.cyclesBase + hw.cyclesPerIteration + int64_t((n - 1) / hw.burst) * hw.burstPeriod +
+         int64_t((n - 1) % hw.burst) * hw.cyclesPerIteration;
 }
 
 std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
@@ -261,9 +270,7 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
           return std::nullopt;
         }
         for (uint64_t n : callIterations[*bb.loopCall])
-          total +=
-              uint64_t(hw.cyclesBase + hw.cyclesPerIteration + int64_t((n - 1) / hw.burst) * hw.burstPeriod +
-                       int64_t((n - 1) % hw.burst) * hw.cyclesPerIteration);
+          total += uint64_t(loopCallCycles(hw, n));
       } else {
         total += uint64_t(int64_t(execs) * hw.cyclesBase +
                           hw.cyclesPerIteration * int64_t(loopIterations[*bb.loopCall]));

@@ -55,6 +55,9 @@ struct LoopHardware {
   uint32_t burst = 0;
   int64_t burstPeriod = 0;
   bool predictable = true;
+  // Cycles from an invocation's last launch to the FSM's cycle after its done (LoopPlan::predictDrain);
+  // -1 when not predicted.
+  int64_t drainAfterLastLaunch = -1;
 };
 
 struct RtlResult {
@@ -71,6 +74,10 @@ struct RtlResult {
   std::vector<std::string> ramModules; // per kernel memory: its RAM module (on-chip), or empty
   std::vector<uint32_t> ramWordBytes;  // per kernel memory: its RAM's word width in bytes
 };
+
+// The cycles one call of a predictable loop with n iterations adds to the kernel (LoopHardware's
+// linear form, or its bursts).
+int64_t loopCallCycles(const LoopHardware& hw, uint64_t n);
 
 // Predicted kernel cycles (start to done, docs/hardware-interface.md) with fixed memory latency equal
 // to the target's and no back-pressure, from a profile of the same run of this kernel's IR

@@ -411,6 +411,7 @@ private:
       // lp<l>_started: the loop runs (from its start until its done); it owns the ports it uses meanwhile.
       loopStarted_[l] = b_.reg(fmt::format(FMT_COMPILE("lp{}_started"), l), 1);
       loopStart_[l] = b_.wire(fmt::format(FMT_COMPILE("lp{}_start"), l), 1);
+      b_.observe(loopStart_[l]); // invocations, for the measured reinvocation delay
       loopDone_[l] = b_.wire(fmt::format(FMT_COMPILE("lp{}_done"), l), 1);
       for (uint32_t m : in_.plan->loops[l].memories) {
         nl::MemPort p;

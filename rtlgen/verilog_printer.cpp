@@ -416,6 +416,7 @@ private:
       s += sig.storage == nl::Storage::Reg ? "  reg " : "  wire ";
       rangeTo(s, sig.width);
       s += sig.name;
+      if (sig.observed) s += " /*verilator public_flat_rd*/";
       s += ';';
       if (!sig.comment.empty()) {
         s += " // ";

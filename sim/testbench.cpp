@@ -199,6 +199,22 @@ std::string bindPortsCode(const SimInterface& iface) {
   return code;
 }
 
+// A Verilog identifier as Verilator names it in C++ (a second underscore of a pair and `$` escaped).
+std::string verilatorName(const std::string& id) {
+  std::string out;
+  for (size_t i = 0; i < id.size(); ++i) {
+    if (id[i] == '_' && i + 1 < id.size() && id[i + 1] == '_') {
+      out += "___05F";
+      ++i;
+    } else if (id[i] == '$') {
+      out += "__024";
+    } else {
+      out += id[i];
+    }
+  }
+  return out;
+}
+
 void replaceAll(std::string& s, const std::string& from, const std::string& to) {
   for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
     s.replace(pos, from.size(), to);
@@ -227,6 +243,12 @@ std::string generateTestbench(const SimInterface& iface) {
   validateInterface(iface, kTemplatePath);
   replaceAll(tmpl, "@MODULE@", iface.module);
   replaceAll(tmpl, "@BIND_PORTS@", bindPortsCode(iface));
+  std::string probes;
+  for (size_t l = 0; l < iface.loops; ++l)
+    probes += fmt::format("  loops.push_back(LoopProbe{{&top->rootp->{0}__DOT__lp{1}_start, "
+                          "&top->rootp->{0}__DOT__u_loop{1}__DOT__issue}});\n",
+                          verilatorName(iface.module), l);
+  replaceAll(tmpl, "@BIND_LOOPS@", probes);
   return tmpl;
 }
 
@@ -447,11 +469,19 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
     fail(exe, "simulation",
          fmt::format("the simulator exited with status {} without a result:\n{}", rc, lastLines(r.log, 20)));
 
-  // status file: "status ok|error\ncycles N\nmessage\n<message>"
+  // status file: "status ok|error\ncycles N\nloops K\n<K lines: invocations reinvocations min max>
+  // \nmessage\n<message>"
   std::istringstream ss(status);
   std::string word, state;
-  ss >> word >> state >> word >> r.cycles >> word;
-  if (!ss || (state != "ok" && state != "error"))
+  uint64_t loops = 0;
+  ss >> word >> state >> word >> r.cycles >> word >> loops;
+  for (uint64_t l = 0; ss && l < loops; ++l) {
+    LoopLaunches x;
+    ss >> x.invocations >> x.reinvocations >> x.minDelay >> x.maxDelay;
+    r.loops.push_back(x);
+  }
+  ss >> word;
+  if (!ss || (state != "ok" && state != "error") || loops != iface.loops)
     fail(statusPath, "simulation", "malformed simulator status file");
   std::getline(ss, word);
   r.error.assign(std::istreambuf_iterator<char>(ss), {});

@@ -63,6 +63,17 @@ struct SimInterface {
   std::string module;     // Verilog module name (the top)
   std::vector<SimPort> ports;
   std::vector<SimMemory> memories;
+  // Pipelined loops by loop number: the bench watches each one's starts (the top's lp<l>_start) and
+  // launches (u_loop<l>.issue) and reports LoopLaunches.
+  size_t loops = 0;
+};
+
+// One loop's invocations in a run, seen from its launches: the reinvocation delay is the number of
+// cycles from an invocation's last launch to the next invocation's first (SPV_INTEL_fpga_loop_controls
+// MaxReinvocationDelayINTEL).
+struct LoopLaunches {
+  uint64_t invocations = 0, reinvocations = 0;
+  uint64_t minDelay = 0, maxDelay = 0; // over the reinvocations (0 when there are none)
 };
 
 struct SimOptions {
@@ -80,6 +91,7 @@ struct SimResult {
   BufferSet buffers;      // final buffer contents in argument order (scalars: empty)
   BufferSet memories;     // final contents of SimInterface::memories, in that order (empty if unfinished)
   uint64_t cycles = 0;    // cycle of done (or of the failure)
+  std::vector<LoopLaunches> loops; // per SimInterface loop (empty if unfinished)
   std::string log;        // the simulator's console output ($display, Verilator messages)
 };
 

@@ -2,6 +2,8 @@
 // remain and are pipelined, the controls' statuses, the report's transformations) and its meaning (the
 // IR evaluator against the golden interpreter over trip counts around the unroll factors, breaks and
 // values read after the loops). Kernels: tests/unit/data/lower/transforms.cl.
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 #include "lower_test_util.h"
@@ -193,4 +195,123 @@ TEST_CASE("a loop containing another runs in the FSM: serial requests hold, conc
   CHECK(status("MaxConcurrencyINTEL|PipelineEnableINTEL 1 0", "PipelineEnableINTEL") == S::Honoured);
   CHECK(status("MaxConcurrencyINTEL 2", "MaxConcurrencyINTEL") == S::Ignored);
   CHECK(status("PipelineEnableINTEL 1", "PipelineEnableINTEL") == S::Ignored);
+}
+
+namespace {
+
+// The report's fusion lines: "fused" or "not fused: <reason>" for each adjacent pair.
+std::vector<std::string> fusions(const ir::Kernel& k) {
+  std::vector<std::string> out;
+  for (const ir::LoopTransform& t : k.loopTransforms)
+    if (t.control == "fusion")
+      out.push_back("fused");
+    else if (t.control == "not fused")
+      out.push_back("not fused: " + t.what);
+  return out;
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& what) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& s) { return s.find(what) != std::string::npos; });
+}
+
+} // namespace
+
+TEST_CASE("fusion: adjacent loops with the same trip count become one, the same element of a buffer shared") {
+  Loaded l = loadFile("fusion.spv");
+  ir::Kernel k = lower(l, "same_elem");
+  CHECK(k.loops.size() == 1);
+  CHECK(fusions(k) == std::vector<std::string>{"fused"});
+  for (int n : {0, 1, 2, 5, 9})
+    runBoth(l, k,
+            {ints("a", pseudoRandom(10, uint32_t(n) + 1, -99, 99)), ints("b", std::vector<int32_t>(10, 0)),
+             ints("out", {0, 0, 0}), scalar("n", n)});
+  // Off by the option: two loops, the pair reported.
+  ir::Kernel off =
+      ir::lowerKernel(*l.view, "same_elem", ir::LowerOptions{ir::kDefaultOnChipBudget, {}, false});
+  CHECK(off.loops.size() == 2);
+  CHECK(mentions(fusions(off), "fusion is off"));
+}
+
+TEST_CASE("fusion: three loops fused into one, a store between the third and fourth keeps those apart") {
+  Loaded l = loadFile("fusion.spv");
+  ir::Kernel k = lower(l, "three");
+  CHECK(k.loops.size() == 2);
+  const auto f = fusions(k);
+  CHECK(std::count(f.begin(), f.end(), "fused") == 2);
+  CHECK(mentions(f, "the code between the loops (block for.end24) accesses memory"));
+  for (int n : {0, 1, 4, 7}) {
+    const std::vector<int32_t> z(8, 0);
+    runBoth(l, k,
+            {ints("a", pseudoRandom(8, uint32_t(n) + 3, -99, 99)), ints("b", z), ints("c", z), ints("d", z),
+             ints("out", std::vector<int32_t>(9, 0)), scalar("n", n)});
+  }
+}
+
+TEST_CASE("fusion: the inner loops of each row are fused; the row loop stays") {
+  Loaded l = loadFile("fusion.spv");
+  ir::Kernel k = lower(l, "rows");
+  REQUIRE(k.loops.size() == 1);
+  CHECK(k.loops[0].depth == 2);
+  CHECK(fusions(k) == std::vector<std::string>{"fused"});
+  for (auto [n, cols] : {std::pair{0, 3}, {3, 0}, {3, 4}}) {
+    const std::vector<int32_t> z(12, 0);
+    runBoth(l, k,
+            {ints("a", pseudoRandom(12, 5, -99, 99)), ints("b", z), ints("c", z), scalar("n", n),
+             scalar("cols", cols)});
+  }
+}
+
+TEST_CASE("fusion: not fused when it would change the result, and the report says why") {
+  Loaded l = loadFile("fusion.spv");
+  const std::vector<int32_t> a = pseudoRandom(10, 7, -99, 99), z(10, 0);
+  struct Case {
+    const char* kernel;
+    const char* why;
+    std::vector<sim::ArgSpec> args;
+  };
+  const std::vector<Case> cases{
+      {"next_elem",
+       "memory b is written by one loop and accessed by the other at different elements",
+       {ints("a", a), ints("b", z), ints("out", {0}), scalar("n", 8)}},
+      {"reads_sum", "reads %s, computed by loop", {ints("a", a), ints("out", z), scalar("n", 8)}},
+      {"other_count",
+       "the trip counts may differ",
+       {ints("a", a), ints("b", z), ints("c", z), scalar("n", 8), scalar("m", 5)}},
+      {"breaks",
+       "leaves from inside its body",
+       {ints("a", a), ints("b", z), ints("out", {0}), scalar("n", 8)}}};
+  for (const Case& c : cases) {
+    CAPTURE(c.kernel);
+    ir::Kernel k = lower(l, c.kernel);
+    CHECK(k.loops.size() == 2);
+    CHECK(mentions(fusions(k), c.why));
+    runBoth(l, k, c.args);
+  }
+}
+
+TEST_CASE("fusion: NoFusionINTEL on either loop keeps them apart and is honoured") {
+  // -O0 code has no OpLoopMerge without a pragma: same_elem's second loop (header for.cond6, the
+  // module's first block of that name) gets an OpLoopControlINTEL before its header's branch.
+  std::string text = spirv::writeText(spirv::readModuleFile(dataPath("fusion.spv")));
+  const size_t label = text.find("%for.cond6 = OpLabel");
+  REQUIRE(label != std::string::npos);
+  const size_t branch = text.rfind('\n', text.find("OpBranchConditional", label));
+  text.insert(branch + 1, "OpLoopControlINTEL NoFusionINTEL\n");
+  const size_t cap = text.find("OpCapability Kernel");
+  text.insert(cap, "OpCapability FPGALoopControlsINTEL\nOpCapability UnstructuredLoopControlsINTEL\n");
+  const size_t ext = text.rfind('\n', text.find("OpExtInstImport"));
+  text.insert(
+      ext + 1,
+      "OpExtension \"SPV_INTEL_fpga_loop_controls\"\nOpExtension \"SPV_INTEL_unstructured_loop_controls\"\n");
+  Loaded l = loadText(text);
+  ir::Kernel k = lower(l, "same_elem");
+  CHECK(k.loops.size() == 2);
+  CHECK(mentions(fusions(k), "NoFusionINTEL on loop"));
+  const auto* r = findRequest(k, "NoFusionINTEL");
+  REQUIRE(r);
+  CHECK(r->status == S::Honoured);
+  runBoth(l, k,
+          {ints("a", pseudoRandom(10, 2, -99, 99)), ints("b", std::vector<int32_t>(10, 0)),
+           ints("out", {0, 0, 0}), scalar("n", 6)});
 }

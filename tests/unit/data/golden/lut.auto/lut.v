@@ -28,7 +28,7 @@ module lut (
   wire fsm_en;
   reg [31:0] arg_n_q;
   reg lp0_started;
-  wire lp0_start;
+  wire lp0_start /*verilator public_flat_rd*/;
   wire lp0_done;
   wire lp0_m2_req_valid;
   wire lp0_m2_req_write;
@@ -36,7 +36,7 @@ module lut (
   wire [3:0] lp0_m2_req_size;
   wire [63:0] lp0_m2_req_wdata;
   reg lp1_started;
-  wire lp1_start;
+  wire lp1_start /*verilator public_flat_rd*/;
   wire lp1_done;
   wire lp1_m0_req_valid;
   wire lp1_m0_req_write;

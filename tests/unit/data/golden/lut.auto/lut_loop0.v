@@ -13,7 +13,7 @@ module lut_loop0 (
   output wire [63:0] m2_req_wdata
 );
   reg running;
-  wire issue;
+  wire issue /*verilator public_flat_rd*/;
   wire exit_det;
   wire admit_1;
   wire vk_p0;

@@ -36,7 +36,7 @@ module vadd (
   wire fsm_en;
   reg [31:0] arg_n_q;
   reg lp0_started;
-  wire lp0_start;
+  wire lp0_start /*verilator public_flat_rd*/;
   wire lp0_done;
   wire lp0_m0_req_valid;
   wire lp0_m0_req_write;

@@ -31,7 +31,7 @@ module vadd_loop0 (
 );
   reg running;
   reg [31:0] li_1_q;
-  wire issue;
+  wire issue /*verilator public_flat_rd*/;
   wire exit_det;
   wire admit_1;
   wire admit_2;

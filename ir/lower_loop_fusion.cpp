@@ -1,0 +1,438 @@
+// Loop fusion (docs/loop-controls.md "Loop fusion"), on the CFG before loops are extracted. Two loops
+// are *adjacent* when the first leaves only from its header and a straight chain of blocks leads from
+// there into the second's header. Adjacent innermost loops with the same trip count are fused unless
+// NoFusionINTEL is on either: one loop whose iteration runs the first body, then the second. The
+// second header's phis join the first header, its exit test goes (the trip counts are equal), and
+// the chain between the loops runs after the fused loop. Legal when
+// - both trip counts are the same counted induction (same start, step, bound and test),
+// - the second loop reads nothing the first computes (a value after the first ends would be the
+//   current one in the fused loop), and nothing the chain computes,
+// - the chain has no memory access or other side effect (it moves past the second loop),
+// - every memory one loop writes and the other accesses is accessed at one element per iteration,
+//   the same in both (base + i * stride, stride at least the access size): iteration i of the second
+//   loop then touches only what iteration i of the first did, which ran just before it.
+// Every adjacent pair not fused is recorded with the reason, like the fusions, in loopTransforms.
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir::lower {
+namespace {
+
+using S = LoopControlRequest::Status;
+
+// Controls that only the loop transformations read (settled before fusion) do not stop it; any other
+// control would have to hold for the fused loop, which the user did not ask for.
+const char* const kTransformControls[] = {"Unroll",        "DontUnroll",    "PartialCount",     "PeelCount",
+                                          "MinIterations", "MaxIterations", "IterationMultiple"};
+
+// i = init; i <cmp> bound (or bound <cmp> i); i += step: the loop continues while the test is
+// `continueOn`.
+struct Induction {
+  ValueId phi = kNone, init = kNone, bound = kNone;
+  OpKind cmp = OpKind::Eq;
+  bool phiFirst = true, continueOn = true;
+  int64_t step = 0;
+};
+
+bool sameConstOrValue(const Kernel& k, ValueId a, ValueId b) {
+  if (a == b) return true;
+  const Op &x = k.ops[a], &y = k.ops[b];
+  return x.kind == OpKind::Const && y.kind == OpKind::Const && x.width() == y.width() && x.imm == y.imm &&
+         x.immHigh == y.immHigh;
+}
+
+// The single value every listed phi entry brings; kNone if they differ or there are none.
+ValueId entryValue(const Kernel& k, const Op& phi, const std::vector<uint32_t>& from) {
+  ValueId v = kNone;
+  for (size_t i = 0; i < phi.phiBlocks.size(); ++i) {
+    if (std::find(from.begin(), from.end(), phi.phiBlocks[i]) == from.end()) continue;
+    if (v != kNone && !sameConstOrValue(k, v, phi.operands[i])) return kNone;
+    v = phi.operands[i];
+  }
+  return v;
+}
+
+std::optional<Induction> inductionOf(const Kernel& k, const LoopInfo& L, const HeaderExit& hx) {
+  const Terminator& t = k.blocks[L.header].term;
+  const Op& c = k.ops[t.cond];
+  if (!isCompare(c.kind) || c.block != L.header) return std::nullopt;
+  const std::vector<uint32_t> entering = enteringPreds(k, L);
+  for (int side = 0; side < 2; ++side) {
+    const ValueId phi = c.operands[side], bound = c.operands[1 - side];
+    const Op& p = k.ops[phi];
+    if (p.kind != OpKind::Phi || p.block != L.header || contains(L.blocks, k.ops[bound].block)) continue;
+    const ValueId init = entryValue(k, p, entering), next = entryValue(k, p, L.latches);
+    if (init == kNone || next == kNone) continue;
+    const Op& n = k.ops[next];
+    if (n.operands.size() != 2 || (n.kind != OpKind::Add && n.kind != OpKind::Sub)) continue;
+    const int at = n.operands[0] == phi ? 0 : n.operands[1] == phi && n.kind == OpKind::Add ? 1 : -1;
+    if (at < 0 || k.ops[n.operands[1 - at]].kind != OpKind::Const) continue;
+    int64_t step = signExtend(k.ops[n.operands[1 - at]].imm, n.width());
+    if (n.kind == OpKind::Sub) step = -step;
+    return Induction{phi, init, bound, c.kind, side == 0, hx.inside == t.targets[0], step};
+  }
+  return std::nullopt;
+}
+
+bool sameTripCount(const Kernel& k, const Induction& a, const Induction& b) {
+  return a.cmp == b.cmp && a.phiFirst == b.phiFirst && a.continueOn == b.continueOn && a.step == b.step &&
+         k.ops[a.phi].width() == k.ops[b.phi].width() && sameConstOrValue(k, a.init, b.init) &&
+         sameConstOrValue(k, a.bound, b.bound);
+}
+
+// Two adjacent loops: the chain of blocks between them (each entered only from the one before,
+// ending in a branch to the next), possibly empty.
+struct Pair {
+  const LoopInfo* first = nullptr;
+  const LoopInfo* second = nullptr;
+  HeaderExit exit1;
+  std::vector<uint32_t> chain;
+};
+
+std::optional<Pair> adjacentAfter(const Kernel& k, const LoopForest& lf, const LoopInfo& L,
+                                  const std::vector<std::vector<uint32_t>>& preds) {
+  const std::optional<HeaderExit> hx = headerOnlyExit(k, L);
+  if (!hx) return std::nullopt;
+  Pair p{&L, nullptr, *hx, {}};
+  uint32_t prev = L.header, b = hx->outside;
+  for (int steps = 0; steps < 64; ++steps) {
+    for (const LoopInfo& M : lf.loops)
+      if (M.header == b) {
+        if (&M == &L || M.parent != L.parent || preds[b].size() < 2) return std::nullopt;
+        for (uint32_t q : preds[b])
+          if (q != prev && !contains(M.blocks, q)) return std::nullopt; // entered from elsewhere too
+        p.second = &M;
+        return p;
+      }
+    const Terminator& t = k.blocks[b].term;
+    if (preds[b].size() != 1 || preds[b][0] != prev || t.kind != Terminator::Kind::Branch)
+      return std::nullopt;
+    p.chain.push_back(b);
+    prev = b;
+    b = t.targets[0];
+  }
+  return std::nullopt;
+}
+
+// The offset's stride per step of the induction `iv` when it is [inv +] (ext(iv) | iv) [* C | << C],
+// with `inv` defined outside the loop; nullopt otherwise.
+std::optional<uint64_t> strideOf(const Kernel& k, const LoopInfo& L, ValueId off, ValueId iv) {
+  const Op* o = &k.ops[off];
+  if (o->kind == OpKind::Add) {
+    const bool inv0 = !contains(L.blocks, k.ops[o->operands[0]].block);
+    const bool inv1 = !contains(L.blocks, k.ops[o->operands[1]].block);
+    if (inv0 == inv1) return std::nullopt;
+    o = &k.ops[o->operands[inv0 ? 1 : 0]];
+  }
+  uint64_t scale = 1;
+  if ((o->kind == OpKind::Mul || o->kind == OpKind::Shl) && k.ops[o->operands[1]].kind == OpKind::Const) {
+    const uint64_t c = k.ops[o->operands[1]].imm;
+    if (o->kind == OpKind::Shl && c >= 16) return std::nullopt;
+    scale = o->kind == OpKind::Shl ? uint64_t(1) << c : c;
+    o = &k.ops[o->operands[0]];
+  }
+  if (o->kind == OpKind::SExt || o->kind == OpKind::ZExt) o = &k.ops[o->operands[0]];
+  if (o != &k.ops[iv] || scale == 0 || scale > (uint64_t(1) << 16)) return std::nullopt;
+  return scale;
+}
+
+// The same value in both loops, reading iv2 in the second where the first reads iv1.
+bool sameExpr(const Kernel& k, ValueId a, ValueId b, ValueId iv1, ValueId iv2, int depth = 0) {
+  if (a == kNone || b == kNone) return a == b;
+  if (sameConstOrValue(k, a, b) || (a == iv1 && b == iv2)) return true;
+  const Op &x = k.ops[a], &y = k.ops[b];
+  if (depth > 16 || x.kind != y.kind || x.type != y.type || x.imm != y.imm || x.rounding != y.rounding ||
+      x.operands.size() != y.operands.size() || x.kind == OpKind::Phi || x.kind == OpKind::Load ||
+      hasSideEffect(x.kind) || x.kind == OpKind::Const)
+    return false;
+  for (size_t i = 0; i < x.operands.size(); ++i)
+    if (!sameExpr(k, x.operands[i], y.operands[i], iv1, iv2, depth + 1)) return false;
+  return true;
+}
+
+struct Access {
+  ValueId op;
+  bool second; // in the second loop
+};
+
+// Why the pair cannot be fused; "" when it can.
+std::string whyNot(Kernel& k, const Pair& p, const std::optional<Induction>& i1,
+                   const std::optional<Induction>& i2) {
+  const LoopInfo &L1 = *p.first, &L2 = *p.second;
+  auto name = [&](const LoopInfo& L) { return fmt::format("loop '{}'", k.blocks[L.header].name); };
+  for (const LoopInfo* L : {&L1, &L2})
+    if (!L->children.empty()) return name(*L) + " contains another loop (only innermost loops are fused)";
+  for (const LoopInfo* L : {&L1, &L2})
+    if (std::string c = loopsOfCalls(k, *L); !c.empty()) return name(*L) + ": " + c;
+  const std::optional<HeaderExit> hx2 = headerOnlyExit(k, L2);
+  if (!hx2) return name(L2) + " leaves from inside its body (a break or return)";
+  for (const LoopInfo* L : {&L1, &L2}) {
+    const auto& lc = k.blocks[L->header].loopControls;
+    if (!lc) continue;
+    std::string others;
+    for (const LoopControlRequest& r : lc->requests)
+      if (std::none_of(std::begin(kTransformControls), std::end(kTransformControls),
+                       [&](const char* c) { return r.name == c; }))
+        others += (others.empty() ? "" : ", ") + r.name;
+    if (!others.empty())
+      return fmt::format("{} has loop controls ({}) that the fused loop would take on", name(*L), others);
+  }
+  if (immediateDominators(kernelSuccessors(k), cfgRoots(k))[L1.header] < 0)
+    return name(L1) + " starts the function"; // no block before it to hold the fused loop's constants
+  if (!i1 || !i2)
+    return fmt::format(
+        "{}'s trip count is not a counted induction (i = start; i < bound; i += step, bound set "
+        "before the loop)",
+        name(!i1 ? L1 : L2));
+  if (!sameTripCount(k, *i1, *i2)) return "the trip counts may differ (start, step, bound or test differ)";
+  // Values: the second loop reads nothing the first or the chain computes (constants aside).
+  std::set<uint32_t> before(L1.blocks.begin(), L1.blocks.end());
+  before.insert(p.chain.begin(), p.chain.end());
+  const std::vector<uint32_t> entering2 = enteringPreds(k, L2);
+  for (uint32_t b : L2.blocks)
+    for (ValueId v : k.blocks[b].ops) {
+      const Op& op = k.ops[v];
+      for (size_t i = 0; i < op.operands.size(); ++i) {
+        if (op.operands[i] == kNone) continue; // an unpredicated access
+        const Op& d = k.ops[op.operands[i]];
+        if (!before.count(d.block) || d.kind == OpKind::Const) continue;
+        return fmt::format("{} reads {}, computed {} before it", name(L2),
+                           d.name.empty() ? "a value" : "%" + d.name,
+                           contains(L1.blocks, d.block) ? "by " + name(L1) : "between the loops");
+      }
+    }
+  for (uint32_t b : p.chain)
+    for (ValueId v : k.blocks[b].ops)
+      if (k.ops[v].kind == OpKind::Load || hasSideEffect(k.ops[v].kind))
+        return fmt::format("the code between the loops (block {}) accesses memory", k.blocks[b].name);
+  // The second header's own work runs once fewer (no exit test in the fused loop): it must be pure
+  // and read only inside the second loop.
+  const uint32_t H2 = L2.header;
+  for (ValueId v : k.blocks[H2].ops) {
+    const Op& op = k.ops[v];
+    if (op.kind == OpKind::Phi) continue;
+    if (hasSideEffect(op.kind) || op.kind == OpKind::Load)
+      return name(L2) + "'s header accesses memory in its exit test";
+  }
+  for (size_t u = 0; u < k.ops.size(); ++u) {
+    const Op& user = k.ops[u];
+    if (contains(L2.blocks, user.block) && user.kind != OpKind::Phi) continue;
+    for (size_t i = 0; i < user.operands.size(); ++i) {
+      if (user.operands[i] == kNone) continue;
+      const Op& d = k.ops[user.operands[i]];
+      if (d.block != H2 || d.kind == OpKind::Phi || d.kind == OpKind::Const) continue;
+      // A phi of the second loop reading it along its own back edge is inside.
+      if (user.kind == OpKind::Phi && contains(L2.blocks, user.block) &&
+          contains(L2.blocks, user.phiBlocks[i]))
+        continue;
+      return name(L2) + "'s header computes a value read after the loop";
+    }
+  }
+  for (const BasicBlock& b : k.blocks)
+    if (b.term.cond != kNone && k.ops[b.term.cond].block == H2 &&
+        !contains(L2.blocks, static_cast<uint32_t>(&b - k.blocks.data())))
+      return name(L2) + "'s header computes a value read after the loop";
+  // Memory: per memory written by one loop and accessed by the other, every access at the same element.
+  std::map<uint32_t, std::vector<Access>> byMemory;
+  for (const LoopInfo* L : {&L1, &L2})
+    for (uint32_t b : L->blocks)
+      for (ValueId v : k.blocks[b].ops)
+        if (k.ops[v].kind == OpKind::Load || k.ops[v].kind == OpKind::Store)
+          byMemory[k.ops[v].memory].push_back(Access{v, L == &L2});
+  for (const auto& [m, accesses] : byMemory) {
+    bool w[2] = {false, false}, a[2] = {false, false};
+    for (const Access& x : accesses) {
+      a[x.second] = true;
+      w[x.second] = w[x.second] || k.ops[x.op].kind == OpKind::Store;
+    }
+    if (!((w[0] && a[1]) || (w[1] && a[0]))) continue;
+    const std::string what =
+        fmt::format("memory {} is written by one loop and accessed by the other", k.memories[m].name);
+    if (std::abs(i1->step) != 1) return what + " (the induction's step is not 1)";
+    const Access& ref = accesses.front();
+    const ValueId refOff = k.ops[ref.op].operands[0];
+    const std::optional<uint64_t> stride =
+        strideOf(k, ref.second ? L2 : L1, refOff, ref.second ? i2->phi : i1->phi);
+    if (!stride || *stride < k.ops[ref.op].size)
+      return what + ", at an element that is not base + i * stride (stride at least the access size)";
+    for (const Access& x : accesses) {
+      const ValueId off = k.ops[x.op].operands[0];
+      const bool same = k.ops[x.op].size == k.ops[ref.op].size &&
+                        (ref.second == x.second ? sameExpr(k, refOff, off, kNone, kNone) || refOff == off
+                         : ref.second           ? sameExpr(k, off, refOff, i1->phi, i2->phi)
+                                                : sameExpr(k, refOff, off, i1->phi, i2->phi));
+      if (!same) return what + " at different elements in one iteration";
+    }
+  }
+  return {};
+}
+
+// The loop's NoFusionINTEL, settled or not (a pair is looked at again after another pair fuses).
+LoopControlRequest* noFusion(Kernel& k, uint32_t header) {
+  auto& lc = k.blocks[header].loopControls;
+  if (lc)
+    for (LoopControlRequest& r : lc->requests)
+      if (r.name == "NoFusionINTEL") return &r;
+  return nullptr;
+}
+
+// Fuses the pair (whyNot said yes): see the file comment.
+void fuse(Kernel& k, const Pair& p) {
+  const LoopInfo &L1 = *p.first, &L2 = *p.second;
+  const uint32_t H1 = L1.header, H2 = L2.header;
+  const HeaderExit hx2 = *headerOnlyExit(k, L2);
+  const std::vector<uint32_t> entering1 = enteringPreds(k, L1);
+  const uint32_t last = p.chain.empty() ? H1 : p.chain.back(); // the second loop's entering block
+  // Constants of the chain that the second loop reads go where they dominate the fused loop.
+  {
+    const std::vector<int> idom = immediateDominators(kernelSuccessors(k), cfgRoots(k));
+    const uint32_t home = static_cast<uint32_t>(idom[H1]); // whyNot: H1 has an immediate dominator
+    for (uint32_t b : p.chain) {
+      auto& ops = k.blocks[b].ops;
+      for (size_t i = ops.size(); i-- > 0;)
+        if (k.ops[ops[i]].kind == OpKind::Const) {
+          k.ops[ops[i]].block = home;
+          k.blocks[home].ops.push_back(ops[i]);
+          ops.erase(ops.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+    }
+  }
+  // The first header's phis take their next value along the second loop's back edges; with several
+  // first-loop latches, a phi in the second header merges what they bring.
+  std::vector<ValueId> newPhis;
+  for (ValueId v : std::vector<ValueId>(k.blocks[H1].ops)) {
+    if (k.ops[v].kind != OpKind::Phi) continue;
+    std::vector<std::pair<uint32_t, ValueId>> back;
+    for (size_t i = 0; i < k.ops[v].phiBlocks.size(); ++i)
+      if (contains(L1.blocks, k.ops[v].phiBlocks[i]))
+        back.push_back({k.ops[v].phiBlocks[i], k.ops[v].operands[i]});
+    ValueId carried = back.front().second;
+    if (back.size() > 1) {
+      Op m;
+      m.kind = OpKind::Phi;
+      m.type = k.ops[v].type;
+      m.block = H2;
+      m.name = k.ops[v].name.empty() ? "" : k.ops[v].name + ".fused";
+      m.loc = k.ops[v].loc;
+      for (auto& [blk, val] : back) {
+        m.phiBlocks.push_back(blk);
+        m.operands.push_back(val);
+      }
+      carried = static_cast<ValueId>(k.ops.size());
+      k.ops.push_back(std::move(m));
+      newPhis.push_back(carried);
+    }
+    Op& phi = k.ops[v];
+    for (size_t i = phi.phiBlocks.size(); i-- > 0;)
+      if (contains(L1.blocks, phi.phiBlocks[i])) {
+        phi.phiBlocks.erase(phi.phiBlocks.begin() + static_cast<std::ptrdiff_t>(i));
+        phi.operands.erase(phi.operands.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    for (uint32_t l : L2.latches) {
+      phi.phiBlocks.push_back(l);
+      phi.operands.push_back(carried);
+    }
+  }
+  // The second header's phis move to the first header: their start value on the fused loop's entry.
+  std::vector<ValueId> moved, rest;
+  for (ValueId v : k.blocks[H2].ops)
+    (k.ops[v].kind == OpKind::Phi ? moved : rest).push_back(v);
+  for (ValueId v : moved) {
+    Op& phi = k.ops[v];
+    const ValueId init = entryValue(k, phi, {last});
+    for (size_t i = phi.phiBlocks.size(); i-- > 0;)
+      if (phi.phiBlocks[i] == last) {
+        phi.phiBlocks.erase(phi.phiBlocks.begin() + static_cast<std::ptrdiff_t>(i));
+        phi.operands.erase(phi.operands.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+    for (uint32_t e : entering1) {
+      phi.phiBlocks.push_back(e);
+      phi.operands.push_back(init);
+    }
+    phi.block = H1;
+  }
+  auto& ops1 = k.blocks[H1].ops;
+  ops1.insert(std::find_if(ops1.begin(), ops1.end(), [&](ValueId v) { return k.ops[v].kind != OpKind::Phi; }),
+              moved.begin(), moved.end());
+  newPhis.insert(newPhis.end(), rest.begin(), rest.end());
+  k.blocks[H2].ops = newPhis;
+  // Edges: first body -> second header -> second body -> first header; the exit path after the
+  // chain goes where the second loop left to. In this order, for loops of one block (a header that
+  // is its own latch) too.
+  retarget(k, last, H2, hx2.outside);
+  for (uint32_t l : L1.latches)
+    retarget(k, l, H1, H2);
+  for (uint32_t l : L2.latches)
+    if (l != H2) retarget(k, l, H2, H1);
+  Terminator& t2 = k.blocks[H2].term;
+  t2.kind = Terminator::Kind::Branch;
+  t2.cond = kNone;
+  t2.targets = {hx2.inside == H2 ? H1 : hx2.inside};
+  for (ValueId v : k.blocks[hx2.outside].ops)
+    if (k.ops[v].kind == OpKind::Phi)
+      for (uint32_t& b : k.ops[v].phiBlocks)
+        if (b == H2) b = last;
+  moveControls(k, H2, H1);
+}
+
+} // namespace
+
+bool fuseLoops(Kernel& k, const LoopForest& first, bool enabled) {
+  bool any = false;
+  std::set<std::pair<uint32_t, uint32_t>> reported; // header pairs already recorded
+  LoopForest lf = first;
+  for (bool changed = true; changed;) {
+    changed = false;
+    const auto preds = kernelPredecessors(k);
+    for (const LoopInfo& L : lf.loops) {
+      const std::optional<Pair> p = adjacentAfter(k, lf, L, preds);
+      if (!p) continue;
+      const uint32_t H1 = p->first->header, H2 = p->second->header;
+      const std::string n1 = k.blocks[H1].name, n2 = k.blocks[H2].name;
+      const SourceLoc loc = k.blocks[H1].term.loc;
+      std::string reason;
+      LoopControlRequest* no1 = noFusion(k, H1);
+      LoopControlRequest* no2 = noFusion(k, H2);
+      if (!enabled)
+        reason = "fusion is off (--fusion off)";
+      else if (no1 || no2)
+        reason = fmt::format("NoFusionINTEL on loop '{}'", no1 ? n1 : n2);
+      else {
+        const std::optional<HeaderExit> hx2 = headerOnlyExit(k, *p->second);
+        const std::optional<Induction> i1 = inductionOf(k, *p->first, p->exit1);
+        const std::optional<Induction> i2 = hx2 ? inductionOf(k, *p->second, *hx2) : std::nullopt;
+        reason = whyNot(k, *p, i1, i2);
+      }
+      for (LoopControlRequest* r : {no1, no2})
+        if (r)
+          settle(*r, S::Honoured, fmt::format("not fused with the adjacent loop '{}'", r == no1 ? n2 : n1));
+      if (!reason.empty()) {
+        if (reported.insert({H1, H2}).second)
+          k.loopTransforms.push_back(
+              LoopTransform{n1, loc, "not fused", fmt::format("not fused with loop '{}': {}", n2, reason)});
+        continue;
+      }
+      fuse(k, *p);
+      k.loopTransforms.push_back(LoopTransform{
+          n1, loc, "fusion",
+          fmt::format("fused with the adjacent loop '{}' (same trip count): each iteration runs both bodies",
+                      n2)});
+      any = changed = true;
+      lf = findLoops(k);
+      break;
+    }
+  }
+  // NoFusionINTEL on a loop with no adjacent loop to fuse with.
+  for (const LoopInfo& L : lf.loops)
+    if (LoopControlRequest* r = pendingRequest(k, L.header, "NoFusionINTEL"))
+      settle(*r, S::Honoured, "not fused (no adjacent loop with the same trip count)");
+  return any;
+}
+
+} // namespace spvhls::ir::lower
