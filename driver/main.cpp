@@ -287,7 +287,10 @@ sim::SimInterface simInterface(const driver::Compiled& c,
           {c.rtl.ramModules.at(m), mem.sizeBytes, c.rtl.ramWordBytes.at(m), std::move(image)});
     }
   }
-  iface.loops = c.kernel.loops.size();
+  for (const ir::Loop& loop : c.kernel.loops)
+    iface.loops.push_back(loop.name);
+  for (const ir::BasicBlock& b : c.kernel.blocks)
+    iface.blocks.push_back(b.name);
   return iface;
 }
 

@@ -164,6 +164,8 @@ private:
   void declarations() {
     blk_ = b_.reg("blk", blkW_);
     cyc_ = b_.reg("cyc", cycW_);
+    b_.observe(blk_); // where the FSM is when a simulation stops without done
+    b_.observe(cyc_);
     fsmEn_ = b_.wire("fsm_en", 1);
     argQ_.resize(k_.args.size());
     for (size_t i = 0; i < k_.args.size(); ++i)
@@ -410,6 +412,7 @@ private:
       if (loopCall(l) == ir::kNone) continue;
       // lp<l>_started: the loop runs (from its start until its done); it owns the ports it uses meanwhile.
       loopStarted_[l] = b_.reg(fmt::format(FMT_COMPILE("lp{}_started"), l), 1);
+      b_.observe(loopStarted_[l]);
       loopStart_[l] = b_.wire(fmt::format(FMT_COMPILE("lp{}_start"), l), 1);
       b_.observe(loopStart_[l]); // invocations, for the measured reinvocation delay
       loopDone_[l] = b_.wire(fmt::format(FMT_COMPILE("lp{}_done"), l), 1);

@@ -199,6 +199,17 @@ std::string bindPortsCode(const SimInterface& iface) {
   return code;
 }
 
+// A C++ string literal holding `s`.
+std::string cString(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (static_cast<unsigned char>(ch) < 0x20) out += fmt::format("\\x{:02x}", int(ch));
+    else out += ch;
+  }
+  return out + "\"";
+}
+
 // A Verilog identifier as Verilator names it in C++ (a second underscore of a pair and `$` escaped).
 std::string verilatorName(const std::string& id) {
   std::string out;
@@ -243,11 +254,19 @@ std::string generateTestbench(const SimInterface& iface) {
   validateInterface(iface, kTemplatePath);
   replaceAll(tmpl, "@MODULE@", iface.module);
   replaceAll(tmpl, "@BIND_PORTS@", bindPortsCode(iface));
+  const std::string root = "top->rootp->" + verilatorName(iface.module) + "__DOT__";
   std::string probes;
-  for (size_t l = 0; l < iface.loops; ++l)
-    probes += fmt::format("  loops.push_back(LoopProbe{{&top->rootp->{0}__DOT__lp{1}_start, "
-                          "&top->rootp->{0}__DOT__u_loop{1}__DOT__issue}});\n",
-                          verilatorName(iface.module), l);
+  for (size_t l = 0; l < iface.loops.size(); ++l)
+    probes += fmt::format("  loops.push_back(LoopProbe{{&{0}lp{1}_start, &{0}lp{1}_started, &{0}u_loop{1}__DOT__issue, "
+                          "{2}}});\n",
+                          root, l, cString(iface.loops[l]));
+  if (!iface.blocks.empty()) {
+    probes += fmt::format("  fsm.block = [top] {{ return uint64_t({0}blk); }};\n  fsm.cycle = [top] {{ return "
+                          "uint64_t({0}cyc); }};\n",
+                          root);
+    for (const std::string& b : iface.blocks)
+      probes += fmt::format("  fsm.names.push_back({});\n", cString(b));
+  }
   replaceAll(tmpl, "@BIND_LOOPS@", probes);
   return tmpl;
 }
@@ -481,7 +500,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
     r.loops.push_back(x);
   }
   ss >> word;
-  if (!ss || (state != "ok" && state != "error") || loops != iface.loops)
+  if (!ss || (state != "ok" && state != "error") || loops != iface.loops.size())
     fail(statusPath, "simulation", "malformed simulator status file");
   std::getline(ss, word);
   r.error.assign(std::istreambuf_iterator<char>(ss), {});

@@ -63,9 +63,13 @@ struct SimInterface {
   std::string module;     // Verilog module name (the top)
   std::vector<SimPort> ports;
   std::vector<SimMemory> memories;
-  // Pipelined loops by loop number: the bench watches each one's starts (the top's lp<l>_start) and
-  // launches (u_loop<l>.issue) and reports LoopLaunches.
-  size_t loops = 0;
+  // Pipelined loops by loop number: the bench watches each one's starts (the top's lp<l>_start),
+  // launches (u_loop<l>.issue) and whether it runs (lp<l>_started), reports LoopLaunches, and names
+  // the running loops when the simulation stops without done.
+  std::vector<std::string> loops;
+  // The FSM's blocks by number (its `blk` register), named when the simulation stops without done;
+  // empty: the design has no such FSM to watch.
+  std::vector<std::string> blocks;
 };
 
 // One loop's invocations in a run, seen from its launches: the reinvocation delay is the number of

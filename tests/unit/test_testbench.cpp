@@ -40,7 +40,8 @@ ArgSpec scalarArg(const std::string& name, uint64_t v) {
 
 BufferSet buffersOf(const RunSpec& spec) {
   BufferSet b;
-  for (const auto& a : spec.args) b.push_back(a.isBuffer ? a.init : std::vector<uint8_t>{});
+  for (const auto& a : spec.args)
+    b.push_back(a.isBuffer ? a.init : std::vector<uint8_t>{});
   return b;
 }
 
@@ -53,12 +54,15 @@ std::vector<int32_t> ints(const std::vector<uint8_t>& bytes) {
 std::vector<int32_t> randomInts(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   std::vector<int32_t> v(n);
-  for (auto& x : v) x = int32_t(rng()); // full range: the sum wraps like the hardware's
+  for (auto& x : v)
+    x = int32_t(rng()); // full range: the sum wraps like the hardware's
   return v;
 }
 
 // The vadd fixture is split over two files (top module first).
-std::vector<std::string> vaddFiles() { return {kData + "/vadd.v", kData + "/vadd_reader.v"}; }
+std::vector<std::string> vaddFiles() {
+  return {kData + "/vadd.v", kData + "/vadd_reader.v"};
+}
 
 // vadd(a, b, c, n): ports in kernel parameter order.
 SimInterface vaddInterface() {
@@ -92,7 +96,8 @@ void checkVaddResult(const Vadd& v, const SimResult& r) {
   CHECK(ints(r.buffers[1]) == v.b);
   CHECK(r.buffers[3].empty());
   std::vector<int32_t> expected = v.c0;
-  for (uint32_t i = 0; i < v.n; ++i) expected[i] = int32_t(uint32_t(v.a[i]) + uint32_t(v.b[i]));
+  for (uint32_t i = 0; i < v.n; ++i)
+    expected[i] = int32_t(uint32_t(v.a[i]) + uint32_t(v.b[i]));
   CHECK(ints(r.buffers[2]) == expected);
 }
 
@@ -107,7 +112,8 @@ SimInterface faultyInterface() {
 }
 
 const std::string& faultySim() {
-  static const std::string exe = buildSimulator(kData + "/faulty.v", faultyInterface(), kWork + "/faulty", false);
+  static const std::string exe =
+      buildSimulator(kData + "/faulty.v", faultyInterface(), kWork + "/faulty", false);
   return exe;
 }
 
@@ -116,7 +122,8 @@ RunSpec faultySpec(uint32_t n, uint32_t mode) {
   s.path = "faulty.run.json";
   s.kernel = "faulty";
   std::vector<int32_t> a(n);
-  for (uint32_t i = 0; i < n; ++i) a[i] = int32_t(i * 7 + 1);
+  for (uint32_t i = 0; i < n; ++i)
+    a[i] = int32_t(i * 7 + 1);
   s.args = {bufferArg("a", a), bufferArg("out", {0}), scalarArg("n", n), scalarArg("mode", mode)};
   return s;
 }
@@ -124,6 +131,24 @@ RunSpec faultySpec(uint32_t n, uint32_t mode) {
 SimResult runFaulty(uint32_t n, uint32_t mode, SimOptions o = {}) {
   RunSpec s = faultySpec(n, mode);
   return runSimulator(faultySim(), faultyInterface(), s, buffersOf(s), o);
+}
+
+// probed(out, hang): the FSM and loop signals the bench watches (probed.v).
+SimInterface probedInterface() {
+  SimInterface i{"probed", {{"out", true, 64, 0}, {"hang", false, 8, 1}}};
+  i.loops = {"inner"};
+  i.blocks = {"entry", "for.cond.loop", "latch", "store"};
+  return i;
+}
+
+SimResult runProbed(uint32_t hang, SimOptions o = {}) {
+  static const std::string exe =
+      buildSimulator(kData + "/probed.v", probedInterface(), kWork + "/probed", false);
+  RunSpec s;
+  s.path = "probed.run.json";
+  s.kernel = "probed";
+  s.args = {bufferArg("out", {0}), scalarArg("hang", hang)};
+  return runSimulator(exe, probedInterface(), s, buffersOf(s), o);
 }
 
 } // namespace
@@ -232,7 +257,8 @@ TEST_CASE("faulty fixture: the correct mode works under back-pressure") {
   SimResult r = runFaulty(20, 0, o);
   REQUIRE_MESSAGE(r.finished, r.error);
   int32_t sum = 0;
-  for (int32_t i = 0; i < 20; ++i) sum += i * 7 + 1;
+  for (int32_t i = 0; i < 20; ++i)
+    sum += i * 7 + 1;
   CHECK(ints(r.buffers[1]) == std::vector<int32_t>{sum});
 }
 
@@ -267,8 +293,10 @@ TEST_CASE("faulty fixture: computing without memory traffic for longer than the 
 TEST_CASE("faulty fixture: bad requests name the port, address, size and cycle") {
   SimResult r = runFaulty(16, 2, SimOptions{});
   CHECK_FALSE(r.finished);
-  CHECK(r.error.find("memory port 'a': read of 4 bytes at address 0x40: out of bounds (buffer is 64 bytes) at cycle") !=
-        std::string::npos);
+  CHECK(
+      r.error.find(
+          "memory port 'a': read of 4 bytes at address 0x40: out of bounds (buffer is 64 bytes) at cycle") !=
+      std::string::npos);
 
   r = runFaulty(4, 3, SimOptions{});
   CHECK_FALSE(r.finished);
@@ -307,7 +335,8 @@ TEST_CASE("faulty fixture: $error, $finish and done with reads outstanding stop 
     r = runFaulty(4, 8, o);
     if (r.finished) continue;
     ++refused;
-    CHECK(r.error.find("while memory port 'out' still offers a request that was not accepted") != std::string::npos);
+    CHECK(r.error.find("while memory port 'out' still offers a request that was not accepted") !=
+          std::string::npos);
   }
   CHECK(refused > 0);
   CHECK(refused < 12);
@@ -349,13 +378,14 @@ TEST_CASE("harness: invalid options and mismatched run specs are diagnostics") {
   // The run spec gives a scalar where the kernel has a buffer.
   RunSpec swapped = s;
   std::swap(swapped.args[0], swapped.args[2]);
-  CHECK_THROWS_WITH_AS(runSimulator(faultySim(), faultyInterface(), swapped, buffersOf(swapped), SimOptions{}),
-                       doctest::Contains("the kernel expects a buffer, the run spec gives a scalar value"),
-                       DiagnosticError);
+  CHECK_THROWS_WITH_AS(
+      runSimulator(faultySim(), faultyInterface(), swapped, buffersOf(swapped), SimOptions{}),
+      doctest::Contains("the kernel expects a buffer, the run spec gives a scalar value"), DiagnosticError);
   RunSpec shortSpec = s;
   shortSpec.args.pop_back();
-  CHECK_THROWS_WITH_AS(runSimulator(faultySim(), faultyInterface(), shortSpec, buffersOf(shortSpec), SimOptions{}),
-                       doctest::Contains("the run spec has only 3 arguments"), DiagnosticError);
+  CHECK_THROWS_WITH_AS(
+      runSimulator(faultySim(), faultyInterface(), shortSpec, buffersOf(shortSpec), SimOptions{}),
+      doctest::Contains("the run spec has only 3 arguments"), DiagnosticError);
 
   o = {};
   o.traceFile = kWork + "/never.vcd";
@@ -398,13 +428,14 @@ TEST_CASE("harness: Verilog errors and interface mismatches are reported from th
   CHECK(message.find("no member named 'mem_d_req_valid'") != std::string::npos);
   CHECK(message.find("arg_n must be 16 bits wide") != std::string::npos);
 
-  CHECK_THROWS_AS(buildSimulator(kData + "/vadd.v", {"vadd", {{"bad name", false, 32, 0}}}, kWork + "/x", false),
-                  DiagnosticError);
+  CHECK_THROWS_AS(
+      buildSimulator(kData + "/vadd.v", {"vadd", {{"bad name", false, 32, 0}}}, kWork + "/x", false),
+      DiagnosticError);
   CHECK_THROWS_AS(buildSimulator(kData + "/vadd.v", {"vadd", {{"n", false, 65, 0}}}, kWork + "/x", false),
                   DiagnosticError);
-  CHECK_THROWS_WITH_AS(
-      buildSimulator(kData + "/vadd.v", {"vadd", {{"n", false, 32, 0}, {"n", false, 32, 1}}}, kWork + "/x", false),
-      doctest::Contains("port name 'n' appears twice"), DiagnosticError);
+  CHECK_THROWS_WITH_AS(buildSimulator(kData + "/vadd.v", {"vadd", {{"n", false, 32, 0}, {"n", false, 32, 1}}},
+                                      kWork + "/x", false),
+                       doctest::Contains("port name 'n' appears twice"), DiagnosticError);
 }
 
 TEST_CASE("harness: a 128-bit port and a RAM of 128-bit words (vectors accessed whole)") {
@@ -448,4 +479,27 @@ TEST_CASE("harness: a 128-bit port and a RAM of 128-bit words (vectors accessed 
   narrow.ports[0].width = 48;
   CHECK_THROWS_WITH_AS(buildSimulator(kData + "/wide.v", narrow, kWork + "/wide_bad", false),
                        doctest::Contains("memory port 'a' is 48 bits wide"), DiagnosticError);
+}
+
+TEST_CASE("probed fixture: a loop's invocations and reinvocation delays, seen from its launches") {
+  SimResult r = runProbed(0);
+  REQUIRE_MESSAGE(r.finished, r.error);
+  CHECK(ints(r.buffers[0]) == std::vector<int32_t>{12}); // 3 invocations of 4 launches
+  REQUIRE(r.loops.size() == 1);
+  CHECK(r.loops[0].invocations == 3);
+  CHECK(r.loops[0].reinvocations == 2);
+  // Last launch at s + 4, done at s + 7, the latch's two cycles, the next start at s + 10 and its
+  // first launch at s + 11.
+  CHECK(r.loops[0].minDelay == 7);
+  CHECK(r.loops[0].maxDelay == 7);
+}
+
+TEST_CASE("probed fixture: a deadlock names the FSM's block and the loop that does not finish") {
+  SimOptions o;
+  o.watchdogCycles = 2000;
+  SimResult r = runProbed(1, o);
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("deadlock: no progress for 2000 cycles") != std::string::npos);
+  CHECK(r.error.find("FSM: in block 'for.cond.loop', its cycle 1") != std::string::npos);
+  CHECK(r.error.find("loop 'inner': running (invocation 2), last launch at cycle") != std::string::npos);
 }

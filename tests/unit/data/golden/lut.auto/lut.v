@@ -23,11 +23,11 @@ module lut (
   /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] mem_y_resp_data /* verilator lint_on UNUSEDSIGNAL */,
   input wire [31:0] arg_n
 );
-  reg [2:0] blk;
-  reg cyc;
+  reg [2:0] blk /*verilator public_flat_rd*/;
+  reg cyc /*verilator public_flat_rd*/;
   wire fsm_en;
   reg [31:0] arg_n_q;
-  reg lp0_started;
+  reg lp0_started /*verilator public_flat_rd*/;
   wire lp0_start /*verilator public_flat_rd*/;
   wire lp0_done;
   wire lp0_m2_req_valid;
@@ -35,7 +35,7 @@ module lut (
   wire [63:0] lp0_m2_req_addr;
   wire [3:0] lp0_m2_req_size;
   wire [63:0] lp0_m2_req_wdata;
-  reg lp1_started;
+  reg lp1_started /*verilator public_flat_rd*/;
   wire lp1_start /*verilator public_flat_rd*/;
   wire lp1_done;
   wire lp1_m0_req_valid;

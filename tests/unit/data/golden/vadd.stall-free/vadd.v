@@ -31,11 +31,11 @@ module vadd (
   /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] mem_c_resp_data /* verilator lint_on UNUSEDSIGNAL */,
   input wire [31:0] arg_n
 );
-  reg [1:0] blk;
-  reg cyc;
+  reg [1:0] blk /*verilator public_flat_rd*/;
+  reg cyc /*verilator public_flat_rd*/;
   wire fsm_en;
   reg [31:0] arg_n_q;
-  reg lp0_started;
+  reg lp0_started /*verilator public_flat_rd*/;
   wire lp0_start /*verilator public_flat_rd*/;
   wire lp0_done;
   wire lp0_m0_req_valid;
