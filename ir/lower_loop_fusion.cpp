@@ -1,12 +1,16 @@
 // Loop fusion (docs/loop-controls.md "Loop fusion"), on the CFG before loops are extracted. Two loops
-// are *adjacent* when the first leaves only from its header and a straight chain of blocks leads from
-// there into the second's header. Adjacent innermost loops with the same trip count are fused unless
-// NoFusionINTEL is on either: one loop whose iteration runs the first body, then the second. The
-// second header's phis join the first header, its exit test goes (the trip counts are equal), and
-// the chain between the loops runs after the fused loop. Legal when
+// are *adjacent* when the first leaves by one conditional branch, from its header (a `for` at -O0) or
+// from its only latch (a rotated loop at -O2; both loops of a pair the same way), and a straight chain
+// of blocks leads from there into the second's header (-O2's guard of the second loop, the same test
+// as the first's, is folded first: foldDominatedBranches). Adjacent innermost loops with the same trip count
+// are fused unless NoFusionINTEL is on either: one loop whose iteration runs the first body, then the second.
+// The second header's phis join the first header, one exit test goes (the trip counts are equal: the first's
+// when top-tested, at the second's header; the first latch's when bottom-tested), and the chain between the
+// loops runs after the fused loop. Legal when
 // - both trip counts are the same counted induction (same start, step, bound and test),
 // - the second loop reads nothing the first computes (a value after the first ends would be the
-//   current one in the fused loop), and nothing the chain computes,
+//   current one in the fused loop), and of what the chain computes only what can run before the
+//   first loop (it moves there: constants, and values -O2 hoists into the second preheader),
 // - the chain has no memory access or other side effect (it moves past the second loop),
 // - every memory one loop writes and the other accesses is accessed at one element per iteration,
 //   the same in both (base + i * stride, stride at least the access size): iteration i of the second
@@ -37,8 +41,38 @@ struct Induction {
   ValueId phi = kNone, init = kNone, bound = kNone;
   OpKind cmp = OpKind::Eq;
   bool phiFirst = true, continueOn = true;
+  bool onNext = false; // the test reads i + step (a rotated loop's), not i
   int64_t step = 0;
 };
+
+// Where a loop leaves, always by one conditional branch: from its header (top-tested, `for` at -O0)
+// or from its only latch (bottom-tested: `do`-`while`, and the form clang -O2 rotates loops into).
+struct Exit {
+  bool bottom = false;
+  uint32_t block = 0;               // the header or the latch
+  uint32_t inside = 0, outside = 0; // where it goes on and where it leaves to
+};
+
+std::optional<Exit> exitOf(const Kernel& k, const LoopInfo& L, bool bottom) {
+  if (!bottom) {
+    const std::optional<HeaderExit> hx = headerOnlyExit(k, L);
+    if (!hx) return std::nullopt;
+    return Exit{false, L.header, hx->inside, hx->outside};
+  }
+  if (L.latches.size() != 1) return std::nullopt;
+  const uint32_t T = L.latches[0];
+  const Succs succ = kernelSuccessors(k);
+  for (uint32_t b : L.blocks)
+    if (b != T)
+      for (uint32_t t : succ[b])
+        if (!contains(L.blocks, t)) return std::nullopt;
+  const Terminator& t = k.blocks[T].term;
+  if (t.kind != Terminator::Kind::CondBranch) return std::nullopt;
+  for (int i = 0; i < 2; ++i)
+    if (t.targets[i] == L.header && !contains(L.blocks, t.targets[1 - i]))
+      return Exit{true, T, L.header, t.targets[1 - i]};
+  return std::nullopt;
+}
 
 bool sameConstOrValue(const Kernel& k, ValueId a, ValueId b) {
   if (a == b) return true;
@@ -58,32 +92,35 @@ ValueId entryValue(const Kernel& k, const Op& phi, const std::vector<uint32_t>& 
   return v;
 }
 
-std::optional<Induction> inductionOf(const Kernel& k, const LoopInfo& L, const HeaderExit& hx) {
-  const Terminator& t = k.blocks[L.header].term;
+std::optional<Induction> inductionOf(const Kernel& k, const LoopInfo& L, const Exit& x) {
+  const Terminator& t = k.blocks[x.block].term;
   const Op& c = k.ops[t.cond];
-  if (!isCompare(c.kind) || c.block != L.header) return std::nullopt;
+  if (!isCompare(c.kind) || c.block != x.block) return std::nullopt;
   const std::vector<uint32_t> entering = enteringPreds(k, L);
   for (int side = 0; side < 2; ++side) {
-    const ValueId phi = c.operands[side], bound = c.operands[1 - side];
-    const Op& p = k.ops[phi];
-    if (p.kind != OpKind::Phi || p.block != L.header || contains(L.blocks, k.ops[bound].block)) continue;
-    const ValueId init = entryValue(k, p, entering), next = entryValue(k, p, L.latches);
-    if (init == kNone || next == kNone) continue;
-    const Op& n = k.ops[next];
-    if (n.operands.size() != 2 || (n.kind != OpKind::Add && n.kind != OpKind::Sub)) continue;
-    const int at = n.operands[0] == phi ? 0 : n.operands[1] == phi && n.kind == OpKind::Add ? 1 : -1;
-    if (at < 0 || k.ops[n.operands[1 - at]].kind != OpKind::Const) continue;
-    int64_t step = signExtend(k.ops[n.operands[1 - at]].imm, n.width());
-    if (n.kind == OpKind::Sub) step = -step;
-    return Induction{phi, init, bound, c.kind, side == 0, hx.inside == t.targets[0], step};
+    const ValueId tested = c.operands[side], bound = c.operands[1 - side];
+    if (contains(L.blocks, k.ops[bound].block)) continue;
+    for (ValueId phi : k.blocks[L.header].ops) {
+      const Op& p = k.ops[phi];
+      if (p.kind != OpKind::Phi) continue;
+      const ValueId init = entryValue(k, p, entering), next = entryValue(k, p, L.latches);
+      if (init == kNone || next == kNone || (tested != phi && tested != next)) continue;
+      const Op& n = k.ops[next];
+      if (n.operands.size() != 2 || (n.kind != OpKind::Add && n.kind != OpKind::Sub)) continue;
+      const int at = n.operands[0] == phi ? 0 : n.operands[1] == phi && n.kind == OpKind::Add ? 1 : -1;
+      if (at < 0 || k.ops[n.operands[1 - at]].kind != OpKind::Const) continue;
+      int64_t step = signExtend(k.ops[n.operands[1 - at]].imm, n.width());
+      if (n.kind == OpKind::Sub) step = -step;
+      return Induction{phi, init, bound, c.kind, side == 0, x.inside == t.targets[0], tested == next, step};
+    }
   }
   return std::nullopt;
 }
 
 bool sameTripCount(const Kernel& k, const Induction& a, const Induction& b) {
-  return a.cmp == b.cmp && a.phiFirst == b.phiFirst && a.continueOn == b.continueOn && a.step == b.step &&
-         k.ops[a.phi].width() == k.ops[b.phi].width() && sameConstOrValue(k, a.init, b.init) &&
-         sameConstOrValue(k, a.bound, b.bound);
+  return a.cmp == b.cmp && a.phiFirst == b.phiFirst && a.continueOn == b.continueOn && a.onNext == b.onNext &&
+         a.step == b.step && k.ops[a.phi].width() == k.ops[b.phi].width() &&
+         sameConstOrValue(k, a.init, b.init) && sameConstOrValue(k, a.bound, b.bound);
 }
 
 // Two adjacent loops: the chain of blocks between them (each entered only from the one before,
@@ -91,16 +128,19 @@ bool sameTripCount(const Kernel& k, const Induction& a, const Induction& b) {
 struct Pair {
   const LoopInfo* first = nullptr;
   const LoopInfo* second = nullptr;
-  HeaderExit exit1;
+  Exit exit1;
   std::vector<uint32_t> chain;
 };
 
 std::optional<Pair> adjacentAfter(const Kernel& k, const LoopForest& lf, const LoopInfo& L,
                                   const std::vector<std::vector<uint32_t>>& preds) {
-  const std::optional<HeaderExit> hx = headerOnlyExit(k, L);
-  if (!hx) return std::nullopt;
-  Pair p{&L, nullptr, *hx, {}};
-  uint32_t prev = L.header, b = hx->outside;
+  // A loop of one block is both: taken as bottom-tested, its whole block is body.
+  const bool oneBlock = L.blocks.size() == 1;
+  std::optional<Exit> x = exitOf(k, L, oneBlock);
+  if (!x) x = exitOf(k, L, !oneBlock);
+  if (!x) return std::nullopt;
+  Pair p{&L, nullptr, *x, {}};
+  uint32_t prev = x->block, b = x->outside;
   for (int steps = 0; steps < 64; ++steps) {
     for (const LoopInfo& M : lf.loops)
       if (M.header == b) {
@@ -156,22 +196,43 @@ bool sameExpr(const Kernel& k, ValueId a, ValueId b, ValueId iv1, ValueId iv2, i
   return true;
 }
 
+// The chain's operations that can run before the first loop instead, in program order: pure, no
+// load, no phi, reading only values from before the first loop or other such operations (constants,
+// and what clang -O2 hoists into the second loop's preheader, such as r * cols).
+std::vector<ValueId> hoistable(const Kernel& k, const Pair& p) {
+  std::set<ValueId> movable;
+  std::vector<ValueId> order;
+  for (uint32_t b : p.chain)
+    for (ValueId v : k.blocks[b].ops) {
+      const Op& op = k.ops[v];
+      if (hasSideEffect(op.kind) || op.kind == OpKind::Load || op.kind == OpKind::Phi) continue;
+      const bool free = std::all_of(op.operands.begin(), op.operands.end(), [&](ValueId o) {
+        if (o == kNone || movable.count(o)) return true;
+        const uint32_t d = k.ops[o].block;
+        return !contains(p.first->blocks, d) && std::find(p.chain.begin(), p.chain.end(), d) == p.chain.end();
+      });
+      if (free) movable.insert(v), order.push_back(v);
+    }
+  return order;
+}
+
 struct Access {
   ValueId op;
   bool second; // in the second loop
 };
 
 // Why the pair cannot be fused; "" when it can.
-std::string whyNot(Kernel& k, const Pair& p, const std::optional<Induction>& i1,
-                   const std::optional<Induction>& i2) {
+std::string whyNot(Kernel& k, const Pair& p, const std::optional<Exit>& x2,
+                   const std::optional<Induction>& i1, const std::optional<Induction>& i2) {
   const LoopInfo &L1 = *p.first, &L2 = *p.second;
   auto name = [&](const LoopInfo& L) { return fmt::format("loop '{}'", k.blocks[L.header].name); };
   for (const LoopInfo* L : {&L1, &L2})
     if (!L->children.empty()) return name(*L) + " contains another loop (only innermost loops are fused)";
   for (const LoopInfo* L : {&L1, &L2})
     if (std::string c = loopsOfCalls(k, *L); !c.empty()) return name(*L) + ": " + c;
-  const std::optional<HeaderExit> hx2 = headerOnlyExit(k, L2);
-  if (!hx2) return name(L2) + " leaves from inside its body (a break or return)";
+  if (!x2)
+    return name(L2) + (p.exit1.bottom ? " does not leave from its latch alone (a break or return)"
+                                      : " leaves from inside its body (a break or return)");
   for (const LoopInfo* L : {&L1, &L2}) {
     const auto& lc = k.blocks[L->header].loopControls;
     if (!lc) continue;
@@ -194,6 +255,7 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Induction>& i1,
   // Values: the second loop reads nothing the first or the chain computes (constants aside).
   std::set<uint32_t> before(L1.blocks.begin(), L1.blocks.end());
   before.insert(p.chain.begin(), p.chain.end());
+  const std::vector<ValueId> hoist = hoistable(k, p);
   const std::vector<uint32_t> entering2 = enteringPreds(k, L2);
   for (uint32_t b : L2.blocks)
     for (ValueId v : k.blocks[b].ops) {
@@ -201,7 +263,8 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Induction>& i1,
       for (size_t i = 0; i < op.operands.size(); ++i) {
         if (op.operands[i] == kNone) continue; // an unpredicated access
         const Op& d = k.ops[op.operands[i]];
-        if (!before.count(d.block) || d.kind == OpKind::Const) continue;
+        if (!before.count(d.block) || std::find(hoist.begin(), hoist.end(), op.operands[i]) != hoist.end())
+          continue;
         return fmt::format("{} reads {}, computed {} before it", name(L2),
                            d.name.empty() ? "a value" : "%" + d.name,
                            contains(L1.blocks, d.block) ? "by " + name(L1) : "between the loops");
@@ -211,10 +274,10 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Induction>& i1,
     for (ValueId v : k.blocks[b].ops)
       if (k.ops[v].kind == OpKind::Load || hasSideEffect(k.ops[v].kind))
         return fmt::format("the code between the loops (block {}) accesses memory", k.blocks[b].name);
-  // The second header's own work runs once fewer (no exit test in the fused loop): it must be pure
-  // and read only inside the second loop.
-  const uint32_t H2 = L2.header;
-  for (ValueId v : k.blocks[H2].ops) {
+  // Top-tested: the second header's own work runs once fewer (no exit test in the fused loop): it
+  // must be pure and read only inside the second loop.
+  const uint32_t H2 = p.exit1.bottom ? kNoBlock : L2.header;
+  for (ValueId v : H2 == kNoBlock ? std::vector<ValueId>{} : k.blocks[H2].ops) {
     const Op& op = k.ops[v];
     if (op.kind == OpKind::Phi) continue;
     if (hasSideEffect(op.kind) || op.kind == OpKind::Load)
@@ -222,6 +285,7 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Induction>& i1,
   }
   for (size_t u = 0; u < k.ops.size(); ++u) {
     const Op& user = k.ops[u];
+    if (H2 == kNoBlock) break;
     if (contains(L2.blocks, user.block) && user.kind != OpKind::Phi) continue;
     for (size_t i = 0; i < user.operands.size(); ++i) {
       if (user.operands[i] == kNone) continue;
@@ -235,7 +299,7 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Induction>& i1,
     }
   }
   for (const BasicBlock& b : k.blocks)
-    if (b.term.cond != kNone && k.ops[b.term.cond].block == H2 &&
+    if (H2 != kNoBlock && b.term.cond != kNone && k.ops[b.term.cond].block == H2 &&
         !contains(L2.blocks, static_cast<uint32_t>(&b - k.blocks.data())))
       return name(L2) + "'s header computes a value read after the loop";
   // Memory: per memory written by one loop and accessed by the other, every access at the same element.
@@ -283,28 +347,26 @@ LoopControlRequest* noFusion(Kernel& k, uint32_t header) {
 }
 
 // Fuses the pair (whyNot said yes): see the file comment.
-void fuse(Kernel& k, const Pair& p) {
+void fuse(Kernel& k, const Pair& p, const Exit& x2) {
   const LoopInfo &L1 = *p.first, &L2 = *p.second;
   const uint32_t H1 = L1.header, H2 = L2.header;
-  const HeaderExit hx2 = *headerOnlyExit(k, L2);
   const std::vector<uint32_t> entering1 = enteringPreds(k, L1);
-  const uint32_t last = p.chain.empty() ? H1 : p.chain.back(); // the second loop's entering block
-  // Constants of the chain that the second loop reads go where they dominate the fused loop.
+  // The second loop's entering block.
+  const uint32_t last = p.chain.empty() ? p.exit1.block : p.chain.back();
+  // What the chain computes from values before the first loop (the second loop may read it) goes
+  // where it dominates the fused loop, in its order.
   {
     const std::vector<int> idom = immediateDominators(kernelSuccessors(k), cfgRoots(k));
     const uint32_t home = static_cast<uint32_t>(idom[H1]); // whyNot: H1 has an immediate dominator
-    for (uint32_t b : p.chain) {
-      auto& ops = k.blocks[b].ops;
-      for (size_t i = ops.size(); i-- > 0;)
-        if (k.ops[ops[i]].kind == OpKind::Const) {
-          k.ops[ops[i]].block = home;
-          k.blocks[home].ops.push_back(ops[i]);
-          ops.erase(ops.begin() + static_cast<std::ptrdiff_t>(i));
-        }
+    for (ValueId v : hoistable(k, p)) {
+      auto& ops = k.blocks[k.ops[v].block].ops;
+      ops.erase(std::find(ops.begin(), ops.end(), v));
+      k.ops[v].block = home;
+      k.blocks[home].ops.push_back(v);
     }
   }
   // The first header's phis take their next value along the second loop's back edges; with several
-  // first-loop latches, a phi in the second header merges what they bring.
+  // first-loop latches (top-tested only), a phi in the second header merges what they bring.
   std::vector<ValueId> newPhis;
   for (ValueId v : std::vector<ValueId>(k.blocks[H1].ops)) {
     if (k.ops[v].kind != OpKind::Phi) continue;
@@ -362,31 +424,93 @@ void fuse(Kernel& k, const Pair& p) {
               moved.begin(), moved.end());
   newPhis.insert(newPhis.end(), rest.begin(), rest.end());
   k.blocks[H2].ops = newPhis;
-  // Edges: first body -> second header -> second body -> first header; the exit path after the
-  // chain goes where the second loop left to. In this order, for loops of one block (a header that
-  // is its own latch) too.
-  retarget(k, last, H2, hx2.outside);
-  for (uint32_t l : L1.latches)
-    retarget(k, l, H1, H2);
-  for (uint32_t l : L2.latches)
-    if (l != H2) retarget(k, l, H2, H1);
-  Terminator& t2 = k.blocks[H2].term;
-  t2.kind = Terminator::Kind::Branch;
-  t2.cond = kNone;
-  t2.targets = {hx2.inside == H2 ? H1 : hx2.inside};
-  for (ValueId v : k.blocks[hx2.outside].ops)
-    if (k.ops[v].kind == OpKind::Phi)
-      for (uint32_t& b : k.ops[v].phiBlocks)
-        if (b == H2) b = last;
+  auto rekeyPhis = [&](uint32_t block, uint32_t from, uint32_t to) {
+    for (ValueId v : k.blocks[block].ops)
+      if (k.ops[v].kind == OpKind::Phi)
+        for (uint32_t& b : k.ops[v].phiBlocks)
+          if (b == from) b = to;
+  };
+  if (!p.exit1.bottom) {
+    // Edges: first body -> second header -> second body -> first header; the exit path after the
+    // chain goes where the second loop left to. In this order, for loops of one block (a header
+    // that is its own latch) too.
+    retarget(k, last, H2, x2.outside);
+    for (uint32_t l : L1.latches)
+      retarget(k, l, H1, H2);
+    for (uint32_t l : L2.latches)
+      if (l != H2) retarget(k, l, H2, H1);
+    Terminator& t2 = k.blocks[H2].term;
+    t2.kind = Terminator::Kind::Branch;
+    t2.cond = kNone;
+    t2.targets = {x2.inside == H2 ? H1 : x2.inside};
+    rekeyPhis(x2.outside, H2, last);
+  } else {
+    // The first latch goes on to the second header; the second latch tests the exit (the same
+    // outcome as the first's, the trip counts being equal) and goes back to the first header or
+    // out through the chain to where the second loop left to.
+    const uint32_t T1 = p.exit1.block, T2 = x2.block;
+    Terminator& t1 = k.blocks[T1].term;
+    t1.kind = Terminator::Kind::Branch;
+    t1.cond = kNone;
+    t1.targets = {H2};
+    Terminator& t2 = k.blocks[T2].term;
+    for (uint32_t& t : t2.targets)
+      t = t == H2 ? H1 : p.chain.empty() ? x2.outside : p.chain.front();
+    if (!p.chain.empty()) {
+      rekeyPhis(p.chain.front(), T1, T2);
+      retarget(k, last, H2, x2.outside);
+      rekeyPhis(x2.outside, T2, last);
+    }
+  }
   moveControls(k, H2, H1);
+}
+
+// A conditional branch on a value that a dominating branch already tested goes one way, the one the
+// dominating branch's edge says: clang -O2 guards each rotated loop with the same test (n > 0), and the
+// second guard stands between the loops. Whether any was folded.
+bool foldDominatedBranches(Kernel& k) {
+  const Succs succ = kernelSuccessors(k);
+  const auto preds = kernelPredecessors(k);
+  const std::vector<int> idom = immediateDominators(succ, cfgRoots(k));
+  bool folded = false;
+  for (uint32_t x = 0; x < k.blocks.size(); ++x) {
+    Terminator& t = k.blocks[x].term;
+    if (t.kind != Terminator::Kind::CondBranch || t.cond == kNone || t.targets[0] == t.targets[1]) continue;
+    for (int d = idom[x]; d >= 0; d = idom[uint32_t(d)]) {
+      const Terminator& td = k.blocks[uint32_t(d)].term;
+      if (td.kind != Terminator::Kind::CondBranch || td.cond != t.cond || td.targets[0] == td.targets[1])
+        continue;
+      // The edge of d that x lies behind: its target dominates x and is entered only from d and from
+      // blocks it dominates itself (its loop's back edges).
+      int way = -1;
+      for (int i = 0; i < 2; ++i) {
+        const uint32_t s = td.targets[i];
+        const bool onlyFromD = std::all_of(preds[s].begin(), preds[s].end(), [&](uint32_t q) {
+          return q == uint32_t(d) ? std::count(preds[s].begin(), preds[s].end(), q) == 1
+                                  : dominates(idom, s, q);
+        });
+        if (onlyFromD && dominates(idom, s, x)) way = i;
+      }
+      if (way < 0) break;
+      dropPhiEntries(k, t.targets[1 - way], x);
+      const uint32_t keep = t.targets[way];
+      t.kind = Terminator::Kind::Branch;
+      t.cond = kNone;
+      t.targets = {keep};
+      folded = true;
+      break;
+    }
+  }
+  if (folded) detachUnreachable(k);
+  return folded;
 }
 
 } // namespace
 
 bool fuseLoops(Kernel& k, const LoopForest& first, bool enabled) {
-  bool any = false;
   std::set<std::pair<uint32_t, uint32_t>> reported; // header pairs already recorded
-  LoopForest lf = first;
+  bool any = enabled && foldDominatedBranches(k);
+  LoopForest lf = any ? findLoops(k) : first;
   for (bool changed = true; changed;) {
     changed = false;
     const auto preds = kernelPredecessors(k);
@@ -397,6 +521,7 @@ bool fuseLoops(Kernel& k, const LoopForest& first, bool enabled) {
       const std::string n1 = k.blocks[H1].name, n2 = k.blocks[H2].name;
       const SourceLoc loc = k.blocks[H1].term.loc;
       std::string reason;
+      std::optional<Exit> x2;
       LoopControlRequest* no1 = noFusion(k, H1);
       LoopControlRequest* no2 = noFusion(k, H2);
       if (!enabled)
@@ -404,10 +529,10 @@ bool fuseLoops(Kernel& k, const LoopForest& first, bool enabled) {
       else if (no1 || no2)
         reason = fmt::format("NoFusionINTEL on loop '{}'", no1 ? n1 : n2);
       else {
-        const std::optional<HeaderExit> hx2 = headerOnlyExit(k, *p->second);
+        x2 = exitOf(k, *p->second, p->exit1.bottom);
         const std::optional<Induction> i1 = inductionOf(k, *p->first, p->exit1);
-        const std::optional<Induction> i2 = hx2 ? inductionOf(k, *p->second, *hx2) : std::nullopt;
-        reason = whyNot(k, *p, i1, i2);
+        const std::optional<Induction> i2 = x2 ? inductionOf(k, *p->second, *x2) : std::nullopt;
+        reason = whyNot(k, *p, x2, i1, i2);
       }
       for (LoopControlRequest* r : {no1, no2})
         if (r)
@@ -418,7 +543,7 @@ bool fuseLoops(Kernel& k, const LoopForest& first, bool enabled) {
               LoopTransform{n1, loc, "not fused", fmt::format("not fused with loop '{}': {}", n2, reason)});
         continue;
       }
-      fuse(k, *p);
+      fuse(k, *p, *x2);
       k.loopTransforms.push_back(LoopTransform{
           n1, loc, "fusion",
           fmt::format("fused with the adjacent loop '{}' (same trip count): each iteration runs both bodies",

@@ -315,3 +315,35 @@ TEST_CASE("fusion: NoFusionINTEL on either loop keeps them apart and is honoured
           {ints("a", pseudoRandom(10, 2, -99, 99)), ints("b", std::vector<int32_t>(10, 0)),
            ints("out", {0, 0, 0}), scalar("n", 6)});
 }
+
+TEST_CASE("fusion at -O2: rotated loops behind the same guard, fused or not as at -O0") {
+  Loaded l = loadFile("fusion_o2.spv");
+  struct Case {
+    const char* kernel;
+    size_t loops;
+    std::vector<std::string> fused; // "fused", or a part of the reason
+  };
+  for (const Case& c : std::vector<Case>{{"same_elem", 1, {"fused"}},
+                                         {"next_elem", 2, {"at different elements"}},
+                                         {"reads_sum", 2, {"computed by loop"}},
+                                         {"three", 2, {"fused", "fused", "accesses memory"}},
+                                         {"breaks", 2, {"does not leave from its latch alone"}},
+                                         {"rows", 1, {"fused"}}}) {
+    CAPTURE(c.kernel);
+    ir::Kernel k = lower(l, c.kernel);
+    CHECK(k.loops.size() == c.loops);
+    const auto f = fusions(k);
+    REQUIRE(f.size() == c.fused.size());
+    for (size_t i = 0; i < f.size(); ++i)
+      CHECK(f[i].find(c.fused[i]) != std::string::npos);
+  }
+  const std::vector<int32_t> z(12, 0);
+  for (int n : {0, 1, 2, 7}) {
+    const std::vector<int32_t> a = pseudoRandom(12, uint32_t(n) + 11, -99, 99);
+    runBoth(l, lower(l, "same_elem"), {ints("a", a), ints("b", z), ints("out", {0, 0, 0}), scalar("n", n)});
+    runBoth(l, lower(l, "three"),
+            {ints("a", a), ints("b", z), ints("c", z), ints("d", z), ints("out", z), scalar("n", n)});
+    runBoth(l, lower(l, "rows"), {ints("a", a), ints("b", z), ints("c", z), scalar("n", n % 4), scalar("cols", 3)});
+    runBoth(l, lower(l, "next_elem"), {ints("a", a), ints("b", z), ints("out", {0}), scalar("n", n)});
+  }
+}
