@@ -75,6 +75,14 @@ Args parseArgs(int argc, char** argv) {
   Args a;
   if (argc < 2) usageError("no command");
   a.command = argv[1];
+  // An unknown command is named before its options are looked at (`spvhls schedule --help` is an
+  // error, not the general help).
+  static const std::set<std::string> commands = {"compile", "run", "sim", "as", "dis"};
+  if (a.command == "--help" || a.command == "-h" || a.command == "help") {
+    std::cout << kUsage;
+    std::exit(0);
+  }
+  if (!commands.count(a.command)) usageError("unknown command '" + a.command + "'");
   for (int i = 2; i < argc; ++i) {
     std::string s = argv[i];
     if (s.size() > 1 && s[0] == '-') {
