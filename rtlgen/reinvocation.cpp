@@ -3,18 +3,12 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <queue>
 #include <vector>
 
 #include <fmt/format.h>
 
 namespace spvhls::rtl {
-namespace {
-
-// Ways back from the loop's block to itself enumerated at most; past this the delay is unknown.
-constexpr size_t kMaxPaths = 4096;
-
-} // namespace
-
 ReinvocationDelay reinvocationDelay(const ir::Kernel& k, const RtlResult& r, uint32_t loop) {
   ReinvocationDelay d;
   const LoopHardware& hw = r.loops.at(loop);
@@ -34,64 +28,107 @@ ReinvocationDelay reinvocationDelay(const ir::Kernel& k, const RtlResult& r, uin
             "MaxConcurrencyINTEL bursts)";
     return d;
   }
-  // Blocks whose time depends on data: another pipelined loop, a shared function's call, the header
-  // of a loop run by the FSM that does not enclose this one (it may go round several times).
-  std::vector<uint8_t> variable(k.blocks.size(), 0);
-  for (size_t b = 0; b < k.blocks.size(); ++b) {
-    if (k.blocks[b].loopCall && *k.blocks[b].loopCall != loop) variable[b] = 1;
-    for (ir::ValueId v : k.blocks[b].ops)
-      if (k.ops[v].kind == ir::OpKind::Call) variable[b] = 1;
-  }
-  for (const ir::Region& reg : k.regions)
-    if (reg.kind == ir::Region::Kind::Loop && !reg.loop && reg.header != ir::kNoBlock &&
-        !std::binary_search(reg.blocks.begin(), reg.blocks.end(), home))
-      variable[reg.header] = 1;
-  // Simple paths from the loop's block back to it, each block's FSM cycles counted once (the loop's
-  // own block included: the cycles before its start and after its done).
-  std::vector<uint8_t> onPath(k.blocks.size(), 0);
-  std::vector<uint32_t> path, shortest;
-  int64_t best = std::numeric_limits<int64_t>::max(), worst = 0;
-  bool back = false, unbounded = false, tooMany = false;
-  size_t paths = 0;
-  std::function<void(uint32_t, int64_t, bool)> walk = [&](uint32_t b, int64_t cost, bool var) {
-    if (tooMany) return;
-    for (uint32_t s : k.blocks[b].term.targets) {
-      if (s == home) {
-        if (++paths > kMaxPaths) {
-          tooMany = true;
-          return;
-        }
-        back = true;
-        if (cost < best) best = cost, shortest = path;
-        if (var) unbounded = true;
-        worst = std::max(worst, cost);
-        continue;
-      }
-      if (onPath[s]) continue;
-      onPath[s] = 1;
-      path.push_back(s);
-      walk(s, cost + int64_t(r.blockCycles[s]), var || variable[s]);
-      path.pop_back();
-      onPath[s] = 0;
+  // The ways back: walks from the loop's block to itself that do not pass it in between, over the
+  // blocks R reachable from it and reaching it again. A cycle within R (a loop of the FSM that goes
+  // round without running this loop: another loop, an `if` around this one in an enclosing loop) or
+  // a block whose time depends on data (another pipelined loop, a shared function's call) leaves the
+  // longest way unknown; the shortest is found either way (Dijkstra over the blocks' FSM cycles).
+  const size_t n = k.blocks.size();
+  std::vector<std::vector<uint32_t>> preds(n);
+  for (uint32_t b = 0; b < n; ++b)
+    for (uint32_t s : k.blocks[b].term.targets)
+      preds[s].push_back(b);
+  auto reach = [&](const std::vector<std::vector<uint32_t>>& next, uint32_t from) {
+    std::vector<uint8_t> seen(n, 0);
+    std::vector<uint32_t> work{from};
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      for (uint32_t s : next[b])
+        if (s != home && !seen[s]) seen[s] = 1, work.push_back(s);
     }
+    return seen;
   };
-  onPath[home] = 1;
-  walk(home, int64_t(r.blockCycles[home]), false);
-  if (tooMany) {
-    d.why = fmt::format("more than {} ways lead back to the loop", kMaxPaths);
-    return d;
-  }
+  std::vector<std::vector<uint32_t>> succs(n);
+  for (uint32_t b = 0; b < n; ++b)
+    succs[b] = k.blocks[b].term.targets;
+  const std::vector<uint8_t> fwd = reach(succs, home), bwd = reach(preds, home);
+  const bool back = std::find(succs[home].begin(), succs[home].end(), home) != succs[home].end() ||
+                    std::any_of(preds[home].begin(), preds[home].end(), [&](uint32_t q) { return fwd[q]; });
   if (!back) {
     d.kind = ReinvocationDelay::Kind::Once;
     return d;
   }
+  std::vector<uint8_t> inR(n, 0);
+  for (uint32_t b = 0; b < n; ++b)
+    inR[b] = fwd[b] && bwd[b];
+  std::string unbounded;
+  for (uint32_t b = 0; b < n && unbounded.empty(); ++b) {
+    if (!inR[b]) continue;
+    if (k.blocks[b].loopCall)
+      unbounded = fmt::format("a way back runs loop {}", k.loops[*k.blocks[b].loopCall].name);
+    for (ir::ValueId v : k.blocks[b].ops)
+      if (k.ops[v].kind == ir::OpKind::Call) unbounded = "a way back calls a shared function";
+  }
+  // A cycle within R: depth-first search with colours.
+  std::vector<uint8_t> colour(n, 0); // 0 new, 1 on the stack, 2 done
+  std::function<bool(uint32_t)> cyclic = [&](uint32_t b) {
+    colour[b] = 1;
+    for (uint32_t s : succs[b]) {
+      if (!inR[s]) continue;
+      if (colour[s] == 1 || (colour[s] == 0 && cyclic(s))) return true;
+    }
+    colour[b] = 2;
+    return false;
+  };
+  for (uint32_t b = 0; b < n && unbounded.empty(); ++b)
+    if (inR[b] && colour[b] == 0 && cyclic(b))
+      unbounded = fmt::format("a way back goes round a loop of the FSM (block {})", k.blocks[b].name);
+  // Shortest (Dijkstra) and, without cycles, longest (over the acyclic R, memoised) ways back.
+  constexpr int64_t kInf = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> dist(n, kInf);
+  std::vector<int64_t> via(n, -1);
+  using Item = std::pair<int64_t, uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
+  int64_t best = kInf;
+  int64_t bestFrom = -1; // the last block of the shortest way (-1: the loop's block itself)
+  const int64_t own = int64_t(r.blockCycles[home]);
+  for (uint32_t s : succs[home]) {
+    if (s == home && own < best) best = own, bestFrom = -1;
+    if (inR[s] && own + int64_t(r.blockCycles[s]) < dist[s])
+      dist[s] = own + int64_t(r.blockCycles[s]), via[s] = -1, queue.push({dist[s], s});
+  }
+  while (!queue.empty()) {
+    const auto [c, b] = queue.top();
+    queue.pop();
+    if (c != dist[b]) continue;
+    for (uint32_t s : succs[b]) {
+      if (s == home && c < best) best = c, bestFrom = b;
+      if (inR[s] && c + int64_t(r.blockCycles[s]) < dist[s])
+        dist[s] = c + int64_t(r.blockCycles[s]), via[s] = b, queue.push({dist[s], s});
+    }
+  }
+  std::vector<uint32_t> shortest;
+  std::vector<int64_t> longest(n, -1);
+  std::function<int64_t(uint32_t)> longestFrom = [&](uint32_t b) -> int64_t { // cycles after b, to home
+    if (longest[b] >= 0) return longest[b];
+    int64_t m = -1;
+    for (uint32_t s : succs[b])
+      if (s == home)
+        m = std::max<int64_t>(m, 0);
+      else if (inR[s] && longestFrom(s) >= 0)
+        m = std::max(m, int64_t(r.blockCycles[s]) + longest[s]);
+    return longest[b] = m;
+  };
+  for (int64_t b = bestFrom; b >= 0; b = via[uint32_t(b)])
+    shortest.insert(shortest.begin(), uint32_t(b));
   d.kind = ReinvocationDelay::Kind::Known;
   d.drain = hw.drainAfterLastLaunch;
   d.min = d.drain + best;
-  if (!unbounded)
-    d.max = d.drain + worst;
+  if (unbounded.empty())
+    d.max = d.drain + own + longestFrom(home);
   else
-    d.why = "a way back runs another loop, a shared function or an inner loop of the FSM";
+    d.why = unbounded;
   shortest.push_back(home);
   for (uint32_t b : shortest)
     d.path += (d.path.empty() ? "" : ", ") + k.blocks[b].name;
