@@ -12,6 +12,7 @@
 #include "frontend/module.h"
 #include "ir/lower.h"
 #include "rtlgen/plan.h"
+#include "rtlgen/reinvocation.h"
 #include "rtlgen/rtlgen.h"
 #include "scheduler/kernel_schedule.h"
 
@@ -432,4 +433,33 @@ TEST_CASE("MaxConcurrencyINTEL below the iterations in flight: stall-enable burs
       *p, "bursts of the wrong size", [&](rtl::KernelPlan& b) { b.loops[0].predictBurst = 3; }, "bursts");
   expectRejected(
       *p, "no bursts", [&](rtl::KernelPlan& b) { b.loops[0].predictBurst = 0; }, "bursts");
+}
+
+TEST_CASE("reinvocation delay: the pipeline's drain and the FSM's blocks back to the loop") {
+  auto delayOf = [](const std::string& example, const std::string& loop) {
+    auto p = plan(example, rtl::ClusterMode::StallEnable);
+    const rtl::RtlResult r = rtl::generateVerilog(p->kernel, p->schedule, p->plan, false);
+    for (uint32_t l = 0; l < p->kernel.loops.size(); ++l)
+      if (p->kernel.loops[l].name == loop) return rtl::reinvocationDelay(p->kernel, r, l);
+    FAIL("no loop " << loop);
+    return rtl::ReinvocationDelay{};
+  };
+  // A loop run once per kernel run.
+  CHECK(delayOf("vadd", "for.cond").kind == rtl::ReinvocationDelay::Kind::Once);
+  // An inner loop started once per row by the FSM: 20 cycles, as simulated (e2e.loops.reinvoke_*
+  // measure the same for a loop with a slow exit test).
+  const rtl::ReinvocationDelay row = delayOf("loops/coalesce_off", "for.cond1");
+  REQUIRE(row.kind == rtl::ReinvocationDelay::Kind::Known);
+  CHECK(row.min == 20);
+  REQUIRE(row.max);
+  CHECK(*row.max == 20);
+  CHECK(row.drain == 12);
+  CHECK(row.path == "for.end, for.cond, for.body, for.cond1.loop");
+  // Inside loops of the FSM that can go round without it, and behind other loops: the shortest way
+  // only (decoder measured 23..233 cycles here; the simple paths alone once claimed at most 23).
+  const rtl::ReinvocationDelay dec = delayOf("programs/decoder.O0", "for.cond.10");
+  REQUIRE(dec.kind == rtl::ReinvocationDelay::Kind::Known);
+  CHECK_FALSE(dec.max);
+  CHECK(dec.min == 17);
+  CHECK(dec.why.find("a way back") != std::string::npos);
 }
