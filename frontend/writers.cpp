@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <optional>
+#include <unordered_set>
 
 #include "frontend/grammar.h"
 #include "frontend/literals.h"
@@ -16,8 +18,9 @@ std::vector<uint32_t> writeBinary(const Module& m) {
   for (const auto& inst : m.insts) {
     std::vector<uint32_t> words = detail::operandWords(inst);
     if (words.size() + 1 > 0xffff)
-      throw DiagnosticError(m.locOf(inst), grammar::opName(inst.opcode),
-                            fmt::format("{} operand words do not fit in one instruction (at most 65534)", words.size()));
+      throw DiagnosticError(
+          m.locOf(inst), grammar::opName(inst.opcode),
+          fmt::format("{} operand words do not fit in one instruction (at most 65534)", words.size()));
     out.push_back(static_cast<uint32_t>(words.size() + 1) << 16 | inst.opcode);
     out.insert(out.end(), words.begin(), words.end());
   }
@@ -37,40 +40,157 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
-// Printable %names: text names first, then OpNames (non-identifier characters become '_'); a name
-// used for two ids, or made of digits only, is not used.
-std::unordered_map<Id, std::string> chooseNames(const Module& m) {
-  std::unordered_map<Id, std::string> names = m.textNames;
-  for (const auto& inst : m.insts) {
-    if (inst.op() != Op::OpName || inst.operands.size() < 2 || names.count(inst.operands[0])) continue;
-    std::string s;
-    size_t used = 0;
-    if (!detail::decodeString(std::span<const uint32_t>(inst.operands).subspan(1), s, used) || s.empty()) continue;
-    for (char& c : s)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') c = '_';
-    names[inst.operands[0]] = s;
+// The names spirv-dis gives ids (SPIRV-Tools' FriendlyNameMapper), so that `spvhls dis` prints what
+// `spirv-dis` prints: in module order, an id's first name wins: its OpName, a type's name derived
+// from its operands (%uint, %v4float, %_ptr_CrossWorkgroup_uint, %_arr_uchar_uint_16, %_struct_12),
+// a scalar constant's type and value (%uint_0, %int_n1, %float_0_5, %true). Characters outside
+// [A-Za-z0-9_] become '_' (an empty name is "_"), and a name already taken gets "_0", "_1", ...
+// Ids without a name print as their number, through the same uniqueness rule. Names from a text
+// input (Module::textNames) come first, as the text had them.
+class FriendlyNames {
+public:
+  explicit FriendlyNames(const Module& m) {
+    for (const auto& [id, n] : m.textNames) {
+      names_[id] = n;
+      used_.insert(n);
+    }
+    struct Scalar {
+      bool isFloat = false, isSigned = false;
+      uint32_t width = 0;
+    };
+    std::unordered_map<Id, Scalar> scalars;
+    for (const auto& inst : m.insts) {
+      const std::vector<uint32_t>& w = inst.operands;
+      const Id r = inst.resultId;
+      switch (inst.op()) {
+      case Op::OpName: {
+        std::string n;
+        size_t used = 0;
+        if (w.size() >= 2 && detail::decodeString(std::span<const uint32_t>(w).subspan(1), n, used))
+          save(w[0], n);
+        break;
+      }
+      case Op::OpTypeVoid:
+        save(r, "void");
+        break;
+      case Op::OpTypeBool:
+        save(r, "bool");
+        break;
+      case Op::OpTypeInt: {
+        if (w.size() < 2) break;
+        scalars[r] = {false, w[1] != 0, w[0]};
+        const char* roots[] = {"char", "short", "int", "long"};
+        const int at = w[0] == 8 ? 0 : w[0] == 16 ? 1 : w[0] == 32 ? 2 : w[0] == 64 ? 3 : -1;
+        const std::string root = at >= 0 ? roots[at] : std::to_string(w[0]);
+        save(r, (w[1] == 0 ? "u" : at >= 0 ? "" : "i") + root);
+        break;
+      }
+      case Op::OpTypeFloat: {
+        if (w.empty()) break;
+        scalars[r] = {true, true, w[0]};
+        save(r, w[0] == 16   ? "half"
+                : w[0] == 32 ? "float"
+                : w[0] == 64 ? "double"
+                             : "fp" + std::to_string(w[0]));
+        break;
+      }
+      case Op::OpTypeVector:
+        if (w.size() >= 2) save(r, "v" + std::to_string(w[1]) + name(w[0]));
+        break;
+      case Op::OpTypeMatrix:
+        if (w.size() >= 2) save(r, "mat" + std::to_string(w[1]) + name(w[0]));
+        break;
+      case Op::OpTypeArray:
+        if (w.size() >= 2) save(r, "_arr_" + name(w[0]) + "_" + name(w[1]));
+        break;
+      case Op::OpTypeRuntimeArray:
+        if (!w.empty()) save(r, "_runtimearr_" + name(w[0]));
+        break;
+      case Op::OpTypePointer:
+        if (w.size() >= 2)
+          save(r, "_ptr_" + grammar::enumName(OperandKind::StorageClass, w[0]) + "_" + name(w[1]));
+        break;
+      case Op::OpTypeStruct:
+        save(r, "_struct_" + std::to_string(r));
+        break;
+      case Op::OpTypeEvent:
+        save(r, "Event");
+        break;
+      case Op::OpTypeDeviceEvent:
+        save(r, "DeviceEvent");
+        break;
+      case Op::OpTypeReserveId:
+        save(r, "ReserveId");
+        break;
+      case Op::OpTypeQueue:
+        save(r, "Queue");
+        break;
+      case Op::OpTypeSampler:
+        save(r, "sampler");
+        break;
+      case Op::OpConstantTrue:
+        save(r, "true");
+        break;
+      case Op::OpConstantFalse:
+        save(r, "false");
+        break;
+      case Op::OpConstant: {
+        auto t = scalars.find(inst.resultType);
+        if (t == scalars.end() || t->second.width > 64 || w.empty()) break;
+        uint64_t bits = w[0];
+        if (t->second.width > 32 && w.size() > 1) bits |= uint64_t(w[1]) << 32;
+        std::string v;
+        if (t->second.isFloat) {
+          v = detail::formatFloat(bits, t->second.width);
+        } else if (t->second.isSigned) {
+          const uint32_t width = t->second.width;
+          v = std::to_string(width == 64 ? int64_t(bits) : int64_t(bits << (64 - width)) >> (64 - width));
+        } else {
+          v = std::to_string(t->second.width < 64 ? bits & ((uint64_t(1) << t->second.width) - 1) : bits);
+        }
+        for (char& c : v)
+          if (c == '-') c = 'n';
+        save(r, name(inst.resultType) + "_" + v);
+        break;
+      }
+      default:
+        break;
+      }
+    }
   }
-  std::unordered_map<std::string, int> uses;
-  for (const auto& [id, n] : names) ++uses[n];
-  for (auto it = names.begin(); it != names.end();) {
-    bool digits = it->second.find_first_not_of("0123456789") == std::string::npos;
-    if (uses[it->second] > 1 || digits) it = names.erase(it);
-    else ++it;
+
+  // The id's name, given on first use when it has none yet (its number).
+  const std::string& name(Id id) {
+    auto it = names_.find(id);
+    if (it != names_.end()) return it->second;
+    save(id, std::to_string(id));
+    return names_.at(id);
   }
-  return names;
-}
+
+private:
+  void save(Id id, const std::string& suggested) {
+    if (names_.count(id)) return;
+    std::string base = suggested.empty() ? "_" : suggested;
+    for (char& c : base)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+    std::string n = base;
+    for (uint32_t i = 0; !used_.insert(n).second; ++i)
+      n = base + "_" + std::to_string(i);
+    names_[id] = n;
+  }
+
+  std::unordered_map<Id, std::string> names_;
+  std::unordered_set<std::string> used_;
+};
 
 // Reads words like WordCursor and prints each operand.
 class PrintCursor : public detail::WordCursor {
 public:
-  PrintCursor(std::span<const uint32_t> words, SourceLoc loc, std::string construct,
-              const std::unordered_map<Id, std::string>& names, std::string& out)
+  PrintCursor(std::span<const uint32_t> words, SourceLoc loc, std::string construct, FriendlyNames* names,
+              std::string& out)
       : WordCursor(words, std::move(loc), std::move(construct)), names_(names), out_(out) {}
 
-  std::string idText(Id id) const {
-    auto it = names_.find(id);
-    return it == names_.end() ? fmt::format("%{}", id) : "%" + it->second;
-  }
+  std::string idText(Id id) const { return names_ ? "%" + names_->name(id) : fmt::format("%{}", id); }
 
   Id id(const OperandDesc& d) override {
     Id v = WordCursor::id(d);
@@ -129,7 +249,7 @@ public:
 
 private:
   void emit(const std::string& s) { out_ += " " + s; }
-  const std::unordered_map<Id, std::string>& names_;
+  FriendlyNames* names_; // null: numeric ids
   std::string& out_;
 };
 
@@ -142,8 +262,8 @@ std::string generatorText(uint32_t generator) {
 } // namespace
 
 std::string writeText(const Module& m, const TextOptions& opts) {
-  std::unordered_map<Id, std::string> names;
-  if (opts.friendlyNames) names = chooseNames(m);
+  std::optional<FriendlyNames> names;
+  if (opts.friendlyNames) names.emplace(m);
   std::string out;
   if (opts.header) {
     out += "; SPIR-V\n";
@@ -156,20 +276,25 @@ std::string writeText(const Module& m, const TextOptions& opts) {
   for (const auto& inst : m.insts) {
     const auto* info = grammar::findInstruction(inst.opcode);
     if (!info)
-      throw DiagnosticError(m.locOf(inst), fmt::format("opcode {}", inst.opcode), "unknown opcode; cannot print it");
+      throw DiagnosticError(m.locOf(inst), fmt::format("opcode {}", inst.opcode),
+                            "unknown opcode; cannot print it");
     std::vector<uint32_t> words = detail::operandWords(inst);
     std::string operands;
-    PrintCursor cur(words, m.locOf(inst), info->name, names, operands);
+    PrintCursor cur(words, m.locOf(inst), info->name, names ? &*names : nullptr, operands);
     detail::walkOperands(*info, cur, types);
     types.note(inst);
     // spirv-dis lines up the opcodes at column 16, result ids right-aligned before " = ".
-    if (info->hasResult) out += fmt::format("{:>12} = ", cur.idText(inst.resultId));
-    else out += std::string(15, ' ');
+    if (info->hasResult)
+      out += fmt::format("{:>12} = ", cur.idText(inst.resultId));
+    else
+      out += std::string(15, ' ');
     out += info->name + operands + "\n";
   }
   return out;
 }
 
-std::string writeText(const Module& m) { return writeText(m, TextOptions{}); }
+std::string writeText(const Module& m) {
+  return writeText(m, TextOptions{});
+}
 
 } // namespace spvhls::spirv

@@ -3,6 +3,8 @@
 // llvm-spirv-15, spirv-dis); spirv-dis --raw-id output is the oracle for the text reader and writer.
 #include <doctest/doctest.h>
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -163,10 +165,10 @@ TEST_CASE("writers: spirv-dis --raw-id output and round trips") {
     std::string text = writeText(m, raw);
     CHECK(text == readString(fixture(std::string(name) + ".spvasm")));
     CHECK(writeBinary(readText(text, name)) == wordsOf(bytes));
-    // With names: text -> module -> text is a fixpoint. Names get the lowest free ids in order of
-    // first use, which is how these fixtures' producers numbered them, so the words come back too
-    // (not so for every module: other numberings come back renumbered). Without the header, only the
-    // generator word is lost.
+    // With names (spirv-dis's: %uint, %uint_0, ...): text -> module -> text is a fixpoint, and so is
+    // text -> binary -> text. Named ids get the lowest free numbers in order of first use, as
+    // spirv-as numbers them, so the words come back renumbered, as many as before. Without the
+    // header, only the generator word is lost.
     TextOptions noHeader;
     noHeader.header = false;
     std::string friendly = writeText(m, noHeader);
@@ -175,9 +177,9 @@ TEST_CASE("writers: spirv-dis --raw-id output and round trips") {
     std::vector<uint32_t> words = writeBinary(back);
     REQUIRE(words.size() == wordsOf(bytes).size());
     CHECK(words[2] == 0);
-    words[2] = wordsOf(bytes)[2];
-    CHECK(words == wordsOf(bytes));
-    CHECK(writeBinary(readText(writeText(m), name)) == wordsOf(bytes));
+    std::vector<uint8_t> again(words.size() * 4);
+    std::memcpy(again.data(), words.data(), again.size());
+    CHECK(writeText(readBinary(again, name), noHeader) == friendly);
   }
 }
 
@@ -500,7 +502,7 @@ OpFunctionEnd
   CHECK(out.find("OpExtInst %float %ocl fmax %f %f") != std::string::npos);
   CHECK(out.find("OpSpecConstantOp %uint IAdd") != std::string::npos);
   CHECK(out.find("OpConstant %short -2") != std::string::npos);
-  CHECK(writeBinary(readText(out, "again.spvasm")) == writeBinary(m));
+  CHECK(writeText(readText(out, "again.spvasm")) == out);
 }
 
 TEST_CASE("sizeOf and alignOf follow OpenCL") {

@@ -292,9 +292,10 @@ TEST_CASE("fusion: not fused when it would change the result, and the report say
 
 TEST_CASE("fusion: NoFusionINTEL on either loop keeps them apart and is honoured") {
   // -O0 code has no OpLoopMerge without a pragma: same_elem's second loop (header for.cond6, the
-  // module's first block of that name) gets an OpLoopControlINTEL before its header's branch.
+  // module's first block of that name, %for_cond6 as spirv-dis names it) gets an OpLoopControlINTEL
+  // before its header's branch.
   std::string text = spirv::writeText(spirv::readModuleFile(dataPath("fusion.spv")));
-  const size_t label = text.find("%for.cond6 = OpLabel");
+  const size_t label = text.find("%for_cond6 = OpLabel");
   REQUIRE(label != std::string::npos);
   const size_t branch = text.rfind('\n', text.find("OpBranchConditional", label));
   text.insert(branch + 1, "OpLoopControlINTEL NoFusionINTEL\n");
