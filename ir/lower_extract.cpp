@@ -167,7 +167,7 @@ private:
 
   void makeLoopPhis(const std::vector<uint32_t>& outsidePreds) {
     for (ValueId v : k_.blocks[L_.header].ops) {
-      const Op& phi = k_.ops[v];
+      const Op phi = k_.ops[v]; // a copy: addKernelOp below may move k_.ops
       if (phi.kind != OpKind::Phi) break;
       // The value before the first iteration: merged in the call block if the header had several
       // outside predecessors bringing different values.
@@ -400,7 +400,8 @@ private:
 
   void makeExitValues(uint32_t exit) {
     for (ValueId v : k_.blocks[exit].ops) {
-      Op& phi = k_.ops[v];
+      // A copy: loopOut below adds kernel ops, which may move k_.ops (a reference would dangle).
+      const Op phi = k_.ops[v];
       if (phi.kind != OpKind::Phi) break;
       std::vector<ValueId> conds, vals, outerVals;
       std::vector<ValueId> keptOps;
@@ -423,8 +424,8 @@ private:
       else value = loopOut(selectChain(conds, vals), kNone);
       keptOps.push_back(value);
       keptBlocks.push_back(call_);
-      phi.operands = std::move(keptOps);
-      phi.phiBlocks = std::move(keptBlocks);
+      k_.ops[v].operands = std::move(keptOps);
+      k_.ops[v].phiBlocks = std::move(keptBlocks);
     }
   }
 

@@ -344,7 +344,20 @@ TEST_CASE("fusion at -O2: rotated loops behind the same guard, fused or not as a
     runBoth(l, lower(l, "same_elem"), {ints("a", a), ints("b", z), ints("out", {0, 0, 0}), scalar("n", n)});
     runBoth(l, lower(l, "three"),
             {ints("a", a), ints("b", z), ints("c", z), ints("d", z), ints("out", z), scalar("n", n)});
-    runBoth(l, lower(l, "rows"), {ints("a", a), ints("b", z), ints("c", z), scalar("n", n % 4), scalar("cols", 3)});
+    runBoth(l, lower(l, "rows"),
+            {ints("a", a), ints("b", z), ints("c", z), scalar("n", n % 4), scalar("cols", 3)});
     runBoth(l, lower(l, "next_elem"), {ints("a", a), ints("b", z), ints("out", {0}), scalar("n", n)});
   }
+}
+
+TEST_CASE("fusion at -O2: an exit phi that the guards reach too survives loop extraction") {
+  Loaded l = loadFile("fusion_o2.spv");
+  ir::Kernel k = lower(l, "exit_phi");
+  CHECK(k.loops.size() == 3);
+  const std::vector<int32_t> z(12, 0);
+  for (auto [n, m] : {std::pair{0, 0}, {3, 0}, {0, 5}, {6, 6}})
+    runBoth(l, k,
+            {ints("a", z), ints("b", z), ints("c", pseudoRandom(12, uint32_t(n + 7 * m), -9, 9)),
+             ints("d", pseudoRandom(12, uint32_t(m), -9, 9)), ints("out", std::vector<int32_t>(8, 0)),
+             scalar("n", n), scalar("m", m)});
 }

@@ -61,3 +61,19 @@ kernel void rows(global const int* a, global int* b, global int* c, int n, int c
     for (int k = 0; k < cols; ++k) c[r * cols + k] = a[r * cols + k] + r;
   }
 }
+
+// Three loops at -O2 whose last one's sum leaves through an exit phi that the guards reach too
+// (scripts/fuzz_fusion.py seed 1005): extracting it once wrote the phi through a reference that
+// adding the loop's live-out op had left dangling (an internal error after loop extraction).
+kernel void exit_phi(global int* a, global int* b, global int* c, global int* d, global int* out, int n,
+                     int m) {
+  int s0 = 1;
+  for (int i = 1; i < m; ++i) { c[i] = c[i + 1] * 1 + i; if (c[i] > 0) c[3] = i; }
+  int s1 = -1;
+  for (int i = 0; i < n; ++i) { c[i] = d[i] * 3 + i; }
+  int s2 = 3;
+  for (int i = 0; i < n; ++i) { if (c[i + 1] > 0) d[3] = i; s2 += c[i + 1] ^ i; s2 += d[i] ^ i; }
+  out[4] = s0;
+  out[5] = s1;
+  out[6] = s2;
+}
