@@ -76,6 +76,51 @@ void FunctionDecoder::decodeSubgroup(X op, size_t operands) {
   emit(d);
 }
 
+void FunctionDecoder::decodeGroup(X op, uint8_t arith) {
+  // Execution scope, then: Predicate (All, Any); Value, LocalId (Broadcast); Operation, X (arithmetic).
+  const std::optional<int64_t> scope = constInt(operand(0));
+  if (!scope) fail("the Execution scope must be a constant");
+  if (*scope != 2 && *scope != 3)
+    fail(fmt::format("Execution scope {} is not supported; expected Workgroup (2) or Subgroup (3)", *scope));
+  DInst d{op};
+  d.c = uint32_t(*scope);
+  d.dst = dst();
+  const Id rt = inst().resultType;
+  if (op == X::GroupAll || op == X::GroupAny) {
+    if (!isBoolScalar(typeOfValue(operand(1))) || !isBoolScalar(rt))
+      fail("the Predicate and the result must be bool scalars");
+    d.a = val(operand(1));
+  } else if (op == X::GroupBroadcast) {
+    if (typeOfValue(operand(1)) != rt) fail("the Value must have the result type");
+    const Id lt = typeOfValue(operand(2));
+    const Id lc = componentsOf(lt) > 1 ? type(lt).elem : lt;
+    if (type(lc).kind != Type::Kind::Int || componentsOf(lt) > 3)
+      fail("LocalId must be an integer scalar or a vector of 2 or 3 integers");
+    if (*scope == 3 && componentsOf(lt) != 1) fail("LocalId of a Subgroup broadcast must be a scalar");
+    d.a = val(operand(1));
+    d.b = val(operand(2));
+    d.w2 = uint8_t(componentsOf(lt));
+    d.w = widthOf(lc);
+    d.n = slotCount(p_, rt, cur_);
+  } else {
+    const uint32_t operation = operand(1); // a literal GroupOperation
+    if (operation > 2)
+      fail(fmt::format("GroupOperation {} is not supported; expected Reduce, InclusiveScan or ExclusiveScan",
+                       operation));
+    if (typeOfValue(operand(2)) != rt || componentsOf(rt) != 1) fail("X and the result must be scalars of one type");
+    const bool isFloat = type(rt).kind == Type::Kind::Float;
+    const bool wantsFloat = arith == uint8_t(GroupArith::FAdd) || arith == uint8_t(GroupArith::FMin) ||
+                            arith == uint8_t(GroupArith::FMax);
+    if (isFloat != wantsFloat || (!isFloat && type(rt).kind != Type::Kind::Int))
+      fail(wantsFloat ? "X must be a floating-point scalar" : "X must be an integer scalar");
+    d.a = val(operand(2));
+    d.b = operation;
+    d.w = widthOf(rt);
+    d.w2 = arith;
+  }
+  emit(d);
+}
+
 void FunctionDecoder::decodeBlockIO(bool write) {
   Id ptr = operand(0);
   Id pt = typeOfValue(ptr);
@@ -449,6 +494,17 @@ void FunctionDecoder::decodeInst() {
   case Op::OpSubgroupShuffleXorINTEL: return decodeSubgroup(X::SgShuffleXor, 2);
   case Op::OpSubgroupBlockReadINTEL: return decodeBlockIO(false);
   case Op::OpSubgroupBlockWriteINTEL: return decodeBlockIO(true);
+  case Op::OpGroupAll: return decodeGroup(X::GroupAll);
+  case Op::OpGroupAny: return decodeGroup(X::GroupAny);
+  case Op::OpGroupBroadcast: return decodeGroup(X::GroupBroadcast);
+  case Op::OpGroupIAdd: return decodeGroup(X::GroupArith, uint8_t(GroupArith::IAdd));
+  case Op::OpGroupFAdd: return decodeGroup(X::GroupArith, uint8_t(GroupArith::FAdd));
+  case Op::OpGroupFMin: return decodeGroup(X::GroupArith, uint8_t(GroupArith::FMin));
+  case Op::OpGroupUMin: return decodeGroup(X::GroupArith, uint8_t(GroupArith::UMin));
+  case Op::OpGroupSMin: return decodeGroup(X::GroupArith, uint8_t(GroupArith::SMin));
+  case Op::OpGroupFMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::FMax));
+  case Op::OpGroupUMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::UMax));
+  case Op::OpGroupSMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::SMax));
   case Op::OpUnreachable: emit(DInst{X::Unreachable}); return;
   default: break;
   }

@@ -79,6 +79,9 @@ public:
   // Barrier: stopped after an OpControlBarrier. Subgroup: stopped after a subgroup instruction whose
   // result is still to be computed by subgroup() together with the rest of the subgroup.
   enum class Status { Finished, Barrier, Subgroup };
+  // Executes a Workgroup-scope group instruction at which every work-item of the work-group stopped
+  // (Status::Barrier), in local order (interp_subgroup.cpp).
+  void workgroup(const std::vector<WorkItem*>& items);
   Status run(WorkItem& wi);
 
   // The instruction a stopped work-item stopped at (the barrier or the subgroup instruction).
@@ -113,6 +116,8 @@ private:
   bool extInst(const DInst& in, uint64_t* r) const;
   bool floatInst(const DInst& in, uint64_t* r) const; // interp_float.cpp
   void block2d(const std::vector<WorkItem*>& items, uint64_t maxSize);  // SPV_INTEL_2d_block_io, interp_block2d.cpp
+  // The core group instructions over a subgroup's or work-group's items (interp_subgroup.cpp).
+  void collective(const DInst& in, const std::vector<WorkItem*>& items, const std::vector<uint64_t*>& regs);
 
   // SPV_INTEL_task_sequence (interp_task.cpp). Async runs the task thread to completion at once.
   std::vector<TaskSequence> sequences_; // handle = index + 1

@@ -57,6 +57,13 @@ public:
       const DInst& barrier = ex_.stoppedAt(items_[0]);
       for (uint64_t k = 1; k < n; ++k)
         if (status_[k] != Executor::Status::Barrier || &ex_.stoppedAt(items_[k]) != &barrier) deadlock(0, k);
+      // A work-group collective (OpGroupIAdd ... at Workgroup scope) stops every work-item like a
+      // barrier; it is executed once all are there.
+      if (barrier.op != X::Barrier) {
+        std::vector<WorkItem*> all;
+        for (WorkItem& wi : items_) all.push_back(&wi);
+        ex_.workgroup(all);
+      }
     }
   }
 
@@ -92,14 +99,16 @@ private:
   [[noreturn]] void deadlock(uint64_t stopped, uint64_t other) const {
     const WorkItem& a = items_[stopped];
     const DInst& at = ex_.stoppedAt(a);
-    bool isBarrier = status_[stopped] == Executor::Status::Barrier;
+    bool isBarrier = status_[stopped] == Executor::Status::Barrier && at.op == X::Barrier;
+    const bool workgroupScope = status_[stopped] == Executor::Status::Barrier;
     failAt(p_, at.src,
            fmt::format("deadlock: {} reached by work-item {} (local id {}) of work-group {} but not by work-item {} "
                        "(local id {}), which {}; every work-item of the {} must execute it",
-                       isBarrier ? "barrier" : "subgroup instruction", idText(a.globalId, nd_.dims),
+                       isBarrier ? "barrier" : workgroupScope ? "work-group instruction" : "subgroup instruction",
+                       idText(a.globalId, nd_.dims),
                        idText(a.localId, nd_.dims), idText(group_, nd_.dims), idText(items_[other].globalId, nd_.dims),
                        idText(items_[other].localId, nd_.dims), stateText(ex_, p_, items_[other], status_[other]),
-                       isBarrier ? "work-group" : "subgroup"));
+                       workgroupScope ? "work-group" : "subgroup"));
   }
 };
 

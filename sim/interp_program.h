@@ -258,6 +258,14 @@ enum class X : uint16_t {
   SgShuffleXor,  // a = data, b = value
   SgBlockRead,   // dst = n components of w bits read from pointer a, w2 = element bytes
   SgBlockWrite,  // writes n components from b through pointer a, w2 = element bytes
+  // Core group instructions (Groups capability, interp_subgroup.cpp), c = execution scope: 3 Subgroup
+  // (executed like the shuffles), 2 Workgroup (a scheduling point like a barrier, executed once every
+  // work-item of the work-group is there).
+  GroupAll,       // dst = a (bool) true in every invocation
+  GroupAny,       // dst = a (bool) true in some invocation
+  GroupBroadcast, // dst = n slots of a from the invocation whose local id is b (w2 components)
+  GroupArith,     // dst = w bits: b = GroupOperation (0 reduce, 1 inclusive, 2 exclusive scan) of
+                  // a by w2 = GroupArith (interp_exec.h)
   // SPV_INTEL_2d_block_io, also per subgroup (interp_block2d.cpp): a = the 2D memory region's base
   // pointer, c = the per-invocation pointer (Dst of loads, Src of stores; none for prefetch), the
   // other operands are a Block2DOperands in extra[b...] (interp_block2d.h)
@@ -268,6 +276,9 @@ enum class X : uint16_t {
   Block2DStore,
   Unreachable,
 };
+
+// The arithmetic of X::GroupArith (DInst::w2), one per OpGroup* instruction.
+enum class GroupArith : uint8_t { IAdd, FAdd, FMin, UMin, SMin, FMax, UMax, SMax };
 
 struct DInst {
   X op;

@@ -3,6 +3,11 @@
 // computed here from the OpenCL / extension definitions.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+
 
 #include <fmt/format.h>
 
@@ -282,4 +287,131 @@ OpFunctionEnd
       {"name": "out", "buffer": {"type": "u32", "length": 1}}]})"));
   checkContains(e, "parameter 0 'img' of kernel 'k' is an image");
   checkContains(e, "image block IO (OpSubgroupImageBlockReadINTEL/WriteINTEL)");
+}
+
+namespace {
+
+// The nine results of NINE() in groups.cl for one group's values `x` (local order): reduce, inclusive
+// and exclusive scans of add, min and max; `add` / `mn` / `mx` are the operations, `lo` / `hi` the
+// identities of min / max, starting from the first value (OpenCL's order: by local id).
+template <class T, class Add, class Min, class Max>
+std::vector<std::array<T, 9>> nine(const std::vector<T>& x, Add add, Min mn, Max mx, T lo, T hi) {
+  std::vector<std::array<T, 9>> r(x.size());
+  T s = x[0], a = x[0], b = x[0];
+  for (size_t k = 0; k < x.size(); ++k) {
+    if (k) s = add(s, x[k]), a = mn(a, x[k]), b = mx(b, x[k]);
+    r[k][3] = s, r[k][4] = a, r[k][5] = b;
+    r[k][6] = k ? r[k - 1][3] : T(0);
+    r[k][7] = k ? r[k - 1][4] : lo;
+    r[k][8] = k ? r[k - 1][5] : hi;
+  }
+  for (auto& v : r) v[0] = s, v[1] = a, v[2] = b;
+  return r;
+}
+
+// Runs `kernel` of groups.cl over `n` work-items in work-groups of `local`, subgroups of `sgs`, with
+// input `in` (element type `json`) and `per` results per work-item; checks them against `expect`,
+// which gets one group's (subgroup's) inputs.
+template <class T, class Expect>
+void checkGroups(const std::string& kernel, const char* json, uint32_t n, uint32_t local, uint32_t sgs,
+                 const std::vector<T>& in, uint32_t per, Expect expect) {
+  Kernel k("groups.spv");
+  RunSpec s = spec(fmt::format(R"({{"kernel": "{0}", "args": [{{"name": "a", "buffer": {{"type": "{1}", "length": {2}}}}},
+      {{"name": "out", "buffer": {{"type": "{1}", "length": {3}}}}}], "global_size": [{2}], "local_size": [{4}], "subgroup_size": {5}}})",
+                               kernel, json, n, n * per, local, sgs));
+  s.args[0].init = bytesOf(in);
+  auto out = elems<T>(k.run(s).buffers[1]);
+  for (uint32_t first = 0; first < n; first = std::min(first / local * local + local, first + sgs)) {
+    const uint32_t end = std::min({first + sgs, first / local * local + local, n});
+    const std::vector<T> x(in.begin() + first, in.begin() + end);
+    const auto want = expect(x);
+    for (uint32_t k = 0; k < x.size(); ++k)
+      for (uint32_t i = 0; i < per; ++i) {
+        CAPTURE(kernel);
+        CAPTURE(first + k);
+        CAPTURE(i);
+        CHECK(out[(first + k) * per + i] == want[k][i]);
+      }
+  }
+}
+
+} // namespace
+
+TEST_CASE("interp groups: sub_group reductions and scans of int, uint, long and float, partial subgroups") {
+  // Work-groups of 12 with subgroups of 8: subgroups of 8 and 4.
+  const uint32_t n = 24;
+  std::vector<int32_t> i32(n);
+  std::vector<int64_t> i64(n);
+  std::vector<float> f32(n);
+  for (uint32_t g = 0; g < n; ++g) {
+    i32[g] = int32_t((g * 37 + 11) % 61) - 30;
+    i64[g] = (int64_t(g) * 1234567891 % 97) * (g % 3 ? 1 : -1) * (int64_t(1) << 33);
+    f32[g] = float(i32[g]) / 7.0f + 1e8f * (g == 5);
+  }
+  checkGroups<int32_t>("sg_int", "i32", n, 12, 8, i32, 9, [](const std::vector<int32_t>& x) {
+    return nine<int32_t>(x, [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); },
+                         [](int32_t a, int32_t b) { return std::min(a, b); },
+                         [](int32_t a, int32_t b) { return std::max(a, b); }, INT32_MAX, INT32_MIN);
+  });
+  std::vector<uint32_t> u32(i32.begin(), i32.end());
+  checkGroups<uint32_t>("sg_uint", "u32", n, 12, 8, u32, 9, [](const std::vector<uint32_t>& x) {
+    return nine<uint32_t>(x, [](uint32_t a, uint32_t b) { return a + b; },
+                          [](uint32_t a, uint32_t b) { return std::min(a, b); },
+                          [](uint32_t a, uint32_t b) { return std::max(a, b); }, UINT32_MAX, 0u);
+  });
+  checkGroups<int64_t>("sg_long", "i64", n, 12, 8, i64, 9, [](const std::vector<int64_t>& x) {
+    return nine<int64_t>(x, [](int64_t a, int64_t b) { return int64_t(uint64_t(a) + uint64_t(b)); },
+                         [](int64_t a, int64_t b) { return std::min(a, b); },
+                         [](int64_t a, int64_t b) { return std::max(a, b); }, INT64_MAX, INT64_MIN);
+  });
+  // Floats: every addition rounded, in local order (1e8 in the first subgroup absorbs the rest).
+  checkGroups<float>("sg_float", "f32", n, 12, 8, f32, 9, [](const std::vector<float>& x) {
+    return nine<float>(x, [](float a, float b) { return a + b; }, [](float a, float b) { return std::fmin(a, b); },
+                       [](float a, float b) { return std::fmax(a, b); }, INFINITY, -INFINITY);
+  });
+}
+
+TEST_CASE("interp groups: broadcast, any and all per subgroup and per 2-D work-group; a skipped collective") {
+  const uint32_t n = 24;
+  std::vector<int32_t> x(n);
+  for (uint32_t g = 0; g < n; ++g) x[g] = int32_t((g * 29 + 5) % 97) - 48; // 41..48 are the values > 40
+  checkGroups<int32_t>("sg_misc", "i32", n, 12, 8, x, 3, [](const std::vector<int32_t>& v) {
+    const bool any = std::any_of(v.begin(), v.end(), [](int32_t e) { return e > 40; });
+    const bool all = std::all_of(v.begin(), v.end(), [](int32_t e) { return e > -40; });
+    return std::vector<std::array<int32_t, 3>>(v.size(), {v.size() > 2 ? v[2] : 0, any, all});
+  });
+  // wg_int over 8 x 3 in work-groups of 4 x 3 (12 work-items, local order x fastest; subgroups of 8
+  // do not matter at Workgroup scope); broadcast from local id (1, 1).
+  Kernel k("groups.spv");
+  RunSpec s = spec(R"({"kernel": "wg_int", "args": [{"name": "a", "buffer": {"type": "i32", "length": 24}},
+      {"name": "out", "buffer": {"type": "i32", "length": 288}}], "global_size": [8, 3], "local_size": [4, 3], "subgroup_size": 8})");
+  s.args[0].init = bytesOf(x);
+  auto out = elems<int32_t>(k.run(s).buffers[1]);
+  for (uint32_t wg = 0; wg < 2; ++wg) {
+    std::vector<int32_t> v; // the work-group's values in local order
+    std::vector<uint32_t> at;
+    for (uint32_t ly = 0; ly < 3; ++ly)
+      for (uint32_t lx = 0; lx < 4; ++lx) {
+        const uint32_t g = ly * 8 + wg * 4 + lx;
+        v.push_back(x[g]);
+        at.push_back(g);
+      }
+    const auto want = nine<int32_t>(v, [](int32_t a, int32_t b) { return a + b; },
+                                    [](int32_t a, int32_t b) { return std::min(a, b); },
+                                    [](int32_t a, int32_t b) { return std::max(a, b); }, INT32_MAX, INT32_MIN);
+    for (size_t j = 0; j < v.size(); ++j) {
+      CAPTURE(at[j]);
+      for (int i = 0; i < 9; ++i) CHECK(out[at[j] * 12 + i] == want[j][i]);
+      CHECK(out[at[j] * 12 + 9] == v[1 * 4 + 1]);
+      CHECK(out[at[j] * 12 + 10] == std::any_of(v.begin(), v.end(), [](int32_t e) { return e > 40; }));
+      CHECK(out[at[j] * 12 + 11] == std::all_of(v.begin(), v.end(), [](int32_t e) { return e > -40; }));
+    }
+  }
+  // Some work-items skip the collective: a deadlock naming it.
+  RunSpec d = spec(R"({"kernel": "wg_divergent", "args": [{"name": "a", "buffer": {"type": "i32", "length": 8}},
+      {"name": "out", "buffer": {"type": "i32", "length": 8}}], "global_size": [8], "local_size": [8]})");
+  d.args[0].init = bytesOf(std::vector<int32_t>{1, -1, 2, 3, 4, 5, 6, 7});
+  const std::string e = k.error(d);
+  checkContains(e, "OpGroupIAdd");
+  checkContains(e, "deadlock: work-group instruction reached by work-item 0");
 }

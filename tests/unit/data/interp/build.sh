@@ -19,6 +19,8 @@ cl fp O0 fp -ffp-contract=off
 # ND-range and subgroups (cl_intel_subgroups -> SPV_INTEL_subgroups).
 cl ndrange O0 ndrange -cl-ext=+cl_khr_subgroups
 cl sgshuffle O0 sgshuffle -cl-ext=+cl_intel_subgroups
+# Core group instructions from sub_group_* and work_group_* built-ins.
+cl groups O0 groups -cl-ext=+cl_khr_subgroups
 for k in dot vadd; do
   cl $k O2 ${k}_O2
 done
