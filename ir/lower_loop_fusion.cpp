@@ -256,20 +256,20 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Exit>& x2,
   std::set<uint32_t> before(L1.blocks.begin(), L1.blocks.end());
   before.insert(p.chain.begin(), p.chain.end());
   const std::vector<ValueId> hoist = hoistable(k, p);
-  const std::vector<uint32_t> entering2 = enteringPreds(k, L2);
-  for (uint32_t b : L2.blocks)
-    for (ValueId v : k.blocks[b].ops) {
-      const Op& op = k.ops[v];
-      for (size_t i = 0; i < op.operands.size(); ++i) {
-        if (op.operands[i] == kNone) continue; // an unpredicated access
-        const Op& d = k.ops[op.operands[i]];
-        if (!before.count(d.block) || std::find(hoist.begin(), hoist.end(), op.operands[i]) != hoist.end())
-          continue;
-        return fmt::format("{} reads {}, computed {} before it", name(L2),
-                           d.name.empty() ? "a value" : "%" + d.name,
-                           contains(L1.blocks, d.block) ? "by " + name(L1) : "between the loops");
-      }
+  // Operands of its operations and conditions of its branches (-O2 may hoist a test into the chain).
+  for (uint32_t b : L2.blocks) {
+    std::vector<ValueId> reads;
+    for (ValueId v : k.blocks[b].ops)
+      reads.insert(reads.end(), k.ops[v].operands.begin(), k.ops[v].operands.end());
+    reads.push_back(k.blocks[b].term.cond);
+    for (ValueId r : reads) {
+      if (r == kNone) continue; // an unpredicated access, an unconditional branch
+      const Op& d = k.ops[r];
+      if (!before.count(d.block) || std::find(hoist.begin(), hoist.end(), r) != hoist.end()) continue;
+      return fmt::format("{} reads {}, computed {} before it", name(L2), d.name.empty() ? "a value" : "%" + d.name,
+                         contains(L1.blocks, d.block) ? "by " + name(L1) : "between the loops");
     }
+  }
   for (uint32_t b : p.chain)
     for (ValueId v : k.blocks[b].ops)
       if (k.ops[v].kind == OpKind::Load || hasSideEffect(k.ops[v].kind))
