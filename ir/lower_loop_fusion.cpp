@@ -92,6 +92,32 @@ ValueId entryValue(const Kernel& k, const Op& phi, const std::vector<uint32_t>& 
   return v;
 }
 
+// The same value in both loops, reading iv2 in the second where the first reads iv1.
+bool sameExpr(const Kernel& k, ValueId a, ValueId b, ValueId iv1, ValueId iv2, int depth = 0) {
+  if (a == kNone || b == kNone) return a == b;
+  if (sameConstOrValue(k, a, b) || (a == iv1 && b == iv2)) return true;
+  const Op &x = k.ops[a], &y = k.ops[b];
+  // Leaves (arguments, parameters, constants, undefined values) are the same only as themselves.
+  if (depth > 16 || x.operands.empty() || x.kind != y.kind || x.type != y.type || x.imm != y.imm ||
+      x.index != y.index || x.memory != y.memory || x.size != y.size || x.rounding != y.rounding ||
+      x.operands.size() != y.operands.size() || x.kind == OpKind::Phi || x.kind == OpKind::Load ||
+      hasSideEffect(x.kind))
+    return false;
+  for (size_t i = 0; i < x.operands.size(); ++i)
+    if (!sameExpr(k, x.operands[i], y.operands[i], iv1, iv2, depth + 1)) return false;
+  return true;
+}
+
+// A value that does not change in loop L: defined outside it, or a pure operation inside it (no load,
+// no phi) on such values; -O0 code computes a bound such as `n - 1` in the header every iteration.
+bool invariantIn(const Kernel& k, const LoopInfo& L, ValueId v, int depth = 0) {
+  const Op& op = k.ops[v];
+  if (!contains(L.blocks, op.block)) return true;
+  if (depth > 8 || op.kind == OpKind::Phi || op.kind == OpKind::Load || hasSideEffect(op.kind)) return false;
+  return std::all_of(op.operands.begin(), op.operands.end(),
+                     [&](ValueId o) { return o != kNone && invariantIn(k, L, o, depth + 1); });
+}
+
 std::optional<Induction> inductionOf(const Kernel& k, const LoopInfo& L, const Exit& x) {
   const Terminator& t = k.blocks[x.block].term;
   const Op& c = k.ops[t.cond];
@@ -99,7 +125,7 @@ std::optional<Induction> inductionOf(const Kernel& k, const LoopInfo& L, const E
   const std::vector<uint32_t> entering = enteringPreds(k, L);
   for (int side = 0; side < 2; ++side) {
     const ValueId tested = c.operands[side], bound = c.operands[1 - side];
-    if (contains(L.blocks, k.ops[bound].block)) continue;
+    if (!invariantIn(k, L, bound)) continue;
     for (ValueId phi : k.blocks[L.header].ops) {
       const Op& p = k.ops[phi];
       if (p.kind != OpKind::Phi) continue;
@@ -120,7 +146,7 @@ std::optional<Induction> inductionOf(const Kernel& k, const LoopInfo& L, const E
 bool sameTripCount(const Kernel& k, const Induction& a, const Induction& b) {
   return a.cmp == b.cmp && a.phiFirst == b.phiFirst && a.continueOn == b.continueOn && a.onNext == b.onNext &&
          a.step == b.step && k.ops[a.phi].width() == k.ops[b.phi].width() &&
-         sameConstOrValue(k, a.init, b.init) && sameConstOrValue(k, a.bound, b.bound);
+         sameConstOrValue(k, a.init, b.init) && sameExpr(k, a.bound, b.bound, kNone, kNone);
 }
 
 // Two adjacent loops: the chain of blocks between them (each entered only from the one before,
@@ -180,20 +206,6 @@ std::optional<uint64_t> strideOf(const Kernel& k, const LoopInfo& L, ValueId off
   if (o->kind == OpKind::SExt || o->kind == OpKind::ZExt) o = &k.ops[o->operands[0]];
   if (o != &k.ops[iv] || scale == 0 || scale > (uint64_t(1) << 16)) return std::nullopt;
   return scale;
-}
-
-// The same value in both loops, reading iv2 in the second where the first reads iv1.
-bool sameExpr(const Kernel& k, ValueId a, ValueId b, ValueId iv1, ValueId iv2, int depth = 0) {
-  if (a == kNone || b == kNone) return a == b;
-  if (sameConstOrValue(k, a, b) || (a == iv1 && b == iv2)) return true;
-  const Op &x = k.ops[a], &y = k.ops[b];
-  if (depth > 16 || x.kind != y.kind || x.type != y.type || x.imm != y.imm || x.rounding != y.rounding ||
-      x.operands.size() != y.operands.size() || x.kind == OpKind::Phi || x.kind == OpKind::Load ||
-      hasSideEffect(x.kind) || x.kind == OpKind::Const)
-    return false;
-  for (size_t i = 0; i < x.operands.size(); ++i)
-    if (!sameExpr(k, x.operands[i], y.operands[i], iv1, iv2, depth + 1)) return false;
-  return true;
 }
 
 // The chain's operations that can run before the first loop instead, in program order: pure, no
@@ -266,7 +278,8 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Exit>& x2,
       if (r == kNone) continue; // an unpredicated access, an unconditional branch
       const Op& d = k.ops[r];
       if (!before.count(d.block) || std::find(hoist.begin(), hoist.end(), r) != hoist.end()) continue;
-      return fmt::format("{} reads {}, computed {} before it", name(L2), d.name.empty() ? "a value" : "%" + d.name,
+      return fmt::format("{} reads {}, computed {} before it", name(L2),
+                         d.name.empty() ? "a value" : "%" + d.name,
                          contains(L1.blocks, d.block) ? "by " + name(L1) : "between the loops");
     }
   }

@@ -2,7 +2,7 @@
 """Random kernels of adjacent loops, to test loop fusion (ir/lower_loop_fusion.cpp) against the interpreter.
 
 Each kernel has two to four loops in a row over four int buffers, with random bounds (the same or
-not), start values, accesses at i, i + 1 or a fixed element, sums read after a loop or by the next
+not), start values, accesses at i, i + 1, i + k (k an argument) or a fixed element, sums read after a loop or by the next
 loop, and code between the loops (a store, a pure computation, nothing). Each is built with clang-15
 -O0 or -O2 + llvm-spirv-15 and run through `spvhls sim --check-cycles` (the RTL against the interpreter, bit
 for bit, at fixed latency against the prediction and with random latency and back-pressure) in a
@@ -20,7 +20,7 @@ LEN = 40  # elements per buffer: bounds stay below 32, accesses at most i + 1
 def gen(rng):
     loops = rng.randint(2, 4)
     lines = ["kernel void k(global int* a, global int* b, global int* c, global int* d, global int* out, "
-             "int n, int m) {"]
+             "int n, int m, int k) {"]
     sums = []
     for l in range(loops):
         start = rng.choice(["0"] * 6 + ["1"])
@@ -30,8 +30,8 @@ def gen(rng):
         body = []
         for _ in range(rng.randint(1, 3)):
             dst, src = rng.choice(BUFS), rng.choice(BUFS)
-            idx = rng.choice(["i"] * 5 + ["i + 1", "3"])
-            sidx = rng.choice(["i"] * 5 + ["i + 1", "2"])
+            idx = rng.choice(["i"] * 5 + ["i + 1", "3", "i + k"])
+            sidx = rng.choice(["i"] * 5 + ["i + 1", "2", "i + k"])
             kind = rng.random()
             if kind < 0.45:
                 body.append(f"{dst}[{idx}] = {src}[{sidx}] * {rng.randint(1, 5)} + i;")
@@ -62,7 +62,7 @@ def spec(rng):
     m = rng.choice([n, n, rng.randint(0, 30)])
     return {"kernel": "k", "args": [buf(b) for b in BUFS] +
             [{"name": "out", "buffer": {"type": "i32", "length": 8, "init": "zeros"}},
-             {"name": "n", "value": n}, {"name": "m", "value": m}]}
+             {"name": "n", "value": n}, {"name": "m", "value": m}, {"name": "k", "value": rng.randint(0, 3)}]}
 
 
 def run(cmd, cwd):

@@ -361,3 +361,28 @@ TEST_CASE("fusion at -O2: an exit phi that the guards reach too survives loop ex
              ints("d", pseudoRandom(12, uint32_t(m), -9, 9)), ints("out", std::vector<int32_t>(8, 0)),
              scalar("n", n), scalar("m", m)});
 }
+
+TEST_CASE("fusion: offsets by different arguments are different elements; bounds computed in the header") {
+  for (const char* file : {"fusion.spv", "fusion_o2.spv"}) {
+    CAPTURE(file);
+    Loaded l = loadFile(file);
+    // The old rule took two kernel arguments for the same leaf and fused this pair: wrong whenever
+    // k2 != k1 makes the second loop read what the first writes later.
+    ir::Kernel apart = lower(l, "arg_offset");
+    CHECK(apart.loops.size() == 2);
+    CHECK(mentions(fusions(apart), "at different elements"));
+    ir::Kernel same = lower(l, "arg_offset_same");
+    CHECK(same.loops.size() == 1);
+    ir::Kernel bound = lower(l, "bound_expr");
+    CHECK(bound.loops.size() == 1);
+    const std::vector<int32_t> z(16, 0);
+    for (auto [k1, k2] : {std::pair{0, 0}, {0, 1}, {2, 0}, {1, 3}}) {
+      runBoth(l, apart, {ints("b", z), ints("out", z), scalar("n", 6), scalar("k1", k1), scalar("k2", k2)});
+      runBoth(l, same, {ints("b", z), ints("out", z), scalar("n", 6), scalar("k1", k1)});
+    }
+    for (int n : {0, 1, 2, 7})
+      runBoth(
+          l, bound,
+          {ints("a", pseudoRandom(8, uint32_t(n) + 2, -9, 9)), ints("b", z), ints("c", z), scalar("n", n)});
+  }
+}

@@ -77,3 +77,24 @@ kernel void exit_phi(global int* a, global int* b, global int* c, global int* d,
   out[5] = s1;
   out[6] = s2;
 }
+
+// Not fused: the loops offset b by different arguments (two leaves that look alike are not the same
+// element); fused: the same argument in both.
+kernel void arg_offset(global int* b, global int* out, int n, int k1, int k2) {
+  global int* p = b + k1;
+  global int* q = b + k2;
+  for (int i = 0; i < n; ++i) p[i] = i * 3;
+  for (int i = 0; i < n; ++i) out[i] = q[i] + 1;
+}
+
+kernel void arg_offset_same(global int* b, global int* out, int n, int k1) {
+  global int* p = b + k1;
+  for (int i = 0; i < n; ++i) p[i] = i * 3;
+  for (int i = 0; i < n; ++i) out[i] = p[i] + 1;
+}
+
+// Fused at -O0 too: both bounds are n - 1, computed in each header every iteration.
+kernel void bound_expr(global const int* a, global int* b, global int* c, int n) {
+  for (int i = 0; i < n - 1; ++i) b[i] = a[i] + a[i + 1];
+  for (int i = 0; i < n - 1; ++i) c[i] = a[i] * 2;
+}
