@@ -121,6 +121,62 @@ void FunctionDecoder::decodeGroup(X op, uint8_t arith) {
   emit(d);
 }
 
+void FunctionDecoder::decodeNonUniform(X op, uint8_t arith) {
+  const std::optional<int64_t> scope = constInt(operand(0));
+  if (!scope) fail("the Execution scope must be a constant");
+  if (*scope != 3) fail(fmt::format("Execution scope {} is not supported; expected Subgroup (3)", *scope));
+  const Id rt = inst().resultType;
+  DInst d{op};
+  d.c = 3 | kNonUniform;
+  d.dst = dst();
+  switch (op) {
+  case X::GroupElect: break;
+  case X::GroupAll:
+  case X::GroupAny:
+    if (!isBoolScalar(typeOfValue(operand(1))) || !isBoolScalar(rt)) fail("the Predicate and the result must be bool scalars");
+    d.a = val(operand(1));
+    break;
+  case X::GroupAllEqual:
+    if (!isBoolScalar(rt)) fail("the result must be a bool scalar");
+    d.a = val(operand(1));
+    d.n = slotCount(p_, typeOfValue(operand(1)), cur_);
+    break;
+  case X::GroupBroadcast: {
+    if (typeOfValue(operand(1)) != rt) fail("the Value must have the result type");
+    d.a = val(operand(1));
+    d.n = slotCount(p_, rt, cur_);
+    if (arith == 1) { // BroadcastFirst: from the first invocation
+      d.w2 = 0;
+      break;
+    }
+    const Id it = typeOfValue(operand(2));
+    if (type(it).kind != Type::Kind::Int) fail("Id must be an integer scalar");
+    d.b = val(operand(2));
+    d.w2 = 1;
+    d.w = widthOf(it);
+    break;
+  }
+  default: { // arithmetic: Operation, Value [, ClusterSize]
+    const uint32_t operation = operand(1);
+    if (operation == 3 || inst().operands.size() > 3)
+      fail("ClusteredReduce is not supported by the interpreter yet; expected Reduce, InclusiveScan or ExclusiveScan");
+    if (operation > 2) fail(fmt::format("GroupOperation {} is not supported", operation));
+    if (typeOfValue(operand(2)) != rt || componentsOf(rt) != 1) fail("Value and the result must be scalars of one type");
+    const GroupArith a = GroupArith(arith);
+    const Type::Kind kind = type(rt).kind;
+    const bool wantsFloat = a == GroupArith::FAdd || a == GroupArith::FMul || a == GroupArith::FMin || a == GroupArith::FMax;
+    const bool wantsBool = a == GroupArith::LogicalAnd || a == GroupArith::LogicalOr || a == GroupArith::LogicalXor;
+    if (wantsFloat ? kind != Type::Kind::Float : wantsBool ? kind != Type::Kind::Bool : kind != Type::Kind::Int)
+      fail(wantsFloat ? "Value must be a floating-point scalar" : wantsBool ? "Value must be a bool" : "Value must be an integer scalar");
+    d.a = val(operand(2));
+    d.b = operation;
+    d.w = widthOf(rt);
+    d.w2 = arith;
+  }
+  }
+  emit(d);
+}
+
 void FunctionDecoder::decodeBlockIO(bool write) {
   Id ptr = operand(0);
   Id pt = typeOfValue(ptr);
@@ -505,6 +561,28 @@ void FunctionDecoder::decodeInst() {
   case Op::OpGroupFMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::FMax));
   case Op::OpGroupUMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::UMax));
   case Op::OpGroupSMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::SMax));
+  case Op::OpGroupNonUniformIAdd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::IAdd));
+  case Op::OpGroupNonUniformFAdd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FAdd));
+  case Op::OpGroupNonUniformIMul: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::IMul));
+  case Op::OpGroupNonUniformFMul: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FMul));
+  case Op::OpGroupNonUniformSMin: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::SMin));
+  case Op::OpGroupNonUniformUMin: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::UMin));
+  case Op::OpGroupNonUniformFMin: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FMin));
+  case Op::OpGroupNonUniformSMax: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::SMax));
+  case Op::OpGroupNonUniformUMax: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::UMax));
+  case Op::OpGroupNonUniformFMax: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FMax));
+  case Op::OpGroupNonUniformBitwiseAnd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::BitwiseAnd));
+  case Op::OpGroupNonUniformBitwiseOr: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::BitwiseOr));
+  case Op::OpGroupNonUniformBitwiseXor: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::BitwiseXor));
+  case Op::OpGroupNonUniformLogicalAnd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::LogicalAnd));
+  case Op::OpGroupNonUniformLogicalOr: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::LogicalOr));
+  case Op::OpGroupNonUniformLogicalXor: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::LogicalXor));
+  case Op::OpGroupNonUniformElect: return decodeNonUniform(X::GroupElect);
+  case Op::OpGroupNonUniformAll: return decodeNonUniform(X::GroupAll);
+  case Op::OpGroupNonUniformAny: return decodeNonUniform(X::GroupAny);
+  case Op::OpGroupNonUniformAllEqual: return decodeNonUniform(X::GroupAllEqual);
+  case Op::OpGroupNonUniformBroadcast: return decodeNonUniform(X::GroupBroadcast);
+  case Op::OpGroupNonUniformBroadcastFirst: return decodeNonUniform(X::GroupBroadcast, 1);
   case Op::OpUnreachable: emit(DInst{X::Unreachable}); return;
   default: break;
   }

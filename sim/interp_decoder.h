@@ -113,6 +113,9 @@ private:
   void decodeBlockIO(bool write);
   // OpGroupAll/Any/Broadcast and the group arithmetic (w2: GroupArith), at Subgroup or Workgroup scope.
   void decodeGroup(X op, uint8_t arith = 0);
+  // The OpGroupNonUniform* forms at Subgroup scope (arithmetic, Elect, All, Any, AllEqual, Broadcast,
+  // BroadcastFirst).
+  void decodeNonUniform(X op, uint8_t arith = 0);
   void move(uint32_t dstSlot, uint32_t srcSlot, uint32_t n);
   void decodeBitcast();
   // Slot offset and count of the part of a composite addressed by literal indices.

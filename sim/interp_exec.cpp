@@ -649,10 +649,11 @@ Executor::Status Executor::run(WorkItem& wi) {
       f->pc = pc;
       instructions = count;
       return Status::Subgroup;
-    case X::GroupAll: case X::GroupAny: case X::GroupBroadcast: case X::GroupArith:
+    case X::GroupAll: case X::GroupAny: case X::GroupBroadcast: case X::GroupArith: case X::GroupElect:
+    case X::GroupAllEqual:
       f->pc = pc;
       instructions = count;
-      return in.c == 3 ? Status::Subgroup : Status::Barrier; // 3: Subgroup, 2: Workgroup scope
+      return (in.c & 0xff) == 3 ? Status::Subgroup : Status::Barrier; // 3: Subgroup, 2: Workgroup scope
     case X::Unreachable: fail(in, "OpUnreachable was executed");
     case X::AtomicLoad: case X::AtomicStore: case X::AtomicExchange: case X::AtomicCmpXchg: case X::AtomicIInc:
     case X::AtomicIDec: case X::AtomicIAdd: case X::AtomicISub: case X::AtomicSMin: case X::AtomicUMin:

@@ -88,7 +88,17 @@ private:
       const DInst& at = ex_.stoppedAt(items_[first]);
       std::vector<WorkItem*> sg;
       for (uint64_t k = first; k < last; ++k) {
-        if (status_[k] != Executor::Status::Subgroup || &ex_.stoppedAt(items_[k]) != &at) deadlock(first, k);
+        const bool there = status_[k] == Executor::Status::Subgroup && &ex_.stoppedAt(items_[k]) == &at;
+        // Legal in SPIR-V, but the interpreter runs a subgroup's invocations together only where all
+        // of them arrive.
+        if (!there && (at.op == X::GroupAll || at.op == X::GroupAny || at.op == X::GroupBroadcast ||
+                       at.op == X::GroupArith || at.op == X::GroupElect || at.op == X::GroupAllEqual) &&
+            (at.c & kNonUniform))
+          failAt(p_, at.src,
+                 fmt::format("reached by work-item {} but not by work-item {} of its subgroup: a non-uniform group "
+                             "instruction in divergent control flow is not supported by the interpreter yet",
+                             idText(items_[first].globalId, nd_.dims), idText(items_[k].globalId, nd_.dims)));
+        if (!there) deadlock(first, k);
         sg.push_back(&items_[k]);
       }
       ex_.subgroup(sg, nd_.subgroupMaxSize());

@@ -266,6 +266,10 @@ enum class X : uint16_t {
   GroupBroadcast, // dst = n slots of a from the invocation whose local id is b (w2 components)
   GroupArith,     // dst = w bits: b = GroupOperation (0 reduce, 1 inclusive, 2 exclusive scan) of
                   // a by w2 = GroupArith (interp_exec.h)
+  GroupElect,     // dst = true in the first invocation (OpGroupNonUniformElect)
+  GroupAllEqual,  // dst = the n slots of a are equal in every invocation
+  // The OpGroupNonUniform* forms decode to the ops above with kNonUniform set in c: the interpreter runs
+  // them when every invocation of the subgroup reaches them (uniform control flow).
   // SPV_INTEL_2d_block_io, also per subgroup (interp_block2d.cpp): a = the 2D memory region's base
   // pointer, c = the per-invocation pointer (Dst of loads, Src of stores; none for prefetch), the
   // other operands are a Block2DOperands in extra[b...] (interp_block2d.h)
@@ -278,7 +282,12 @@ enum class X : uint16_t {
 };
 
 // The arithmetic of X::GroupArith (DInst::w2), one per OpGroup* instruction.
-enum class GroupArith : uint8_t { IAdd, FAdd, FMin, UMin, SMin, FMax, UMax, SMax };
+enum class GroupArith : uint8_t {
+  IAdd, FAdd, FMin, UMin, SMin, FMax, UMax, SMax,
+  IMul, FMul, BitwiseAnd, BitwiseOr, BitwiseXor, LogicalAnd, LogicalOr, LogicalXor // non-uniform forms only
+};
+// DInst::c of a group op decoded from an OpGroupNonUniform* instruction (besides its scope).
+constexpr uint32_t kNonUniform = 0x100;
 
 struct DInst {
   X op;

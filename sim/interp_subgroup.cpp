@@ -37,22 +37,34 @@ void Executor::collective(const DInst& in, const std::vector<WorkItem*>& items,
     std::fill(out.begin(), out.end(), in.op == X::GroupAll ? all : any);
     break;
   }
+  case X::GroupElect:
+    out[0] = 1; // the first invocation (all are active: uniform control flow)
+    break;
+  case X::GroupAllEqual: {
+    bool equal = true;
+    for (size_t k = 1; k < size; ++k)
+      for (uint32_t i = 0; i < in.n; ++i)
+        equal = equal && regs[k][in.a + i] == regs[0][in.a + i];
+    for (size_t k = 0; k < size; ++k)
+      regs[k][in.dst] = equal; // one bool, while n counts the compared value's slots
+    return;
+  }
   case X::GroupBroadcast: {
-    std::array<uint64_t, 3> id{};
+    std::array<uint64_t, 3> id{}; // w2 = 0: BroadcastFirst, from invocation 0
     for (uint32_t c = 0; c < in.w2; ++c)
       id[c] = regs[0][in.b + c] & widthMask(in.w);
     for (size_t k = 1; k < size; ++k)
       for (uint32_t c = 0; c < in.w2; ++c)
         if ((regs[k][in.b + c] & widthMask(in.w)) != id[c])
           fail(in, fmt::format("LocalId differs between invocations 0 and {} of the {} (undefined)", k,
-                               in.c == 3 ? "subgroup" : "work-group"));
+                               (in.c & 0xff) == 3 ? "subgroup" : "work-group"));
     size_t from = size;
     for (size_t k = 0; k < size && from == size; ++k)
-      if (in.c == 3 ? id[0] == k : items[k]->localId == id) from = k;
+      if ((in.c & 0xff) == 3 ? id[0] == k : items[k]->localId == id) from = k;
     if (from == size)
       fail(in, fmt::format("LocalId ({}) names no invocation of this {} of {} (undefined)",
                            fmt::join(std::vector<uint64_t>(id.begin(), id.begin() + in.w2), ", "),
-                           in.c == 3 ? "subgroup" : "work-group", size));
+                           (in.c & 0xff) == 3 ? "subgroup" : "work-group", size));
     for (size_t k = 0; k < size; ++k)
       for (uint32_t i = 0; i < in.n; ++i)
         out[k * in.n + i] = regs[from][in.a + i];
@@ -89,17 +101,34 @@ void Executor::collective(const DInst& in, const std::vector<WorkItem*>& items,
         return floatOp(X::Fmin, x, y);
       case GroupArith::FMax:
         return floatOp(X::Fmax, x, y);
+      case GroupArith::IMul:
+        return (x * y) & mask;
+      case GroupArith::FMul:
+        return floatOp(X::FMul, x, y);
+      case GroupArith::BitwiseAnd:
+      case GroupArith::LogicalAnd:
+        return x & y & mask;
+      case GroupArith::BitwiseOr:
+      case GroupArith::LogicalOr:
+        return (x | y) & mask;
+      case GroupArith::BitwiseXor:
+      case GroupArith::LogicalXor:
+        return (x ^ y) & mask;
       }
       return 0;
     };
-    // Identities: 0; all ones (UMin); the largest / smallest signed; +0.0; +inf (FMin), -inf (FMax).
+    // Identities: 0; all ones (UMin, BitwiseAnd); the largest / smallest signed; +0.0; +inf (FMin),
+    // -inf (FMax); 1 (IMul, LogicalAnd), 1.0 (FMul).
     const uint64_t inf = w == 16 ? 0x7c00 : w == 32 ? 0x7f800000 : 0x7ff0000000000000;
-    uint64_t acc = a == GroupArith::UMin   ? mask
-                   : a == GroupArith::SMin ? mask >> 1
-                   : a == GroupArith::SMax ? signBit
-                   : a == GroupArith::FMin ? inf
-                   : a == GroupArith::FMax ? inf | signBit
-                                           : 0;
+    const uint64_t one = w == 16 ? 0x3c00 : w == 32 ? 0x3f800000 : 0x3ff0000000000000;
+    uint64_t acc = 0;
+    if (a == GroupArith::UMin || a == GroupArith::BitwiseAnd) acc = mask;
+    if (a == GroupArith::SMin) acc = mask >> 1;
+    if (a == GroupArith::SMax) acc = signBit;
+    if (a == GroupArith::FMin) acc = inf;
+    if (a == GroupArith::FMax) acc = inf | signBit;
+    if (a == GroupArith::IMul || a == GroupArith::LogicalAnd) acc = 1;
+    if (a == GroupArith::FMul) acc = one;
     for (size_t k = 0; k < size; ++k) {
       const uint64_t before = acc;
       acc = k == 0 ? regs[k][in.a] & mask : step(acc, regs[k][in.a]); // from the first, in local order
@@ -126,7 +155,8 @@ void Executor::workgroup(const std::vector<WorkItem*>& items) {
 void Executor::subgroup(const std::vector<WorkItem*>& items, uint64_t maxSize) {
   const DInst& in = stoppedAt(*items.front());
   if (isBlock2D(in.op)) return block2d(items, maxSize);
-  if (in.op == X::GroupAll || in.op == X::GroupAny || in.op == X::GroupBroadcast || in.op == X::GroupArith) {
+  if (in.op == X::GroupAll || in.op == X::GroupAny || in.op == X::GroupBroadcast || in.op == X::GroupArith ||
+      in.op == X::GroupElect || in.op == X::GroupAllEqual) {
     std::vector<uint64_t*> regs;
     for (WorkItem* wi : items)
       regs.push_back(wi->values.data() + wi->frames.back().base);

@@ -335,6 +335,14 @@ void checkGroups(const std::string& kernel, const char* json, uint32_t n, uint32
   }
 }
 
+// The error of `kernel` (groups.cl), whose work-item 1 skips the group instruction (a[1] <= 0).
+std::string divergentError(const std::string& kernel) {
+  RunSpec d = spec(fmt::format(R"({{"kernel": "{}", "args": [{{"name": "a", "buffer": {{"type": "i32", "length": 8}}}},
+      {{"name": "out", "buffer": {{"type": "i32", "length": 8}}}}], "global_size": [8], "local_size": [8]}})", kernel));
+  d.args[0].init = bytesOf(std::vector<int32_t>{1, -1, 2, 3, 4, 5, 6, 7});
+  return Kernel("groups.spv").error(d);
+}
+
 } // namespace
 
 TEST_CASE("interp groups: sub_group reductions and scans of int, uint, long and float, partial subgroups") {
@@ -408,10 +416,30 @@ TEST_CASE("interp groups: broadcast, any and all per subgroup and per 2-D work-g
     }
   }
   // Some work-items skip the collective: a deadlock naming it.
-  RunSpec d = spec(R"({"kernel": "wg_divergent", "args": [{"name": "a", "buffer": {"type": "i32", "length": 8}},
-      {"name": "out", "buffer": {"type": "i32", "length": 8}}], "global_size": [8], "local_size": [8]})");
-  d.args[0].init = bytesOf(std::vector<int32_t>{1, -1, 2, 3, 4, 5, 6, 7});
-  const std::string e = k.error(d);
+  const std::string e = divergentError("wg_divergent");
   checkContains(e, "OpGroupIAdd");
   checkContains(e, "deadlock: work-group instruction reached by work-item 0");
+}
+
+TEST_CASE("interp groups: the non-uniform forms in uniform control flow; divergence is reported") {
+  const uint32_t n = 24;
+  std::vector<int32_t> x(n);
+  for (uint32_t g = 0; g < n; ++g) x[g] = int32_t((g * 13 + 7) % 23) - 6;
+  x[16] = x[17] = x[18] = x[19] = x[20] = x[21] = x[22] = x[23] = 4; // an all-equal subgroup
+  checkGroups<int32_t>("sg_nonuniform", "i32", n, 12, 8, x, 8, [](const std::vector<int32_t>& v) {
+    std::vector<std::array<int32_t, 8>> r(v.size());
+    uint32_t sum = 0, mul = 1, all = ~0u, xr = 0;
+    bool orGt5 = false, equal = true;
+    for (int32_t e : v) sum += uint32_t(e), all &= uint32_t(e), orGt5 = orGt5 || e > 5, equal = equal && e == v[0];
+    for (size_t k = 0; k < v.size(); ++k) {
+      mul *= uint32_t(v[k]);
+      r[k] = {int32_t(sum), int32_t(mul), int32_t(all), int32_t(xr), k == 0, v.size() > 1 ? v[1] : 0, v[0],
+              int32_t(equal) + 2 * int32_t(orGt5)};
+      xr ^= uint32_t(v[k]); // exclusive: before this invocation's value
+    }
+    return r;
+  });
+  const std::string e = divergentError("sg_divergent");
+  checkContains(e, "OpGroupNonUniformIAdd");
+  checkContains(e, "a non-uniform group instruction in divergent control flow is not supported by the interpreter yet");
 }

@@ -20,7 +20,7 @@ cl fp O0 fp -ffp-contract=off
 cl ndrange O0 ndrange -cl-ext=+cl_khr_subgroups
 cl sgshuffle O0 sgshuffle -cl-ext=+cl_intel_subgroups
 # Core group instructions from sub_group_* and work_group_* built-ins.
-cl groups O0 groups -cl-ext=+cl_khr_subgroups
+cl groups O0 groups -cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_non_uniform_vote,+cl_khr_subgroup_ballot
 for k in dot vadd; do
   cl $k O2 ${k}_O2
 done

@@ -54,3 +54,25 @@ kernel void wg_divergent(global const int* a, global int* out) {
   size_t g = get_global_id(0);
   if (a[g] > 0) out[g] = work_group_reduce_add(a[g]);
 }
+
+// The OpGroupNonUniform* forms (cl_khr_subgroup_non_uniform_arithmetic, _vote, cl_khr_subgroup_ballot)
+// in uniform control flow.
+kernel void sg_nonuniform(global const int* a, global int* out) {
+  size_t g = get_global_id(0);
+  int x = a[g];
+  global int* o = out + 8 * g;
+  o[0] = sub_group_non_uniform_reduce_add(x);
+  o[1] = sub_group_non_uniform_scan_inclusive_mul(x);
+  o[2] = sub_group_non_uniform_reduce_and(x);
+  o[3] = sub_group_non_uniform_scan_exclusive_xor(x);
+  o[4] = sub_group_elect();
+  o[5] = sub_group_non_uniform_broadcast(x, 1);
+  o[6] = sub_group_broadcast_first(x);
+  o[7] = sub_group_non_uniform_all_equal(x) + 2 * sub_group_non_uniform_reduce_logical_or(x > 5);
+}
+
+// In divergent control flow: not supported by the interpreter yet, and it says so.
+kernel void sg_divergent(global const int* a, global int* out) {
+  size_t g = get_global_id(0);
+  if (a[g] > 0) out[g] = sub_group_non_uniform_reduce_add(a[g]);
+}
