@@ -1,7 +1,9 @@
 // spvhls command line: compile | run | sim | as | dis. docs/cli.md documents every option.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -10,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "driver/pipeline.h"
 #include "driver/report.h"
@@ -31,6 +34,7 @@ const char* kUsage = R"(usage:
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
+                 [--jobs N]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
 Run 'spvhls <command> --help' or see docs/cli.md.
@@ -71,6 +75,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--fp-reassociate", false},
                                                     {"--share-units", true},
                                                     {"--fusion", true},
+                                                    {"--jobs", true},
                                                     {"--fp-max-ulps", true}};
   Args a;
   if (argc < 2) usageError("no command");
@@ -419,8 +424,9 @@ int cmdSim(const Args& a) {
 
   int passed = 0, failed = 0;
   const auto programScope = programScopeVars(c); // compared after every run, in iface.memories order
-  auto check = [&](const std::string& label, const sim::SimOptions& so, std::optional<uint64_t> expectCycles) {
-    sim::SimResult r = sim::runSimulator(exe, iface, spec, init, so);
+  // One run's verdict, printed: bit-exact results, and under the prediction's conditions
+  // (expectCycles) the cycles and the reinvocation delays.
+  auto judge = [&](const std::string& label, const sim::SimResult& r, std::optional<uint64_t> expectCycles) {
     std::string problem = r.finished ? sim::compareBuffers(spec, expected, r.buffers) +
                                            sim::compareGlobals(golden, programScope, r.memories)
                                      : r.error;
@@ -468,6 +474,9 @@ int cmdSim(const Args& a) {
       if (!r.log.empty()) std::cout << r.log << "\n";
     }
   };
+  auto check = [&](const std::string& label, const sim::SimOptions& so, std::optional<uint64_t> expectCycles) {
+    judge(label, sim::runSimulator(exe, iface, spec, init, so), expectCycles);
+  };
   sim::SimOptions base;
   if (a.has("--max-cycles")) base.maxCycles = parseNumber("--max-cycles", a.get("--max-cycles"));
   if (a.has("--check-cycles")) {
@@ -500,6 +509,7 @@ int cmdSim(const Args& a) {
   double readyProb = parseFraction("--ready-prob", a.get("--ready-prob", "0.8"));
   if (!(readyProb > 0.0 && readyProb <= 1.0)) usageError("--ready-prob must be in (0, 1]");
   std::stringstream ss(seeds);
+  std::vector<sim::SimOptions> runs;
   for (std::string item; std::getline(ss, item, ',');) {
     sim::SimOptions so = base;
     so.seed = parseNumber("--seeds", item);
@@ -507,7 +517,34 @@ int cmdSim(const Args& a) {
     so.maxLatency = uint32_t(maxLat);
     so.readyProb = readyProb;
     if (trace) so.traceFile = a.get("--trace");
-    check(fmt::format("seed={} latency={}:{} ready-prob={}", so.seed, minLat, maxLat, readyProb), so, std::nullopt);
+    runs.push_back(so);
+  }
+  // The seeds run side by side, --jobs at a time (default: the machine's cores; one at a time with
+  // --trace, which every run would write), and are reported in the order given.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const uint64_t jobs = trace ? 1 : a.has("--jobs") ? parseNumber("--jobs", a.get("--jobs")) : cores;
+  if (jobs < 1) usageError("--jobs must be at least 1");
+  std::vector<sim::SimResult> results(runs.size());
+  std::vector<std::exception_ptr> errors(runs.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < runs.size();) {
+      try {
+        results[i] = sim::runSimulator(exe, iface, spec, init, runs[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (uint64_t t = 0; t < std::min<uint64_t>(jobs, runs.size()); ++t)
+    pool.emplace_back(worker);
+  for (std::thread& t : pool)
+    t.join();
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    judge(fmt::format("seed={} latency={}:{} ready-prob={}", runs[i].seed, minLat, maxLat, readyProb), results[i],
+          std::nullopt);
   }
   std::cout << fmt::format("sim: {} passed, {} failed\n", passed, failed);
   return failed ? 1 : 0;
