@@ -22,6 +22,13 @@ void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from) {
   }
 }
 
+void renamePhiEntries(Kernel& k, uint32_t block, uint32_t from, uint32_t to) {
+  for (ValueId v : k.blocks[block].ops)
+    if (k.ops[v].kind == OpKind::Phi)
+      for (uint32_t& pb : k.ops[v].phiBlocks)
+        if (pb == from) pb = to;
+}
+
 // CondBranch/Switch on a constant -> Branch.
 uint32_t branchTarget(const Terminator& t, uint64_t cond) {
   if (t.kind == Terminator::Kind::CondBranch) return cond & 1 ? t.targets[0] : t.targets[1];
@@ -88,9 +95,7 @@ void mergeStraightLines(Kernel& k) {
       A.term = B.term;
       B.term = Terminator{}; // B is now unreachable (Return, no targets)
       for (uint32_t t : A.term.targets)
-        for (ValueId v : k.blocks[t].ops)
-          for (uint32_t& pb : k.ops[v].phiBlocks)
-            if (pb == b) pb = a;
+        renamePhiEntries(k, t, b, a);
       predCount[b] = 0;
     }
   }

@@ -243,6 +243,8 @@ std::optional<uint64_t> foldPure(const Kernel& k, const Op& op,
                                  const std::function<std::optional<uint64_t>(ValueId)>& valueOf);
 // Removes the phi entries of block `to` that come from block `from` (lower_compact.cpp).
 void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from);
+// The phi entries of `block` from `from` now come from `to`, its new predecessor (lower_compact.cpp).
+void renamePhiEntries(Kernel& k, uint32_t block, uint32_t from, uint32_t to);
 // Where a CondBranch or Switch goes when its condition is `cond` (lower_compact.cpp).
 uint32_t branchTarget(const Terminator& t, uint64_t cond);
 // CondBranch/Switch on a constant -> Branch; whether any was folded (lower_compact.cpp).

@@ -289,32 +289,30 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Exit>& x2,
         return fmt::format("the code between the loops (block {}) accesses memory", k.blocks[b].name);
   // Top-tested: the second header's own work runs once fewer (no exit test in the fused loop): it
   // must be pure and read only inside the second loop.
-  const uint32_t H2 = p.exit1.bottom ? kNoBlock : L2.header;
-  for (ValueId v : H2 == kNoBlock ? std::vector<ValueId>{} : k.blocks[H2].ops) {
-    const Op& op = k.ops[v];
-    if (op.kind == OpKind::Phi) continue;
-    if (hasSideEffect(op.kind) || op.kind == OpKind::Load)
-      return name(L2) + "'s header accesses memory in its exit test";
-  }
-  for (size_t u = 0; u < k.ops.size(); ++u) {
-    const Op& user = k.ops[u];
-    if (H2 == kNoBlock) break;
-    if (contains(L2.blocks, user.block) && user.kind != OpKind::Phi) continue;
-    for (size_t i = 0; i < user.operands.size(); ++i) {
-      if (user.operands[i] == kNone) continue;
-      const Op& d = k.ops[user.operands[i]];
-      if (d.block != H2 || d.kind == OpKind::Phi || d.kind == OpKind::Const) continue;
-      // A phi of the second loop reading it along its own back edge is inside.
-      if (user.kind == OpKind::Phi && contains(L2.blocks, user.block) &&
-          contains(L2.blocks, user.phiBlocks[i]))
-        continue;
-      return name(L2) + "'s header computes a value read after the loop";
+  if (!p.exit1.bottom) {
+    const uint32_t H2 = L2.header;
+    for (ValueId v : k.blocks[H2].ops)
+      if (hasSideEffect(k.ops[v].kind) || k.ops[v].kind == OpKind::Load)
+        return name(L2) + "'s header accesses memory in its exit test";
+    const std::string readAfter = name(L2) + "'s header computes a value read after the loop";
+    for (const Op& user : k.ops) {
+      if (contains(L2.blocks, user.block) && user.kind != OpKind::Phi) continue;
+      for (size_t i = 0; i < user.operands.size(); ++i) {
+        if (user.operands[i] == kNone) continue;
+        const Op& d = k.ops[user.operands[i]];
+        if (d.block != H2 || d.kind == OpKind::Phi || d.kind == OpKind::Const) continue;
+        // A phi of the second loop reading it along its own back edge is inside.
+        if (user.kind == OpKind::Phi && contains(L2.blocks, user.block) &&
+            contains(L2.blocks, user.phiBlocks[i]))
+          continue;
+        return readAfter;
+      }
     }
+    for (uint32_t b = 0; b < k.blocks.size(); ++b)
+      if (k.blocks[b].term.cond != kNone && k.ops[k.blocks[b].term.cond].block == H2 &&
+          !contains(L2.blocks, b))
+        return readAfter;
   }
-  for (const BasicBlock& b : k.blocks)
-    if (H2 != kNoBlock && b.term.cond != kNone && k.ops[b.term.cond].block == H2 &&
-        !contains(L2.blocks, static_cast<uint32_t>(&b - k.blocks.data())))
-      return name(L2) + "'s header computes a value read after the loop";
   // Memory: per memory written by one loop and accessed by the other, every access at the same element.
   std::map<uint32_t, std::vector<Access>> byMemory;
   for (const LoopInfo* L : {&L1, &L2})
@@ -332,20 +330,16 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Exit>& x2,
     const std::string what =
         fmt::format("memory {} is written by one loop and accessed by the other", k.memories[m].name);
     if (std::abs(i1->step) != 1) return what + " (the induction's step is not 1)";
-    const Access& ref = accesses.front();
-    const ValueId refOff = k.ops[ref.op].operands[0];
-    const std::optional<uint64_t> stride =
-        strideOf(k, ref.second ? L2 : L1, refOff, ref.second ? i2->phi : i1->phi);
-    if (!stride || *stride < k.ops[ref.op].size)
+    // Both loops access m, the first loop's accesses listed first: the reference is one of them, and
+    // every access must be its element (iv1 read as iv2 in the second loop).
+    const Op& ref = k.ops[accesses.front().op];
+    const std::optional<uint64_t> stride = strideOf(k, L1, ref.operands[0], i1->phi);
+    if (!stride || *stride < ref.size)
       return what + ", at an element that is not base + i * stride (stride at least the access size)";
-    for (const Access& x : accesses) {
-      const ValueId off = k.ops[x.op].operands[0];
-      const bool same = k.ops[x.op].size == k.ops[ref.op].size &&
-                        (ref.second == x.second ? sameExpr(k, refOff, off, kNone, kNone) || refOff == off
-                         : ref.second           ? sameExpr(k, off, refOff, i1->phi, i2->phi)
-                                                : sameExpr(k, refOff, off, i1->phi, i2->phi));
-      if (!same) return what + " at different elements in one iteration";
-    }
+    for (const Access& x : accesses)
+      if (k.ops[x.op].size != ref.size ||
+          !sameExpr(k, ref.operands[0], k.ops[x.op].operands[0], i1->phi, i2->phi))
+        return what + " at different elements in one iteration";
   }
   return {};
 }
@@ -381,6 +375,7 @@ void fuse(Kernel& k, const Pair& p, const Exit& x2) {
   // The first header's phis take their next value along the second loop's back edges; with several
   // first-loop latches (top-tested only), a phi in the second header merges what they bring.
   std::vector<ValueId> newPhis;
+  std::vector<std::pair<ValueId, ValueId>> carriedOf; // first-header phi, its value along the back edges
   for (ValueId v : std::vector<ValueId>(k.blocks[H1].ops)) {
     if (k.ops[v].kind != OpKind::Phi) continue;
     std::vector<std::pair<uint32_t, ValueId>> back;
@@ -403,29 +398,25 @@ void fuse(Kernel& k, const Pair& p, const Exit& x2) {
       k.ops.push_back(std::move(m));
       newPhis.push_back(carried);
     }
-    Op& phi = k.ops[v];
-    for (size_t i = phi.phiBlocks.size(); i-- > 0;)
-      if (contains(L1.blocks, phi.phiBlocks[i])) {
-        phi.phiBlocks.erase(phi.phiBlocks.begin() + static_cast<std::ptrdiff_t>(i));
-        phi.operands.erase(phi.operands.begin() + static_cast<std::ptrdiff_t>(i));
-      }
-    for (uint32_t l : L2.latches) {
-      phi.phiBlocks.push_back(l);
-      phi.operands.push_back(carried);
-    }
+    carriedOf.push_back({v, carried});
   }
+  keepPhiEntriesFrom(k, H1, entering1); // the first loop's back edges are gone
+  for (const auto& [v, carried] : carriedOf)
+    for (uint32_t l : L2.latches) {
+      k.ops[v].phiBlocks.push_back(l);
+      k.ops[v].operands.push_back(carried);
+    }
   // The second header's phis move to the first header: their start value on the fused loop's entry.
   std::vector<ValueId> moved, rest;
   for (ValueId v : k.blocks[H2].ops)
     (k.ops[v].kind == OpKind::Phi ? moved : rest).push_back(v);
-  for (ValueId v : moved) {
-    Op& phi = k.ops[v];
-    const ValueId init = entryValue(k, phi, {last});
-    for (size_t i = phi.phiBlocks.size(); i-- > 0;)
-      if (phi.phiBlocks[i] == last) {
-        phi.phiBlocks.erase(phi.phiBlocks.begin() + static_cast<std::ptrdiff_t>(i));
-        phi.operands.erase(phi.operands.begin() + static_cast<std::ptrdiff_t>(i));
-      }
+  std::vector<ValueId> inits;
+  for (ValueId v : moved)
+    inits.push_back(entryValue(k, k.ops[v], {last}));
+  dropPhiEntries(k, H2, last);
+  for (size_t j = 0; j < moved.size(); ++j) {
+    Op& phi = k.ops[moved[j]];
+    const ValueId init = inits[j];
     for (uint32_t e : entering1) {
       phi.phiBlocks.push_back(e);
       phi.operands.push_back(init);
@@ -437,12 +428,6 @@ void fuse(Kernel& k, const Pair& p, const Exit& x2) {
               moved.begin(), moved.end());
   newPhis.insert(newPhis.end(), rest.begin(), rest.end());
   k.blocks[H2].ops = newPhis;
-  auto rekeyPhis = [&](uint32_t block, uint32_t from, uint32_t to) {
-    for (ValueId v : k.blocks[block].ops)
-      if (k.ops[v].kind == OpKind::Phi)
-        for (uint32_t& b : k.ops[v].phiBlocks)
-          if (b == from) b = to;
-  };
   if (!p.exit1.bottom) {
     // Edges: first body -> second header -> second body -> first header; the exit path after the
     // chain goes where the second loop left to. In this order, for loops of one block (a header
@@ -456,7 +441,7 @@ void fuse(Kernel& k, const Pair& p, const Exit& x2) {
     t2.kind = Terminator::Kind::Branch;
     t2.cond = kNone;
     t2.targets = {x2.inside == H2 ? H1 : x2.inside};
-    rekeyPhis(x2.outside, H2, last);
+    renamePhiEntries(k, x2.outside, H2, last);
   } else {
     // The first latch goes on to the second header; the second latch tests the exit (the same
     // outcome as the first's, the trip counts being equal) and goes back to the first header or
@@ -470,9 +455,9 @@ void fuse(Kernel& k, const Pair& p, const Exit& x2) {
     for (uint32_t& t : t2.targets)
       t = t == H2 ? H1 : p.chain.empty() ? x2.outside : p.chain.front();
     if (!p.chain.empty()) {
-      rekeyPhis(p.chain.front(), T1, T2);
+      renamePhiEntries(k, p.chain.front(), T1, T2);
       retarget(k, last, H2, x2.outside);
-      rekeyPhis(x2.outside, T2, last);
+      renamePhiEntries(k, x2.outside, T2, last);
     }
   }
   moveControls(k, H2, H1);
