@@ -177,8 +177,7 @@ void Executor::block2d(const std::vector<WorkItem*>& items, uint64_t maxSize) {
   Block2DOperands o{};
   std::memcpy(&o, p_.functions[items.front()->frames.back().fn].extra.data() + in.b, sizeof o);
   const uint64_t size = items.size(), sg = maxSize;
-  std::vector<uint64_t*> regs;
-  for (WorkItem* wi : items) regs.push_back(wi->values.data() + wi->frames.back().base);
+  const std::vector<uint64_t*> regs = registersOf(items);
 
   // The subgroup: the mapping of rows to invocations needs a full subgroup of a power-of-two size.
   if (!std::has_single_bit(sg))

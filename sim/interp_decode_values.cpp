@@ -76,64 +76,24 @@ void FunctionDecoder::decodeSubgroup(X op, size_t operands) {
   emit(d);
 }
 
-void FunctionDecoder::decodeGroup(X op, uint8_t arith) {
-  // Execution scope, then: Predicate (All, Any); Value, LocalId (Broadcast); Operation, X (arithmetic).
+void FunctionDecoder::decodeGroup(X op, bool nonUniform, uint8_t arith) {
+  // Execution scope, then: Predicate (All, Any); Value (AllEqual, BroadcastFirst); Value and LocalId
+  // (Broadcast; Id in the non-uniform form); Operation, X [, ClusterSize] (arithmetic); nothing (Elect).
   const std::optional<int64_t> scope = constInt(operand(0));
   if (!scope) fail("the Execution scope must be a constant");
-  if (*scope != 2 && *scope != 3)
-    fail(fmt::format("Execution scope {} is not supported; expected Workgroup (2) or Subgroup (3)", *scope));
-  DInst d{op};
-  d.c = uint32_t(*scope);
-  d.dst = dst();
-  const Id rt = inst().resultType;
-  if (op == X::GroupAll || op == X::GroupAny) {
-    if (!isBoolScalar(typeOfValue(operand(1))) || !isBoolScalar(rt))
-      fail("the Predicate and the result must be bool scalars");
-    d.a = val(operand(1));
-  } else if (op == X::GroupBroadcast) {
-    if (typeOfValue(operand(1)) != rt) fail("the Value must have the result type");
-    const Id lt = typeOfValue(operand(2));
-    const Id lc = componentsOf(lt) > 1 ? type(lt).elem : lt;
-    if (type(lc).kind != Type::Kind::Int || componentsOf(lt) > 3)
-      fail("LocalId must be an integer scalar or a vector of 2 or 3 integers");
-    if (*scope == 3 && componentsOf(lt) != 1) fail("LocalId of a Subgroup broadcast must be a scalar");
-    d.a = val(operand(1));
-    d.b = val(operand(2));
-    d.w2 = uint8_t(componentsOf(lt));
-    d.w = widthOf(lc);
-    d.n = slotCount(p_, rt, cur_);
-  } else {
-    const uint32_t operation = operand(1); // a literal GroupOperation
-    if (operation > 2)
-      fail(fmt::format("GroupOperation {} is not supported; expected Reduce, InclusiveScan or ExclusiveScan",
-                       operation));
-    if (typeOfValue(operand(2)) != rt || componentsOf(rt) != 1) fail("X and the result must be scalars of one type");
-    const bool isFloat = type(rt).kind == Type::Kind::Float;
-    const bool wantsFloat = arith == uint8_t(GroupArith::FAdd) || arith == uint8_t(GroupArith::FMin) ||
-                            arith == uint8_t(GroupArith::FMax);
-    if (isFloat != wantsFloat || (!isFloat && type(rt).kind != Type::Kind::Int))
-      fail(wantsFloat ? "X must be a floating-point scalar" : "X must be an integer scalar");
-    d.a = val(operand(2));
-    d.b = operation;
-    d.w = widthOf(rt);
-    d.w2 = arith;
-  }
-  emit(d);
-}
-
-void FunctionDecoder::decodeNonUniform(X op, uint8_t arith) {
-  const std::optional<int64_t> scope = constInt(operand(0));
-  if (!scope) fail("the Execution scope must be a constant");
-  if (*scope != 3) fail(fmt::format("Execution scope {} is not supported; expected Subgroup (3)", *scope));
+  if (nonUniform ? *scope != 3 : *scope != 2 && *scope != 3)
+    fail(fmt::format("Execution scope {} is not supported; expected {}", *scope,
+                     nonUniform ? "Subgroup (3)" : "Workgroup (2) or Subgroup (3)"));
   const Id rt = inst().resultType;
   DInst d{op};
-  d.c = 3 | kNonUniform;
+  d.c = uint32_t(*scope) | (nonUniform ? kNonUniform : 0);
   d.dst = dst();
   switch (op) {
   case X::GroupElect: break;
   case X::GroupAll:
   case X::GroupAny:
-    if (!isBoolScalar(typeOfValue(operand(1))) || !isBoolScalar(rt)) fail("the Predicate and the result must be bool scalars");
+    if (!isBoolScalar(typeOfValue(operand(1))) || !isBoolScalar(rt))
+      fail("the Predicate and the result must be bool scalars");
     d.a = val(operand(1));
     break;
   case X::GroupAllEqual:
@@ -145,29 +105,34 @@ void FunctionDecoder::decodeNonUniform(X op, uint8_t arith) {
     if (typeOfValue(operand(1)) != rt) fail("the Value must have the result type");
     d.a = val(operand(1));
     d.n = slotCount(p_, rt, cur_);
-    if (arith == 1) { // BroadcastFirst: from the first invocation
-      d.w2 = 0;
-      break;
-    }
-    const Id it = typeOfValue(operand(2));
-    if (type(it).kind != Type::Kind::Int) fail("Id must be an integer scalar");
+    if (arith == 1) break; // BroadcastFirst: w2 = 0, from the first invocation
+    const Id lt = typeOfValue(operand(2));
+    const Id lc = componentsOf(lt) > 1 ? type(lt).elem : lt;
+    if (nonUniform && (type(lt).kind != Type::Kind::Int)) fail("Id must be an integer scalar");
+    if (type(lc).kind != Type::Kind::Int || componentsOf(lt) > 3)
+      fail("LocalId must be an integer scalar or a vector of 2 or 3 integers");
+    if (*scope == 3 && componentsOf(lt) != 1) fail("LocalId of a Subgroup broadcast must be a scalar");
     d.b = val(operand(2));
-    d.w2 = 1;
-    d.w = widthOf(it);
+    d.w2 = uint8_t(componentsOf(lt));
+    d.w = widthOf(lc);
     break;
   }
-  default: { // arithmetic: Operation, Value [, ClusterSize]
-    const uint32_t operation = operand(1);
-    if (operation == 3 || inst().operands.size() > 3)
+  default: { // arithmetic
+    const uint32_t operation = operand(1); // a literal GroupOperation
+    if (nonUniform && (operation == 3 || inst().operands.size() > 3))
       fail("ClusteredReduce is not supported by the interpreter yet; expected Reduce, InclusiveScan or ExclusiveScan");
-    if (operation > 2) fail(fmt::format("GroupOperation {} is not supported", operation));
-    if (typeOfValue(operand(2)) != rt || componentsOf(rt) != 1) fail("Value and the result must be scalars of one type");
+    if (operation > 2)
+      fail(fmt::format("GroupOperation {} is not supported; expected Reduce, InclusiveScan or ExclusiveScan",
+                       operation));
+    const std::string x = nonUniform ? "Value" : "X"; // the operand's name in the instruction
+    if (typeOfValue(operand(2)) != rt || componentsOf(rt) != 1) fail(x + " and the result must be scalars of one type");
     const GroupArith a = GroupArith(arith);
     const Type::Kind kind = type(rt).kind;
-    const bool wantsFloat = a == GroupArith::FAdd || a == GroupArith::FMul || a == GroupArith::FMin || a == GroupArith::FMax;
+    const bool wantsFloat =
+        a == GroupArith::FAdd || a == GroupArith::FMul || a == GroupArith::FMin || a == GroupArith::FMax;
     const bool wantsBool = a == GroupArith::LogicalAnd || a == GroupArith::LogicalOr || a == GroupArith::LogicalXor;
     if (wantsFloat ? kind != Type::Kind::Float : wantsBool ? kind != Type::Kind::Bool : kind != Type::Kind::Int)
-      fail(wantsFloat ? "Value must be a floating-point scalar" : wantsBool ? "Value must be a bool" : "Value must be an integer scalar");
+      fail(x + (wantsFloat ? " must be a floating-point scalar" : wantsBool ? " must be a bool" : " must be an integer scalar"));
     d.a = val(operand(2));
     d.b = operation;
     d.w = widthOf(rt);
@@ -550,39 +515,39 @@ void FunctionDecoder::decodeInst() {
   case Op::OpSubgroupShuffleXorINTEL: return decodeSubgroup(X::SgShuffleXor, 2);
   case Op::OpSubgroupBlockReadINTEL: return decodeBlockIO(false);
   case Op::OpSubgroupBlockWriteINTEL: return decodeBlockIO(true);
-  case Op::OpGroupAll: return decodeGroup(X::GroupAll);
-  case Op::OpGroupAny: return decodeGroup(X::GroupAny);
-  case Op::OpGroupBroadcast: return decodeGroup(X::GroupBroadcast);
-  case Op::OpGroupIAdd: return decodeGroup(X::GroupArith, uint8_t(GroupArith::IAdd));
-  case Op::OpGroupFAdd: return decodeGroup(X::GroupArith, uint8_t(GroupArith::FAdd));
-  case Op::OpGroupFMin: return decodeGroup(X::GroupArith, uint8_t(GroupArith::FMin));
-  case Op::OpGroupUMin: return decodeGroup(X::GroupArith, uint8_t(GroupArith::UMin));
-  case Op::OpGroupSMin: return decodeGroup(X::GroupArith, uint8_t(GroupArith::SMin));
-  case Op::OpGroupFMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::FMax));
-  case Op::OpGroupUMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::UMax));
-  case Op::OpGroupSMax: return decodeGroup(X::GroupArith, uint8_t(GroupArith::SMax));
-  case Op::OpGroupNonUniformIAdd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::IAdd));
-  case Op::OpGroupNonUniformFAdd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FAdd));
-  case Op::OpGroupNonUniformIMul: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::IMul));
-  case Op::OpGroupNonUniformFMul: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FMul));
-  case Op::OpGroupNonUniformSMin: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::SMin));
-  case Op::OpGroupNonUniformUMin: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::UMin));
-  case Op::OpGroupNonUniformFMin: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FMin));
-  case Op::OpGroupNonUniformSMax: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::SMax));
-  case Op::OpGroupNonUniformUMax: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::UMax));
-  case Op::OpGroupNonUniformFMax: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::FMax));
-  case Op::OpGroupNonUniformBitwiseAnd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::BitwiseAnd));
-  case Op::OpGroupNonUniformBitwiseOr: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::BitwiseOr));
-  case Op::OpGroupNonUniformBitwiseXor: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::BitwiseXor));
-  case Op::OpGroupNonUniformLogicalAnd: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::LogicalAnd));
-  case Op::OpGroupNonUniformLogicalOr: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::LogicalOr));
-  case Op::OpGroupNonUniformLogicalXor: return decodeNonUniform(X::GroupArith, uint8_t(GroupArith::LogicalXor));
-  case Op::OpGroupNonUniformElect: return decodeNonUniform(X::GroupElect);
-  case Op::OpGroupNonUniformAll: return decodeNonUniform(X::GroupAll);
-  case Op::OpGroupNonUniformAny: return decodeNonUniform(X::GroupAny);
-  case Op::OpGroupNonUniformAllEqual: return decodeNonUniform(X::GroupAllEqual);
-  case Op::OpGroupNonUniformBroadcast: return decodeNonUniform(X::GroupBroadcast);
-  case Op::OpGroupNonUniformBroadcastFirst: return decodeNonUniform(X::GroupBroadcast, 1);
+  case Op::OpGroupAll: return decodeGroup(X::GroupAll, false);
+  case Op::OpGroupAny: return decodeGroup(X::GroupAny, false);
+  case Op::OpGroupBroadcast: return decodeGroup(X::GroupBroadcast, false);
+  case Op::OpGroupIAdd: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::IAdd));
+  case Op::OpGroupFAdd: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::FAdd));
+  case Op::OpGroupFMin: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::FMin));
+  case Op::OpGroupUMin: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::UMin));
+  case Op::OpGroupSMin: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::SMin));
+  case Op::OpGroupFMax: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::FMax));
+  case Op::OpGroupUMax: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::UMax));
+  case Op::OpGroupSMax: return decodeGroup(X::GroupArith, false, uint8_t(GroupArith::SMax));
+  case Op::OpGroupNonUniformIAdd: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::IAdd));
+  case Op::OpGroupNonUniformFAdd: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::FAdd));
+  case Op::OpGroupNonUniformIMul: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::IMul));
+  case Op::OpGroupNonUniformFMul: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::FMul));
+  case Op::OpGroupNonUniformSMin: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::SMin));
+  case Op::OpGroupNonUniformUMin: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::UMin));
+  case Op::OpGroupNonUniformFMin: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::FMin));
+  case Op::OpGroupNonUniformSMax: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::SMax));
+  case Op::OpGroupNonUniformUMax: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::UMax));
+  case Op::OpGroupNonUniformFMax: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::FMax));
+  case Op::OpGroupNonUniformBitwiseAnd: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::BitwiseAnd));
+  case Op::OpGroupNonUniformBitwiseOr: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::BitwiseOr));
+  case Op::OpGroupNonUniformBitwiseXor: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::BitwiseXor));
+  case Op::OpGroupNonUniformLogicalAnd: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::LogicalAnd));
+  case Op::OpGroupNonUniformLogicalOr: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::LogicalOr));
+  case Op::OpGroupNonUniformLogicalXor: return decodeGroup(X::GroupArith, true, uint8_t(GroupArith::LogicalXor));
+  case Op::OpGroupNonUniformElect: return decodeGroup(X::GroupElect, true);
+  case Op::OpGroupNonUniformAll: return decodeGroup(X::GroupAll, true);
+  case Op::OpGroupNonUniformAny: return decodeGroup(X::GroupAny, true);
+  case Op::OpGroupNonUniformAllEqual: return decodeGroup(X::GroupAllEqual, true);
+  case Op::OpGroupNonUniformBroadcast: return decodeGroup(X::GroupBroadcast, true);
+  case Op::OpGroupNonUniformBroadcastFirst: return decodeGroup(X::GroupBroadcast, true, 1); // 1: first
   case Op::OpUnreachable: emit(DInst{X::Unreachable}); return;
   default: break;
   }

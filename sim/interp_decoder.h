@@ -111,11 +111,10 @@ private:
   void decodeSubgroup(X op, size_t operands);
   // Block reads/writes: a pointer to a scalar, and a scalar or vector of that scalar type.
   void decodeBlockIO(bool write);
-  // OpGroupAll/Any/Broadcast and the group arithmetic (w2: GroupArith), at Subgroup or Workgroup scope.
-  void decodeGroup(X op, uint8_t arith = 0);
-  // The OpGroupNonUniform* forms at Subgroup scope (arithmetic, Elect, All, Any, AllEqual, Broadcast,
-  // BroadcastFirst).
-  void decodeNonUniform(X op, uint8_t arith = 0);
+  // OpGroupAll/Any/Broadcast and the group arithmetic (w2: GroupArith) at Subgroup or Workgroup scope;
+  // with `nonUniform` the OpGroupNonUniform* forms at Subgroup scope (also Elect, AllEqual, and
+  // BroadcastFirst: GroupBroadcast with arith 1).
+  void decodeGroup(X op, bool nonUniform, uint8_t arith = 0);
   void move(uint32_t dstSlot, uint32_t srcSlot, uint32_t n);
   void decodeBitcast();
   // Slot offset and count of the part of a composite addressed by literal indices.

@@ -650,10 +650,10 @@ Executor::Status Executor::run(WorkItem& wi) {
       instructions = count;
       return Status::Subgroup;
     case X::GroupAll: case X::GroupAny: case X::GroupBroadcast: case X::GroupArith: case X::GroupElect:
-    case X::GroupAllEqual:
+    case X::GroupAllEqual: // isGroupOp
       f->pc = pc;
       instructions = count;
-      return (in.c & 0xff) == 3 ? Status::Subgroup : Status::Barrier; // 3: Subgroup, 2: Workgroup scope
+      return atSubgroupScope(in) ? Status::Subgroup : Status::Barrier;
     case X::Unreachable: fail(in, "OpUnreachable was executed");
     case X::AtomicLoad: case X::AtomicStore: case X::AtomicExchange: case X::AtomicCmpXchg: case X::AtomicIInc:
     case X::AtomicIDec: case X::AtomicIAdd: case X::AtomicISub: case X::AtomicSMin: case X::AtomicUMin:

@@ -51,6 +51,15 @@ struct WorkItem {
   std::vector<uint64_t> result; // a task thread's return value
 };
 
+// The registers of each work-item's current frame: how a subgroup or work-group instruction reads
+// and writes them all at once.
+inline std::vector<uint64_t*> registersOf(const std::vector<WorkItem*>& items) {
+  std::vector<uint64_t*> regs;
+  for (WorkItem* wi : items)
+    regs.push_back(wi->values.data() + wi->frames.back().base);
+  return regs;
+}
+
 // A task sequence object (interp_task.cpp). Results live in `stored` (the spec's data structure D,
 // at most GetCapacity entries); task threads that finished while D was full wait in `waiting` and
 // still count against AsyncCapacity.
@@ -117,7 +126,7 @@ private:
   bool floatInst(const DInst& in, uint64_t* r) const; // interp_float.cpp
   void block2d(const std::vector<WorkItem*>& items, uint64_t maxSize);  // SPV_INTEL_2d_block_io, interp_block2d.cpp
   // The core group instructions over a subgroup's or work-group's items (interp_subgroup.cpp).
-  void collective(const DInst& in, const std::vector<WorkItem*>& items, const std::vector<uint64_t*>& regs);
+  void collective(const DInst& in, const std::vector<WorkItem*>& items);
 
   // SPV_INTEL_task_sequence (interp_task.cpp). Async runs the task thread to completion at once.
   std::vector<TaskSequence> sequences_; // handle = index + 1

@@ -91,9 +91,7 @@ private:
         const bool there = status_[k] == Executor::Status::Subgroup && &ex_.stoppedAt(items_[k]) == &at;
         // Legal in SPIR-V, but the interpreter runs a subgroup's invocations together only where all
         // of them arrive.
-        if (!there && (at.op == X::GroupAll || at.op == X::GroupAny || at.op == X::GroupBroadcast ||
-                       at.op == X::GroupArith || at.op == X::GroupElect || at.op == X::GroupAllEqual) &&
-            (at.c & kNonUniform))
+        if (!there && isGroupOp(at.op) && (at.c & kNonUniform))
           failAt(p_, at.src,
                  fmt::format("reached by work-item {} but not by work-item {} of its subgroup: a non-uniform group "
                              "instruction in divergent control flow is not supported by the interpreter yet",

@@ -288,6 +288,11 @@ enum class GroupArith : uint8_t {
 };
 // DInst::c of a group op decoded from an OpGroupNonUniform* instruction (besides its scope).
 constexpr uint32_t kNonUniform = 0x100;
+// The group instructions (interp_subgroup.cpp).
+inline bool isGroupOp(X op) {
+  return op == X::GroupAll || op == X::GroupAny || op == X::GroupBroadcast || op == X::GroupArith ||
+         op == X::GroupElect || op == X::GroupAllEqual;
+}
 
 struct DInst {
   X op;
@@ -296,6 +301,9 @@ struct DInst {
   uint32_t dst = 0, a = 0, b = 0, c = 0;
   uint32_t src = 0; // index into Module::insts of the SPIR-V instruction (diagnostics)
 };
+
+// A group instruction runs per subgroup (Subgroup scope), else per work-group (Workgroup scope).
+inline bool atSubgroupScope(const DInst& d) { return (d.c & 0xff) == 3; }
 
 // A CFG edge: where to continue, and the OpPhi copies of the target block for this predecessor
 // (performed as a parallel copy).

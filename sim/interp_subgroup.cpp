@@ -19,13 +19,12 @@
 
 namespace spvhls::sim::interp {
 
-// The core group instructions over `items` in local order (a subgroup's, or a work-group's), each
-// work-item's registers in `regs`. Broadcast's LocalId names the source: the subgroup local id
+// The core group instructions over `items` in local order (a subgroup's, or a work-group's). Broadcast's LocalId names the source: the subgroup local id
 // (Subgroup scope) or the local id, components beyond LocalId's being 0 (Workgroup scope); it must be
 // the same in every invocation and name one of them. The arithmetic runs in local order, every step
 // rounded (floats) or wrapped (integers); an exclusive scan starts from the operation's identity.
-void Executor::collective(const DInst& in, const std::vector<WorkItem*>& items,
-                          const std::vector<uint64_t*>& regs) {
+void Executor::collective(const DInst& in, const std::vector<WorkItem*>& items) {
+  const std::vector<uint64_t*> regs = registersOf(items);
   const size_t size = items.size();
   std::vector<uint64_t> out(size * in.n);
   switch (in.op) {
@@ -57,14 +56,14 @@ void Executor::collective(const DInst& in, const std::vector<WorkItem*>& items,
       for (uint32_t c = 0; c < in.w2; ++c)
         if ((regs[k][in.b + c] & widthMask(in.w)) != id[c])
           fail(in, fmt::format("LocalId differs between invocations 0 and {} of the {} (undefined)", k,
-                               (in.c & 0xff) == 3 ? "subgroup" : "work-group"));
+                               atSubgroupScope(in) ? "subgroup" : "work-group"));
     size_t from = size;
     for (size_t k = 0; k < size && from == size; ++k)
-      if ((in.c & 0xff) == 3 ? id[0] == k : items[k]->localId == id) from = k;
+      if (atSubgroupScope(in) ? id[0] == k : items[k]->localId == id) from = k;
     if (from == size)
       fail(in, fmt::format("LocalId ({}) names no invocation of this {} of {} (undefined)",
                            fmt::join(std::vector<uint64_t>(id.begin(), id.begin() + in.w2), ", "),
-                           (in.c & 0xff) == 3 ? "subgroup" : "work-group", size));
+                           atSubgroupScope(in) ? "subgroup" : "work-group", size));
     for (size_t k = 0; k < size; ++k)
       for (uint32_t i = 0; i < in.n; ++i)
         out[k * in.n + i] = regs[from][in.a + i];
@@ -145,27 +144,14 @@ void Executor::collective(const DInst& in, const std::vector<WorkItem*>& items,
       regs[k][in.dst + i] = out[k * in.n + i];
 }
 
-void Executor::workgroup(const std::vector<WorkItem*>& items) {
-  std::vector<uint64_t*> regs;
-  for (WorkItem* wi : items)
-    regs.push_back(wi->values.data() + wi->frames.back().base);
-  collective(stoppedAt(*items.front()), items, regs);
-}
+void Executor::workgroup(const std::vector<WorkItem*>& items) { collective(stoppedAt(*items.front()), items); }
 
 void Executor::subgroup(const std::vector<WorkItem*>& items, uint64_t maxSize) {
   const DInst& in = stoppedAt(*items.front());
   if (isBlock2D(in.op)) return block2d(items, maxSize);
-  if (in.op == X::GroupAll || in.op == X::GroupAny || in.op == X::GroupBroadcast || in.op == X::GroupArith ||
-      in.op == X::GroupElect || in.op == X::GroupAllEqual) {
-    std::vector<uint64_t*> regs;
-    for (WorkItem* wi : items)
-      regs.push_back(wi->values.data() + wi->frames.back().base);
-    return collective(in, items, regs);
-  }
+  if (isGroupOp(in.op)) return collective(in, items);
   const uint64_t size = items.size();
-  std::vector<uint64_t*> regs;
-  for (WorkItem* wi : items)
-    regs.push_back(wi->values.data() + wi->frames.back().base);
+  const std::vector<uint64_t*> regs = registersOf(items);
 
   // Source invocation `src` for invocation `k`, checked against the subgroup.
   auto source = [&](uint64_t k, int64_t src, const char* what) {
