@@ -40,6 +40,15 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+// A literal number as spirv-dis prints it: floats by formatFloat, integers in their signedness.
+std::string numberText(uint64_t bits, const detail::NumberType& t) {
+  if (t.isFloat) return detail::formatFloat(bits, t.width);
+  if (t.isSigned)
+    return fmt::format("{}", t.width >= 64 ? static_cast<int64_t>(bits)
+                                           : static_cast<int64_t>(bits << (64 - t.width)) >> (64 - t.width));
+  return fmt::format("{}", t.width >= 64 ? bits : bits & ((uint64_t(1) << t.width) - 1));
+}
+
 // The names spirv-dis gives ids (SPIRV-Tools' FriendlyNameMapper), so that `spvhls dis` prints what
 // `spirv-dis` prints: in module order, an id's first name wins: its OpName, a type's name derived
 // from its operands (%uint, %v4float, %_ptr_CrossWorkgroup_uint, %_arr_uchar_uint_16, %_struct_12),
@@ -54,12 +63,9 @@ public:
       names_[id] = n;
       used_.insert(n);
     }
-    struct Scalar {
-      bool isFloat = false, isSigned = false;
-      uint32_t width = 0;
-    };
-    std::unordered_map<Id, Scalar> scalars;
+    detail::TypeTracker types; // the numeric types the constants' values are printed by
     for (const auto& inst : m.insts) {
+      types.note(inst);
       const std::vector<uint32_t>& w = inst.operands;
       const Id r = inst.resultId;
       switch (inst.op()) {
@@ -78,7 +84,6 @@ public:
         break;
       case Op::OpTypeInt: {
         if (w.size() < 2) break;
-        scalars[r] = {false, w[1] != 0, w[0]};
         const char* roots[] = {"char", "short", "int", "long"};
         const int at = w[0] == 8 ? 0 : w[0] == 16 ? 1 : w[0] == 32 ? 2 : w[0] == 64 ? 3 : -1;
         const std::string root = at >= 0 ? roots[at] : std::to_string(w[0]);
@@ -87,7 +92,6 @@ public:
       }
       case Op::OpTypeFloat: {
         if (w.empty()) break;
-        scalars[r] = {true, true, w[0]};
         save(r, w[0] == 16   ? "half"
                 : w[0] == 32 ? "float"
                 : w[0] == 64 ? "double"
@@ -135,19 +139,9 @@ public:
         save(r, "false");
         break;
       case Op::OpConstant: {
-        auto t = scalars.find(inst.resultType);
-        if (t == scalars.end() || t->second.width > 64 || w.empty()) break;
-        uint64_t bits = w[0];
-        if (t->second.width > 32 && w.size() > 1) bits |= uint64_t(w[1]) << 32;
-        std::string v;
-        if (t->second.isFloat) {
-          v = detail::formatFloat(bits, t->second.width);
-        } else if (t->second.isSigned) {
-          const uint32_t width = t->second.width;
-          v = std::to_string(width == 64 ? int64_t(bits) : int64_t(bits << (64 - width)) >> (64 - width));
-        } else {
-          v = std::to_string(t->second.width < 64 ? bits & ((uint64_t(1) << t->second.width) - 1) : bits);
-        }
+        const std::optional<detail::NumberType> t = types.numberType(inst.resultType);
+        if (!t || t->width > 64 || w.empty()) break;
+        std::string v = numberText(w[0] | (t->width > 32 && w.size() > 1 ? uint64_t(w[1]) << 32 : 0), *t);
         for (char& c : v)
           if (c == '-') c = 'n';
         save(r, name(inst.resultType) + "_" + v);
@@ -210,16 +204,7 @@ public:
     if (t.width > 64) fail(fmt::format("cannot print literals of {}-bit types; at most 64 bits", t.width));
     uint64_t bits = take(d);
     if (t.width > 32) bits |= uint64_t(take(d)) << 32;
-    if (t.isFloat) {
-      emit(detail::formatFloat(bits, t.width));
-    } else if (t.isSigned) {
-      uint32_t w = std::min<uint32_t>(t.width, 64);
-      int64_t v = w == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - w)) >> (64 - w);
-      emit(fmt::format("{}", v));
-    } else {
-      if (t.width < 64) bits &= (uint64_t(1) << t.width) - 1;
-      emit(fmt::format("{}", bits));
-    }
+    emit(numberText(bits, t));
   }
   void string(const OperandDesc& d) override {
     size_t start = pos_;
