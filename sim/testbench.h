@@ -95,7 +95,7 @@ struct SimResult {
   BufferSet buffers;      // final buffer contents in argument order (scalars: empty)
   BufferSet memories;     // final contents of SimInterface::memories, in that order (empty if unfinished)
   uint64_t cycles = 0;    // cycle of done (or of the failure)
-  std::vector<LoopLaunches> loops; // per SimInterface loop (empty if unfinished)
+  std::vector<LoopLaunches> loops; // per SimInterface loop, up to the run's end (done or failure)
   std::string log;        // the simulator's console output ($display, Verilator messages)
 };
 
