@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "ir/lower.h"
 #include "ir/reassociate.h"
@@ -97,16 +98,12 @@ void settleReinvocation(Compiled& c) {
 
 } // namespace
 
-Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o) {
-  Compiled c;
-  c.inputPath = inputPath;
-  c.target = o.target;
-  std::string name = pickKernel(*m.view, o.kernel, inputPath);
-  stage(inputPath, "lowering", [&] {
-    c.kernel = ir::lowerKernel(*m.view, name, ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops});
-    ir::verifyKernel(c.kernel);
-  });
-  c.warnings = c.kernel.diagnostics;
+namespace {
+
+// Reassociation, cluster kinds, schedule, plan and Verilog of c.kernel (a kernel, or a task process's
+// body) with the cluster kind `requested` by `requestedBy`.
+void build(Compiled& c, const std::string& inputPath, const CompileOptions& o, rtl::ClusterMode requested,
+           const std::string& requestedBy, const std::vector<rtl::TaskInstance>& tasks, const std::string& moduleName) {
   const sched::OperatorLibrary lib(o.target);
   stage(inputPath, "reassociation", [&] {
     ir::findFpReductions(c.kernel, o.fpReassociate, [&](const ir::Op& op) { return lib.latency(op); });
@@ -116,14 +113,6 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
     for (const ir::FpReduction& r : loop.fpReductions)
       c.reassociated = c.reassociated || r.partials > 0;
 
-  // The cluster kind decides how the exit condition constrains memory operations, so it is chosen
-  // before scheduling. The command line overrides a cluster kind the kernel's source asks for.
-  rtl::ClusterMode requested = o.cluster;
-  std::string requestedBy = "--cluster";
-  if (requested == rtl::ClusterMode::Auto && !c.kernel.clusterAttribute.empty()) {
-    requested = c.kernel.clusterAttribute == "StallFreeINTEL" ? rtl::ClusterMode::StallFree : rtl::ClusterMode::StallEnable;
-    requestedBy = c.kernel.clusterAttribute + " on the kernel";
-  }
   rtl::ClusterChoice choice = stage(inputPath, "cluster kinds",
                                     [&] { return rtl::chooseClusterKinds(c.kernel, requested, requestedBy); });
   for (Diagnostic& d : choice.warnings) c.warnings.push_back(std::move(d));
@@ -140,9 +129,66 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that
   // serialise iterations behind the memory latency; one stall-enable cluster is faster there.
   if (requested == rtl::ClusterMode::Auto && rtl::avoidGates(c.plan, choice.loops)) scheduleAndPlan();
-  c.rtl = stage(inputPath, "generation",
-                [&] { return rtl::generateVerilog(c.kernel, c.schedule, c.plan, /*keepNetlists=*/false); });
+  c.rtl = stage(inputPath, "generation", [&] {
+    return rtl::generateVerilog(c.kernel, c.schedule, c.plan, /*keepNetlists=*/false, tasks, moduleName);
+  });
   stage(inputPath, "reinvocation delays", [&] { settleReinvocation(c); });
+}
+
+} // namespace
+
+Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o) {
+  Compiled c;
+  c.inputPath = inputPath;
+  c.target = o.target;
+  std::string name = pickKernel(*m.view, o.kernel, inputPath);
+  stage(inputPath, "lowering", [&] {
+    c.kernel = ir::lowerKernel(*m.view, name, ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops});
+    ir::verifyKernel(c.kernel);
+  });
+  c.warnings = c.kernel.diagnostics;
+
+  // The cluster kind decides how the exit condition constrains memory operations, so it is chosen
+  // before scheduling. The command line overrides a cluster kind the kernel's source asks for.
+  rtl::ClusterMode requested = o.cluster;
+  std::string requestedBy = "--cluster";
+  if (requested == rtl::ClusterMode::Auto && !c.kernel.clusterAttribute.empty()) {
+    requested = c.kernel.clusterAttribute == "StallFreeINTEL" ? rtl::ClusterMode::StallFree : rtl::ClusterMode::StallEnable;
+    requestedBy = c.kernel.clusterAttribute + " on the kernel";
+  }
+
+  // Task processes first: the kernel's top module instances their bodies. A create's ClusterMode
+  // sets the cluster kind inside its task, unless the command line says otherwise.
+  std::vector<rtl::TaskInstance> instances;
+  if (!c.kernel.tasks.empty()) instances.resize(c.kernel.processes.size());
+  const std::string top = rtl::sanitize(c.kernel.name);
+  for (uint32_t p = 1; p < c.kernel.processes.size(); ++p) {
+    const ir::Process& pr = c.kernel.processes[p];
+    Compiled t;
+    t.inputPath = inputPath;
+    t.target = o.target;
+    t.kernel = c.kernel.tasks.at(pr.body);
+    t.warnings = t.kernel.diagnostics;
+    rtl::ClusterMode mode = requested;
+    std::string by = requestedBy;
+    if (o.cluster == rtl::ClusterMode::Auto && pr.clusterMode >= 0) {
+      mode = pr.clusterMode == 0 ? rtl::ClusterMode::StallFree : rtl::ClusterMode::StallEnable;
+      by = fmt::format("ClusterMode {} of the task sequence ({})", pr.clusterMode, pr.loc.str());
+    }
+    build(t, inputPath, o, mode, by, {}, rtl::sanitize(top + "_" + pr.name));
+    instances[p] = rtl::taskInstance(t.kernel, t.rtl);
+    c.kernel.tasks[pr.body] = t.kernel; // with what building it found (reductions, controls' status)
+    for (Diagnostic& d : t.warnings) c.warnings.push_back(std::move(d));
+    c.reassociated = c.reassociated || t.reassociated;
+    c.tasks.push_back(std::move(t));
+  }
+  build(c, inputPath, o, requested, requestedBy, instances, "");
+  // The task bodies' modules go with the kernel's (operator units shared by name only once).
+  std::set<std::string> files;
+  for (const auto& f : c.rtl.files) files.insert(f.first);
+  for (const Compiled& t : c.tasks)
+    for (const auto& f : t.rtl.files)
+      if (files.insert(f.first).second) c.rtl.files.push_back(f);
   return c;
 }
 

@@ -46,6 +46,9 @@ struct Compiled {
   // Per pipelined loop: its reinvocation delay in the generated hardware, which settles
   // MaxReinvocationDelayINTEL (its request's status and note in `kernel`).
   std::vector<rtl::ReinvocationDelay> reinvocation;
+  // Per Task process (processes[1..]): its body built as a module of its own (its kernel is the body,
+  // its rtl the body's modules, also listed in this kernel's rtl.files).
+  std::vector<Compiled> tasks;
 };
 
 LoadedModule loadModule(const std::string& path);

@@ -74,10 +74,8 @@ void checkHardwareSupport(const Kernel& k) {
         unsupported(lp.loc, "loop " + lp.name,
                     fmt::format("a loop-carried value of type {}", typeName(p.type)));
   }
-  for (const Process& p : k.processes)
-    if (p.kind != Process::Kind::Kernel) unsupported(p.loc, "process " + p.name, "a task process");
-  for (const Channel& c : k.channels)
-    unsupported(c.loc, "channel " + c.name, "a channel between processes");
+  // Task processes are built from their bodies, each checked as a kernel where it is scheduled; their
+  // channels are FIFOs of bits of any width.
 }
 
 } // namespace spvhls::ir

@@ -278,18 +278,38 @@ struct Region {
   std::optional<uint32_t> loop;   // pipelined: the Kernel::loops entry it became
 };
 
-// A process: hardware running one task function. The kernel has its own; task-sequence lowering
-// (issue 14) will add one per task function, with the channels that connect them.
+// A process: hardware running one task function. The kernel has its own (processes[0]); every
+// OpTaskSequenceCreateINTEL adds a Task process, one hardware instance of its task function whose
+// body is lowered on its own (Kernel::tasks[body]: its parameters are that kernel's arguments), with
+// an invocation and a result channel to the kernel (SPV_INTEL_task_sequence, docs/task-sequences.md).
 struct Process {
   enum class Kind { Kernel, Task };
   Kind kind = Kind::Kernel;
   std::string name;
   SourceLoc loc;
-  uint32_t region = 0; // what it runs: its root region (the kernel's: the CFG in Kernel::blocks)
+  uint32_t region = 0; // the kernel's: its root region (the CFG in Kernel::blocks)
+  // Task only.
+  std::string function;                   // the task function's name
+  uint32_t spirvFunction = 0;             // its SPIR-V id
+  uint32_t body = 0;                      // Kernel::tasks index
+  int32_t pipelined = -1;                 // the create's Pipelined: 0 no, N > 0 an II, -1 compiler's choice
+  int32_t clusterMode = -1;               // 0 stall-free, 1 stall-enable, -1 compiler's choice
+  uint32_t getCapacity = 0, asyncCapacity = 0;
+  uint32_t invocation = 0, result = 0;    // its Channels
+  Type resultType;                        // the task function's result (none: void)
+  // Per task parameter: the kernel memory a pointer argument points into (every async passes a
+  // byte offset into that one memory), kNoMemory for a scalar.
+  std::vector<uint32_t> argMemory;
+  // Per memory of the body: the kernel memory it is (a pointer parameter: the memory every async's
+  // argument points into, its byte offset passed with the arguments; a program-scope variable: the
+  // kernel's memory of that variable), or kNoMemory for the task's own (private arrays).
+  std::vector<uint32_t> memoryMap;
 };
+constexpr uint32_t kNoMemory = ~0u;
 
-// A FIFO between two processes. Invocation: the producer starts the consumer with arguments;
-// Result: the consumer's results back to the producer. Nothing creates channels yet (issue 14).
+// A FIFO between two processes. Invocation: the producer starts the consumer with arguments (their
+// bits end to end, the first lowest); Result: the consumer's results back to the producer (one bit
+// for a void task: the completion).
 struct Channel {
   enum class Kind { Invocation, Result };
   Kind kind = Kind::Invocation;
@@ -360,6 +380,11 @@ struct Kernel {
   std::vector<Region> regions;    // the region tree; regions[0] is the kernel process's root
   std::vector<Process> processes; // processes[0] is the kernel's own
   std::vector<Channel> channels;
+  // Task processes' bodies, each lowered from its task function as a kernel of its own.
+  std::vector<Kernel> tasks;
+  // A task body's result (the function's return type; none: void, and always for a kernel): the
+  // value its Return terminators carry.
+  Type result;
   // SPV_INTEL_maximum_registers request, as text (empty: none). A GPU register-allocation hint:
   // reported, no effect on the hardware.
   std::string registerLimit;

@@ -295,8 +295,17 @@ std::string printKernel(const Kernel& k) {
   }
   for (size_t p = 0; p < k.processes.size(); ++p) {
     const Process& pr = k.processes[p];
-    s += fmt::format("  process{} {}: {}, runs region{}\n", p, pr.name,
-                     pr.kind == Process::Kind::Kernel ? "kernel" : "task", pr.region);
+    if (pr.kind == Process::Kind::Kernel) {
+      s += fmt::format("  process{} {}: kernel, runs region{}\n", p, pr.name, pr.region);
+      continue;
+    }
+    std::string bound;
+    for (size_t m = 0; m < pr.memoryMap.size(); ++m)
+      if (pr.memoryMap[m] != kNoMemory) bound += fmt::format(", its mem{} = mem{}", m, pr.memoryMap[m]);
+    s += fmt::format("  process{} {}: task {}, body task{}, pipelined {}, cluster mode {}, get capacity {}, async "
+                     "capacity {}, channels {} / {}{}\n",
+                     p, pr.name, pr.function, pr.body, pr.pipelined, pr.clusterMode, pr.getCapacity,
+                     pr.asyncCapacity, pr.invocation, pr.result, bound);
   }
   for (size_t c = 0; c < k.channels.size(); ++c) {
     const Channel& ch = k.channels[c];
@@ -335,6 +344,7 @@ std::string printKernel(const Kernel& k) {
     for (size_t i = 0; i < lp.liveOuts.size(); ++i) s += fmt::format("  out{} = {}\n", i, val(lp.liveOuts[i]));
   }
   for (const auto& d : k.diagnostics) s += d.str() + "\n";
+  for (size_t t = 0; t < k.tasks.size(); ++t) s += fmt::format("task{} body:\n{}", t, printKernel(k.tasks[t]));
   return s;
 }
 

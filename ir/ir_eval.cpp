@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 
 #include "ir/lower_internal.h"
@@ -12,6 +13,13 @@ namespace spvhls::ir {
 namespace {
 
 using lower::widthMask;
+
+// A memory as the evaluated kernel sees it: bytes from `base` on (a task body's pointer parameter
+// sees its caller's memory from the offset the async passed).
+struct MemView {
+  std::vector<uint8_t>* bytes = nullptr;
+  uint64_t base = 0;
+};
 
 class Evaluator {
 public:
@@ -22,22 +30,45 @@ public:
       if (m.kind == Memory::Kind::Argument) {
         if (m.argIndex >= buffers.size())
           throw DiagnosticError(k.loc, "kernel " + k.name, fmt::format("no buffer for argument {}", m.name));
-        mem_.push_back(std::move(buffers[m.argIndex]));
+        own_.push_back(std::move(buffers[m.argIndex]));
       } else {
-        mem_.push_back(m.initialContents());
+        own_.push_back(m.initialContents());
       }
+      mem_.push_back({&own_.back(), 0});
     }
     for (const auto& [m, bytes] : preload) {
-      if (m >= mem_.size() || k.memories[m].kind == Memory::Kind::Argument || bytes.size() != mem_[m].size())
+      if (m >= mem_.size() || k.memories[m].kind == Memory::Kind::Argument || bytes.size() != mem_[m].bytes->size())
         throw DiagnosticError(k.loc, "kernel " + k.name,
                               fmt::format("no memory {} of {} bytes to preload", m, bytes.size()));
-      mem_[m] = bytes;
+      *mem_[m].bytes = bytes;
     }
-    r_.loopIterations.assign(k.loops.size(), 0);
-    r_.loopMinIterations.assign(k.loops.size(), UINT64_MAX);
-    r_.loopMaxIterations.assign(k.loops.size(), 0);
-    r_.loopCallIterations.assign(k.loops.size(), {});
-    r_.blockCounts.assign(k.blocks.size(), 0);
+    init();
+  }
+
+  // A task body (Kernel::tasks) run by an async of its caller: its memories bound to the caller's
+  // are views of them, its own start from their initial contents.
+  Evaluator(const Kernel& body, const Process& p, const std::vector<uint64_t>& args, const std::vector<MemView>& caller,
+            uint64_t maxSteps)
+      : k_(body), args_(args), maxSteps_(maxSteps) {
+    for (uint32_t m = 0; m < body.memories.size(); ++m) {
+      const Memory& mem = body.memories[m];
+      if (p.memoryMap.at(m) == kNoMemory) {
+        own_.push_back(mem.initialContents());
+        mem_.push_back({&own_.back(), 0});
+        continue;
+      }
+      MemView v = caller.at(p.memoryMap[m]);
+      if (mem.kind == Memory::Kind::Argument) v.base += args.at(mem.argIndex);
+      mem_.push_back(v);
+    }
+    init();
+  }
+
+  uint64_t steps() const { return r_.steps; }
+  uint64_t runTask() {
+    vals_.assign(k_.ops.size(), 0);
+    loopOuts_.assign(k_.ops.size(), {});
+    return runFrom(0);
   }
 
   EvalResult run() {
@@ -51,7 +82,42 @@ private:
   const Kernel& k_;
   const std::vector<uint64_t>& args_;
   uint64_t maxSteps_;
-  std::vector<std::vector<uint8_t>> mem_;
+  std::deque<std::vector<uint8_t>> own_; // the memories this kernel owns (stable addresses)
+  std::vector<MemView> mem_;             // per memory
+  std::vector<std::deque<uint64_t>> taskResults_; // per process: results not yet retrieved
+
+  void init() {
+    r_.loopIterations.assign(k_.loops.size(), 0);
+    r_.loopMinIterations.assign(k_.loops.size(), UINT64_MAX);
+    r_.loopMaxIterations.assign(k_.loops.size(), 0);
+    r_.loopCallIterations.assign(k_.loops.size(), {});
+    r_.blockCounts.assign(k_.blocks.size(), 0);
+    taskResults_.assign(k_.processes.size(), {});
+  }
+
+  uint8_t& byteAt(uint32_t m, uint64_t off) { return (*mem_[m].bytes)[mem_[m].base + off]; }
+
+  // An async runs its task at once, to its end (one of the schedules the extension allows, the
+  // interpreter's): its result waits for a get.
+  void runTask(const Op& op, const std::vector<uint64_t>& vals) {
+    const Process& p = k_.processes.at(op.index);
+    std::vector<uint64_t> args;
+    for (ValueId o : op.operands) args.push_back(vals[o]);
+    Evaluator task(k_.tasks.at(p.body), p, args, mem_, maxSteps_ - r_.steps);
+    const uint64_t result = task.runTask();
+    r_.steps += task.steps();
+    taskResults_[op.index].push_back(result);
+  }
+
+  uint64_t taskGet(const Op& op) {
+    auto& q = taskResults_.at(op.index);
+    if (q.empty())
+      throw DiagnosticError(op.loc, "TaskGet",
+                            fmt::format("{} has no result to get (no async outstanding)", k_.processes[op.index].name));
+    const uint64_t x = q.front();
+    q.pop_front();
+    return x;
+  }
   std::map<const Op*, std::vector<uint8_t>> wide_; // values wider than 64 bits, by op (computeWide)
   EvalResult r_;
   std::vector<uint64_t> vals_;
@@ -86,6 +152,9 @@ private:
         case OpKind::LoopOut: vals[v] = loopOuts[op.operands[0]].at(op.index); break;
         case OpKind::Param:
           break; // written by the Call
+        case OpKind::TaskAsync: runTask(op, vals); break;
+        case OpKind::TaskGet: vals[v] = taskGet(op); break;
+        case OpKind::TaskRelease: taskResults_.at(op.index).clear(); break;
         case OpKind::Call: {
           const Function& fn = k_.functions.at(op.index);
           for (ValueId p : k_.blocks[fn.entry].ops)
@@ -127,16 +196,17 @@ private:
     r_.buffers.assign(k_.args.size(), {});
     for (size_t m = 0; m < k_.memories.size(); ++m)
       if (k_.memories[m].kind == Memory::Kind::Argument)
-        r_.buffers[k_.memories[m].argIndex] = std::move(mem_[m]);
+        r_.buffers[k_.memories[m].argIndex] = std::move(*mem_[m].bytes);
     return std::move(r_);
   }
 
   void checkAccess(const Op& op, uint64_t off) const {
-    const auto& m = mem_[op.memory];
-    if (off > m.size() || m.size() - off < op.size)
+    const MemView& v = mem_[op.memory];
+    const uint64_t size = v.base <= v.bytes->size() ? v.bytes->size() - v.base : 0;
+    if (off > size || size - off < op.size)
       throw DiagnosticError(op.loc, opKindName(op.kind),
                             fmt::format("{} bytes at offset {} of {}, which has {} bytes", op.size, off,
-                                        k_.memories[op.memory].name, m.size()));
+                                        k_.memories[op.memory].name, size));
     if (off % op.size != 0)
       throw DiagnosticError(op.loc, opKindName(op.kind),
                             fmt::format("offset {} of {} is not aligned to the access size {}", off,
@@ -167,7 +237,7 @@ private:
       if (op.operands[1] == kNone || (vals[op.operands[1]] & 1)) {
         const uint64_t off = vals[op.operands[0]];
         checkAccess(op, off);
-        std::copy_n(mem_[op.memory].begin() + static_cast<long>(off), op.size, out.begin());
+        std::copy_n(&byteAt(op.memory, off), op.size, out.begin());
       }
       break;
     case OpKind::Concat: {
@@ -201,7 +271,7 @@ private:
       uint64_t off = val(op.operands[0]);
       checkAccess(op, off);
       uint64_t x = 0;
-      for (uint32_t i = 0; i < op.size; ++i) x |= static_cast<uint64_t>(mem_[op.memory][off + i]) << (8 * i);
+      for (uint32_t i = 0; i < op.size; ++i) x |= static_cast<uint64_t>(byteAt(op.memory, off + i)) << (8 * i);
       return x;
     }
     case OpKind::Store: {
@@ -210,12 +280,12 @@ private:
       checkAccess(op, off);
       if (list[op.operands[1]].width() > 64) {
         const std::vector<uint8_t>& x = wide_.at(&list[op.operands[1]]);
-        std::copy_n(x.begin(), op.size, mem_[op.memory].begin() + static_cast<long>(off));
+        std::copy_n(x.begin(), op.size, &byteAt(op.memory, off));
         return 0;
       }
       const uint64_t x = val(op.operands[1]);
       for (uint32_t i = 0; i < op.size; ++i)
-        mem_[op.memory][off + i] = static_cast<uint8_t>(x >> (8 * i));
+        byteAt(op.memory, off + i) = static_cast<uint8_t>(x >> (8 * i));
       return 0;
     }
     case OpKind::Extract: {

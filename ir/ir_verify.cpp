@@ -386,6 +386,11 @@ private:
       case OpKind::Call:
         checkFunctionCall(op, v, where);
         break;
+      case OpKind::TaskAsync:
+      case OpKind::TaskGet:
+      case OpKind::TaskRelease:
+        checkTaskOp(op, where);
+        break;
       case OpKind::Param: {
         const int f = rootOf_[b] - 1;
         if (f < 0 || k_.functions[f].entry != b || op.index >= k_.functions[f].params.size() ||
@@ -411,7 +416,7 @@ private:
       if (reach[b] && t.cond != kNone && !anywhere(t.cond) && !lower::dominates(idom_, blockOfOp_[t.cond], b))
         fail(t.loc, "block " + k_.blocks[b].name, "branch condition is not defined before the branch");
       if (t.kind != Terminator::Kind::Return || !reach[b]) continue;
-      const Type want = rootOf_[b] > 0 ? k_.functions[rootOf_[b] - 1].result : Type::none();
+      const Type want = rootOf_[b] > 0 ? k_.functions[rootOf_[b] - 1].result : k_.result;
       const Type got = t.cond == kNone ? Type::none() : k_.ops[t.cond].type;
       if (got != want)
         fail(t.loc, "block " + k_.blocks[b].name,
@@ -519,6 +524,9 @@ private:
       case OpKind::Phi:
       case OpKind::Param:
       case OpKind::Call:
+      case OpKind::TaskAsync:
+      case OpKind::TaskGet:
+      case OpKind::TaskRelease:
         fail(op.loc, where, "CFG-only operation inside a loop body");
       case OpKind::LoopCall: case OpKind::LoopOut: // an inner loop
         checkCallOp(op, lp.ops, static_cast<int>(l), where);
@@ -573,6 +581,8 @@ private:
 
   void checkRegions() const;
   void checkProcesses() const;
+  void checkTaskProcess(uint32_t p) const;
+  void checkTaskOp(const Op& op, OpAt where) const;
 };
 
 // The region tree: a tree per process, depths counted from its root, blocks nested as the regions,
@@ -646,6 +656,61 @@ void Verifier::checkRegions() const {
     fail(k_.loc, "region tree", fmt::format("has {} loops in the FSM, the CFG has {}", fsmLoops, natural));
 }
 
+// A task operation names a Task process; an async passes its parameters (a pointer as a 64-bit
+// offset), a get returns its result.
+void Verifier::checkTaskOp(const Op& op, OpAt where) const {
+  if (op.index == 0 || op.index >= k_.processes.size() || k_.processes[op.index].kind != Process::Kind::Task)
+    fail(op.loc, where, fmt::format("process {} is not a task process", op.index));
+  const Process& p = k_.processes[op.index];
+  if (op.kind == OpKind::TaskGet && op.type != p.resultType)
+    fail(op.loc, where, fmt::format("returns {}, the task's result is {}", typeName(op.type), typeName(p.resultType)));
+  if (op.kind != OpKind::TaskAsync) return;
+  if (op.operands.size() != p.argMemory.size())
+    fail(op.loc, where, fmt::format("{} arguments for {} parameters", op.operands.size(), p.argMemory.size()));
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const ValueId o = op.operands[i];
+    if (o >= k_.ops.size()) continue; // reported with the operands
+    Type want = Type::bits(64);
+    if (p.argMemory[i] == kNoMemory) {
+      if (!final_ || p.body >= k_.tasks.size()) continue; // known once the body is lowered
+      want = k_.tasks[p.body].args.at(i).type;
+    }
+    if (k_.ops[o].type != want)
+      fail(op.loc, where, fmt::format("argument {} is {}, the parameter {}", i, typeName(k_.ops[o].type), typeName(want)));
+  }
+}
+
+// A Task process: its body (checked as a kernel of its own), channels to and from the kernel, and
+// its memories bound to the kernel's.
+void Verifier::checkTaskProcess(uint32_t p) const {
+  const Process& pr = k_.processes[p];
+  const std::string where = fmt::format("process{} {}", p, pr.name);
+  if (pr.body >= k_.tasks.size()) fail(pr.loc, where, fmt::format("body {} does not exist", pr.body));
+  const Kernel& body = k_.tasks[pr.body];
+  verifyKernel(body, VerifyLevel::Final);
+  if (body.args.size() != pr.argMemory.size())
+    fail(pr.loc, where, fmt::format("{} parameters, its body has {} arguments", pr.argMemory.size(), body.args.size()));
+  if (body.result != pr.resultType) fail(pr.loc, where, "its body returns another type");
+  auto channel = [&](uint32_t c, Channel::Kind kind, uint32_t from, uint32_t to) {
+    if (c >= k_.channels.size() || k_.channels[c].kind != kind || k_.channels[c].producer != from ||
+        k_.channels[c].consumer != to)
+      fail(pr.loc, where, fmt::format("channel {} is not its {} channel", c, kind == Channel::Kind::Invocation ? "invocation" : "result"));
+  };
+  channel(pr.invocation, Channel::Kind::Invocation, 0, p);
+  channel(pr.result, Channel::Kind::Result, p, 0);
+  if (pr.memoryMap.size() != body.memories.size())
+    fail(pr.loc, where, "its memory map does not cover its body's memories");
+  for (uint32_t bm = 0; bm < body.memories.size(); ++bm) {
+    const uint32_t m = pr.memoryMap[bm];
+    const Memory& mem = body.memories[bm];
+    const bool port = mem.kind == Memory::Kind::Argument || mem.kind == Memory::Kind::External;
+    if (port != (m != kNoMemory) || (m != kNoMemory && m >= k_.memories.size()))
+      fail(pr.loc, where, fmt::format("body memory '{}' is bound to kernel memory {}", mem.name, m));
+    if (mem.kind == Memory::Kind::Argument && m != pr.argMemory.at(mem.argIndex))
+      fail(pr.loc, where, fmt::format("pointer parameter '{}' is not bound to the memory its asyncs pass", mem.name));
+  }
+}
+
 void Verifier::checkProcesses() const {
   if (k_.processes.empty() || k_.processes[0].kind != Process::Kind::Kernel)
     fail(k_.loc, "processes", "processes[0] must be the kernel's own");
@@ -653,6 +718,10 @@ void Verifier::checkProcesses() const {
     const Process& pr = k_.processes[p];
     const std::string where = fmt::format("process{} {}", p, pr.name);
     if (p > 0 && pr.kind == Process::Kind::Kernel) fail(pr.loc, where, "a second kernel process");
+    if (pr.kind == Process::Kind::Task) {
+      checkTaskProcess(p);
+      continue;
+    }
     if (pr.region >= k_.regions.size() || k_.regions[pr.region].parent != kNoRegion ||
         k_.regions[pr.region].process != p)
       fail(pr.loc, where, fmt::format("region{} is not its root", pr.region));

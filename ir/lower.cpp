@@ -49,7 +49,75 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
     throw DiagnosticError(mv.locOf(ep->inst), "OpEntryPoint",
                           fmt::format("entry point \"{}\" names a function without a body", entryName));
 
-  lower::Context c(mv, *ep, *f);
+  return lower::lowerFunction(mv, *ep, *f, options, false);
+}
+
+namespace lower {
+
+namespace {
+// Lowers the body of every Task process of `k` (its task function, as a kernel of its own whose
+// arguments are the parameters) and binds the body's memories to the kernel's: a pointer parameter
+// to the memory the asyncs pass pointers into, a global variable to the kernel's memory of it (added
+// when only tasks use it). Those become ports of the body (Memory::Kind::External): the memories
+// themselves are the kernel's, shared with arbitration. A task's private arrays and its constants
+// stay its own.
+void lowerTaskBodies(const spirv::ModuleView& mv, Kernel& k, const LowerOptions& options) {
+  for (Process& p : k.processes) {
+    if (p.kind != Process::Kind::Task) continue;
+    const spirv::Function& fn = *mv.findFunction(p.spirvFunction);
+    spirv::EntryPoint ep;
+    ep.executionModel = 6;
+    ep.function = fn.id;
+    ep.name = p.function;
+    ep.inst = fn.defInst;
+    Kernel body = lowerFunction(mv, ep, fn, options, true);
+    if (!body.tasks.empty())
+      throw DiagnosticError(p.loc, "OpTaskSequenceCreateINTEL",
+                            fmt::format("task function {} creates task sequences of its own (nested tasks); that is "
+                                        "not supported in hardware yet",
+                                        p.function));
+    p.memoryMap.assign(body.memories.size(), kNoMemory);
+    for (uint32_t bm = 0; bm < body.memories.size(); ++bm) {
+      Memory& mem = body.memories[bm];
+      if (mem.kind == Memory::Kind::Argument) {
+        p.memoryMap[bm] = p.argMemory.at(mem.argIndex);
+        if (p.memoryMap[bm] == kNoMemory) // no async passes it: nothing can run the task
+          throw DiagnosticError(p.loc, "task " + p.name,
+                                fmt::format("no async binds its pointer parameter '{}'", mem.name));
+        continue;
+      }
+      if (mem.kind == Memory::Kind::External && !mem.persistent)
+        throw DiagnosticError(p.loc, "task " + p.name,
+                              fmt::format("its private array '{}' ({} bytes) does not fit the on-chip budget; an "
+                                          "external memory inside a task is not supported yet (raise "
+                                          "--on-chip-budget)",
+                                          mem.name, mem.sizeBytes));
+      if (!mem.persistent) continue; // private arrays, constants, per-invocation variables: its own
+      uint32_t m = kNoMemory;
+      for (uint32_t km = 0; km < k.memories.size(); ++km)
+        if (k.memories[km].spirvVar == mem.spirvVar && k.memories[km].persistent) m = km;
+      if (m == kNoMemory) {
+        m = static_cast<uint32_t>(k.memories.size());
+        Memory shared = mem;
+        shared.ports.clear();
+        k.memories.push_back(std::move(shared));
+      }
+      p.memoryMap[bm] = m;
+      mem.kind = Memory::Kind::External; // a port of the task's module
+      mem.init.clear();
+    }
+    p.body = static_cast<uint32_t>(k.tasks.size());
+    k.tasks.push_back(std::move(body));
+  }
+}
+} // namespace
+
+Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, const spirv::Function& fn,
+                     const LowerOptions& options, bool taskBody) {
+  const spirv::EntryPoint* ep0 = &ep;
+  const std::string& entryName = ep.name;
+  lower::Context c(mv, *ep0, fn);
+  c.taskBody = taskBody;
   lower::LFunc lf = lower::decodeAndInline(c, options.inlinePolicy);
   lower::checkFunc(c, lf, "inlining");
   lower::promoteVariables(c, lf);
@@ -59,11 +127,11 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
   k.inlining = std::move(lf.decisions);
   k.inlinePolicy = inlinePolicyName(options.inlinePolicy);
   lower::checkAfter(k, "translation");
-  k.registerLimit = spirv::registerLimitOf(mv, ep->function);
-  if (mv.hasDecoration(ep->function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";
-  if (mv.hasDecoration(ep->function, spirv::spv::Decoration::StallFreeINTEL)) {
+  k.registerLimit = spirv::registerLimitOf(mv, ep0->function);
+  if (mv.hasDecoration(ep0->function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";
+  if (mv.hasDecoration(ep0->function, spirv::spv::Decoration::StallFreeINTEL)) {
     if (!k.clusterAttribute.empty())
-      throw DiagnosticError(mv.locOf(ep->inst), "OpDecorate",
+      throw DiagnosticError(mv.locOf(ep0->inst), "OpDecorate",
                             fmt::format("kernel \"{}\" is decorated both StallEnableINTEL and StallFreeINTEL; expected at "
                                         "most one cluster kind",
                                         entryName));
@@ -112,6 +180,7 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
   lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);
   lower::checkAfter(k, "compaction");
+  lowerTaskBodies(mv, k, options);
   buildStructure(k);
   lower::checkAfter(k, "building the region tree", VerifyLevel::Final);
   // The operation lists are final: give back their growth slack (they live until code generation ends).
@@ -121,7 +190,6 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
   return k;
 }
 
-namespace lower {
 
 void checkAfter(const Kernel& k, const char* pass, VerifyLevel level) {
   try {

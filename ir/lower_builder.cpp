@@ -228,6 +228,7 @@ std::optional<uint64_t> foldConstant(OpKind k, uint32_t width, const std::vector
 
 namespace {
 bool isPure(OpKind k) {
+  if (hasSideEffect(k)) return false; // never merged (task operations, calls, stores)
   switch (k) {
   case OpKind::Load: case OpKind::Store: case OpKind::Phi: case OpKind::LoopCall: case OpKind::LoopOut:
   case OpKind::LoopPhi:

@@ -205,7 +205,8 @@ Liveness kernelLiveness(const Kernel& k, const std::vector<uint8_t>& reach) {
     if (!reach[b]) continue;
     for (ValueId v : k.blocks[b].ops)
       if (hasSideEffect(k.ops[v].kind)) mark(v);
-    if (k.blocks[b].term.kind != Terminator::Kind::Return) {
+    // A branch's condition is live; a Return's value is when it is a task body's result.
+    if (k.blocks[b].term.kind != Terminator::Kind::Return || functionOf[b] < 0) {
       mark(k.blocks[b].term.cond);
       readResult(k.blocks[b].term.cond);
     }
@@ -458,6 +459,9 @@ void compactKernel(Kernel& k) {
   for (const Loop& lp : loops)
     for (const Op& op : lp.ops)
       if (op.kind == OpKind::Load || op.kind == OpKind::Store) memUsed[op.memory] = 1;
+  for (const Process& p : k.processes) // a pointer passed to a task: its memory is the task's port
+    for (uint32_t m : p.argMemory)
+      if (m != kNoMemory) memUsed[m] = 1;
   std::vector<uint32_t> memMap(k.memories.size(), UINT32_MAX);
   std::vector<Memory> memories;
   for (size_t m = 0; m < k.memories.size(); ++m)
@@ -483,6 +487,9 @@ void compactKernel(Kernel& k) {
   }
   for (KernelArg& a : k.args)
     if (a.isPointer) a.memory = memMap[a.memory];
+  for (Process& p : k.processes)
+    for (uint32_t& m : p.argMemory)
+      if (m != kNoMemory) m = memMap[m];
 
   // Renumber blocks (reverse post-order) and values (block by block: phis, leaves, the rest), giving
   // each block its own constants.

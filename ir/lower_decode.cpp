@@ -390,6 +390,16 @@ private:
       }
       break;
     }
+    // Task sequences (lower_tasks.cpp): the create's function and its four literals.
+    case SpvOp::OpTaskSequenceCreateINTEL:
+      li.ids = {w.at(0)};
+      li.lits.assign(w.begin() + 1, w.end());
+      break;
+    case SpvOp::OpTaskSequenceAsyncINTEL:
+    case SpvOp::OpTaskSequenceGetINTEL:
+    case SpvOp::OpTaskSequenceReleaseINTEL:
+      li.ids.assign(w.begin(), w.end());
+      break;
     case SpvOp::OpReturn: case SpvOp::OpUnreachable:
       break;
     case SpvOp::OpReturnValue:

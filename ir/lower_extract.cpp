@@ -58,6 +58,11 @@ public:
         else if (k_.ops[v].kind == OpKind::Call)
           return fmt::format("the loop body calls {}, a shared function (--inline always inlines it)",
                              k_.functions[k_.ops[v].index].name);
+        else if (const OpKind kind = k_.ops[v].kind;
+                 kind == OpKind::TaskAsync || kind == OpKind::TaskGet || kind == OpKind::TaskRelease)
+          return fmt::format("the loop body uses task sequence {} ({}); task operations inside pipelined loops are "
+                             "not supported yet",
+                             k_.ops[v].name, opKindName(kind));
     return {};
   }
 

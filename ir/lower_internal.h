@@ -74,6 +74,9 @@ public:
   const spirv::ModuleView& mv;
   const spirv::EntryPoint& entry;
   const spirv::Function& entryFunc;
+  // Lowering a task function's body (a Task process, lower_tasks.cpp) rather than a kernel: its
+  // parameters may be bools and it may return a value (Kernel::result).
+  bool taskBody = false;
 
   // A new id standing for a copy of `copyOf` (same name, type and location).
   Id freshId(Id copyOf);
@@ -143,6 +146,11 @@ struct PendingControls {
   SourceLoc loc;
   std::string construct;    // "OpLoopMerge" / "OpLoopControlINTEL"
 };
+
+// Lowers `fn` as a kernel entered at `ep` (lower.cpp): a kernel entry point, or a task function's body
+// (taskBody) for a Task process.
+Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, const spirv::Function& fn,
+                     const LowerOptions& options, bool taskBody);
 
 struct Translated {
   Kernel kernel;

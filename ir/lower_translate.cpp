@@ -40,6 +40,10 @@ Translated Translator::run() {
 
 void Translator::setupArgs() {
   const auto& params = c_.entryFunc.params;
+  if (c_.taskBody) {
+    const LInst at{SpvOp::OpFunction, 0, 0, {}, {}, c_.entryFunc.defInst};
+    k_.result = taskValueType(c_.entryFunc.resultType, at, "the result of task function " + c_.entry.name);
+  }
   for (uint32_t i = 0; i < params.size(); ++i) {
     Id p = params[i];
     const uint32_t defIdx = c_.mv.def.count(p) ? c_.mv.def.at(p) : c_.entryFunc.defInst;
@@ -64,6 +68,8 @@ void Translator::setupArgs() {
       arg.isPointer = true;
       arg.memory = newMemory(std::move(m));
       memOf_[p] = single(arg.memory);
+    } else if (c_.taskBody && t.kind == K::Bool) {
+      arg.type = Type::bits(1);
     } else if (t.kind == K::Int || t.kind == K::Float) {
       if (t.width == 0 || t.width > 64)
         c_.fail(defIdx, construct, fmt::format("{}-bit arguments are not supported", t.width));
@@ -509,9 +515,9 @@ void Translator::translateTerminator(const LInst& t) {
     break;
   case SpvOp::OpReturnValue: {
     const int f = functionOf_.at(current_);
-    if (f < 0) c_.failAt(t, "a kernel cannot return a value");
+    if (f < 0 && !c_.taskBody) c_.failAt(t, "a kernel cannot return a value");
     term.kind = Terminator::Kind::Return;
-    term.cond = operandOf(t.ids[0], k_.functions[f].result.width(), t);
+    term.cond = operandOf(t.ids[0], f < 0 ? k_.result.width() : k_.functions[f].result.width(), t);
     break;
   }
   default:

@@ -69,6 +69,7 @@ private:
   std::vector<uint8_t> touched_;               // per memory: accessed by an op emitted so far
   std::vector<uint8_t> readOnly_;              // per memory: module-scope constant
   std::vector<PendingPhi> phis_;
+  std::unordered_map<Id, uint32_t> taskOf_; // an OpTaskSequenceCreateINTEL's result -> its Task process
   uint32_t current_ = 0;                       // kernel block being translated
   uint64_t onChipBudget_;
 
@@ -124,6 +125,11 @@ private:
   void fillPhis();
   void storeWrittenInitialisers();
   void collectControls(Translated& out);
+
+  // lower_tasks.cpp: task sequences.
+  void translateTask(const LInst& in);
+  uint32_t taskProcess(Id sequence, const LInst& at) const;
+  Type taskValueType(Id typeId, const LInst& at, const std::string& what) const;
 
   // lower_vectors.cpp: vectors, lane by lane. A vector value is one scalar id per lane (fresh ids of
   // the component type, or a constant's constituents); vals_ holds the lanes' values.

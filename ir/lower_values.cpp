@@ -552,6 +552,12 @@ void Translator::translateExtInst(const LInst& in) {
 void Translator::translateInst(const LInst& in) {
   const size_t before = k_.ops.size();
   switch (in.op) {
+  case SpvOp::OpTaskSequenceCreateINTEL:
+  case SpvOp::OpTaskSequenceAsyncINTEL:
+  case SpvOp::OpTaskSequenceGetINTEL:
+  case SpvOp::OpTaskSequenceReleaseINTEL:
+    translateTask(in);
+    break;
   case SpvOp::OpFunctionCall: { // a shared function's (the others are inlined)
     const uint32_t f = functionIndex_.at(in.ids.at(0));
     Op op;

@@ -21,6 +21,19 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k) {
   scan(k.ops);
   for (const Loop& lp : k.loops)
     scan(lp.ops);
+  // Task processes access the kernel's memories their bodies' memories are.
+  for (const Process& p : k.processes) {
+    if (p.kind != Process::Kind::Task || p.body >= k.tasks.size()) continue;
+    const auto inner = memoryPortsFromAccesses(k.tasks[p.body]);
+    for (size_t bm = 0; bm < inner.size() && bm < p.memoryMap.size(); ++bm) {
+      const uint32_t m = p.memoryMap[bm];
+      if (m >= k.memories.size()) continue;
+      for (const MemoryPort& port : inner[bm]) {
+        reads[m] |= port.access != PortAccess::Write;
+        writes[m] |= port.access != PortAccess::Read;
+      }
+    }
+  }
   // One port per memory, as the hardware has today; its direction is what the accesses need.
   std::vector<std::vector<MemoryPort>> ports(k.memories.size());
   for (size_t m = 0; m < k.memories.size(); ++m)
@@ -43,6 +56,12 @@ std::vector<uint32_t> memoryWordBitsFromAccesses(const Kernel& k) {
   scan(k.ops);
   for (const Loop& lp : k.loops)
     scan(lp.ops);
+  for (const Process& p : k.processes) {
+    if (p.kind != Process::Kind::Task || p.body >= k.tasks.size()) continue;
+    const auto inner = memoryWordBitsFromAccesses(k.tasks[p.body]);
+    for (size_t bm = 0; bm < inner.size() && bm < p.memoryMap.size(); ++bm)
+      if (const uint32_t m = p.memoryMap[bm]; m < k.memories.size()) bits[m] = std::max(bits[m], inner[bm]);
+  }
   return bits;
 }
 
@@ -85,9 +104,7 @@ void addPipelined(Kernel& k, uint32_t loop, uint32_t parent, uint32_t callBlock,
 } // namespace
 
 void buildStructure(Kernel& k) {
-  if (k.processes.empty()) {
-    // Task-sequence lowering (issue 14) will add a process per task function and the channels
-    // between them; today the kernel is the one process.
+  if (k.processes.empty()) { // no task sequences: the kernel is the one process
     Process p;
     p.kind = Process::Kind::Kernel;
     p.name = k.name;

@@ -125,13 +125,35 @@ static nl::Module buildUnitModule(const ir::Op& op, const std::string& name,
   throw InternalError(op.loc, "unit " + name, fmt::format("no generator for a unit of {}", ir::opKindName(op.kind)));
 }
 
+TaskInstance taskInstance(const ir::Kernel& body, const RtlResult& bodyRtl) {
+  TaskInstance t;
+  t.module = bodyRtl.moduleName;
+  for (size_t i = 0; i < body.args.size(); ++i) {
+    const ir::KernelArg& a = body.args[i];
+    t.argPorts.push_back((a.isPointer ? "mem_" : "arg_") + bodyRtl.argNames.at(i));
+    t.argBits.push_back(a.isPointer ? 64 : a.width());
+  }
+  for (size_t m = 0; m < body.memories.size(); ++m) {
+    const ir::Memory& mem = body.memories[m];
+    t.memoryPorts.push_back(mem.kind == ir::Memory::Kind::Argument   ? "mem_" + bodyRtl.argNames.at(mem.argIndex)
+                            : mem.kind == ir::Memory::Kind::External ? "mem_" + bodyRtl.externalNames.at(m)
+                                                                     : "");
+    t.memoryBits.push_back(mem.wordBits);
+  }
+  t.resultBits = body.result.width();
+  return t;
+}
+
 RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& kp,
-                          bool keepNetlists) {
+                          bool keepNetlists, const std::vector<TaskInstance>& tasks, const std::string& moduleName) {
   if (kp.loops.size() != k.loops.size() || kp.fsm.blockCycles.size() != k.blocks.size())
     throw InternalError(k.loc, "kernel " + k.name, "generateVerilog: the plan is not this kernel's");
+  if (!k.tasks.empty() && tasks.size() != k.processes.size())
+    throw InternalError(k.loc, "kernel " + k.name, "generateVerilog: no instance for every task process");
   RtlResult r;
-  r.moduleName = sanitize(k.name);
+  r.moduleName = moduleName.empty() ? sanitize(k.name) : moduleName;
   TopInputs in;
+  in.tasks = tasks;
   in.moduleName = r.moduleName;
   in.plan = &kp;
   std::set<std::string> used;
@@ -248,6 +270,10 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
                                       const std::vector<std::vector<uint64_t>>& callIterations) {
   if (blockCounts.size() != k.blocks.size() || loopIterations.size() != k.loops.size())
     throw InternalError(k.loc, "kernel " + k.name, "predictCycles: the profile is not this kernel's");
+  if (!k.tasks.empty()) {
+    why = "the kernel runs task sequences, whose overlap with the kernel the predictor does not model yet";
+    return std::nullopt;
+  }
   uint64_t total = 1; // the start cycle
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     const ir::BasicBlock& bb = k.blocks[b];

@@ -89,11 +89,28 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
                                       const std::vector<uint64_t>& loopIterations, std::string& why,
                                       const std::vector<std::vector<uint64_t>>& callIterations = {});
 
+// A task process's instance, as the kernel's top module connects it: the body's top module and its
+// ports (docs/task-sequences.md).
+struct TaskInstance {
+  std::string module;                   // the body's top module
+  std::vector<std::string> argPorts;    // per parameter: arg_<name> (a scalar) or mem_<name> (a pointer)
+  std::vector<unsigned> argBits;        // per parameter: its bits in an invocation (a pointer: 64)
+  std::vector<std::string> memoryPorts; // per body memory: its port's prefix, empty: the body's own
+  std::vector<unsigned> memoryBits;     // per body memory: its port's data width
+  unsigned resultBits = 0;              // 0: void (no result port)
+};
+
+// How the kernel's top module instances the body of a task process, generated as `bodyRtl`.
+TaskInstance taskInstance(const ir::Kernel& body, const RtlResult& bodyRtl);
+
 // Renders the plan (rtlgen/plan.h: planKernel) of `k` scheduled as `s`; it decides nothing itself.
 // With keepNetlists the netlists stay in RtlResult::modules (tests inspect them); without, each
 // module is dropped once printed, so that a large design never holds all its netlists at once.
+// `tasks`: per process of `k`, the instance of a task process's body (generated before, whose files
+// the caller adds); `moduleName`: the top module's name (empty: the kernel's, sanitised).
 RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& plan,
-                          bool keepNetlists = true);
+                          bool keepNetlists = true, const std::vector<TaskInstance>& tasks = {},
+                          const std::string& moduleName = "");
 
 // A Verilog-safe identifier from a SPIR-V name.
 std::string sanitize(const std::string& name);

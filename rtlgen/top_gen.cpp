@@ -16,6 +16,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "rtlgen/arbiter.h"
 #include "rtlgen/verilog_util.h"
 
 namespace spvhls::rtl {
@@ -44,10 +45,12 @@ public:
     ports();
     declarations();
     findFunctions();
+    taskWires();
     loopWires();
     memories();
     fsm();
     loops();
+    tasks();
     registers();
     return b_.take();
   }
@@ -75,6 +78,17 @@ private:
   std::vector<int> functionOf_;             // per block: its shared function, -1: the kernel's
   std::vector<ExprP> siteReg_;              // per shared function with several calls: fn<f>_site
   std::set<ValueId> callRead_;              // Calls whose result something reads
+  // Task processes (by process index; [0] unused): queues, the driver's state, the FSM's side.
+  struct TaskHw {
+    ExprP push, args, get, discard, finish;   // driven by the FSM (push, args, get, discard) and tasks()
+    nl::ModuleBuilder::FifoOut invoke, result;
+    ExprP invokeFull, resultFull, run, fin, start, done, idle, value;
+    std::vector<ExprP> base;                  // per parameter: a pointer's offset, latched at start
+    std::map<uint32_t, nl::MemPort> ports;    // per body memory bound to the kernel's: its requests
+    std::vector<ExprP> drained;               // per such port: none of its requests waits
+  };
+  std::vector<TaskHw> task_;
+  ExprP tasksIdle_, result_;
 
   int start(ValueId v) const { return s_.blocks[k_.ops[v].block].schedule.start[slot_[v]]; }
   uint32_t lat(ValueId v) const { return s_.blocks[k_.ops[v].block].problem.ops[slot_[v]].latency; }
@@ -134,6 +148,8 @@ private:
     start_ = b_.input("start", 1);
     busy_ = b_.output("busy", 1, nl::Storage::Reg);
     done_ = b_.output("done", 1, nl::Storage::Reg);
+    // A task body returns its value on `result`, valid from `done` until the next start.
+    if (!k_.result.isNone()) result_ = b_.output("result", k_.result.width(), nl::Storage::Reg);
     ports_.resize(k_.memories.size());
     args_.resize(k_.args.size());
     for (size_t i = 0; i < k_.args.size(); ++i) {
@@ -178,7 +194,7 @@ private:
       if (op.width() == 0 || leaf(op.kind)) continue;
       if (op.kind == OpKind::Phi) regOf(v);
       if (op.kind != OpKind::Phi && op.kind != OpKind::LoopOut && op.kind != OpKind::Load &&
-          op.kind != OpKind::Call && op.kind != OpKind::Param)
+          op.kind != OpKind::Call && op.kind != OpKind::Param && op.kind != OpKind::TaskGet)
         wire_[v] = b_.wire(fmt::format(FMT_COMPILE("w{}"), v), op.width(),
                            fmt::format(FMT_COMPILE("{} {}"), ir::opKindName(op.kind), commentName(op.name)),
                            partial_[v]);
@@ -195,6 +211,9 @@ private:
   // Per-cycle stall conditions, the operations' wires and register updates, and the control process.
   void fsm() {
     std::vector<ExprP> stalls;
+    // Per task process: the FSM's asyncs (when, arguments), gets and releases.
+    std::vector<std::vector<std::pair<ExprP, ExprP>>> asyncs(k_.processes.size());
+    std::vector<std::vector<ExprP>> gets(k_.processes.size()), releases(k_.processes.size());
     auto upd = [&](ValueId v, ExprP when, ExprP value) {
       regUpdates_.push_back({v, {busy_ & fsmEn_ & when, std::move(value)}});
     };
@@ -219,6 +238,22 @@ private:
       case OpKind::Call:
       case OpKind::Param:
         break; // written by the FSM's jumps (callJump, returnJump)
+      case OpKind::TaskAsync: {
+        std::vector<ExprP> parts; // the first argument lowest
+        for (auto o = op.operands.rbegin(); o != op.operands.rend(); ++o) parts.push_back(value(*o, b, t));
+        stalls.push_back(at(b, t) & task_[op.index].invokeFull);
+        asyncs[op.index].emplace_back(at(b, t), nl::concat(parts));
+        break;
+      }
+      case OpKind::TaskGet:
+        stalls.push_back(at(b, t) & ~task_[op.index].result.nonempty);
+        gets[op.index].push_back(at(b, t));
+        if (op.width()) upd(v, at(b, t), nl::resize(task_[op.index].result.dout, op.width()));
+        break;
+      case OpKind::TaskRelease:
+        stalls.push_back(at(b, t) & ~task_[op.index].idle);
+        releases[op.index].push_back(at(b, t));
+        break;
       case OpKind::LoopOut: {
         const ir::Op& call = k_.ops[op.operands[0]];
         ExprP lo = nl::ref(fmt::format(FMT_COMPILE("lp{}_lo_{}"), call.index, op.index), op.width());
@@ -241,7 +276,22 @@ private:
       }
       }
     });
+    // The kernel is done when its tasks are: their stores have all been accepted.
+    if (tasksIdle_)
+      for (uint32_t b = 0; b < k_.blocks.size(); ++b)
+        if (k_.blocks[b].term.kind == ir::Terminator::Kind::Return && functionOf_[b] < 0)
+          stalls.push_back(at(b, int(in_.plan->fsm.blockCycles[b]) - 1) & ~tasksIdle_);
     b_.assign(fsmEn_, ~nl::any(stalls));
+    for (size_t p = 1; p < task_.size(); ++p) {
+      TaskHw& t = task_[p];
+      if (!t.push) continue;
+      std::vector<ExprP> when;
+      for (const auto& [w, a] : asyncs[p]) when.push_back(w);
+      b_.assign(t.push, nl::all({busy_, fsmEn_, nl::any(when)}));
+      b_.assign(t.args, nl::priorityMux(asyncs[p], nl::lit(0, t.args->width)));
+      b_.assign(t.get, nl::all({busy_, fsmEn_, nl::any(gets[p])}));
+      b_.assign(t.discard, nl::all({busy_, nl::any(releases[p]), t.idle}));
+    }
     // Control: advance within the block, or take the terminator in its last cycle.
     nl::Stmt cases;
     cases.kind = nl::Stmt::Kind::Case;
@@ -383,8 +433,11 @@ private:
       return nl::only(std::move(s));
     }
     case TK::Return:
-    case TK::Unreachable:
-      return {nl::assignStmt("busy", nl::zero()), nl::assignStmt("done", nl::one())};
+    case TK::Unreachable: {
+      std::vector<nl::Stmt> s = {nl::assignStmt("busy", nl::zero()), nl::assignStmt("done", nl::one())};
+      if (result_ && t.cond != ir::kNone) s.push_back(nl::assignStmt("result", value(t.cond, b, cyc)));
+      return s;
+    }
     }
     return {};
   }
@@ -489,6 +542,7 @@ private:
         throw InternalError(
             k_.loc, "kernel " + k_.name,
             fmt::format(FMT_COMPILE("top_gen: global memory {} belongs to no pointer argument"), m));
+      if (!shareWithTasks(m)) continue; // only tasks use it
       const nl::MemPort& port = ports_[m];
       std::vector<nl::MemRequest> reqs;
       uint64_t loadsPerBlock = 1;
@@ -524,6 +578,128 @@ private:
                                port.respValid & ~loopActive, nl::resize(port.respData, w),
                                nl::all({busy_, fsmEn_, nl::any(pops)}), nl::zero()});
       }
+    }
+  }
+
+  // Task processes: per process its invocation and result queues, its driver's state and the wires
+  // of its memory requests (made before memories() arbitrates them and fsm() drives the queues).
+  void taskWires() {
+    task_.resize(k_.processes.size());
+    std::vector<ExprP> idle;
+    for (uint32_t p = 1; p < k_.processes.size(); ++p) {
+      const ir::Process& pr = k_.processes[p];
+      const TaskInstance& ti = in_.tasks.at(p);
+      TaskHw& t = task_[p];
+      auto name = [&](const char* what) { return fmt::format(FMT_COMPILE("tk{}_{}"), p, what); };
+      const unsigned argW = k_.channels[pr.invocation].element.width();
+      const unsigned resW = k_.channels[pr.result].element.width();
+      t.push = b_.wire(name("push"), 1);
+      t.args = b_.wire(name("args"), argW);
+      t.get = b_.wire(name("get"), 1);
+      t.discard = b_.wire(name("discard"), 1);
+      t.finish = b_.wire(name("finish"), 1);
+      t.start = b_.wire(name("start"), 1);
+      t.done = b_.wire(name("done"), 1);
+      t.run = b_.reg(name("run"), 1, "an invocation runs");
+      t.fin = b_.reg(name("fin"), 1, "it has finished; its requests leave the arbiters");
+      t.value = ti.resultBits ? b_.wire(name("value"), ti.resultBits) : nl::lit(1, 1);
+      nl::Fifo inv{name("inv"), argW, roundUpPow2(std::max<uint64_t>(2, k_.channels[pr.invocation].depth)), false,
+                   t.push, t.args, t.start, nl::zero()};
+      nl::Fifo res{name("res"), resW, roundUpPow2(std::max<uint64_t>(2, k_.channels[pr.result].depth)), false,
+                   t.finish, nl::resize(t.value, resW), t.get, t.discard};
+      t.invokeFull = b_.named(name("inv_full"), full(inv));
+      t.resultFull = b_.named(name("res_full"), full(res));
+      t.invoke = b_.fifo(std::move(inv));
+      t.result = b_.fifo(std::move(res));
+      t.idle = b_.named(name("idle"), ~t.run & ~t.fin & ~t.invoke.nonempty);
+      idle.push_back(t.idle);
+      unsigned at = 0;
+      for (size_t i = 0; i < ti.argBits.size(); ++i) {
+        ExprP bits = nl::slice(t.invoke.dout, at + ti.argBits[i] - 1, at);
+        at += ti.argBits[i];
+        if (pr.argMemory.at(i) == ir::kNoMemory) {
+          t.base.push_back(bits); // a scalar: the body latches it at start
+          continue;
+        }
+        ExprP r = b_.reg(fmt::format(FMT_COMPILE("tk{}_base{}"), p, i), 64, "the pointer argument's byte offset");
+        b_.drive(r).updates = {{t.start, bits}};
+        t.base.push_back(r);
+      }
+      for (uint32_t bm = 0; bm < pr.memoryMap.size(); ++bm)
+        if (pr.memoryMap[bm] != ir::kNoMemory)
+          t.ports[bm] = nl::addMemoryPort(
+              b_, {fmt::format(FMT_COMPILE("tk{}_m{}"), p, bm), true, true, nl::kPortAddrWidth, ti.memoryBits.at(bm)},
+              nl::PortRole::Internal);
+    }
+    if (!idle.empty()) tasksIdle_ = b_.named("tasks_idle", nl::all(idle));
+  }
+
+  static ExprP full(const nl::Fifo& f) {
+    return nl::eq(nl::ref(f.prefix + "_count", f.countWidth()), nl::lit(f.depth, f.countWidth()));
+  }
+
+  // Memory m when task processes use it too: the kernel's requests (its FSM's and loops') reach it
+  // through an arbiter shared with the tasks' (rtlgen/arbiter.h); ports_[m] becomes the kernel's side.
+  // Returns whether the kernel's side exists (it uses the memory itself, or no task does).
+  bool shareWithTasks(uint32_t m) {
+    std::vector<PortRequester> reqs;
+    std::vector<uint32_t> owner;
+    for (uint32_t p = 1; p < task_.size(); ++p)
+      for (const auto& [bm, port] : task_[p].ports) {
+        if (k_.processes[p].memoryMap[bm] != m) continue;
+        const ir::Memory& mem = k_.tasks[k_.processes[p].body].memories[bm];
+        ExprP base = mem.kind == ir::Memory::Kind::Argument ? task_[p].base.at(mem.argIndex) : nullptr;
+        reqs.push_back({port, base});
+        owner.push_back(p);
+      }
+    if (reqs.empty()) return true;
+    bool used = false;
+    for (const ir::Op& op : k_.ops)
+      used = used || ((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory == m);
+    for (const auto& [key, lp] : loopPorts_) used = used || key.second == m;
+    const nl::MemPort real = ports_[m];
+    nl::MemPort kernelSide;
+    if (used)
+      kernelSide = nl::addMemoryPort(b_, {fmt::format(FMT_COMPILE("km{}"), m), true, true, real.addrWidth, real.dataWidth},
+                                     nl::PortRole::Internal);
+    ports_[m] = kernelSide;
+    const std::vector<ExprP> drained = arbitrateMemory(b_, fmt::format(FMT_COMPILE("arb{}"), m), real, kernelSide, reqs);
+    for (size_t i = 0; i < owner.size(); ++i) task_[owner[i]].drained.push_back(drained[i]);
+    return used;
+  }
+
+  // Each task process's instance and driver: an invocation starts when the task is free and its
+  // result has room; when it is done and its requests have left the arbiters, its result is queued.
+  void tasks() {
+    for (uint32_t p = 1; p < task_.size(); ++p) {
+      TaskHw& t = task_[p];
+      const TaskInstance& ti = in_.tasks.at(p);
+      b_.assign(t.finish, t.fin & nl::all(t.drained));
+      b_.assign(t.start, nl::all({~t.run, ~t.fin, t.invoke.nonempty, ~t.resultFull}));
+      nl::Register& run = b_.drive(t.run);
+      run.reset = rst_;
+      run.resetValue = nl::zero();
+      run.updates = {{t.start, nl::one()}, {t.done, nl::zero()}};
+      nl::Register& fin = b_.drive(t.fin);
+      fin.reset = rst_;
+      fin.resetValue = nl::zero();
+      fin.updates = {{t.done, nl::one()}, {t.finish, nl::zero()}};
+      nl::Instance inst{ti.module, fmt::format(FMT_COMPILE("u_task{}"), p), {}};
+      auto& c = inst.connections;
+      c = {{"clk", nl::ref("clk", 1)}, {"rst", rst_}, {"start", t.start}, {"done", t.done},
+           {"busy", b_.wire(fmt::format(FMT_COMPILE("tk{}_busy"), p), 1, "", true)}};
+      for (size_t i = 0; i < ti.argPorts.size(); ++i)
+        if (k_.processes[p].argMemory[i] == ir::kNoMemory) c.emplace_back(ti.argPorts[i], t.base[i]);
+      for (const auto& [bm, port] : t.ports) {
+        const std::string& pre = ti.memoryPorts.at(bm);
+        for (auto [field, e] : {std::pair{"req_valid", port.reqValid}, {"req_ready", port.reqReady},
+                                {"req_write", port.reqWrite}, {"req_addr", port.reqAddr}, {"req_size", port.reqSize},
+                                {"req_wdata", port.reqWdata}, {"resp_valid", port.respValid},
+                                {"resp_data", port.respData}})
+          c.emplace_back(fmt::format(FMT_COMPILE("{}_{}"), pre, field), e);
+      }
+      if (ti.resultBits) c.emplace_back("result", t.value);
+      b_.instance(std::move(inst));
     }
   }
 

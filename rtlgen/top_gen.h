@@ -7,6 +7,7 @@
 #include "ir/hls_ir.h"
 #include "rtlgen/netlist.h"
 #include "rtlgen/plan.h"
+#include "rtlgen/rtlgen.h"
 #include "scheduler/kernel_schedule.h"
 
 namespace spvhls::rtl {
@@ -18,6 +19,7 @@ struct TopInputs {
   std::vector<std::string> loopModuleNames;
   std::vector<std::string> ramModuleNames; // per memory: RAM module name (Local memories only)
   std::vector<std::string> externalNames;  // per memory: port name of an external memory, or empty
+  std::vector<TaskInstance> tasks;         // per process (processes[0], the kernel's: unused)
 };
 
 // Builds the top module.

@@ -26,6 +26,7 @@
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
 //   Param                                  0                   1   Wire        0                 -
 //   Call                                   0 (FSM jumps)       1   Fsm         0                 -
+//   TaskAsync TaskGet TaskRelease          1 (FSM then waits)  1   Fsm         0                 -
 //
 // "Result on a wire" is the offset from start at which a pipeline sees the value (Unit::resultOffset);
 // the kernel FSM, whose operands stay in registers, forms an Inline result in its last cycle
@@ -167,6 +168,11 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
     return u;
   case K::Call: // the FSM jumps to the function in the block's last cycle
     u.build = UnitBuild::Fsm;
+    return u;
+  case K::TaskAsync:   // pushes the arguments (the FSM waits while the queue is full)
+  case K::TaskGet:     // pops a result into its register (waits while none is ready)
+  case K::TaskRelease: // waits until the task is idle
+    u.latency = 1, u.build = UnitBuild::Fsm;
     return u;
   }
   // Only reachable with an OpKind value outside the enum: a corrupted IR, not a user error.

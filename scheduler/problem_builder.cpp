@@ -204,12 +204,17 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
 
   // Memory order: accesses to one memory (at least one a store) and calls (loops, shared functions: they
   // access any memory) keep program order.
+  // Task operations order with every access too: an async releases, a get acquires (the task's
+  // memory operations happen between them), a release waits for the task.
+  auto isCall = [](const ir::Op& op) {
+    return op.kind == OpKind::LoopCall || op.kind == OpKind::Call || op.kind == OpKind::TaskAsync ||
+           op.kind == OpKind::TaskGet || op.kind == OpKind::TaskRelease;
+  };
   std::vector<uint32_t> ordered;
   for (uint32_t i = 0; i < bb.ops.size(); ++i) {
     const ir::Op& op = k.ops[bb.ops[i]];
-    if (isMemoryAccess(op) || op.kind == OpKind::LoopCall || op.kind == OpKind::Call) ordered.push_back(i);
+    if (isMemoryAccess(op) || isCall(op)) ordered.push_back(i);
   }
-  auto isCall = [](const ir::Op& op) { return op.kind == OpKind::LoopCall || op.kind == OpKind::Call; };
   for (size_t a = 0; a < ordered.size(); ++a) {
     for (size_t b = a + 1; b < ordered.size(); ++b) {
       const ir::Op &first = k.ops[bb.ops[ordered[a]]], &second = k.ops[bb.ops[ordered[b]]];
@@ -243,7 +248,9 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
   }
   for (uint32_t i = 0; i < bb.ops.size(); ++i) {
     OpKind kind = k.ops[bb.ops[i]].kind;
-    if (kind == OpKind::Store || kind == OpKind::LoopCall) dependOn(bb.ops[i], Dependence::Kind::Control);
+    if (kind == OpKind::Store || kind == OpKind::LoopCall || kind == OpKind::TaskAsync || kind == OpKind::TaskGet ||
+        kind == OpKind::TaskRelease)
+      dependOn(bb.ops[i], Dependence::Kind::Control);
     // A shared function's call: the FSM jumps in the terminator's cycle, reading the arguments then.
     if (kind == OpKind::Call) dependOn(bb.ops[i], Dependence::Kind::Data);
   }

@@ -190,11 +190,12 @@ TEST_CASE("the operation table lists every kind once, with its rules") {
   for (size_t i = 0; i < kinds; ++i) {
     const ir::OpInfo& info = ir::opInfo(static_cast<OpKind>(i));
     CHECK(names.insert(info.name).second);
-    // Comparisons and only they yield a bool of their own; side effects are exactly Store and the calls.
+    // Comparisons and only they yield a bool of their own; side effects are exactly Store, the calls
+    // and the task operations.
     CHECK((info.opClass == ir::OpClass::Compare) == (info.result == ir::ResultRule::Bool));
-    CHECK(info.sideEffect ==
-          (static_cast<OpKind>(i) == OpKind::Store || static_cast<OpKind>(i) == OpKind::LoopCall ||
-           static_cast<OpKind>(i) == OpKind::Call));
+    const auto k = static_cast<OpKind>(i);
+    CHECK(info.sideEffect == (k == OpKind::Store || k == OpKind::LoopCall || k == OpKind::Call ||
+                              k == OpKind::TaskAsync || k == OpKind::TaskGet || k == OpKind::TaskRelease));
   }
   CHECK(names.size() == kinds);
   CHECK(ir::opInfo(OpKind::Phi).operands == ir::kVariadic);
@@ -317,11 +318,6 @@ TEST_CASE("checkHardwareSupport rejects what the hardware cannot build yet, nami
     b.k.memories[0].wordBits = 32;
     CHECK(contains(hardwareError(b.k), "a memory port of 32 bits"));
     b.k.memories[0].wordBits = 64;
-    b.k.processes.push_back({ir::Process::Kind::Task, "producer", at, 0});
-    CHECK(contains(hardwareError(b.k), "process producer: a task process"));
-    b.k.processes.pop_back();
-    b.k.channels.push_back({ir::Channel::Kind::Invocation, "args", Type::bits(32), 2, 0, 0, at});
-    CHECK(contains(hardwareError(b.k), "channel args: a channel between processes"));
   }
   SUBCASE("an inner loop inside a pipelined loop") {
     ir::Kernel k = nestedLoopsKernel();
