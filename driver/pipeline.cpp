@@ -178,7 +178,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
     build(t, inputPath, o, mode, by, {}, rtl::sanitize(top + "_" + pr.name));
     instances[p] = rtl::taskInstance(t.kernel, t.rtl);
     c.kernel.tasks[pr.body] = t.kernel; // with what building it found (reductions, controls' status)
-    for (Diagnostic& d : t.warnings) c.warnings.push_back(std::move(d));
+    for (const Diagnostic& d : t.warnings) c.warnings.push_back(d);
     c.reassociated = c.reassociated || t.reassociated;
     c.tasks.push_back(std::move(t));
   }

@@ -140,6 +140,33 @@ static std::string opsList(const sched::Problem& p, const std::vector<uint32_t>&
   return s;
 }
 
+namespace {
+// What a create's Pipelined asks and what the hardware does.
+std::string pipelinedText(int32_t p) {
+  const std::string asked = p == 0    ? "0 (not pipelined)"
+                            : p < 0 ? "-1 (the compiler's choice)"
+                                    : fmt::format("{} (a new invocation every {} cycles)", p, p);
+  return asked + (p == 0 ? ": one invocation at a time"
+                         : ": not honoured yet, one invocation at a time (an invocation starts when the previous "
+                           "one has finished)");
+}
+
+std::string clusterModeText(int32_t m) {
+  return m == 0 ? "0 (stall-free)" : m == 1 ? "1 (stall-enable)" : "-1 (the compiler's choice)";
+}
+
+// Per body memory of task process p: what it is in the kernel ("a, offset per invocation").
+std::string taskMemoryText(const ir::Kernel& k, const ir::Process& p, uint32_t bm) {
+  const ir::Memory& mem = k.tasks[p.body].memories[bm];
+  if (p.memoryMap[bm] == ir::kNoMemory) return fmt::format("{}: the task's own", mem.name);
+  const ir::Memory& km = k.memories[p.memoryMap[bm]];
+  return mem.kind == ir::Memory::Kind::Argument
+             ? fmt::format("{}: the kernel's {} from the byte offset each async passes", mem.name, km.name)
+             : fmt::format("{}: the kernel's {}", mem.name, km.name);
+}
+
+} // namespace
+
 json reportJson(const Compiled& c) {
   const ir::Kernel& k = c.kernel;
   json j;
@@ -278,14 +305,85 @@ json reportJson(const Compiled& c) {
     blocks.push_back(jb);
   }
   j["fsm_blocks"] = blocks;
+  json tasks = json::array();
+  for (uint32_t p = 1; p < k.processes.size(); ++p) {
+    const ir::Process& pr = k.processes[p];
+    const ir::Channel &inv = k.channels[pr.invocation], &res = k.channels[pr.result];
+    json mems = json::array();
+    for (uint32_t bm = 0; bm < pr.memoryMap.size(); ++bm) {
+      json m;
+      m["name"] = k.tasks[pr.body].memories[bm].name;
+      m["kernel_memory"] = pr.memoryMap[bm] == ir::kNoMemory ? json(nullptr) : json(k.memories[pr.memoryMap[bm]].name);
+      mems.push_back(m);
+    }
+    tasks.push_back({{"name", pr.name},
+                     {"function", pr.function},
+                     {"location", pr.loc.str()},
+                     {"module", c.tasks.at(p - 1).rtl.moduleName},
+                     {"instances", 1},
+                     {"get_capacity", pr.getCapacity},
+                     {"async_capacity", pr.asyncCapacity},
+                     {"invocation_queue", {{"depth", rtl::taskQueueDepth(inv.depth)}, {"bits", inv.element.width()}}},
+                     {"result_queue", {{"depth", rtl::taskQueueDepth(res.depth)}, {"bits", res.element.width()}}},
+                     {"pipelined", {{"requested", pr.pipelined}, {"overlapping_invocations", false},
+                                    {"note", pipelinedText(pr.pipelined)}}},
+                     {"cluster_mode", pr.clusterMode},
+                     {"memories", mems},
+                     {"report", reportJson(c.tasks.at(p - 1))}});
+  }
+  j["task_sequences"] = tasks;
   return j;
 }
+
+namespace {
+std::string reportBody(const Compiled& c);
+
+std::string tasksText(const Compiled& c) {
+  const ir::Kernel& k = c.kernel;
+  std::string s;
+  for (uint32_t p = 1; p < k.processes.size(); ++p) {
+    const ir::Process& pr = k.processes[p];
+    const Compiled& t = c.tasks.at(p - 1);
+    const ir::Channel &inv = k.channels[pr.invocation], &res = k.channels[pr.result];
+    s += fmt::format("\ntask sequence {} ({}): task function {}, one instance: module {}\n", pr.name, pr.loc.str(),
+                     pr.function, t.rtl.moduleName);
+    s += fmt::format("  capacities:       GetCapacity {}, AsyncCapacity {}\n", pr.getCapacity, pr.asyncCapacity);
+    s += fmt::format("  queues:           invocations: depth {} of {} bits; results: depth {} of {} bits{}\n",
+                     rtl::taskQueueDepth(inv.depth), inv.element.width(), rtl::taskQueueDepth(res.depth),
+                     res.element.width(), pr.resultType.isNone() ? " (completions of a void task)" : "");
+    s += fmt::format("  Pipelined:        {}\n", pipelinedText(pr.pipelined));
+    s += fmt::format("  ClusterMode:      {}\n", clusterModeText(pr.clusterMode));
+    for (uint32_t bm = 0; bm < pr.memoryMap.size(); ++bm)
+      s += fmt::format("  memory:           {}\n", taskMemoryText(k, pr, bm));
+    std::string body = reportBody(t);
+    for (size_t at = 0; at < body.size();) { // the task's own report, indented
+      const size_t end = body.find('\n', at);
+      const std::string line = body.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      s += line.empty() ? "\n" : "  | " + line + "\n";
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+  }
+  return s;
+}
+} // namespace
 
 std::string reportText(const Compiled& c) {
   const ir::Kernel& k = c.kernel;
   std::string s = fmt::format("spvhls report: kernel '{}' from {} -> module {}\n", k.name, c.inputPath, c.rtl.moduleName);
   s += fmt::format("target: {} at {} MHz, assumed memory latency {} cycles\n", c.target.name, c.target.clockMHz,
                    c.target.memLatency);
+  s += reportBody(c);
+  s += tasksText(c);
+  for (const Diagnostic& w : c.warnings) s += w.str() + "\n";
+  return s;
+}
+
+namespace {
+// Everything about one kernel or task body between the header and the warnings.
+std::string reportBody(const Compiled& c) {
+  const ir::Kernel& k = c.kernel;
+  std::string s;
   if (!k.registerLimit.empty())
     s += fmt::format("register limit: {} (a GPU register-allocation hint; no effect on FPGA hardware)\n", k.registerLimit);
   uint64_t onChipBytes = 0;
@@ -398,8 +496,8 @@ std::string reportText(const Compiled& c) {
     if (!k.blocks[b].notPipelinedReason.empty())
       s += fmt::format("    loop not pipelined: {}\n", k.blocks[b].notPipelinedReason);
   }
-  for (const Diagnostic& w : c.warnings) s += w.str() + "\n";
   return s;
 }
+} // namespace
 
 } // namespace spvhls::driver

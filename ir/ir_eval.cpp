@@ -107,7 +107,29 @@ private:
     const uint64_t result = task.runTask();
     r_.steps += task.steps();
     taskResults_[op.index].push_back(result);
+    if (tracing()) {
+      r_.trace.push_back({op.block, ValueId(&op - k_.ops.data()), uint32_t(r_.invocations.size())});
+      r_.invocations.push_back(task.profile());
+    }
   }
+
+  bool tracing() {
+    if (k_.tasks.empty() || r_.traceTruncated) return false;
+    if (r_.trace.size() < kMaxTraceEvents) return true;
+    r_.traceTruncated = true;
+    r_.trace.clear();
+    r_.invocations.clear();
+    return false;
+  }
+  void traceOp(const Op& op) {
+    if (tracing()) r_.trace.push_back({op.block, ValueId(&op - k_.ops.data()), 0});
+  }
+
+public:
+  // A task invocation's profile (buffers are its caller's).
+  EvalResult profile() { return std::move(r_); }
+
+private:
 
   uint64_t taskGet(const Op& op) {
     auto& q = taskResults_.at(op.index);
@@ -133,6 +155,7 @@ private:
     for (;;) {
       const BasicBlock& bb = k_.blocks[b];
       ++r_.blockCounts[b];
+      if (tracing()) r_.trace.push_back({b, kNone, 0});
       // Phis read their operands as of the end of the predecessor, all at once.
       std::vector<std::pair<ValueId, uint64_t>> phiVals;
       for (ValueId v : bb.ops) {
@@ -153,8 +176,14 @@ private:
         case OpKind::Param:
           break; // written by the Call
         case OpKind::TaskAsync: runTask(op, vals); break;
-        case OpKind::TaskGet: vals[v] = taskGet(op); break;
-        case OpKind::TaskRelease: taskResults_.at(op.index).clear(); break;
+        case OpKind::TaskGet:
+          vals[v] = taskGet(op);
+          traceOp(op);
+          break;
+        case OpKind::TaskRelease:
+          taskResults_.at(op.index).clear();
+          traceOp(op);
+          break;
         case OpKind::Call: {
           const Function& fn = k_.functions.at(op.index);
           for (ValueId p : k_.blocks[fn.entry].ops)

@@ -23,7 +23,20 @@ struct EvalResult {
   std::vector<std::vector<uint64_t>> loopCallIterations;
   std::vector<uint64_t> blockCounts;          // per Kernel block: executions (a LoopCall block's: calls)
   uint64_t steps = 0;                         // ops evaluated
+  // A kernel with task processes: what its FSM did, in order (the cycle predictor replays it): each
+  // block entered and each task operation (`op`, a Kernel value), an async with the profile of the
+  // invocation it ran (its body's EvalResult, in `invocations`). Empty without tasks, and when the
+  // run was longer than kMaxTraceEvents (then `traceTruncated`).
+  struct TraceEvent {
+    uint32_t block = 0;
+    ValueId op = kNone;          // kNone: entering `block`
+    uint32_t invocation = 0;     // TaskAsync: index into invocations
+  };
+  std::vector<TraceEvent> trace;
+  std::vector<EvalResult> invocations;
+  bool traceTruncated = false;
 };
+constexpr size_t kMaxTraceEvents = 1'000'000;
 
 // `args` holds one value per kernel argument (ignored for pointers); `buffers` one buffer per kernel
 // argument (ignored for scalars). Memory accesses are bounds-checked; division by zero yields 0 and

@@ -62,7 +62,7 @@ public:
                  kind == OpKind::TaskAsync || kind == OpKind::TaskGet || kind == OpKind::TaskRelease)
           return fmt::format("the loop body uses task sequence {} ({}); task operations inside pipelined loops are "
                              "not supported yet",
-                             k_.ops[v].name, opKindName(kind));
+                             k_.processes.at(k_.ops[v].index).name, opKindName(kind));
     return {};
   }
 

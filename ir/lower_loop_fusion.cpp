@@ -242,6 +242,15 @@ std::string whyNot(Kernel& k, const Pair& p, const std::optional<Exit>& x2,
     if (!L->children.empty()) return name(*L) + " contains another loop (only innermost loops are fused)";
   for (const LoopInfo* L : {&L1, &L2})
     if (std::string c = loopsOfCalls(k, *L); !c.empty()) return name(*L) + ": " + c;
+  // A task operation orders the loop's work with a task thread's: fused, the second loop's work
+  // would run before the first loop's asyncs or gets are done.
+  for (const LoopInfo* L : {&L1, &L2})
+    for (uint32_t b : L->blocks)
+      for (ValueId v : k.blocks[b].ops)
+        if (const OpKind kind = k.ops[v].kind;
+            kind == OpKind::TaskAsync || kind == OpKind::TaskGet || kind == OpKind::TaskRelease)
+          return fmt::format("{} uses task sequence {} ({}), which orders it with the task's work",
+                             name(*L), k.processes.at(k.ops[v].index).name, opKindName(kind));
   if (!x2)
     return name(L2) + (p.exit1.bottom ? " does not leave from its latch alone (a break or return)"
                                       : " leaves from inside its body (a break or return)");

@@ -73,6 +73,10 @@ uint32_t Translator::widthOf(Id type, const LInst& at) const {
   if (t.kind == K::Pointer)
     c_.failAt(at, fmt::format("uses a pointer ({}) as data; converting, comparing or storing pointers is "
                               "not supported", c_.typeName(type)));
+  if (t.kind == K::TaskSequence)
+    c_.failAt(at, "a task sequence chosen at run time (a phi or select of sequences, or one kept in memory) is "
+                  "not supported in hardware yet; each async, get and release must name one "
+                  "OpTaskSequenceCreateINTEL");
   c_.failAt(at, fmt::format("values of type {} are not supported yet; expected an integer or bool scalar",
                             c_.typeName(type)));
 }

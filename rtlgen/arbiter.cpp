@@ -12,7 +12,7 @@ namespace spvhls::rtl {
 using nl::ExprP;
 
 namespace {
-constexpr uint64_t kSkidDepth = 2; // per task requester: one request in flight plus one waiting
+constexpr uint64_t kSkidDepth = 2; // per task requester: requests waiting while others have the port
 constexpr uint64_t kTagDepth = 32; // reads in flight on the port; more wait (the port is not ready)
 
 // A FIFO's fill level (the primitive's count register) compared with its depth.
@@ -46,6 +46,7 @@ std::vector<ExprP> arbitrateMemory(nl::ModuleBuilder& b, const std::string& pref
     f.prefix = fmt::format("{}_t{}", prefix, i);
     f.width = 1 + A + S + W;
     f.depth = kSkidDepth;
+    f.bypass = true; // an uncontended request goes on in the cycle it is made: no added latency
     const ExprP full = fifoFull(f);
     b.assign(t.reqReady, ~full);
     ExprP addr = nl::resize(t.reqAddr, A);

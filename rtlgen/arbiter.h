@@ -4,7 +4,9 @@
 // is ready whenever the memory is, so its timing is what it would be alone. Each task requester
 // pushes its requests into a skid FIFO of its own (ready = room there, a register: no combinational
 // path between requesters, so requesters that issue on several ports together cannot lock each
-// other); the FIFO heads take, in turn, the cycles the kernel leaves free. A tag FIFO remembers who
+// other); the FIFO heads take, in turn, the cycles the kernel leaves free. The FIFOs pass a request
+// through in the cycle it is made when nobody else wants the port: alone, a task sees the memory's
+// own timing. A tag FIFO remembers who
 // issued each read, in order, and routes each response back.
 #pragma once
 

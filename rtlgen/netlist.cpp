@@ -421,7 +421,7 @@ ModuleBuilder::FifoOut ModuleBuilder::fifo(Fifo f) {
     fail(fmt::format("module {}: FIFO {} is malformed", m_.name, f.prefix));
   // Its outputs are ordinary wires (driven by the primitive); its state names are reserved (take()
   // checks them).
-  FifoOut out{wire(f.prefix + "_dout", f.width), wire(f.prefix + "_nonempty", 1)};
+  FifoOut out{wire(f.prefix + "_dout", f.width, "", f.doutUnread), wire(f.prefix + "_nonempty", 1)};
   m_.fifos.push_back(std::move(f));
   return out;
 }

@@ -227,6 +227,7 @@ struct Fifo {
   uint64_t depth = 2;
   bool bypass = false;
   ExprP push, din, pop, clear;
+  bool doutUnread = false; // only its fill matters (a void task's completions): dout may go unread
   unsigned addrWidth() const;
   unsigned countWidth() const { return addrWidth() + 1; }
 };

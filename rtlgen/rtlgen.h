@@ -3,6 +3,8 @@
 // The interface is documented in docs/hardware-interface.md; the structure in docs/architecture.md.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -99,6 +101,10 @@ struct TaskInstance {
   std::vector<unsigned> memoryBits;     // per body memory: its port's data width
   unsigned resultBits = 0;              // 0: void (no result port)
 };
+
+// The depth of a task's invocation or result FIFO for a channel of `depth` entries (a capacity):
+// FIFOs are powers of two of at least 2 entries, and holding more than the capacity is allowed.
+inline uint64_t taskQueueDepth(uint64_t depth) { return std::bit_ceil(std::max<uint64_t>(2, depth)); }
 
 // How the kernel's top module instances the body of a task process, generated as `bodyRtl`.
 TaskInstance taskInstance(const ir::Kernel& body, const RtlResult& bodyRtl);

@@ -242,7 +242,7 @@ private:
         std::vector<ExprP> parts; // the first argument lowest
         for (auto o = op.operands.rbegin(); o != op.operands.rend(); ++o) parts.push_back(value(*o, b, t));
         stalls.push_back(at(b, t) & task_[op.index].invokeFull);
-        asyncs[op.index].emplace_back(at(b, t), nl::concat(parts));
+        asyncs[op.index].emplace_back(at(b, t), parts.empty() ? nl::lit(0, 1) : nl::concat(parts));
         break;
       }
       case OpKind::TaskGet:
@@ -603,10 +603,12 @@ private:
       t.run = b_.reg(name("run"), 1, "an invocation runs");
       t.fin = b_.reg(name("fin"), 1, "it has finished; its requests leave the arbiters");
       t.value = ti.resultBits ? b_.wire(name("value"), ti.resultBits) : nl::lit(1, 1);
-      nl::Fifo inv{name("inv"), argW, roundUpPow2(std::max<uint64_t>(2, k_.channels[pr.invocation].depth)), false,
+      nl::Fifo inv{name("inv"), argW, taskQueueDepth(k_.channels[pr.invocation].depth), false,
                    t.push, t.args, t.start, nl::zero()};
-      nl::Fifo res{name("res"), resW, roundUpPow2(std::max<uint64_t>(2, k_.channels[pr.result].depth)), false,
+      nl::Fifo res{name("res"), resW, taskQueueDepth(k_.channels[pr.result].depth), false,
                    t.finish, nl::resize(t.value, resW), t.get, t.discard};
+      res.doutUnread = pr.resultType.isNone();
+      inv.doutUnread = ti.argBits.empty(); // no arguments: an invocation is a token
       t.invokeFull = b_.named(name("inv_full"), full(inv));
       t.resultFull = b_.named(name("res_full"), full(res));
       t.invoke = b_.fifo(std::move(inv));
