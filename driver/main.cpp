@@ -17,6 +17,7 @@
 #include "driver/pipeline.h"
 #include "driver/report.h"
 #include "ir/ir_eval.h"
+#include "rtlgen/task_timing.h"
 #include "sim/interp.h"
 #include "sim/runspec.h"
 #include "sim/testbench.h"
@@ -486,8 +487,14 @@ int cmdSim(const Args& a) {
     // loops, functions inlined at several call sites), which the interpreter's profile cannot name.
     try {
       const ir::EvalResult& profile = irRun();
-      predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why,
-                                     profile.loopCallIterations);
+      if (c.kernel.tasks.empty()) {
+        predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why,
+                                       profile.loopCallIterations);
+      } else {
+        std::vector<const rtl::RtlResult*> bodies = {nullptr};
+        for (const driver::Compiled& t : c.tasks) bodies.push_back(&t.rtl);
+        predicted = rtl::predictTaskCycles(c.kernel, c.plan, c.rtl, bodies, profile, why);
+      }
     } catch (const DiagnosticError& e) {
       why = fmt::format("the kernel's IR could not be profiled: {}", e.what());
     }

@@ -276,11 +276,15 @@ private:
       }
       }
     });
-    // The kernel is done when its tasks are: their stores have all been accepted.
+    // The kernel is done when its tasks are: their stores have all been accepted. Results nobody
+    // will get are discarded meanwhile (a task waiting for room would never finish).
+    std::vector<ExprP> returning;
     if (tasksIdle_)
       for (uint32_t b = 0; b < k_.blocks.size(); ++b)
-        if (k_.blocks[b].term.kind == ir::Terminator::Kind::Return && functionOf_[b] < 0)
-          stalls.push_back(at(b, int(in_.plan->fsm.blockCycles[b]) - 1) & ~tasksIdle_);
+        if (k_.blocks[b].term.kind == ir::Terminator::Kind::Return && functionOf_[b] < 0) {
+          returning.push_back(at(b, int(in_.plan->fsm.blockCycles[b]) - 1));
+          stalls.push_back(returning.back() & ~tasksIdle_);
+        }
     b_.assign(fsmEn_, ~nl::any(stalls));
     for (size_t p = 1; p < task_.size(); ++p) {
       TaskHw& t = task_[p];
@@ -290,7 +294,11 @@ private:
       b_.assign(t.push, nl::all({busy_, fsmEn_, nl::any(when)}));
       b_.assign(t.args, nl::priorityMux(asyncs[p], nl::lit(0, t.args->width)));
       b_.assign(t.get, nl::all({busy_, fsmEn_, nl::any(gets[p])}));
-      b_.assign(t.discard, nl::all({busy_, nl::any(releases[p]), t.idle}));
+      // A release discards results while it waits for the task to be idle, so that the task's last
+      // invocations find room for theirs and finish.
+      std::vector<ExprP> discard = releases[p];
+      discard.insert(discard.end(), returning.begin(), returning.end());
+      b_.assign(t.discard, busy_ & nl::any(discard));
     }
     // Control: advance within the block, or take the terminator in its last cycle.
     nl::Stmt cases;
