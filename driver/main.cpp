@@ -305,6 +305,26 @@ sim::SimInterface simInterface(const driver::Compiled& c,
     iface.loops.push_back(loop.name);
   for (const ir::BasicBlock& b : c.kernel.blocks)
     iface.blocks.push_back(b.name);
+  // Where the FSM waits for a task instance, named when a simulation stops without done.
+  const std::vector<int> functionOf = ir::functionOfBlocks(c.kernel);
+  for (uint32_t p = 1; p < c.kernel.processes.size(); ++p) iface.tasks.push_back(c.kernel.processes[p].name);
+  for (ir::ValueId v = 0; v < c.kernel.ops.size(); ++v) {
+    const ir::Op& op = c.kernel.ops[v];
+    const uint32_t cycle = uint32_t(c.plan.fsm.formCycle[v]);
+    if (op.kind == ir::OpKind::TaskAsync)
+      iface.waits.push_back({op.block, cycle, "an async of " + c.kernel.processes[op.index].name +
+                                                  " (it waits while the invocation queue is full)"});
+    else if (op.kind == ir::OpKind::TaskGet)
+      iface.waits.push_back({op.block, cycle, "a get of " + c.kernel.processes[op.index].name +
+                                                  " (it waits while no result is queued)"});
+    else if (op.kind == ir::OpKind::TaskRelease)
+      iface.waits.push_back({op.block, cycle, "a release of " + c.kernel.processes[op.index].name +
+                                                  " (it waits until the task is idle)"});
+  }
+  if (!c.kernel.tasks.empty())
+    for (uint32_t b = 0; b < c.kernel.blocks.size(); ++b)
+      if (c.kernel.blocks[b].term.kind == ir::Terminator::Kind::Return && functionOf[b] < 0)
+        iface.waits.push_back({b, c.rtl.blockCycles[b] - 1, "the kernel's end (it waits until every task is idle)"});
   return iface;
 }
 

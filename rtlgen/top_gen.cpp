@@ -619,9 +619,15 @@ private:
       inv.doutUnread = ti.argBits.empty(); // no arguments: an invocation is a token
       t.invokeFull = b_.named(name("inv_full"), full(inv));
       t.resultFull = b_.named(name("res_full"), full(res));
+      const unsigned invCount = inv.countWidth(), resCount = res.countWidth();
       t.invoke = b_.fifo(std::move(inv));
       t.result = b_.fifo(std::move(res));
       t.idle = b_.named(name("idle"), ~t.run & ~t.fin & ~t.invoke.nonempty);
+      // The test bench names the state of each instance when a simulation stops without done.
+      b_.observe(t.run);
+      b_.observe(t.fin);
+      b_.observe(b_.named(name("queued"), nl::ref(name("inv_count"), invCount)));
+      b_.observe(b_.named(name("results"), nl::ref(name("res_count"), resCount)));
       idle.push_back(t.idle);
       unsigned at = 0;
       for (size_t i = 0; i < ti.argBits.size(); ++i) {

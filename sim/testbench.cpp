@@ -266,7 +266,14 @@ std::string generateTestbench(const SimInterface& iface) {
                           root);
     for (const std::string& b : iface.blocks)
       probes += fmt::format("  fsm.names.push_back({});\n", cString(b));
+    for (const SimInterface::Wait& w : iface.waits)
+      probes += fmt::format("  fsm.waits.push_back({{{}, {}, {}}});\n", w.block, w.cycle, cString(w.what));
   }
+  for (size_t t = 0; t < iface.tasks.size(); ++t)
+    probes += fmt::format("  tasks.push_back(TaskProbe{{[top] {{ return uint64_t({0}tk{1}_run); }}, [top] {{ return "
+                          "uint64_t({0}tk{1}_fin); }}, [top] {{ return uint64_t({0}tk{1}_queued); }}, [top] {{ return "
+                          "uint64_t({0}tk{1}_results); }}, {2}}});\n",
+                          root, t + 1, cString(iface.tasks[t]));
   replaceAll(tmpl, "@BIND_LOOPS@", probes);
   return tmpl;
 }

@@ -70,6 +70,15 @@ struct SimInterface {
   // The FSM's blocks by number (its `blk` register), named when the simulation stops without done;
   // empty: the design has no such FSM to watch.
   std::vector<std::string> blocks;
+  // Task instances by process number - 1 (the top's tk<p>_run, _fin, _queued, _results): their state
+  // is named when the simulation stops without done, and so is the task operation the FSM waits at
+  // (block, cycle within it, what it is).
+  std::vector<std::string> tasks;
+  struct Wait {
+    uint32_t block = 0, cycle = 0;
+    std::string what;
+  };
+  std::vector<Wait> waits;
 };
 
 // One loop's invocations in a run, seen from its launches: the reinvocation delay is the number of
