@@ -85,6 +85,9 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
     } else if (mem.kind == ir::Memory::Kind::External) {
       r.where = fmt::format("port mem_{} (external, image {})", c.rtl.externalNames.at(m),
                             externalImageFile(c, uint32_t(m)));
+    } else if (mem.kind == ir::Memory::Kind::Queue) {
+      r.where = fmt::format("the {} FIFO of {}, which pipelined loops push and pop as a port",
+                            mem.queueResults ? "result" : "invocation", c.kernel.processes.at(mem.queueProcess).name);
     } else {
       r.wordBytes = c.rtl.ramWordBytes.at(m);
       r.where = fmt::format("RAM {}", c.rtl.ramModules.at(m));

@@ -129,7 +129,10 @@ struct Memory {
   // External: a program-scope variable or private array that did not fit the on-chip budget
   // (LowerOptions::onChipBudget); a memory port of the top module of its own, like an argument's,
   // whose buffer the host loads with `init` (docs/hardware-interface.md).
-  enum class Kind { Argument, ProgramScope, Private, WorkGroup, External };
+  // Queue: a task process's invocation or result queue as a pipelined loop reaches it: a Store pushes
+  // an invocation (the arguments end to end), a Load pops a result (docs/task-sequences.md). Only
+  // loop bodies access one; the kernel's FSM uses TaskAsync / TaskGet.
+  enum class Kind { Argument, ProgramScope, Private, WorkGroup, External, Queue };
   Kind kind = Kind::Argument;
   std::string name;      // pointer argument's name or variable's name
   uint32_t argIndex = 0; // Argument: the kernel argument it belongs to
@@ -150,7 +153,10 @@ struct Memory {
   uint32_t wordBits = 64;
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
   std::vector<MemoryPort> ports;
-  bool onChip() const { return kind != Kind::Argument && kind != Kind::External; }
+  // Queue: the Task process and which of its queues (results, or invocations).
+  uint32_t queueProcess = 0;
+  bool queueResults = false;
+  bool onChip() const { return kind != Kind::Argument && kind != Kind::External && kind != Kind::Queue; }
   // Not an argument: its contents at the start, `init` or zeros (the image an external memory is loaded
   // with, a RAM's configured contents).
   std::vector<uint8_t> initialContents() const {

@@ -62,6 +62,8 @@ const char* memoryKindName(Memory::Kind k) {
   case Memory::Kind::WorkGroup: return "work-group";
   case Memory::Kind::External:
     return "external";
+  case Memory::Kind::Queue:
+    return "task queue";
   }
   return "?";
 }
@@ -289,6 +291,8 @@ std::string printKernel(const Kernel& k) {
                            (mem.holdsPointers ? ", holds pointers" : "")
         : mem.kind == Memory::Kind::External
             ? fmt::format("external, {} bytes{}", mem.sizeBytes, mem.persistent ? ", persistent" : "")
+        : mem.kind == Memory::Kind::Queue
+            ? fmt::format("the {} queue of process{}", mem.queueResults ? "result" : "invocation", mem.queueProcess)
             : fmt::format("argument {}", mem.argIndex);
     s += fmt::format("  mem{} {}: {}, {}-bit words, widest access {} bytes, ports: {}\n", m, mem.name, what,
                      mem.wordBits, mem.elemBytes, ports.empty() ? "none" : ports);

@@ -100,17 +100,47 @@ private:
   // An async runs its task at once, to its end (one of the schedules the extension allows, the
   // interpreter's): its result waits for a get.
   void runTask(const Op& op, const std::vector<uint64_t>& vals) {
-    const Process& p = k_.processes.at(op.index);
     std::vector<uint64_t> args;
     for (ValueId o : op.operands) args.push_back(vals[o]);
-    Evaluator task(k_.tasks.at(p.body), p, args, mem_, maxSteps_ - r_.steps);
-    const uint64_t result = task.runTask();
-    r_.steps += task.steps();
-    taskResults_[op.index].push_back(result);
+    EvalResult profile = invoke(op.index, args);
     if (tracing()) {
       r_.trace.push_back({op.block, ValueId(&op - k_.ops.data()), uint32_t(r_.invocations.size())});
-      r_.invocations.push_back(task.profile());
+      r_.invocations.push_back(std::move(profile));
     }
+  }
+  EvalResult invoke(uint32_t process, const std::vector<uint64_t>& args) {
+    const Process& p = k_.processes.at(process);
+    Evaluator task(k_.tasks.at(p.body), p, args, mem_, maxSteps_ - r_.steps);
+    taskResults_[process].push_back(task.runTask());
+    r_.steps += task.steps();
+    return task.profile();
+  }
+
+  // A pipelined loop's access to a task queue (Memory::Kind::Queue): a store is an async whose
+  // arguments are the data's bits, the first lowest; a load is a get.
+  uint64_t queueAccess(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
+    const Memory& q = k_.memories[op.memory];
+    if (op.kind == OpKind::Load) {
+      if (op.operands[1] != kNone && !(vals[op.operands[1]] & 1)) return 0;
+      Op get;
+      get.kind = OpKind::TaskGet;
+      get.index = q.queueProcess;
+      get.loc = op.loc;
+      return taskGet(get);
+    }
+    if (op.operands[2] != kNone && !(vals[op.operands[2]] & 1)) return 0;
+    const std::vector<uint8_t> bytes = bytesOf(list, op.operands[1], vals);
+    const Kernel& body = k_.tasks.at(k_.processes.at(q.queueProcess).body);
+    std::vector<uint64_t> args;
+    uint32_t at = 0;
+    for (const KernelArg& a : body.args) {
+      const uint32_t w = a.isPointer ? 64 : a.width();
+      uint64_t x = 0;
+      for (uint32_t i = 0; i < w; ++i, ++at) x |= uint64_t((bytes[at / 8] >> (at % 8)) & 1) << i;
+      args.push_back(x);
+    }
+    invoke(q.queueProcess, args);
+    return 0;
   }
 
   bool tracing() {
@@ -296,6 +326,7 @@ private:
     case OpKind::Undef: return 0;
     case OpKind::Select: return (val(op.operands[0]) & 1) ? val(op.operands[1]) : val(op.operands[2]);
     case OpKind::Load: {
+      if (k_.memories[op.memory].kind == Memory::Kind::Queue) return queueAccess(op, list, vals);
       if (!pred(1)) return 0; // not executed
       uint64_t off = val(op.operands[0]);
       checkAccess(op, off);
@@ -304,6 +335,7 @@ private:
       return x;
     }
     case OpKind::Store: {
+      if (k_.memories[op.memory].kind == Memory::Kind::Queue) return queueAccess(op, list, vals);
       if (!pred(2)) return 0;
       uint64_t off = val(op.operands[0]);
       checkAccess(op, off);

@@ -312,8 +312,12 @@ bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& l
       op.size = 0;
       changed = true;
     }
+  // A load from a task's result queue pops it: a side effect, kept even when its value is unused.
+  auto pops = [&](const Op& op) {
+    return op.kind == OpKind::Load && op.memory < k.memories.size() && k.memories[op.memory].kind == Memory::Kind::Queue;
+  };
   for (ValueId v = 0; v < lp.ops.size(); ++v)
-    if (hasSideEffect(lp.ops[v].kind) && !neverRuns(lp.ops[v])) mark(v);
+    if ((hasSideEffect(lp.ops[v].kind) || pops(lp.ops[v])) && !neverRuns(lp.ops[v])) mark(v);
   mark(lp.continueCond);
   for (ValueId v : lp.liveOuts) mark(v);
   while (!work.empty()) {

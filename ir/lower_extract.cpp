@@ -8,6 +8,7 @@
 // keeps predicates small for if/else diamonds). Phis become selects on edge predicates; header phis
 // become LoopPhis; loads and stores get their block's predicate.
 #include <algorithm>
+#include <bit>
 #include <map>
 
 #include <fmt/format.h>
@@ -58,11 +59,9 @@ public:
         else if (k_.ops[v].kind == OpKind::Call)
           return fmt::format("the loop body calls {}, a shared function (--inline always inlines it)",
                              k_.functions[k_.ops[v].index].name);
-        else if (const OpKind kind = k_.ops[v].kind;
-                 kind == OpKind::TaskAsync || kind == OpKind::TaskGet || kind == OpKind::TaskRelease)
-          return fmt::format("the loop body uses task sequence {} ({}); task operations inside pipelined loops are "
-                             "not supported yet",
-                             k_.processes.at(k_.ops[v].index).name, opKindName(kind));
+        else if (k_.ops[v].kind == OpKind::TaskRelease)
+          return fmt::format("the loop body releases task sequence {}, which waits for the task", 
+                             k_.processes.at(k_.ops[v].index).name);
     return {};
   }
 
@@ -340,6 +339,10 @@ private:
         vmap_[v] = vals.empty() ? lb_.undef(op.width()) : selectChain(conds, vals);
         continue;
       }
+      if (op.kind == OpKind::TaskAsync || op.kind == OpKind::TaskGet) {
+        vmap_[v] = queueAccess(op, pred_[b]);
+        continue;
+      }
       Op copy = op;
       copy.block = 0;
       for (ValueId& o : copy.operands) o = o == kNone ? kNone : get(o);
@@ -347,6 +350,60 @@ private:
       if (op.kind == OpKind::Store) copy.operands[2] = pred_[b];
       vmap_[v] = lb_.emit(std::move(copy));
     }
+  }
+
+  // A task operation in a pipelined loop is an access to the task's queue (Memory::Kind::Queue): an
+  // async stores its arguments end to end, a get loads a result (predicated as any access).
+  ValueId queueAccess(const Op& op, ValueId pred) {
+    const bool pop = op.kind == OpKind::TaskGet;
+    const Process& p = k_.processes.at(op.index);
+    uint32_t m = 0;
+    while (m < k_.memories.size() &&
+           !(k_.memories[m].kind == Memory::Kind::Queue && k_.memories[m].queueProcess == op.index &&
+             k_.memories[m].queueResults == pop))
+      ++m;
+    const Type entry = k_.channels[pop ? p.result : p.invocation].element;
+    const uint32_t bytes = std::bit_ceil((entry.width() + 7) / 8);
+    if (bytes > kMaxAccessBytes)
+      throw DiagnosticError(op.loc, "task sequence " + p.name,
+                            fmt::format("an async inside a pipelined loop passes {} bits of arguments; at most {} "
+                                        "fit one request",
+                                        entry.width(), 8 * kMaxAccessBytes));
+    if (m == k_.memories.size()) {
+      Memory q;
+      q.kind = Memory::Kind::Queue;
+      q.name = fmt::format("{}.{}", p.name, pop ? "results" : "invocations");
+      q.queueProcess = op.index;
+      q.queueResults = pop;
+      q.elemBytes = bytes;
+      k_.memories.push_back(std::move(q));
+    }
+    Op access;
+    access.kind = pop ? OpKind::Load : OpKind::Store;
+    access.memory = m;
+    access.size = static_cast<uint8_t>(bytes);
+    access.loc = op.loc;
+    access.name = op.name;
+    access.spirvId = op.spirvId;
+    access.operands.push_back(lb_.constant(64, 0));
+    if (pop) {
+      access.type = Type::bits(8 * bytes);
+      access.operands.push_back(pred);
+      const ValueId loaded = lb_.emit(std::move(access));
+      return op.type.isNone() ? loaded : lb_.resize(loaded, op.width(), false);
+    }
+    // The data: the arguments, the first lowest, padded with zeros to the access's bits.
+    std::vector<ValueId> parts;
+    uint32_t bits = 0;
+    for (ValueId o : op.operands) {
+      parts.push_back(get(o));
+      bits += k_.ops[o].width();
+    }
+    for (; bits < 8 * bytes; bits += std::min<uint32_t>(64, 8 * bytes - bits))
+      parts.push_back(lb_.constant(std::min<uint32_t>(64, 8 * bytes - bits), 0));
+    access.operands.push_back(parts.size() == 1 ? parts[0] : lb_.concat(parts));
+    access.operands.push_back(pred);
+    return lb_.emit(std::move(access));
   }
 
   // LoopPhi next values and the continue condition.

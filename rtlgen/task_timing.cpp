@@ -156,6 +156,14 @@ std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const KernelPlan&
     if (const auto& call = k.blocks[block].loopCall) {
       const LoopHardware& hw = r.loops[*call];
       const auto& calls = profile.loopCallIterations.at(*call);
+      for (const ir::Op& op : k.loops[*call].ops)
+        if ((op.kind == OpKind::Load || op.kind == OpKind::Store) &&
+            k.memories[op.memory].kind == ir::Memory::Kind::Queue) {
+          why = fmt::format("loop {} pushes or pops the queues of {}, which makes its cycles depend on the task's; "
+                            "the predictor does not model that",
+                            k.loops[*call].name, k.processes[k.memories[op.memory].queueProcess].name);
+          return std::nullopt;
+        }
       if (!hw.predictable || nextCall[*call] >= calls.size()) {
         why = fmt::format("loop {}'s cycles are not predicted", k.loops[*call].name);
         return std::nullopt;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -86,6 +87,8 @@ private:
     std::vector<ExprP> base;                  // per parameter: a pointer's offset, latched at start
     std::map<uint32_t, nl::MemPort> ports;    // per body memory bound to the kernel's: its requests
     std::vector<ExprP> drained;               // per such port: none of its requests waits
+    // Its queues as pipelined loops reach them (the ports of their Queue memories), if any.
+    std::optional<nl::MemPort> invokeQueue, resultQueue;
   };
   std::vector<TaskHw> task_;
   ExprP tasksIdle_, result_;
@@ -291,9 +294,18 @@ private:
       if (!t.push) continue;
       std::vector<ExprP> when;
       for (const auto& [w, a] : asyncs[p]) when.push_back(w);
-      b_.assign(t.push, nl::all({busy_, fsmEn_, nl::any(when)}));
+      std::vector<ExprP> pushes = {nl::all({busy_, fsmEn_, nl::any(when)})}, pops = {nl::all({busy_, fsmEn_, nl::any(gets[p])})};
+      // Pipelined loops reach the queues through their ports (Memory::Kind::Queue): a store pushes, a
+      // load pops; the FSM waits while a loop runs, so the two never meet.
+      if (t.invokeQueue) {
+        const nl::MemPort& q = *t.invokeQueue;
+        pushes.push_back(q.reqValid & q.reqWrite & ~t.invokeFull);
+        asyncs[p].emplace_back(q.reqValid & q.reqWrite, nl::slice(q.reqWdata, t.args->width - 1, 0));
+      }
+      if (t.resultQueue) pops.push_back(t.resultQueue->reqValid & ~t.resultQueue->reqWrite & t.result.nonempty);
+      b_.assign(t.push, nl::any(pushes));
       b_.assign(t.args, nl::priorityMux(asyncs[p], nl::lit(0, t.args->width)));
-      b_.assign(t.get, nl::all({busy_, fsmEn_, nl::any(gets[p])}));
+      b_.assign(t.get, nl::any(pops));
       // A release discards results while it waits for the task to be idle, so that the task's last
       // invocations find room for theirs and finish.
       std::vector<ExprP> discard = releases[p];
@@ -545,6 +557,10 @@ private:
   // FSM side of each memory port, and the port shared with the loops.
   void memories() {
     for (uint32_t m = 0; m < k_.memories.size(); ++m) {
+      if (k_.memories[m].kind == ir::Memory::Kind::Queue) {
+        queuePort(m);
+        continue;
+      }
       if (k_.memories[m].onChip()) localRam(m);
       if (!ports_[m].reqValid)
         throw InternalError(
@@ -648,6 +664,26 @@ private:
               nl::PortRole::Internal);
     }
     if (!idle.empty()) tasksIdle_ = b_.named("tasks_idle", nl::all(idle));
+    for (uint32_t m = 0; m < k_.memories.size(); ++m) {
+      const ir::Memory& mem = k_.memories[m];
+      if (mem.kind != ir::Memory::Kind::Queue) continue;
+      // A queue has no addresses or sizes (each access is one entry): those wires go unread.
+      nl::MemPort q;
+      q.dataWidth = mem.wordBits;
+      auto wire = [&](const char* f, unsigned w, bool unread) {
+        return b_.wire(fmt::format(FMT_COMPILE("q{}_{}"), m, f), w, "", unread);
+      };
+      q.reqValid = wire("req_valid", 1, false);
+      q.reqReady = wire("req_ready", 1, false);
+      q.reqWrite = wire("req_write", 1, false);
+      q.reqAddr = wire("req_addr", q.addrWidth, true);
+      q.reqSize = wire("req_size", q.sizeWidth(), true);
+      q.reqWdata = wire("req_wdata", q.dataWidth, true);
+      q.respValid = wire("resp_valid", 1, true);
+      q.respData = wire("resp_data", q.dataWidth, true);
+      ports_[m] = q;
+      (mem.queueResults ? task_.at(mem.queueProcess).resultQueue : task_.at(mem.queueProcess).invokeQueue) = ports_[m];
+    }
   }
 
   static ExprP full(const nl::Fifo& f) {
@@ -717,6 +753,35 @@ private:
       if (ti.resultBits) c.emplace_back("result", t.value);
       b_.instance(std::move(inst));
     }
+  }
+
+  // A task queue as the pipelined loops see it: their requests merged; ready while the invocation
+  // queue has room / a result is queued; a pop's result is answered in the next cycle.
+  void queuePort(uint32_t m) {
+    std::vector<nl::MemPort> merged;
+    for (size_t l = 0; l < in_.plan->loops.size(); ++l)
+      if (auto it = loopPorts_.find({l, m}); it != loopPorts_.end()) merged.push_back(it->second);
+    const nl::MemPort& q = ports_[m];
+    nl::driveRequests(b_, q, {}, nullptr, merged);
+    const ir::Memory& mem = k_.memories[m];
+    TaskHw& t = task_.at(mem.queueProcess);
+    if (!mem.queueResults) {
+      b_.assign(q.reqReady, ~t.invokeFull);
+      b_.assign(q.respValid, nl::zero());
+      b_.assign(q.respData, nl::lit(0, q.dataWidth));
+      return;
+    }
+    b_.assign(q.reqReady, t.result.nonempty);
+    ExprP valid = b_.reg(fmt::format(FMT_COMPILE("q{}_answer"), m), 1, "a loop's pop is answered");
+    ExprP data = b_.reg(fmt::format(FMT_COMPILE("q{}_popped"), m), q.dataWidth);
+    nl::Register& rv = b_.drive(valid);
+    rv.reset = rst_;
+    rv.resetValue = nl::zero();
+    const ExprP pop = q.reqValid & ~q.reqWrite & t.result.nonempty;
+    rv.updates = {{nl::one(), pop}};
+    b_.drive(data).updates = {{pop, nl::resize(t.result.dout, q.dataWidth)}};
+    b_.assign(q.respValid, valid);
+    b_.assign(q.respData, data);
   }
 
   // An on-chip RAM on internal wires named lmem<m>_*.

@@ -12,7 +12,13 @@
 namespace spvhls::rtl {
 
 std::vector<bool> partiallyUsed(const std::vector<ir::Op>& ops) {
-  std::vector<bool> partial(ops.size(), false);
+  std::vector<bool> partial(ops.size(), false), read(ops.size(), false);
+  for (const ir::Op& op : ops)
+    for (ir::ValueId o : op.operands)
+      if (o < ops.size()) read[o] = true;
+  // A load kept for its side effect alone (a void task's get, popping its queue): nothing reads it.
+  for (size_t v = 0; v < ops.size(); ++v)
+    if (ops[v].kind == ir::OpKind::Load && !read[v]) partial[v] = true;
   for (const ir::Op& op : ops) {
     if (op.operands.empty()) continue;
     const ir::ValueId a = op.operands[0];

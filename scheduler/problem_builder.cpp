@@ -58,8 +58,9 @@ ir::ValueId memoryAccessBehind(const ir::Loop& loop, ir::ValueId v) {
 }
 
 // resourceNames: one per memory; with !namesFromKernel derived as "mem<i>" from the highest index used.
+// `queues`: per memory, true for a task queue (Memory::Kind::Queue), whose accesses all keep their order.
 Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<std::string> resourceNames,
-                  bool namesFromKernel, bool exitBeforeMemory) {
+                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<bool>& queues = {}) {
   const std::string construct = "loop " + loop.name;
   const auto& ops = loop.ops;
   const uint32_t n = uint32_t(ops.size());
@@ -117,9 +118,12 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     for (size_t b = a + 1; b < accesses.size(); ++b) {
       const ir::Op &first = ops[accesses[a]], &second = ops[accesses[b]];
       if (first.memory != second.memory) continue;
-      if (first.kind != OpKind::Store && second.kind != OpKind::Store) continue;
+      // A task queue's pushes and pops keep their order in and across iterations: the next
+      // iteration's first access follows this one's last.
+      const bool queue = first.memory < queues.size() && queues[first.memory];
+      if (!queue && first.kind != OpKind::Store && second.kind != OpKind::Store) continue;
       addDep(p, accesses[a], accesses[b], 1, 0, Dependence::Kind::Memory);
-      if (uint32_t d = carriedDistance(loop.controls, first.memory); d > 0)
+      if (uint32_t d = queue ? 1 : carriedDistance(loop.controls, first.memory); d > 0)
         addDep(p, accesses[b], accesses[a], 1, d, Dependence::Kind::Memory);
     }
   }
@@ -162,8 +166,12 @@ Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibra
   if (loop >= k.loops.size())
     throw internalIrError(k.loc, "kernel " + k.name, fmt::format("loop {} of {}", loop, k.loops.size()));
   std::vector<std::string> names;
-  for (const ir::Memory& m : k.memories) names.push_back(m.name);
-  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory);
+  std::vector<bool> queues;
+  for (const ir::Memory& m : k.memories) {
+    names.push_back(m.name);
+    queues.push_back(m.kind == ir::Memory::Kind::Queue);
+  }
+  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queues);
 }
 
 Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib) {

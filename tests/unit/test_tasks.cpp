@@ -178,6 +178,48 @@ TEST_CASE("the IR evaluator runs the tasks as the interpreter does and traces th
   }
 }
 
+TEST_CASE("a pipelined loop reaches a task's queues as memories of kind Queue") {
+  const Loaded l = taskFile("reuse.spvasm"); // an async loop, then a (void) get loop
+  const ir::Kernel k = lower(l, "reuse");
+  REQUIRE(k.loops.size() == 2);
+  std::vector<uint32_t> queues;
+  for (uint32_t m = 0; m < k.memories.size(); ++m)
+    if (k.memories[m].kind == ir::Memory::Kind::Queue) queues.push_back(m);
+  REQUIRE(queues.size() == 2);
+  const ir::Memory &inv = k.memories[queues[0]], &res = k.memories[queues[1]];
+  CHECK((inv.queueProcess == 1 && !inv.queueResults && res.queueProcess == 1 && res.queueResults));
+  CHECK(!inv.onChip());
+  // The async: one store of the arguments (a, b: 64-bit offsets; base, len: 32 bits) padded to 32 bytes;
+  // the void get: a load kept although nothing reads it (it pops).
+  const auto stores = opsOf(k.loops[0].ops, OpKind::Store);
+  REQUIRE(stores.size() == 1);
+  CHECK(k.loops[0].ops[stores[0]].memory == queues[0]);
+  CHECK(k.loops[0].ops[stores[0]].size == 32);
+  const auto loads = opsOf(k.loops[1].ops, OpKind::Load);
+  REQUIRE(loads.size() == 1);
+  CHECK(k.loops[1].ops[loads[0]].memory == queues[1]);
+  CHECK(countKind(k.ops, OpKind::TaskAsync) == 0);
+  runBoth(l, k, {ints("a", pseudoRandom(64, 3, -100, 100)), ints("b", std::vector<int32_t>(64, 0)), scalar("n", 64)});
+}
+
+TEST_CASE("a loop's pops of one queue keep their order in and across iterations") {
+  const Loaded l = taskFile("fuse_deadlock.spvasm"); // two gets per iteration
+  const ir::Kernel k = lower(l, "fuse_deadlock");
+  uint32_t loop = 0;
+  while (loop < k.loops.size() && opsOf(k.loops[loop].ops, OpKind::Load).size() < 2) ++loop;
+  REQUIRE(loop < k.loops.size());
+  const sched::OperatorLibrary lib;
+  const sched::Problem p = sched::buildLoopProblem(k, loop, lib);
+  const auto loads = opsOf(k.loops[loop].ops, OpKind::Load);
+  bool forward = false, back = false;
+  for (const sched::Dependence& d : p.deps) {
+    forward |= d.from == loads[0] && d.to == loads[1] && d.distance == 0;
+    back |= d.from == loads[1] && d.to == loads[0] && d.distance == 1;
+  }
+  CHECK(forward);
+  CHECK(back);
+}
+
 TEST_CASE("the verifier checks task processes and operations") {
   const Loaded l = taskFile("parallel4.spvasm");
   const ir::Kernel good = lower(l, "parallel4");
