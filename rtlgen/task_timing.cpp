@@ -130,9 +130,18 @@ std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const KernelPlan&
       for (const ir::Op& op : k.loops[*call].ops)
         if (op.kind == OpKind::Load || op.kind == OpKind::Store) kernelUses[op.memory][b] = 1;
   for (uint32_t p = 1; p < k.processes.size(); ++p)
-    for (uint32_t m : k.processes[p].memoryMap)
-      if (m != ir::kNoMemory && std::find(instancesOf[m].begin(), instancesOf[m].end(), p) == instancesOf[m].end())
-        instancesOf[m].push_back(p);
+    for (uint32_t m : k.processes[p].memoryMap) {
+      if (m == ir::kNoMemory) continue;
+      if (std::find(instancesOf[m].begin(), instancesOf[m].end(), p) != instancesOf[m].end()) {
+        // Two of its pointers (or a pointer and a global) reach one memory: two requesters, which the
+        // arbiter interleaves where the task's own schedule has two ports.
+        why = fmt::format("{} reaches memory {} through two of its memories, whose requests the arbiter "
+                          "interleaves; the predictor does not model that",
+                          k.processes[p].name, k.memories[m].name);
+        return std::nullopt;
+      }
+      instancesOf[m].push_back(p);
+    }
   std::vector<std::vector<std::pair<int64_t, int64_t>>> kernelBusy(k.memories.size()); // cycles, inclusive
 
   std::vector<Instance> inst;
