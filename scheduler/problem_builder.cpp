@@ -58,9 +58,15 @@ ir::ValueId memoryAccessBehind(const ir::Loop& loop, ir::ValueId v) {
 }
 
 // resourceNames: one per memory; with !namesFromKernel derived as "mem<i>" from the highest index used.
-// `queues`: per memory, true for a task queue (Memory::Kind::Queue), whose accesses all keep their order.
+// A memory as the ordering rules see it: a task's queue (Memory::Kind::Queue) or an ordinary one.
+struct QueueOf {
+  int process = -1; // the Task process whose queue it is, -1: not a queue
+  bool results = false;
+};
+
+// `queues`: per memory (empty: none is a queue).
 Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<std::string> resourceNames,
-                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<bool>& queues = {}) {
+                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<QueueOf>& queues = {}) {
   const std::string construct = "loop " + loop.name;
   const auto& ops = loop.ops;
   const uint32_t n = uint32_t(ops.size());
@@ -117,13 +123,30 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
   for (size_t a = 0; a < accesses.size(); ++a) {
     for (size_t b = a + 1; b < accesses.size(); ++b) {
       const ir::Op &first = ops[accesses[a]], &second = ops[accesses[b]];
+      // Task queues (an async: a store to the invocation queue, a release; a get: a load from the
+      // result queue, an acquire). The accesses of one task keep their order in the iteration and
+      // across iterations (a get waiting for its task must never hold back, in a stalled pipeline,
+      // the async that would make room for it). An async follows every access before it in program
+      // order, this iteration's and the previous iterations'; a get precedes every access after it;
+      // two asyncs, or two gets, of different tasks are independent.
+      const QueueOf none, &q1 = first.memory < queues.size() ? queues[first.memory] : none,
+                          &q2 = second.memory < queues.size() ? queues[second.memory] : none;
+      if (q1.process >= 0 || q2.process >= 0) {
+        const bool sameTask = q1.process == q2.process;
+        const bool async1 = q1.process >= 0 && !q1.results, async2 = q2.process >= 0 && !q2.results;
+        const bool get1 = q1.process >= 0 && q1.results, get2 = q2.process >= 0 && q2.results;
+        // Two asyncs, or two gets, of different tasks need no order.
+        if (sameTask || (async2 && !async1) || (get1 && !get2))
+          addDep(p, accesses[a], accesses[b], 1, 0, Dependence::Kind::Memory);
+        // Iteration i's second access comes before iteration i + 1's first.
+        if (sameTask || (async1 && !async2) || (get2 && !get1))
+          addDep(p, accesses[b], accesses[a], 1, 1, Dependence::Kind::Memory);
+        continue;
+      }
       if (first.memory != second.memory) continue;
-      // A task queue's pushes and pops keep their order in and across iterations: the next
-      // iteration's first access follows this one's last.
-      const bool queue = first.memory < queues.size() && queues[first.memory];
-      if (!queue && first.kind != OpKind::Store && second.kind != OpKind::Store) continue;
+      if (first.kind != OpKind::Store && second.kind != OpKind::Store) continue;
       addDep(p, accesses[a], accesses[b], 1, 0, Dependence::Kind::Memory);
-      if (uint32_t d = queue ? 1 : carriedDistance(loop.controls, first.memory); d > 0)
+      if (uint32_t d = carriedDistance(loop.controls, first.memory); d > 0)
         addDep(p, accesses[b], accesses[a], 1, d, Dependence::Kind::Memory);
     }
   }
@@ -166,10 +189,10 @@ Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibra
   if (loop >= k.loops.size())
     throw internalIrError(k.loc, "kernel " + k.name, fmt::format("loop {} of {}", loop, k.loops.size()));
   std::vector<std::string> names;
-  std::vector<bool> queues;
+  std::vector<QueueOf> queues;
   for (const ir::Memory& m : k.memories) {
     names.push_back(m.name);
-    queues.push_back(m.kind == ir::Memory::Kind::Queue);
+    queues.push_back(m.kind == ir::Memory::Kind::Queue ? QueueOf{int(m.queueProcess), m.queueResults} : QueueOf{});
   }
   return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queues);
 }
