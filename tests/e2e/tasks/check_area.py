@@ -4,7 +4,10 @@ invocations) and reuse4.spvasm (four objects, one invocation each) are compiled,
 1 and 4 task instances, and yosys (`synth -lut 6`, the whole hierarchy) must find reuse's logic well
 below reuse4's (four datapaths against one, the kernel and its queues alike).
 
-    check_area.py --spvhls build/spvhls --out DIR [--max-ratio 0.65]
+    check_area.py --spvhls build/spvhls --out DIR [--max-ratio 0.8]
+
+Four datapaths where one is meant would give a ratio of 1 or more; reuse's own kernel is larger than
+reuse4's (its async and get loops are pipelines with a queue port each), so the ratio is about 0.65.
 """
 import argparse
 import glob
@@ -35,7 +38,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--spvhls", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--max-ratio", type=float, default=0.65)
+    ap.add_argument("--max-ratio", type=float, default=0.8)
     a = ap.parse_args()
     one = build(a.spvhls, "reuse", os.path.join(a.out, "reuse"))
     four = build(a.spvhls, "reuse4", os.path.join(a.out, "reuse4"))
