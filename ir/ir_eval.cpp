@@ -122,11 +122,7 @@ private:
     const Memory& q = k_.memories[op.memory];
     if (op.kind == OpKind::Load) {
       if (op.operands[1] != kNone && !(vals[op.operands[1]] & 1)) return 0;
-      Op get;
-      get.kind = OpKind::TaskGet;
-      get.index = q.queueProcess;
-      get.loc = op.loc;
-      return taskGet(get);
+      return taskGet(q.queueProcess, op.loc);
     }
     if (op.operands[2] != kNone && !(vals[op.operands[2]] & 1)) return 0;
     const std::vector<uint8_t> bytes = bytesOf(list, op.operands[1], vals);
@@ -161,11 +157,11 @@ public:
 
 private:
 
-  uint64_t taskGet(const Op& op) {
-    auto& q = taskResults_.at(op.index);
+  uint64_t taskGet(uint32_t process, const SourceLoc& loc) {
+    auto& q = taskResults_.at(process);
     if (q.empty())
-      throw DiagnosticError(op.loc, "TaskGet",
-                            fmt::format("{} has no result to get (no async outstanding)", k_.processes[op.index].name));
+      throw DiagnosticError(loc, "TaskGet",
+                            fmt::format("{} has no result to get (no async outstanding)", k_.processes[process].name));
     const uint64_t x = q.front();
     q.pop_front();
     return x;
@@ -207,7 +203,7 @@ private:
           break; // written by the Call
         case OpKind::TaskAsync: runTask(op, vals); break;
         case OpKind::TaskGet:
-          vals[v] = taskGet(op);
+          vals[v] = taskGet(op.index, op.loc);
           traceOp(op);
           break;
         case OpKind::TaskRelease:

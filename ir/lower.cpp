@@ -66,7 +66,7 @@ void lowerTaskBodies(const spirv::ModuleView& mv, Kernel& k, const LowerOptions&
     if (p.kind != Process::Kind::Task) continue;
     const spirv::Function& fn = *mv.findFunction(p.spirvFunction);
     spirv::EntryPoint ep;
-    ep.executionModel = 6;
+    ep.executionModel = kKernelModel;
     ep.function = fn.id;
     ep.name = p.function;
     ep.inst = fn.defInst;
@@ -114,9 +114,8 @@ void lowerTaskBodies(const spirv::ModuleView& mv, Kernel& k, const LowerOptions&
 
 Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, const spirv::Function& fn,
                      const LowerOptions& options, bool taskBody) {
-  const spirv::EntryPoint* ep0 = &ep;
   const std::string& entryName = ep.name;
-  lower::Context c(mv, *ep0, fn);
+  lower::Context c(mv, ep, fn);
   c.taskBody = taskBody;
   lower::LFunc lf = lower::decodeAndInline(c, options.inlinePolicy);
   lower::checkFunc(c, lf, "inlining");
@@ -127,11 +126,11 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   k.inlining = std::move(lf.decisions);
   k.inlinePolicy = inlinePolicyName(options.inlinePolicy);
   lower::checkAfter(k, "translation");
-  k.registerLimit = spirv::registerLimitOf(mv, ep0->function);
-  if (mv.hasDecoration(ep0->function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";
-  if (mv.hasDecoration(ep0->function, spirv::spv::Decoration::StallFreeINTEL)) {
+  k.registerLimit = spirv::registerLimitOf(mv, ep.function);
+  if (mv.hasDecoration(ep.function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";
+  if (mv.hasDecoration(ep.function, spirv::spv::Decoration::StallFreeINTEL)) {
     if (!k.clusterAttribute.empty())
-      throw DiagnosticError(mv.locOf(ep0->inst), "OpDecorate",
+      throw DiagnosticError(mv.locOf(ep.inst), "OpDecorate",
                             fmt::format("kernel \"{}\" is decorated both StallEnableINTEL and StallFreeINTEL; expected at "
                                         "most one cluster kind",
                                         entryName));

@@ -79,13 +79,10 @@ void Translator::translateTask(const LInst& in) {
     uint32_t argBits = 0;
     for (Id param : fn->params) {
       const Id t = c_.typeOf(param);
-      if (c_.type(t).kind == K::Pointer) {
-        argBits += 64;
-        p.argMemory.push_back(kNoMemory); // bound by the asyncs
-      } else {
-        argBits += taskValueType(t, in, fmt::format("task function parameter {}", c_.ref(param))).width();
-        p.argMemory.push_back(kNoMemory);
-      }
+      argBits += c_.type(t).kind == K::Pointer
+                     ? 64
+                     : taskValueType(t, in, fmt::format("task function parameter {}", c_.ref(param))).width();
+      p.argMemory.push_back(kNoMemory); // a pointer's: bound by the asyncs
     }
     const Type result = taskValueType(fn->resultType, in, fmt::format("the result of task function {}", p.function));
     auto channel = [&](Channel::Kind kind, const char* what, Type element, uint32_t depth, bool toTask) {

@@ -14,11 +14,6 @@ using nl::ExprP;
 namespace {
 constexpr uint64_t kSkidDepth = 2; // per task requester: requests waiting while others have the port
 constexpr uint64_t kTagDepth = 32; // reads in flight on the port; more wait (the port is not ready)
-
-// A FIFO's fill level (the primitive's count register) compared with its depth.
-ExprP fifoFull(const nl::Fifo& f) {
-  return nl::eq(nl::ref(f.prefix + "_count", f.countWidth()), nl::lit(f.depth, f.countWidth()));
-}
 } // namespace
 
 std::vector<ExprP> arbitrateMemory(nl::ModuleBuilder& b, const std::string& prefix, const nl::MemPort& memory,
@@ -32,7 +27,7 @@ std::vector<ExprP> arbitrateMemory(nl::ModuleBuilder& b, const std::string& pref
   tag.prefix = prefix + "_tag";
   tag.width = idW;
   tag.depth = kTagDepth;
-  const ExprP tagFull = b.named(prefix + "_tag_full", fifoFull(tag));
+  const ExprP tagFull = b.named(prefix + "_tag_full", tag.full());
   const ExprP ready = b.named(prefix + "_ready", memory.reqReady & ~tagFull);
 
   // Task requests wait in their skid FIFOs: {write, addr + base, size, wdata}.
@@ -47,7 +42,7 @@ std::vector<ExprP> arbitrateMemory(nl::ModuleBuilder& b, const std::string& pref
     f.width = 1 + A + S + W;
     f.depth = kSkidDepth;
     f.bypass = true; // an uncontended request goes on in the cycle it is made: no added latency
-    const ExprP full = fifoFull(f);
+    const ExprP full = f.full();
     b.assign(t.reqReady, ~full);
     ExprP addr = nl::resize(t.reqAddr, A);
     if (tasks[i].base) addr = nl::add(addr, nl::resize(tasks[i].base, A));

@@ -312,6 +312,12 @@ static unsigned ceilLog2(uint64_t v) {
 unsigned Fifo::addrWidth() const {
   return ceilLog2(depth);
 }
+ExprP Fifo::count() const {
+  return ref(prefix + "_count", countWidth());
+}
+ExprP Fifo::full() const {
+  return eq(count(), lit(depth, countWidth()));
+}
 uint64_t Ram::depth() const {
   return uint64_t(1) << ceilLog2(std::max<uint64_t>((sizeBytes + wordBytes - 1) / wordBytes, 2));
 }

@@ -230,6 +230,8 @@ struct Fifo {
   bool doutUnread = false; // only its fill matters (a void task's completions): dout may go unread
   unsigned addrWidth() const;
   unsigned countWidth() const { return addrWidth() + 1; }
+  ExprP count() const; // its <prefix>_count register: the entries it holds
+  ExprP full() const;  // count() == depth
 };
 
 // A byte-addressed RAM answering its module's request port (docs/hardware-interface.md) always

@@ -270,10 +270,8 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
                                       const std::vector<std::vector<uint64_t>>& callIterations) {
   if (blockCounts.size() != k.blocks.size() || loopIterations.size() != k.loops.size())
     throw InternalError(k.loc, "kernel " + k.name, "predictCycles: the profile is not this kernel's");
-  if (!k.tasks.empty()) {
-    why = "the kernel runs task sequences, whose overlap with the kernel the predictor does not model yet";
-    return std::nullopt;
-  }
+  if (!k.tasks.empty()) // their waits are not in the block counts: rtl::predictTaskCycles replays them
+    throw InternalError(k.loc, "kernel " + k.name, "predictCycles: a kernel with task sequences");
   uint64_t total = 1; // the start cycle
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     const ir::BasicBlock& bb = k.blocks[b];

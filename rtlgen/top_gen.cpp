@@ -291,7 +291,6 @@ private:
     b_.assign(fsmEn_, ~nl::any(stalls));
     for (size_t p = 1; p < task_.size(); ++p) {
       TaskHw& t = task_[p];
-      if (!t.push) continue;
       std::vector<ExprP> when;
       for (const auto& [w, a] : asyncs[p]) when.push_back(w);
       std::vector<ExprP> pushes = {nl::all({busy_, fsmEn_, nl::any(when)})}, pops = {nl::all({busy_, fsmEn_, nl::any(gets[p])})};
@@ -633,17 +632,17 @@ private:
                    t.finish, nl::resize(t.value, resW), t.get, t.discard};
       res.doutUnread = pr.resultType.isNone();
       inv.doutUnread = ti.argBits.empty(); // no arguments: an invocation is a token
-      t.invokeFull = b_.named(name("inv_full"), full(inv));
-      t.resultFull = b_.named(name("res_full"), full(res));
-      const unsigned invCount = inv.countWidth(), resCount = res.countWidth();
+      t.invokeFull = b_.named(name("inv_full"), inv.full());
+      t.resultFull = b_.named(name("res_full"), res.full());
+      const ExprP queued = inv.count(), results = res.count();
       t.invoke = b_.fifo(std::move(inv));
       t.result = b_.fifo(std::move(res));
       t.idle = b_.named(name("idle"), ~t.run & ~t.fin & ~t.invoke.nonempty);
       // The test bench names the state of each instance when a simulation stops without done.
       b_.observe(t.run);
       b_.observe(t.fin);
-      b_.observe(b_.named(name("queued"), nl::ref(name("inv_count"), invCount)));
-      b_.observe(b_.named(name("results"), nl::ref(name("res_count"), resCount)));
+      b_.observe(b_.named(name("queued"), queued));
+      b_.observe(b_.named(name("results"), results));
       idle.push_back(t.idle);
       unsigned at = 0;
       for (size_t i = 0; i < ti.argBits.size(); ++i) {
@@ -684,10 +683,6 @@ private:
       ports_[m] = q;
       (mem.queueResults ? task_.at(mem.queueProcess).resultQueue : task_.at(mem.queueProcess).invokeQueue) = ports_[m];
     }
-  }
-
-  static ExprP full(const nl::Fifo& f) {
-    return nl::eq(nl::ref(f.prefix + "_count", f.countWidth()), nl::lit(f.depth, f.countWidth()));
   }
 
   // Memory m when task processes use it too: the kernel's requests (its FSM's and loops') reach it
