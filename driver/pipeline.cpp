@@ -137,6 +137,23 @@ void build(Compiled& c, const std::string& inputPath, const CompileOptions& o, r
 
 } // namespace
 
+namespace {
+// A served body's loop pops its next invocation in the first position of every iteration: an
+// iteration is admitted only when an invocation is queued. A pop further on would stall (or hold a
+// cluster) with older invocations behind it, whose results the kernel may be waiting for.
+void checkServingLoop(const Compiled& t, const ir::Process& pr) {
+  const ir::Loop& loop = t.kernel.loops.at(0);
+  for (ir::ValueId v = 0; v < loop.ops.size(); ++v) {
+    const ir::Op& op = loop.ops[v];
+    if (op.kind == ir::OpKind::Load && t.kernel.memories[op.memory].ownQueue() &&
+        t.schedule.loops.at(0).schedule.start.at(v) != 0)
+      throw InternalError(pr.loc, "task " + pr.name,
+                          fmt::format("the loop serving its invocations pops them in cycle {}, not 0",
+                                      t.schedule.loops[0].schedule.start[v]));
+  }
+}
+} // namespace
+
 Compiled compile(const LoadedModule& m, const std::string& inputPath, const CompileOptions& o) {
   Compiled c;
   c.inputPath = inputPath;
@@ -176,6 +193,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
       by = fmt::format("ClusterMode {} of the task sequence ({})", pr.clusterMode, pr.loc.str());
     }
     build(t, inputPath, o, mode, by, {}, rtl::sanitize(top + "_" + pr.name));
+    if (pr.served) checkServingLoop(t, pr);
     instances[p] = rtl::taskInstance(t.kernel, t.rtl);
     c.kernel.tasks[pr.body] = t.kernel; // with what building it found (reductions, controls' status)
     for (const Diagnostic& d : t.warnings) c.warnings.push_back(d);

@@ -82,9 +82,15 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
     MemoryRow r{mem.name, ir::memoryKindName(mem.kind), "", mem.sizeBytes, 0, mem.persistent, mem.wordBits};
     if (mem.kind == ir::Memory::Kind::Argument) {
       r.where = fmt::format("port mem_{}", c.rtl.argNames.at(mem.argIndex));
+    } else if (mem.boundTo != ir::kNoMemory) {
+      r.where = fmt::format("port mem_{} onto the caller's memory (each invocation carries its offset)",
+                            c.rtl.externalNames.at(m));
     } else if (mem.kind == ir::Memory::Kind::External) {
       r.where = fmt::format("port mem_{} (external, image {})", c.rtl.externalNames.at(m),
                             externalImageFile(c, uint32_t(m)));
+    } else if (mem.ownQueue()) {
+      r.where = fmt::format("port mem_{}: the task's {} queue; its loop {} one per iteration", c.rtl.externalNames.at(m),
+                            mem.queueResults ? "result" : "invocation", mem.queueResults ? "pushes" : "pops");
     } else if (mem.kind == ir::Memory::Kind::Queue) {
       r.where = fmt::format("the {} FIFO of {}, which pipelined loops push and pop as a port",
                             mem.queueResults ? "result" : "invocation", c.kernel.processes.at(mem.queueProcess).name);
@@ -144,14 +150,19 @@ static std::string opsList(const sched::Problem& p, const std::vector<uint32_t>&
 }
 
 namespace {
+// The II a served task's loop achieved (0: not served).
+uint32_t servedII(const Compiled& t, const ir::Process& p) {
+  return p.served && !t.schedule.loops.empty() ? t.schedule.loops[0].schedule.ii : 0;
+}
+
 // What a create's Pipelined asks and what the hardware does.
-std::string pipelinedText(int32_t p) {
-  const std::string asked = p == 0    ? "0 (not pipelined)"
-                            : p < 0 ? "-1 (the compiler's choice)"
-                                    : fmt::format("{} (a new invocation every {} cycles)", p, p);
-  return asked + (p == 0 ? ": one invocation at a time"
-                         : ": not honoured yet, one invocation at a time (an invocation starts when the previous "
-                           "one has finished)");
+std::string pipelinedText(int32_t p, const std::string& notServed, uint32_t ii) {
+  const std::string asked = p == 0 ? "0 (not pipelined)" : p < 0 ? "-1 (the compiler's choice)" : std::to_string(p);
+  if (p == 0) return asked + ": one invocation at a time";
+  if (ii) return asked + fmt::format(": achieved II {}, a new invocation every {} cycle{} (the body is one pipelined "
+                                     "loop over its invocations, 'task.serve' below)",
+                                     ii, ii, ii == 1 ? "" : "s");
+  return asked + ": not honoured, one invocation at a time: " + notServed;
 }
 
 std::string clusterModeText(int32_t m) {
@@ -161,9 +172,10 @@ std::string clusterModeText(int32_t m) {
 // Per body memory of task process p: what it is in the kernel ("a, offset per invocation").
 std::string taskMemoryText(const ir::Kernel& k, const ir::Process& p, uint32_t bm) {
   const ir::Memory& mem = k.tasks[p.body].memories[bm];
+  if (mem.ownQueue()) return fmt::format("{}: the task's end of its {} queue", mem.name, mem.queueResults ? "result" : "invocation");
   if (p.memoryMap[bm] == ir::kNoMemory) return fmt::format("{}: the task's own", mem.name);
   const ir::Memory& km = k.memories[p.memoryMap[bm]];
-  return mem.kind == ir::Memory::Kind::Argument
+  return mem.kind == ir::Memory::Kind::Argument || mem.boundTo != ir::kNoMemory
              ? fmt::format("{}: the kernel's {} from the byte offset each async passes", mem.name, km.name)
              : fmt::format("{}: the kernel's {}", mem.name, km.name);
 }
@@ -328,8 +340,11 @@ json reportJson(const Compiled& c) {
                      {"async_capacity", pr.asyncCapacity},
                      {"invocation_queue", {{"depth", rtl::taskQueueDepth(inv.depth)}, {"bits", inv.element.width()}}},
                      {"result_queue", {{"depth", rtl::taskQueueDepth(res.depth)}, {"bits", res.element.width()}}},
-                     {"pipelined", {{"requested", pr.pipelined}, {"overlapping_invocations", false},
-                                    {"note", pipelinedText(pr.pipelined)}}},
+                     {"pipelined",
+                      {{"requested", pr.pipelined},
+                       {"overlapping_invocations", pr.served},
+                       {"achieved_ii", servedII(c.tasks.at(p - 1), pr)},
+                       {"note", pipelinedText(pr.pipelined, pr.notServed, servedII(c.tasks.at(p - 1), pr))}}},
                      {"cluster_mode", pr.clusterMode},
                      {"memories", mems},
                      {"report", reportJson(c.tasks.at(p - 1))}});
@@ -354,7 +369,7 @@ std::string tasksText(const Compiled& c) {
     s += fmt::format("  queues:           invocations: depth {} of {} bits; results: depth {} of {} bits{}\n",
                      rtl::taskQueueDepth(inv.depth), inv.element.width(), rtl::taskQueueDepth(res.depth),
                      res.element.width(), pr.resultType.isNone() ? " (completions of a void task)" : "");
-    s += fmt::format("  Pipelined:        {}\n", pipelinedText(pr.pipelined));
+    s += fmt::format("  Pipelined:        {}\n", pipelinedText(pr.pipelined, pr.notServed, servedII(t, pr)));
     s += fmt::format("  ClusterMode:      {}\n", clusterModeText(pr.clusterMode));
     for (uint32_t bm = 0; bm < pr.memoryMap.size(); ++bm)
       s += fmt::format("  memory:           {}\n", taskMemoryText(k, pr, bm));

@@ -156,7 +156,16 @@ struct Memory {
   // Queue: the Task process and which of its queues (results, or invocations).
   uint32_t queueProcess = 0;
   bool queueResults = false;
+  // Queue: the task body's own end of its queues (a pipelined task's body pops its invocations and
+  // pushes its results; queueProcess unused): a port of the body's module, like an External memory.
+  bool queueOwn = false;
+  // A pipelined task's body: a port onto this kernel memory of the caller's, addressed with the byte
+  // offsets the body computes itself (pointer parameters; ~0u: not one).
+  uint32_t boundTo = ~0u;
   bool onChip() const { return kind != Kind::Argument && kind != Kind::External && kind != Kind::Queue; }
+  bool ownQueue() const { return kind == Kind::Queue && queueOwn; }
+  // A port of its kernel's module (the top module's, or a task body's).
+  bool isPort() const { return kind == Kind::Argument || kind == Kind::External || ownQueue(); }
   // Not an argument: its contents at the start, `init` or zeros (the image an external memory is loaded
   // with, a RAM's configured contents).
   std::vector<uint8_t> initialContents() const {
@@ -239,6 +248,12 @@ struct Loop {
   // header, so trip count = iterations - 1) and / or other blocks (a bottom test or a break: the last
   // iteration ran the body).
   bool exitsFromHeader = false, exitsFromBody = false;
+
+  // It never exits (its continue condition is the constant true: a pipelined task's loop serving its
+  // invocations): nothing is squashed, so its memory requests need not wait for the condition.
+  bool endless() const {
+    return continueCond < ops.size() && ops[continueCond].kind == OpKind::Const && (ops[continueCond].imm & 1);
+  }
 };
 
 struct Terminator {
@@ -299,6 +314,13 @@ struct Process {
   uint32_t spirvFunction = 0;             // its SPIR-V id
   uint32_t body = 0;                      // Kernel::tasks index
   int32_t pipelined = -1;                 // the create's Pipelined: 0 no, N > 0 an II, -1 compiler's choice
+  // Its body is one pipelined loop serving the invocations (Pipelined != 0 and the body has no loop of
+  // its own): it pops each invocation's arguments from its invocation queue and pushes the result,
+  // a new invocation every II cycles (lower_task_serve.cpp). Else one invocation at a time, and
+  // `notServed` says why when Pipelined asked for more.
+  bool served = false;
+  std::string notServed;
+  std::vector<Type> params;               // the task function's parameters (a pointer: its 64-bit offset)
   int32_t clusterMode = -1;               // 0 stall-free, 1 stall-enable, -1 compiler's choice
   uint32_t getCapacity = 0, asyncCapacity = 0;
   uint32_t invocation = 0, result = 0;    // its Channels

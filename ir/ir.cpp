@@ -289,8 +289,10 @@ std::string printKernel(const Kernel& k) {
                                    : mem.persistent ? "initialised once, persistent"
                                                     : "initialised") +
                            (mem.holdsPointers ? ", holds pointers" : "")
+        : mem.boundTo != kNoMemory ? fmt::format("a port onto the caller's mem{}", mem.boundTo)
         : mem.kind == Memory::Kind::External
             ? fmt::format("external, {} bytes{}", mem.sizeBytes, mem.persistent ? ", persistent" : "")
+        : mem.ownQueue() ? fmt::format("the task's own {} queue", mem.queueResults ? "result" : "invocation")
         : mem.kind == Memory::Kind::Queue
             ? fmt::format("the {} queue of process{}", mem.queueResults ? "result" : "invocation", mem.queueProcess)
             : fmt::format("argument {}", mem.argIndex);

@@ -61,6 +61,15 @@ public:
       if (mem.kind == Memory::Kind::Argument) v.base += args.at(mem.argIndex);
       mem_.push_back(v);
     }
+    if (p.served) { // its loop pops this one invocation, the arguments end to end, the first lowest
+      uint32_t at = 0;
+      for (size_t i = 0; i < args.size(); ++i)
+        for (uint32_t bit = 0; bit < p.params.at(i).width(); ++bit, ++at) {
+          if (invocation_.size() <= at / 8) invocation_.resize(at / 8 + 1, 0);
+          invocation_[at / 8] |= uint8_t(((args[i] >> bit) & 1) << (at % 8));
+        }
+      pending_ = true;
+    }
     init();
   }
 
@@ -68,7 +77,8 @@ public:
   uint64_t runTask() {
     vals_.assign(k_.ops.size(), 0);
     loopOuts_.assign(k_.ops.size(), {});
-    return runFrom(0);
+    const uint64_t r = runFrom(0);
+    return served_ ? servedResult_ : r;
   }
 
   EvalResult run() {
@@ -85,6 +95,11 @@ private:
   std::deque<std::vector<uint8_t>> own_; // the memories this kernel owns (stable addresses)
   std::vector<MemView> mem_;             // per memory
   std::vector<std::deque<uint64_t>> taskResults_; // per process: results not yet retrieved
+  // A served body (Process::served): the one invocation its loop pops, and the result it pushes.
+  std::vector<uint8_t> invocation_;
+  bool pending_ = false, served_ = false;
+  uint64_t servedResult_ = 0;
+  struct Idle {}; // a served body's loop found no invocation: it has served its one
 
   void init() {
     r_.loopIterations.assign(k_.loops.size(), 0);
@@ -120,23 +135,46 @@ private:
   // arguments are the data's bits, the first lowest; a load is a get.
   uint64_t queueAccess(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
     const Memory& q = k_.memories[op.memory];
+    if (q.ownQueue()) return ownQueueAccess(op, list, vals);
     if (op.kind == OpKind::Load) {
       if (op.operands[1] != kNone && !(vals[op.operands[1]] & 1)) return 0;
       return taskGet(q.queueProcess, op.loc);
     }
     if (op.operands[2] != kNone && !(vals[op.operands[2]] & 1)) return 0;
     const std::vector<uint8_t> bytes = bytesOf(list, op.operands[1], vals);
-    const Kernel& body = k_.tasks.at(k_.processes.at(q.queueProcess).body);
     std::vector<uint64_t> args;
     uint32_t at = 0;
-    for (const KernelArg& a : body.args) {
-      const uint32_t w = a.isPointer ? 64 : a.width();
+    for (const Type& t : k_.processes.at(q.queueProcess).params) {
+      const uint32_t w = t.width();
       uint64_t x = 0;
       for (uint32_t i = 0; i < w; ++i, ++at) x |= uint64_t((bytes[at / 8] >> (at % 8)) & 1) << i;
       args.push_back(x);
     }
     invoke(q.queueProcess, args);
     return 0;
+  }
+
+  // A served body's end of its queues: its one invocation, popped once (a second pop ends the
+  // loop: Idle), and its result.
+  uint64_t ownQueueAccess(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
+    if (op.kind == OpKind::Store) {
+      if (op.operands[2] != kNone && !(vals[op.operands[2]] & 1)) return 0;
+      servedResult_ = vals[op.operands[1]] & widthMask(list[op.operands[1]].width());
+      return 0;
+    }
+    if (op.operands[1] != kNone && !(vals[op.operands[1]] & 1)) return 0;
+    if (!pending_) throw Idle{};
+    pending_ = false;
+    served_ = true;
+    std::vector<uint8_t> word = invocation_;
+    word.resize(op.size, 0);
+    if (op.width() > 64) {
+      wide_[&op] = word;
+      return 0;
+    }
+    uint64_t x = 0;
+    for (size_t i = 0; i < word.size() && i < 8; ++i) x |= uint64_t(word[i]) << (8 * i);
+    return x;
   }
 
   bool tracing() {
@@ -314,6 +352,7 @@ private:
 
   // One op over the values of its op list (the kernel's or a loop body's).
   uint64_t compute(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
+    if (op.kind == OpKind::Load && k_.memories[op.memory].ownQueue()) return ownQueueAccess(op, list, vals);
     if (op.width() > 64) return computeWide(op, list, vals);
     auto val = [&](ValueId o) { return vals[o]; };
     auto pred = [&](size_t i) { return op.operands[i] == kNone || (val(op.operands[i]) & 1); };
@@ -393,16 +432,21 @@ private:
     uint64_t iterations = 0;
     for (;; ++iterations) {
       ++r_.loopIterations[index];
-      for (ValueId v = 0; v < lp.ops.size(); ++v) {
-        const Op& op = lp.ops[v];
-        step(op);
-        switch (op.kind) {
-        case OpKind::LiveIn: vals[v] = ins[op.index]; break;
-        case OpKind::LoopPhi: vals[v] = phis[op.index]; break;
-        case OpKind::LoopCall: innerOuts[v] = callLoop(op, vals); break; // an inner loop, every iteration
-        case OpKind::LoopOut: vals[v] = innerOuts[op.operands[0]].at(op.index); break;
-        default: vals[v] = compute(op, lp.ops, vals); break;
+      try {
+        for (ValueId v = 0; v < lp.ops.size(); ++v) {
+          const Op& op = lp.ops[v];
+          step(op);
+          switch (op.kind) {
+          case OpKind::LiveIn: vals[v] = ins[op.index]; break;
+          case OpKind::LoopPhi: vals[v] = phis[op.index]; break;
+          case OpKind::LoopCall: innerOuts[v] = callLoop(op, vals); break; // an inner loop, every iteration
+          case OpKind::LoopOut: vals[v] = innerOuts[op.operands[0]].at(op.index); break;
+          default: vals[v] = compute(op, lp.ops, vals); break;
+          }
         }
+      } catch (const Idle&) { // a served body waits for its next invocation: nothing of this iteration ran
+        --r_.loopIterations[index];
+        return std::vector<uint64_t>(lp.liveOuts.size(), 0);
       }
       if (!(vals[lp.continueCond] & 1)) break;
       for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = vals[lp.phis[i].next];

@@ -665,16 +665,12 @@ void Verifier::checkTaskOp(const Op& op, OpAt where) const {
   if (op.kind == OpKind::TaskGet && op.type != p.resultType)
     fail(op.loc, where, fmt::format("returns {}, the task's result is {}", typeName(op.type), typeName(p.resultType)));
   if (op.kind != OpKind::TaskAsync) return;
-  if (op.operands.size() != p.argMemory.size())
-    fail(op.loc, where, fmt::format("{} arguments for {} parameters", op.operands.size(), p.argMemory.size()));
+  if (op.operands.size() != p.params.size() || p.argMemory.size() != p.params.size())
+    fail(op.loc, where, fmt::format("{} arguments for {} parameters", op.operands.size(), p.params.size()));
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const ValueId o = op.operands[i];
     if (o >= k_.ops.size()) continue; // reported with the operands
-    Type want = Type::bits(64);
-    if (p.argMemory[i] == kNoMemory) {
-      if (!final_ || p.body >= k_.tasks.size()) continue; // known once the body is lowered
-      want = k_.tasks[p.body].args.at(i).type;
-    }
+    const Type want = p.params.at(i);
     if (k_.ops[o].type != want)
       fail(op.loc, where, fmt::format("argument {} is {}, the parameter {}", i, typeName(k_.ops[o].type), typeName(want)));
   }
@@ -688,9 +684,18 @@ void Verifier::checkTaskProcess(uint32_t p) const {
   if (pr.body >= k_.tasks.size()) fail(pr.loc, where, fmt::format("body {} does not exist", pr.body));
   const Kernel& body = k_.tasks[pr.body];
   verifyKernel(body, VerifyLevel::Final);
-  if (body.args.size() != pr.argMemory.size())
-    fail(pr.loc, where, fmt::format("{} parameters, its body has {} arguments", pr.argMemory.size(), body.args.size()));
-  if (body.result != pr.resultType) fail(pr.loc, where, "its body returns another type");
+  // A served body (a pipelined task's) takes its parameters from its invocation queue and pushes its
+  // results: no arguments, no result.
+  if (body.args.size() != (pr.served ? 0 : pr.params.size()))
+    fail(pr.loc, where, fmt::format("{} parameters, its body has {} arguments", pr.params.size(), body.args.size()));
+  for (size_t i = 0; i < body.args.size(); ++i)
+    if ((body.args[i].isPointer ? Type::bits(64) : body.args[i].type) != pr.params[i])
+      fail(pr.loc, where, fmt::format("parameter {} is {}, its body's argument another type", i, typeName(pr.params[i])));
+  if (body.result != (pr.served ? Type{} : pr.resultType)) fail(pr.loc, where, "its body returns another type");
+  uint32_t ownQueues = 0;
+  for (const Memory& mem : body.memories) ownQueues += mem.ownQueue() ? 1 : 0;
+  if (ownQueues != (pr.served ? 2 : 0) || (pr.served && body.loops.size() != 1))
+    fail(pr.loc, where, pr.served ? "a served body is one loop with its two queues" : "a body with queues of its own");
   auto channel = [&](uint32_t c, Channel::Kind kind, uint32_t from, uint32_t to) {
     if (c >= k_.channels.size() || k_.channels[c].kind != kind || k_.channels[c].producer != from ||
         k_.channels[c].consumer != to)
@@ -704,6 +709,8 @@ void Verifier::checkTaskProcess(uint32_t p) const {
     const uint32_t m = pr.memoryMap[bm];
     const Memory& mem = body.memories[bm];
     const bool port = mem.kind == Memory::Kind::Argument || mem.kind == Memory::Kind::External;
+    if (mem.boundTo != kNoMemory && m != mem.boundTo)
+      fail(pr.loc, where, fmt::format("body memory '{}' is a port onto kernel memory {}, bound to {}", mem.name, mem.boundTo, m));
     if (port != (m != kNoMemory) || (m != kNoMemory && m >= k_.memories.size()))
       fail(pr.loc, where, fmt::format("body memory '{}' is bound to kernel memory {}", mem.name, m));
     if (mem.kind == Memory::Kind::Argument && m != pr.argMemory.at(mem.argIndex))

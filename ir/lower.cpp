@@ -49,7 +49,7 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
     throw DiagnosticError(mv.locOf(ep->inst), "OpEntryPoint",
                           fmt::format("entry point \"{}\" names a function without a body", entryName));
 
-  return lower::lowerFunction(mv, *ep, *f, options, false);
+  return lower::lowerFunction(mv, *ep, *f, options, nullptr);
 }
 
 namespace lower {
@@ -70,7 +70,7 @@ void lowerTaskBodies(const spirv::ModuleView& mv, Kernel& k, const LowerOptions&
     ep.function = fn.id;
     ep.name = p.function;
     ep.inst = fn.defInst;
-    Kernel body = lowerFunction(mv, ep, fn, options, true);
+    Kernel body = lowerFunction(mv, ep, fn, options, &p);
     if (!body.tasks.empty())
       throw DiagnosticError(p.loc, "OpTaskSequenceCreateINTEL",
                             fmt::format("task function {} creates task sequences of its own (nested tasks); that is "
@@ -79,6 +79,11 @@ void lowerTaskBodies(const spirv::ModuleView& mv, Kernel& k, const LowerOptions&
     p.memoryMap.assign(body.memories.size(), kNoMemory);
     for (uint32_t bm = 0; bm < body.memories.size(); ++bm) {
       Memory& mem = body.memories[bm];
+      if (mem.ownQueue()) continue; // the task's end of its own queues
+      if (mem.boundTo != kNoMemory) { // a served body's port onto a pointer parameter's memory
+        p.memoryMap[bm] = mem.boundTo;
+        continue;
+      }
       if (mem.kind == Memory::Kind::Argument) {
         p.memoryMap[bm] = p.argMemory.at(mem.argIndex);
         if (p.memoryMap[bm] == kNoMemory) // no async passes it: nothing can run the task
@@ -113,10 +118,10 @@ void lowerTaskBodies(const spirv::ModuleView& mv, Kernel& k, const LowerOptions&
 } // namespace
 
 Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, const spirv::Function& fn,
-                     const LowerOptions& options, bool taskBody) {
+                     const LowerOptions& options, Process* task) {
   const std::string& entryName = ep.name;
   lower::Context c(mv, ep, fn);
-  c.taskBody = taskBody;
+  c.taskBody = task != nullptr;
   lower::LFunc lf = lower::decodeAndInline(c, options.inlinePolicy);
   lower::checkFunc(c, lf, "inlining");
   lower::promoteVariables(c, lf);
@@ -175,7 +180,17 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::checkAfter(k, "loop fusion");
     findAgain();
   }
+  if (task && task->pipelined != 0) {
+    task->notServed = lower::serveInvocations(k, *task, forest);
+    task->served = task->notServed.empty();
+    if (task->served) {
+      lower::checkAfter(k, "building the loop serving a pipelined task's invocations");
+      findAgain();
+    }
+  }
   lower::extractLoops(k, forest);
+  if (task && task->served && k.loops.size() != 1)
+    throw InternalError(task->loc, "task " + task->name, "the loop serving its invocations was not pipelined");
   lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);
   lower::checkAfter(k, "compaction");

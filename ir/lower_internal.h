@@ -147,10 +147,11 @@ struct PendingControls {
   std::string construct;    // "OpLoopMerge" / "OpLoopControlINTEL"
 };
 
-// Lowers `fn` as a kernel entered at `ep` (lower.cpp): a kernel entry point, or a task function's body
-// (taskBody) for a Task process.
+// Lowers `fn` as a kernel entered at `ep` (lower.cpp): a kernel entry point, or the body of `task`, a
+// Task process (its `served` and `notServed` are set here).
 Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, const spirv::Function& fn,
-                     const LowerOptions& options, bool taskBody);
+                     const LowerOptions& options, Process* task);
+
 
 struct Translated {
   Kernel kernel;
@@ -183,6 +184,9 @@ struct LoopForest {
   std::vector<uint32_t> irreducible; // blocks entered by a retreating edge that is not a back edge
 };
 LoopForest findLoops(const Kernel& k);
+// A pipelined task's body (Pipelined != 0) as one loop serving its invocations, on the CFG before
+// loop extraction (lower_task_serve.cpp). Returns why it cannot be (empty: done).
+std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& forest);
 // Moves pending controls onto loop headers (BasicBlock::loopControls); warns about controls outside
 // any loop.
 void attachControls(Kernel& k, LoopForest& lf, std::vector<PendingControls>& pending);

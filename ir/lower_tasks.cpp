@@ -79,9 +79,10 @@ void Translator::translateTask(const LInst& in) {
     uint32_t argBits = 0;
     for (Id param : fn->params) {
       const Id t = c_.typeOf(param);
-      argBits += c_.type(t).kind == K::Pointer
-                     ? 64
-                     : taskValueType(t, in, fmt::format("task function parameter {}", c_.ref(param))).width();
+      p.params.push_back(c_.type(t).kind == K::Pointer
+                             ? Type::bits(64)
+                             : taskValueType(t, in, fmt::format("task function parameter {}", c_.ref(param))));
+      argBits += p.params.back().width();
       p.argMemory.push_back(kNoMemory); // a pointer's: bound by the asyncs
     }
     const Type result = taskValueType(fn->resultType, in, fmt::format("the result of task function {}", p.function));

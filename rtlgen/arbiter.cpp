@@ -51,8 +51,12 @@ std::vector<ExprP> arbitrateMemory(nl::ModuleBuilder& b, const std::string& pref
     pops[i] = b.wire(fmt::format("{}_t{}_take", prefix, i), 1);
     f.pop = pops[i];
     f.clear = nl::zero();
+    // Drained: nothing stored (a register). A request made in this cycle is not counted: it is the
+    // requester's newest, after whatever it is releasing (and counting it would close a loop through
+    // a pipelined requester's stall-enable).
+    const ExprP stored = f.count();
     heads.push_back(b.fifo(f));
-    drained.push_back(b.named(fmt::format("{}_t{}_drained", prefix, i), ~heads.back().nonempty));
+    drained.push_back(b.named(fmt::format("{}_t{}_drained", prefix, i), nl::eq(stored, nl::lit(0, stored->width))));
   }
 
   // The kernel first; of the task heads, the one whose turn it is, else the lowest waiting.

@@ -161,7 +161,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     for (size_t i = 0; i < n; ++i) {
       const ir::Op& op = loop.ops[i];
       if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
-      if (p.start[i] <= p.exitPos)
+      if (p.start[i] <= p.exitPos && !loop.endless())
         throw InternalError(op.loc, "loop " + loop.name,
                             fmt::format("planLoop: memory op at {} before the exit is known at {} in a "
                                         "stall-free loop (scheduler constraint missing)",

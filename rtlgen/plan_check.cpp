@@ -176,7 +176,7 @@ private:
     for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
       if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
-      if (p_.start[v] <= p_.exitPos)
+      if (p_.start[v] <= p_.exitPos && !loop_.endless())
         fail(fmt::format("{} requests memory at {}, before the exit is known at {}", label(v), p_.start[v],
                          p_.exitPos));
       needed.insert(p_.start[v]);

@@ -20,6 +20,13 @@ std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
   scan(k.ops);
   for (const ir::Loop& l : k.loops)
     scan(l.ops);
+  // Task bodies reach the kernel's RAMs too (a program-scope array only a task uses).
+  for (const ir::Process& p : k.processes) {
+    if (p.kind != ir::Process::Kind::Task || p.body >= k.tasks.size()) continue;
+    const std::vector<uint32_t> inner = ramWordBytes(k.tasks[p.body]);
+    for (size_t bm = 0; bm < inner.size() && bm < p.memoryMap.size(); ++bm)
+      if (const uint32_t m = p.memoryMap[bm]; m < widest.size()) widest[m] = std::max(widest[m], inner[bm]);
+  }
   return widest;
 }
 

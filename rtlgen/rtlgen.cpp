@@ -135,9 +135,10 @@ TaskInstance taskInstance(const ir::Kernel& body, const RtlResult& bodyRtl) {
   }
   for (size_t m = 0; m < body.memories.size(); ++m) {
     const ir::Memory& mem = body.memories[m];
-    t.memoryPorts.push_back(mem.kind == ir::Memory::Kind::Argument   ? "mem_" + bodyRtl.argNames.at(mem.argIndex)
-                            : mem.kind == ir::Memory::Kind::External ? "mem_" + bodyRtl.externalNames.at(m)
-                                                                     : "");
+    t.memoryPorts.push_back(mem.kind == ir::Memory::Kind::Argument ? "mem_" + bodyRtl.argNames.at(mem.argIndex)
+                            : mem.isPort()                         ? "mem_" + bodyRtl.externalNames.at(m)
+                                                                   : "");
+    if (mem.ownQueue()) (mem.queueResults ? t.resultQueue : t.invocationQueue) = int(m);
     t.memoryBits.push_back(mem.wordBits);
   }
   t.resultBits = body.result.width();
@@ -166,7 +167,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   r.argNames = in.argNames;
   for (const ir::Memory& mem : k.memories) {
     std::string n;
-    if (mem.kind == ir::Memory::Kind::External) {
+    if (mem.kind == ir::Memory::Kind::External || mem.ownQueue()) {
       n = sanitize("ext_" + mem.name);
       for (int i = 1; used.count(n); ++i)
         n = sanitize(fmt::format("ext_{}_{}", mem.name, i));

@@ -100,6 +100,8 @@ struct TaskInstance {
   std::vector<std::string> memoryPorts; // per body memory: its port's prefix, empty: the body's own
   std::vector<unsigned> memoryBits;     // per body memory: its port's data width
   unsigned resultBits = 0;              // 0: void (no result port)
+  // A served body (a pipelined task's): its own invocation and result queues (body memories); -1: none.
+  int invocationQueue = -1, resultQueue = -1;
 };
 
 // The depth of a task's invocation or result FIFO for a channel of `depth` entries (a capacity):

@@ -118,6 +118,12 @@ std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const KernelPlan&
                       ir::kMaxTraceEvents);
     return std::nullopt;
   }
+  for (const ir::Process& p : k.processes)
+    if (p.served) {
+      why = fmt::format("{} is pipelined (its invocations overlap in one loop); the predictor does not model that",
+                        p.name);
+      return std::nullopt;
+    }
   // Who uses each memory: the kernel (in which blocks, counting a loop's in its LoopCall block) and
   // which instances. Where two of them use one at the same time, the arbiter interleaves their
   // requests, which the prediction does not model: it holds when each memory has one user at a time.

@@ -89,6 +89,9 @@ private:
     std::vector<ExprP> drained;               // per such port: none of its requests waits
     // Its queues as pipelined loops reach them (the ports of their Queue memories), if any.
     std::optional<nl::MemPort> invokeQueue, resultQueue;
+    // A served body (Process::served): its ends of the queues, and the invocations it holds.
+    std::optional<nl::MemPort> servedInvoke, servedResult;
+    ExprP pop, inflight;
   };
   std::vector<TaskHw> task_;
   ExprP tasksIdle_, result_;
@@ -164,7 +167,7 @@ private:
         args_[i] = b_.input("arg_" + argName(uint32_t(i)), a.width());
     }
     for (size_t m = 0; m < k_.memories.size(); ++m)
-      if (k_.memories[m].kind == ir::Memory::Kind::External)
+      if (k_.memories[m].kind == ir::Memory::Kind::External || k_.memories[m].ownQueue())
         ports_[m] =
             nl::addMemoryPort(b_, portSpec("mem_" + in_.externalNames.at(m), m), nl::PortRole::Master);
   }
@@ -556,7 +559,7 @@ private:
   // FSM side of each memory port, and the port shared with the loops.
   void memories() {
     for (uint32_t m = 0; m < k_.memories.size(); ++m) {
-      if (k_.memories[m].kind == ir::Memory::Kind::Queue) {
+      if (k_.memories[m].kind == ir::Memory::Kind::Queue && !k_.memories[m].queueOwn) {
         queuePort(m);
         continue;
       }
@@ -622,22 +625,32 @@ private:
       t.discard = b_.wire(name("discard"), 1);
       t.finish = b_.wire(name("finish"), 1);
       t.start = b_.wire(name("start"), 1);
-      t.done = b_.wire(name("done"), 1);
-      t.run = b_.reg(name("run"), 1, "an invocation runs");
-      t.fin = b_.reg(name("fin"), 1, "it has finished; its requests leave the arbiters");
-      t.value = ti.resultBits ? b_.wire(name("value"), ti.resultBits) : nl::lit(1, 1);
+      t.done = b_.wire(name("done"), 1, "", pr.served); // a served body never finishes
+      if (pr.served) {
+        t.run = b_.wire(name("run"), 1, "invocations are in flight");
+        t.fin = b_.wire(name("fin"), 1);
+        t.pop = b_.wire(name("pop"), 1);
+        t.value = b_.wire(name("value"), resW);
+        t.inflight = b_.reg(name("inflight"), 16, "invocations popped, results not yet pushed");
+      } else {
+        t.run = b_.reg(name("run"), 1, "an invocation runs");
+        t.fin = b_.reg(name("fin"), 1, "it has finished; its requests leave the arbiters");
+        t.pop = t.start;
+        t.value = ti.resultBits ? b_.wire(name("value"), ti.resultBits) : nl::lit(1, 1);
+      }
       nl::Fifo inv{name("inv"), argW, taskQueueDepth(k_.channels[pr.invocation].depth), false,
-                   t.push, t.args, t.start, nl::zero()};
+                   t.push, t.args, t.pop, nl::zero()};
       nl::Fifo res{name("res"), resW, taskQueueDepth(k_.channels[pr.result].depth), false,
                    t.finish, nl::resize(t.value, resW), t.get, t.discard};
       res.doutUnread = pr.resultType.isNone();
-      inv.doutUnread = ti.argBits.empty(); // no arguments: an invocation is a token
+      inv.doutUnread = ti.argBits.empty() && !pr.served; // no arguments: an invocation is a token
       t.invokeFull = b_.named(name("inv_full"), inv.full());
       t.resultFull = b_.named(name("res_full"), res.full());
       const ExprP queued = inv.count(), results = res.count();
       t.invoke = b_.fifo(std::move(inv));
       t.result = b_.fifo(std::move(res));
-      t.idle = b_.named(name("idle"), ~t.run & ~t.fin & ~t.invoke.nonempty);
+      t.idle = b_.named(name("idle"), pr.served ? ~t.invoke.nonempty & nl::eq(t.inflight, nl::lit(0, 16))
+                                                : ~t.run & ~t.fin & ~t.invoke.nonempty);
       // The test bench names the state of each instance when a simulation stops without done.
       b_.observe(t.run);
       b_.observe(t.fin);
@@ -661,28 +674,39 @@ private:
           t.ports[bm] = nl::addMemoryPort(
               b_, {fmt::format(FMT_COMPILE("tk{}_m{}"), p, bm), true, true, nl::kPortAddrWidth, ti.memoryBits.at(bm)},
               nl::PortRole::Internal);
+      if (pr.served) {
+        t.servedInvoke = queueWires(fmt::format(FMT_COMPILE("tk{}_q{}"), p, ti.invocationQueue),
+                                    ti.memoryBits.at(uint32_t(ti.invocationQueue)));
+        t.servedResult = queueWires(fmt::format(FMT_COMPILE("tk{}_q{}"), p, ti.resultQueue),
+                                    ti.memoryBits.at(uint32_t(ti.resultQueue)));
+      }
     }
     if (!idle.empty()) tasksIdle_ = b_.named("tasks_idle", nl::all(idle));
     for (uint32_t m = 0; m < k_.memories.size(); ++m) {
       const ir::Memory& mem = k_.memories[m];
-      if (mem.kind != ir::Memory::Kind::Queue) continue;
-      // A queue has no addresses or sizes (each access is one entry): those wires go unread.
-      nl::MemPort q;
-      q.dataWidth = mem.wordBits;
-      auto wire = [&](const char* f, unsigned w, bool unread) {
-        return b_.wire(fmt::format(FMT_COMPILE("q{}_{}"), m, f), w, "", unread);
-      };
-      q.reqValid = wire("req_valid", 1, false);
-      q.reqReady = wire("req_ready", 1, false);
-      q.reqWrite = wire("req_write", 1, false);
-      q.reqAddr = wire("req_addr", q.addrWidth, true);
-      q.reqSize = wire("req_size", q.sizeWidth(), true);
-      q.reqWdata = wire("req_wdata", q.dataWidth, true);
-      q.respValid = wire("resp_valid", 1, true);
-      q.respData = wire("resp_data", q.dataWidth, true);
-      ports_[m] = q;
+      if (mem.kind != ir::Memory::Kind::Queue || mem.queueOwn) continue;
+      ports_[m] = queueWires(fmt::format(FMT_COMPILE("q{}"), m), mem.wordBits);
       (mem.queueResults ? task_.at(mem.queueProcess).resultQueue : task_.at(mem.queueProcess).invokeQueue) = ports_[m];
     }
+  }
+
+  // The wires of a port onto a task queue. A queue has no addresses or sizes (each access is one
+  // entry): those wires go unread.
+  nl::MemPort queueWires(const std::string& prefix, unsigned dataWidth) {
+    nl::MemPort q;
+    q.dataWidth = dataWidth;
+    auto wire = [&](const char* f, unsigned w, bool unread) {
+      return b_.wire(fmt::format(FMT_COMPILE("{}_{}"), prefix, f), w, "", unread);
+    };
+    q.reqValid = wire("req_valid", 1, false);
+    q.reqReady = wire("req_ready", 1, false);
+    q.reqWrite = wire("req_write", 1, false);
+    q.reqAddr = wire("req_addr", q.addrWidth, true);
+    q.reqSize = wire("req_size", q.sizeWidth(), true);
+    q.reqWdata = wire("req_wdata", q.dataWidth, true);
+    q.respValid = wire("resp_valid", 1, true);
+    q.respData = wire("resp_data", q.dataWidth, true);
+    return q;
   }
 
   // Memory m when task processes use it too: the kernel's requests (its FSM's and loops') reach it
@@ -721,6 +745,10 @@ private:
     for (uint32_t p = 1; p < task_.size(); ++p) {
       TaskHw& t = task_[p];
       const TaskInstance& ti = in_.tasks.at(p);
+      if (k_.processes[p].served) {
+        servedTask(p);
+        continue;
+      }
       b_.assign(t.finish, t.fin & nl::all(t.drained));
       b_.assign(t.start, nl::all({~t.run, ~t.fin, t.invoke.nonempty, ~t.resultFull}));
       nl::Register& run = b_.drive(t.run);
@@ -737,17 +765,77 @@ private:
            {"busy", b_.wire(fmt::format(FMT_COMPILE("tk{}_busy"), p), 1, "", true)}};
       for (size_t i = 0; i < ti.argPorts.size(); ++i)
         if (k_.processes[p].argMemory[i] == ir::kNoMemory) c.emplace_back(ti.argPorts[i], t.base[i]);
-      for (const auto& [bm, port] : t.ports) {
-        const std::string& pre = ti.memoryPorts.at(bm);
-        for (auto [field, e] : {std::pair{"req_valid", port.reqValid}, {"req_ready", port.reqReady},
-                                {"req_write", port.reqWrite}, {"req_addr", port.reqAddr}, {"req_size", port.reqSize},
-                                {"req_wdata", port.reqWdata}, {"resp_valid", port.respValid},
-                                {"resp_data", port.respData}})
-          c.emplace_back(fmt::format(FMT_COMPILE("{}_{}"), pre, field), e);
-      }
+      connectPorts(inst, p);
       if (ti.resultBits) c.emplace_back("result", t.value);
       b_.instance(std::move(inst));
     }
+  }
+
+  // The body's memory ports onto the kernel's memories (and a served body's queues).
+  void connectPorts(nl::Instance& inst, uint32_t p) {
+    const TaskHw& t = task_[p];
+    const TaskInstance& ti = in_.tasks.at(p);
+    auto connect = [&](const std::string& pre, const nl::MemPort& port) {
+      for (auto [field, e] : {std::pair{"req_valid", port.reqValid}, {"req_ready", port.reqReady},
+                              {"req_write", port.reqWrite}, {"req_addr", port.reqAddr}, {"req_size", port.reqSize},
+                              {"req_wdata", port.reqWdata}, {"resp_valid", port.respValid},
+                              {"resp_data", port.respData}})
+        inst.connections.emplace_back(fmt::format(FMT_COMPILE("{}_{}"), pre, field), e);
+    };
+    for (const auto& [bm, port] : t.ports) connect(ti.memoryPorts.at(bm), port);
+    if (t.servedInvoke) connect(ti.memoryPorts.at(uint32_t(ti.invocationQueue)), *t.servedInvoke);
+    if (t.servedResult) connect(ti.memoryPorts.at(uint32_t(ti.resultQueue)), *t.servedResult);
+  }
+
+  // A served body (a pipelined task): started once after reset, its loop pops invocations while
+  // they are queued and pushes results while there is room and its requests have left the arbiters
+  // (the release: a get after it sees the task's writes).
+  void servedTask(uint32_t p) {
+    TaskHw& t = task_[p];
+    const TaskInstance& ti = in_.tasks.at(p);
+    auto name = [&](const char* what) { return fmt::format(FMT_COMPILE("tk{}_{}"), p, what); };
+    ExprP up = b_.reg(name("up"), 1, "the body has been started");
+    nl::Register& r = b_.drive(up);
+    r.reset = rst_;
+    r.resetValue = nl::zero();
+    r.updates = {{nl::one(), nl::one()}};
+    b_.assign(t.start, ~up);
+    b_.assign(t.pop, popPort(name("invq"), *t.servedInvoke, t.invoke));
+    const nl::MemPort& res = *t.servedResult;
+    const ExprP ready = b_.named(name("res_ready"), ~t.resultFull & nl::all(t.drained));
+    b_.assign(res.reqReady, ready);
+    b_.assign(res.respValid, nl::zero());
+    b_.assign(res.respData, nl::lit(0, res.dataWidth));
+    b_.assign(t.finish, res.reqValid & res.reqWrite & ready);
+    b_.assign(t.value, nl::resize(res.reqWdata, t.value->width));
+    nl::Register& n = b_.drive(t.inflight);
+    n.reset = rst_;
+    n.resetValue = nl::lit(0, 16);
+    const ExprP one = nl::lit(1, 16);
+    n.updates = {{t.pop & ~t.finish, nl::add(t.inflight, one)}, {~t.pop & t.finish, nl::sub(t.inflight, one)}};
+    b_.assign(t.run, nl::ne(t.inflight, nl::lit(0, 16)));
+    b_.assign(t.fin, nl::zero());
+    nl::Instance inst{ti.module, fmt::format(FMT_COMPILE("u_task{}"), p), {}};
+    inst.connections = {{"clk", nl::ref("clk", 1)}, {"rst", rst_}, {"start", t.start}, {"done", t.done},
+                        {"busy", b_.wire(name("busy"), 1, "", true)}};
+    connectPorts(inst, p);
+    b_.instance(std::move(inst));
+  }
+
+  // A port popping `fifo`: ready while an entry is queued, answered in the next cycle. Returns the pop.
+  ExprP popPort(const std::string& prefix, const nl::MemPort& q, const nl::ModuleBuilder::FifoOut& fifo) {
+    b_.assign(q.reqReady, fifo.nonempty);
+    ExprP valid = b_.reg(prefix + "_answer", 1, "a pop is answered");
+    ExprP data = b_.reg(prefix + "_popped", q.dataWidth);
+    nl::Register& rv = b_.drive(valid);
+    rv.reset = rst_;
+    rv.resetValue = nl::zero();
+    const ExprP pop = b_.named(prefix + "_pop", q.reqValid & ~q.reqWrite & fifo.nonempty);
+    rv.updates = {{nl::one(), pop}};
+    b_.drive(data).updates = {{pop, nl::resize(fifo.dout, q.dataWidth)}};
+    b_.assign(q.respValid, valid);
+    b_.assign(q.respData, data);
+    return pop;
   }
 
   // A task queue as the pipelined loops see it: their requests merged; ready while the invocation
@@ -766,17 +854,7 @@ private:
       b_.assign(q.respData, nl::lit(0, q.dataWidth));
       return;
     }
-    b_.assign(q.reqReady, t.result.nonempty);
-    ExprP valid = b_.reg(fmt::format(FMT_COMPILE("q{}_answer"), m), 1, "a loop's pop is answered");
-    ExprP data = b_.reg(fmt::format(FMT_COMPILE("q{}_popped"), m), q.dataWidth);
-    nl::Register& rv = b_.drive(valid);
-    rv.reset = rst_;
-    rv.resetValue = nl::zero();
-    const ExprP pop = q.reqValid & ~q.reqWrite & t.result.nonempty;
-    rv.updates = {{nl::one(), pop}};
-    b_.drive(data).updates = {{pop, nl::resize(t.result.dout, q.dataWidth)}};
-    b_.assign(q.respValid, valid);
-    b_.assign(q.respData, data);
+    popPort(fmt::format(FMT_COMPILE("q{}"), m), q, t.result);
   }
 
   // An on-chip RAM on internal wires named lmem<m>_*.

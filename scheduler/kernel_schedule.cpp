@@ -2,6 +2,8 @@
 // request checked against the MII), its modulo schedule, and a list schedule for every CFG block.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "scheduler/kernel_schedule.h"
 
 namespace spvhls::sched {
@@ -100,18 +102,25 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
   std::optional<Schedule> s;
   if (ls.pipelined && ls.requestedII) {
     const uint32_t req = ls.requestedII;
+    // The II a pipelined task asks for with its create's Pipelined operand (ir/lower_task_serve.cpp).
+    const bool task = std::any_of(c.requests.begin(), c.requests.end(),
+                                  [](const ir::LoopControlRequest& r) { return r.name == "Pipelined (task sequence)"; });
+    const char* control = task ? "Pipelined" : "InitiationIntervalINTEL";
     if (req >= mii) s = moduloSchedule(ls.problem, req);
     if (!s) {
       std::optional<Schedule> best = searchUpward(ls.problem, mii, opts.maxIISearch);
-      std::string smallest = best ? fmt::format("the smallest II that works is {}. Remove the request or use II {}",
-                                                best->ii, best->ii)
-                                  : fmt::format("no II up to {} works", uint64_t(mii) + opts.maxIISearch);
+      std::string smallest =
+          !best ? fmt::format("no II up to {} works", uint64_t(mii) + opts.maxIISearch)
+          : task ? fmt::format("the smallest II that works is {}. Use Pipelined {} (or -1, the compiler's choice) on the "
+                               "task sequence's create",
+                               best->ii, best->ii)
+                 : fmt::format("the smallest II that works is {}. Remove the request or use II {}", best->ii, best->ii);
       throw DiagnosticError(loop.loc, construct,
-                            fmt::format("InitiationIntervalINTEL {} cannot be met: {}; {}", req,
+                            fmt::format("{} {} cannot be met: {}; {}", control, req,
                                         whyNot(loop, ls.problem, ls.mii, req), smallest));
     }
-    ls.limitingReason = req == mii ? fmt::format("requested II {} (InitiationIntervalINTEL) equals the MII: {}", req, reason)
-                                   : fmt::format("requested II {} (InitiationIntervalINTEL); MII {}: {}", req, mii, reason);
+    ls.limitingReason = req == mii ? fmt::format("requested II {} ({}) equals the MII: {}", req, control, reason)
+                                   : fmt::format("requested II {} ({}); MII {}: {}", req, control, mii, reason);
   } else {
     s = searchUpward(ls.problem, mii, opts.maxIISearch);
     if (!s)

@@ -60,8 +60,9 @@ ir::ValueId memoryAccessBehind(const ir::Loop& loop, ir::ValueId v) {
 // resourceNames: one per memory; with !namesFromKernel derived as "mem<i>" from the highest index used.
 // A memory as the ordering rules see it: a task's queue (Memory::Kind::Queue) or an ordinary one.
 struct QueueOf {
-  int process = -1; // the Task process whose queue it is, -1: not a queue
-  bool results = false;
+  // Which queue: the Task process whose queue it is (a pipelined task's own two queues: -2 and -3),
+  // -1: not a queue.
+  int process = -1;
 };
 
 // `queues`: per memory (empty: none is a queue).
@@ -123,18 +124,22 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
   for (size_t a = 0; a < accesses.size(); ++a) {
     for (size_t b = a + 1; b < accesses.size(); ++b) {
       const ir::Op &first = ops[accesses[a]], &second = ops[accesses[b]];
-      // Task queues (an async: a store to the invocation queue, a release; a get: a load from the
-      // result queue, an acquire). The accesses of one task keep their order in the iteration and
-      // across iterations (a get waiting for its task must never hold back, in a stalled pipeline,
-      // the async that would make room for it). An async follows every access before it in program
-      // order, this iteration's and the previous iterations'; a get precedes every access after it;
-      // two asyncs, or two gets, of different tasks are independent.
+      // Task queues: a push (an async: a store to the invocation queue; a served task body's result:
+      // a store to its own result queue) is a release, a pop (a get: a load from the result queue; a
+      // served body's invocation: a load from its own invocation queue) an acquire. The accesses of
+      // one task keep their order in the iteration and across iterations (a get waiting for its task
+      // must never hold back, in a stalled pipeline, the async that would make room for it). A push
+      // follows every access before it in program order, this iteration's and the previous
+      // iterations'; a pop precedes every access after it; two pushes, or two pops, of different
+      // queues owners are independent (a served body's pop and push too: its invocations overlap).
       const QueueOf none, &q1 = first.memory < queues.size() ? queues[first.memory] : none,
                           &q2 = second.memory < queues.size() ? queues[second.memory] : none;
-      if (q1.process >= 0 || q2.process >= 0) {
+      if (q1.process != -1 || q2.process != -1) {
         const bool sameTask = q1.process == q2.process;
-        const bool async1 = q1.process >= 0 && !q1.results, async2 = q2.process >= 0 && !q2.results;
-        const bool get1 = q1.process >= 0 && q1.results, get2 = q2.process >= 0 && q2.results;
+        const bool async1 = q1.process != -1 && first.kind == OpKind::Store,
+                   async2 = q2.process != -1 && second.kind == OpKind::Store;
+        const bool get1 = q1.process != -1 && first.kind == OpKind::Load,
+                   get2 = q2.process != -1 && second.kind == OpKind::Load;
         // Two asyncs, or two gets, of different tasks need no order.
         if (sameTask || (async2 && !async1) || (get1 && !get2))
           addDep(p, accesses[a], accesses[b], 1, 0, Dependence::Kind::Memory);
@@ -154,7 +159,7 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
   // Control: the next iteration's memory requests wait for this iteration's continue condition, or
   // with exitBeforeMemory the iteration's own requests wait until the cycle after it is known.
   const ir::ValueId cond = loop.continueCond;
-  if (cond != ir::kNone) {
+  if (cond != ir::kNone && !loop.endless()) {
     if (cond >= n)
       throw internalIrError(loop.loc, construct,
                             fmt::format("continue condition {} is not one of the {} operations", cond, n));
@@ -192,7 +197,9 @@ Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibra
   std::vector<QueueOf> queues;
   for (const ir::Memory& m : k.memories) {
     names.push_back(m.name);
-    queues.push_back(m.kind == ir::Memory::Kind::Queue ? QueueOf{int(m.queueProcess), m.queueResults} : QueueOf{});
+    queues.push_back(m.kind != ir::Memory::Kind::Queue ? QueueOf{}
+                     : m.queueOwn                      ? QueueOf{m.queueResults ? -2 : -3}
+                                                       : QueueOf{int(m.queueProcess)});
   }
   return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queues);
 }

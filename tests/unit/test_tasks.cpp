@@ -301,3 +301,65 @@ TEST_CASE("the kernel's top module instances each task with its queues and share
   CHECK(m.findFifo("arb0_tag")); // responses routed back in order
   CHECK(m.find("tasks_idle"));   // done waits for the tasks
 }
+
+TEST_CASE("a pipelined task's body is one endless loop serving its invocations") {
+  SUBCASE("Pipelined 1: a straight-line task") {
+    const Loaded l = taskFile("pipelined_1.spvasm");
+    const ir::Kernel k = lower(l, "pipelined");
+    const ir::Process& pr = k.processes.at(1);
+    CHECK(pr.served);
+    CHECK(pr.notServed.empty());
+    CHECK(pr.params == std::vector<ir::Type>{ir::Type::bits(32)});
+    const ir::Kernel& body = k.tasks[pr.body];
+    // Its parameters come from its invocation queue, its results go to its result queue.
+    CHECK(body.args.empty());
+    CHECK(body.result.isNone());
+    REQUIRE(body.loops.size() == 1);
+    const ir::Loop& loop = body.loops[0];
+    CHECK(loop.endless());
+    CHECK(loop.controls.ii == 1u);
+    const auto loads = opsOf(loop.ops, OpKind::Load), stores = opsOf(loop.ops, OpKind::Store);
+    REQUIRE((loads.size() == 1 && stores.size() == 1));
+    const ir::Memory &inv = body.memories[loop.ops[loads[0]].memory], &res = body.memories[loop.ops[stores[0]].memory];
+    CHECK((inv.ownQueue() && !inv.queueResults && res.ownQueue() && res.queueResults));
+    CHECK(pr.memoryMap[loop.ops[loads[0]].memory] == ir::kNoMemory);
+    // The pop and the push are independent across iterations (invocations overlap): II 1 is reachable.
+    const sched::OperatorLibrary lib;
+    const sched::Problem p = sched::buildLoopProblem(body, 0, lib);
+    for (const sched::Dependence& d : p.deps) CHECK_FALSE((d.from == stores[0] && d.to == loads[0]));
+    const sched::KernelSchedule s = sched::scheduleKernel(body, {});
+    CHECK(s.loops[0].schedule.ii == 1);
+    CHECK(s.loops[0].schedule.start[loads[0]] == 0);
+    // The IR evaluator serves one invocation per async, as the interpreter runs it.
+    runBoth(l, k, {ints("a", pseudoRandom(16, 5, -300, 300)), ints("out", std::vector<int32_t>(16, 0)), scalar("n", 16)});
+  }
+  SUBCASE("Pipelined 0, or a task with a loop: one invocation at a time, and why") {
+    const Loaded l0 = taskFile("pipelined_0.spvasm");
+    const ir::Kernel k0 = lower(l0, "pipelined");
+    CHECK_FALSE(k0.processes.at(1).served);
+    CHECK(k0.processes.at(1).notServed.empty());
+    const Loaded lp = taskFile("parallel4.spvasm"); // sum_range has a loop, Pipelined -1
+    const ir::Kernel kp = lower(lp, "parallel4");
+    CHECK_FALSE(kp.processes.at(1).served);
+    CHECK(kp.processes.at(1).notServed.find("has a loop of its own") != std::string::npos);
+  }
+  SUBCASE("two pointer parameters into one buffer share one port, at each invocation's offsets") {
+    const Loaded l = taskFile("served.spvasm");
+    const ir::Kernel k = lower(l, "served");
+    const ir::Process& mac = k.processes.at(1);
+    REQUIRE(mac.served);
+    const ir::Kernel& body = k.tasks[mac.body];
+    uint32_t ports = 0;
+    for (uint32_t bm = 0; bm < body.memories.size(); ++bm)
+      if (body.memories[bm].boundTo != ir::kNoMemory) {
+        ++ports;
+        CHECK(mac.memoryMap[bm] == memoryNamed(k, "a"));
+      }
+    CHECK(ports == 1);
+    // Three accesses to a per invocation (a[i + 1], a[i], a[i] =), on the one port in program order.
+    CHECK(opsOf(body.loops[0].ops, OpKind::Load).size() == 3); // the pop and two reads
+    runBoth(l, k,
+            {ints("a", pseudoRandom(25, 61, -1000, 1000)), ints("w", pseudoRandom(24, 62, -50, 50)),
+             ints("out", std::vector<int32_t>(24, 0)), ints("out2", std::vector<int32_t>(24, 0)), scalar("n", 24)});
+  }
+}

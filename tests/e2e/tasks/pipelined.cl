@@ -2,7 +2,8 @@
 // results retrieved in a second loop (GetCapacity 16, AsyncCapacity 16 >= n). The Pipelined operand
 // of the create is the macro PIPE, so the kernel is compiled three times (see regen.sh):
 //   pipelined_0.spvasm (-D PIPE=0), pipelined_1.spvasm (-D PIPE=1), pipelined_m1.spvasm (-D PIPE=-1),
-// each with its run spec pipelined_{0,1,m1}.run.json (identical). Run spec: n = 16.
+//   pipelined_4.spvasm (-D PIPE=4),
+// each with its run spec pipelined_{0,1,m1,4}.run.json (identical). Run spec: n = 16.
 // Markers (rewritten by make_tasks.py, see the top of that script):
 #ifndef PIPE
 #error "compile with -D PIPE=<Pipelined operand of the create>, e.g. make_tasks.py -D PIPE=0"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates every .spvasm of this directory from its .cl with make_tasks.py
 # (needs clang-15, llvm-spirv-15 and spirv-dis on the PATH; $CLANG, $LLVM_SPIRV, $SPIRV_DIS override).
-#   pipelined.cl     -> pipelined_0 / pipelined_1 / pipelined_m1.spvasm (-D PIPE=0 / 1 / -1)
+#   pipelined.cl     -> pipelined_0 / _1 / _m1 / _4.spvasm (-D PIPE=0 / 1 / -1 / 4)
 #   *_seq.cl         -> plain OpenCL C without markers, compiled with the same tools directly
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,6 +21,7 @@ $gen "${marker_kernels[@]}"
 $gen "$d/pipelined.cl" -D PIPE=0 -o "$d/pipelined_0.spvasm"
 $gen "$d/pipelined.cl" -D PIPE=1 -o "$d/pipelined_1.spvasm"
 $gen "$d/pipelined.cl" -D PIPE=-1 -o "$d/pipelined_m1.spvasm"
+$gen "$d/pipelined.cl" -D PIPE=4 -o "$d/pipelined_4.spvasm"
 
 # *_seq.cl: plain OpenCL C (the same computation without task sequences, for comparisons), compiled
 # with the flags of make_tasks.py (CLANG_FLAGS, LLVM_SPIRV_FLAGS), no rewrite.
