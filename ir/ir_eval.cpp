@@ -334,11 +334,11 @@ private:
       }
       break;
     case OpKind::Concat: {
-      uint32_t at = 0; // operands are whole bytes: lanes of 8 bits or more
+      uint32_t at = 0; // bit by bit: a struct's members or a task's arguments need not fill whole bytes
       for (ValueId o : op.operands) {
         const std::vector<uint8_t> b = bytesOf(list, o, vals);
-        std::copy(b.begin(), b.end(), out.begin() + at / 8);
-        at += list[o].width();
+        for (uint32_t i = 0; i < list[o].width(); ++i, ++at)
+          out[at / 8] |= uint8_t(((b[i / 8] >> (i % 8)) & 1) << (at % 8));
       }
       break;
     }

@@ -23,11 +23,13 @@ Type Translator::taskValueType(Id typeId, const LInst& at, const std::string& wh
   case K::Float:
     if (t.width >= 1 && t.width <= 64) return Type::bits(t.width);
     break;
+  case K::Struct: // its members' bits end to end (lower_structs.cpp)
+    return Type::bits(widthOf(typeId, at));
   default:
     break;
   }
   c_.failAt(at, fmt::format("{} of type {} is not supported in hardware yet (task functions take and return "
-                            "scalars and pointers to global memory)",
+                            "scalars, structs of scalars and pointers to global memory)",
                             what, c_.typeName(typeId)));
 }
 

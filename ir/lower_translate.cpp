@@ -68,8 +68,8 @@ void Translator::setupArgs() {
       arg.isPointer = true;
       arg.memory = newMemory(std::move(m));
       memOf_[p] = single(arg.memory);
-    } else if (c_.taskBody && t.kind == K::Bool) {
-      arg.type = Type::bits(1);
+    } else if (c_.taskBody && (t.kind == K::Bool || t.kind == K::Struct)) {
+      arg.type = Type::bits(widthOf(typeId, LInst{SpvOp::OpFunctionParameter, 0, 0, {}, {}, defIdx}));
     } else if (t.kind == K::Int || t.kind == K::Float) {
       if (t.width == 0 || t.width > 64)
         c_.fail(defIdx, construct, fmt::format("{}-bit arguments are not supported", t.width));
@@ -472,7 +472,7 @@ void Translator::translateBlock(uint32_t fi) {
       continue;
     }
     if (&in == &lb.insts.back()) translateTerminator(in);
-    else if (!translateVector(in))
+    else if (!translateStruct(in) && !translateVector(in))
       translateInst(in);
   }
   exitBlockOf_[lb.label] = current_; // accesses through pointers into several memories add blocks

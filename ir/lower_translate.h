@@ -149,6 +149,10 @@ private:
                    const LInst& at);
   // Translates an instruction that has a vector result or operand; false for any other.
   bool translateVector(const LInst& in);
+  // Struct values as their members' bits end to end (lower_structs.cpp).
+  bool translateStruct(const LInst& in);
+  std::vector<std::pair<uint32_t, uint32_t>> structLayout(Id type, const LInst& at) const;
+  ValueId structConstant(const spirv::Constant& k, const LInst& at);
 
   // lower_values.cpp: values, pointers, instructions.
   ValueId valueOf(Id id, const LInst& at);

@@ -70,6 +70,10 @@ uint32_t Translator::widthOf(Id type, const LInst& at) const {
   if (t.kind == K::Bool) return 1;
   if ((t.kind == K::Int || t.kind == K::Float) && t.width >= 1 && t.width <= 64)
     return t.width;
+  if (t.kind == K::Struct) {
+    const auto fields = structLayout(type, at);
+    return fields.back().first + fields.back().second;
+  }
   if (t.kind == K::Pointer)
     c_.failAt(at, fmt::format("uses a pointer ({}) as data; converting, comparing or storing pointers is "
                               "not supported", c_.typeName(type)));
@@ -115,6 +119,7 @@ ValueId Translator::valueOf(Id id, const LInst& at) {
       if (auto u = undefVals_.find(id); u != undefVals_.end()) return u->second;
       return undefVals_[id] = b_.undef(w);
     }
+    if (c_.type(k->type).kind == K::Struct && !k->isNull) return structConstant(*k, at);
     return b_.constant(w, k->isNull ? 0 : k->bits);
   }
   if (c_.isPointerValue(id))

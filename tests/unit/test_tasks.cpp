@@ -363,3 +363,33 @@ TEST_CASE("a pipelined task's body is one endless loop serving its invocations")
              ints("out", std::vector<int32_t>(24, 0)), ints("out2", std::vector<int32_t>(24, 0)), scalar("n", 24)});
   }
 }
+
+TEST_CASE("struct results and parameters cross the queues as their members' bits") {
+  const Loaded l = taskFile("structs.spvasm");
+  const ir::Kernel k = lower(l, "structs");
+  REQUIRE(k.processes.size() == 3);
+  for (uint32_t p = 1; p <= 2; ++p) {
+    const ir::Process& pr = k.processes[p];
+    // struct rec { uint a; ushort b; bool c; }: 32 + 16 + 1 bits, the first member lowest.
+    CHECK(pr.resultType == ir::Type::bits(49));
+    CHECK(pr.params == std::vector<ir::Type>{ir::Type::bits(32), ir::Type::bits(49)});
+    CHECK(k.channels[pr.invocation].element == ir::Type::bits(81));
+  }
+  CHECK(k.processes[1].served);
+  CHECK_FALSE(k.processes[2].served);
+  runBoth(l, k, {ints("in", pseudoRandom(12, 71, 0, 2000000000)), ints("out", std::vector<int32_t>(74, 0)),
+                 scalar("n", 12)});
+  // Wider than 64 bits, or with a member that is not a scalar: named, with what is expected.
+  auto kernelWith = [](const std::string& members) {
+    return "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability TaskSequenceINTEL\n"
+           "OpExtension \"SPV_INTEL_task_sequence\"\nOpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n"
+           "%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%v2 = OpTypeVector %uint 2\n"
+           "%big = OpTypeStruct " + members + "\n%fty = OpTypeFunction %big %big\n%kty = OpTypeFunction %void\n"
+           "%ts = OpTypeTaskSequenceINTEL\n%f = OpFunction %big None %fty\n%fp = OpFunctionParameter %big\n"
+           "%fl = OpLabel\nOpReturnValue %fp\nOpFunctionEnd\n%k = OpFunction %void None %kty\n%kl = OpLabel\n"
+           "%s = OpTaskSequenceCreateINTEL %ts %f -1 -1 1 1\nOpTaskSequenceReleaseINTEL %s\nOpReturn\nOpFunctionEnd\n";
+  };
+  CHECK_NOTHROW(lower(loadText(kernelWith("%ulong")), "k"));
+  CHECK(lowerError(loadText(kernelWith("%ulong %uint")), "k").find("struct values of 96 bits") != std::string::npos);
+  CHECK(lowerError(loadText(kernelWith("%uint %v2")), "k").find("a member of type") != std::string::npos);
+}
