@@ -150,6 +150,14 @@ static std::string opsList(const sched::Problem& p, const std::vector<uint32_t>&
 }
 
 namespace {
+// An endless loop serving a task's invocations: the cycle of its result push (its last memory access).
+int pushCycle(const ir::Loop& loop, const sched::LoopSchedule& ls) {
+  int at = 0;
+  for (ir::ValueId v = 0; v < loop.ops.size(); ++v)
+    if (loop.ops[v].kind == ir::OpKind::Store) at = std::max(at, ls.schedule.start.at(v));
+  return at;
+}
+
 // The II a served task's loop achieved (0: not served).
 uint32_t servedII(const Compiled& t, const ir::Process& p) {
   return p.served && !t.schedule.loops.empty() ? t.schedule.loops[0].schedule.ii : 0;
@@ -460,13 +468,16 @@ std::string reportBody(const Compiled& c) {
             r.phi, r.op, r.chainLatency, r.chainLatency);
     }
     if (ls.maxConcurrency) s += fmt::format("  max concurrency:  {}\n", ls.maxConcurrency);
-    s +=
-        fmt::format("  speculated:       {} iteration(s) start before an iteration's exit condition is known "
-                    "({})\n",
-                    ls.speculated,
-                    loop.controls.speculatedIterations
-                        ? fmt::format("SpeculatedIterationsINTEL {}", *loop.controls.speculatedIterations)
-                        : std::string("chosen by the scheduler; squashed when the loop exits"));
+    if (loop.endless())
+      s += "  speculated:       none: the loop never exits (it serves a task's invocations, one per iteration, "
+           "and starts one only when one is queued)\n";
+    else
+      s += fmt::format("  speculated:       {} iteration(s) start before an iteration's exit condition is known "
+                       "({})\n",
+                       ls.speculated,
+                       loop.controls.speculatedIterations
+                           ? fmt::format("SpeculatedIterationsINTEL {}", *loop.controls.speculatedIterations)
+                           : std::string("chosen by the scheduler; squashed when the loop exits"));
     s += fmt::format("  latency:          {} cycles per iteration, {} stages\n", ls.schedule.length, ls.schedule.stages());
     s += fmt::format("  clusters:         {} ({})\n", rtl::clusterModeName(hw.kind), hw.kindReason);
     for (const auto& cc : hw.clusters)
@@ -489,7 +500,11 @@ std::string reportBody(const Compiled& c) {
     for (const auto& r : loop.controls.requests)
       s += fmt::format("  loop control:     {} {}: {}{}\n", r.name, r.value, statusName(r.status),
                        r.note.empty() ? "" : " (" + r.note + ")");
-    if (hw.predictable && hw.burst)
+    if (loop.endless())
+      s += fmt::format("  predicted cycles: none (it never ends); an invocation's result is pushed {} cycles after "
+                       "its pop (fixed memory latency {}, no back-pressure)\n",
+                       pushCycle(loop, ls), c.target.memLatency);
+    else if (hw.predictable && hw.burst)
       s += fmt::format(
           "  predicted cycles: {} + {} x floor((n-1) / {}) + {} x ((n-1) mod {}) per call of n "
           "iterations (MaxConcurrencyINTEL {}: bursts of {}; fixed memory latency {}, no back-pressure)\n",

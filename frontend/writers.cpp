@@ -193,7 +193,11 @@ public:
   }
   uint32_t literal(const OperandDesc& d) override {
     uint32_t v = WordCursor::literal(d);
-    emit(fmt::format("{}", v));
+    // A task sequence's Pipelined and ClusterMode are signed (-1: the compiler's choice), as the
+    // extension writes them; the grammar's LiteralInteger is not.
+    const std::string_view name = d.name ? d.name : "";
+    if (name == "Pipelined" || name == "UseStallEnableClusters") emit(fmt::format("{}", int32_t(v)));
+    else emit(fmt::format("{}", v));
     return v;
   }
   void literal64(const OperandDesc& d) override {

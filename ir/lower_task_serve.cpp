@@ -189,7 +189,7 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
   r.name = "Pipelined (task sequence)";
   r.value = std::to_string(p.pipelined);
   r.status = LoopControlRequest::Status::Honoured;
-  r.note = p.pipelined > 0 ? fmt::format("a new invocation every {} cycles requested", p.pipelined)
+  r.note = p.pipelined > 0 ? fmt::format("the create asks for a new invocation every {} cycle(s)", p.pipelined)
                            : "the compiler's choice of initiation interval";
   controls.requests.push_back(std::move(r));
   k.blocks[serve].loopControls = std::move(controls);

@@ -393,3 +393,9 @@ TEST_CASE("struct results and parameters cross the queues as their members' bits
   CHECK(lowerError(loadText(kernelWith("%ulong %uint")), "k").find("struct values of 96 bits") != std::string::npos);
   CHECK(lowerError(loadText(kernelWith("%uint %v2")), "k").find("a member of type") != std::string::npos);
 }
+
+TEST_CASE("spvhls dis prints a create's Pipelined and ClusterMode signed, as the extension writes them") {
+  const spirv::Module m = spirv::readModuleFile(std::string(SPVHLS_SOURCE_DIR) + "/tests/e2e/tasks/pipelined_m1.spvasm");
+  const std::string text = spirv::writeText(m);
+  CHECK(text.find("OpTaskSequenceCreateINTEL %TaskSeqType %poly -1 -1 16 16") != std::string::npos);
+}
