@@ -20,6 +20,7 @@
 #include "rtlgen/task_timing.h"
 #include "sim/interp.h"
 #include "sim/runspec.h"
+#include "sim/systemc.h"
 #include "sim/testbench.h"
 
 namespace fs = std::filesystem;
@@ -35,7 +36,7 @@ const char* kUsage = R"(usage:
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--jobs N]
+                 [--jobs N] [--systemc] [--speed]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
 Run 'spvhls <command> --help' or see docs/cli.md.
@@ -68,6 +69,8 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--check-cycles", false},
                                                     {"--max-cycles", true},
                                                     {"--trace", true},
+                                                    {"--systemc", false},
+                                                    {"--speed", false},
                                                     {"--help", false},
                                                     {"--dump-ir", false},
                                                     {"--full", false},
@@ -191,6 +194,8 @@ std::string defaultOutDir(const std::string& input) {
   return (fs::path("out") / fs::path(input).stem()).string();
 }
 
+sim::SimInterface simInterface(const driver::Compiled& c, const std::map<uint32_t, std::vector<uint8_t>>& hostImages);
+
 int cmdCompile(const Args& a) {
   driver::LoadedModule m = driver::loadModule(a.input);
   driver::Compiled c = driver::compile(m, a.input, compileOptions(a, a.get("--kernel")));
@@ -200,9 +205,17 @@ int cmdCompile(const Args& a) {
   std::string text = driver::reportText(c);
   writeFile(dir + "/report.txt", text);
   writeFile(dir + "/report.json", driver::reportJson(c).dump(2) + "\n");
+  // The SystemC wrapper for platforms, an example platform and the TLM adapter (docs/systemc.md).
+  const sim::SimInterface iface = simInterface(c, {});
+  const std::string& mod = c.rtl.moduleName;
+  writeFile(dir + "/" + mod + "_sc.h", sim::generateScWrapper(iface));
+  writeFile(dir + "/" + mod + "_sc_main.cpp", sim::generateScExample(iface));
+  writeFile(dir + "/spvhls_tlm.h", sim::tlmHeader());
   for (const Diagnostic& w : c.warnings) std::cerr << w.str() << "\n";
   std::cout << text;
-  std::cout << fmt::format("\nwrote {} Verilog file(s), report.txt and report.json to {}\n", files.size(), dir);
+  std::cout << fmt::format("\nwrote {} Verilog file(s), report.txt and report.json, and the SystemC wrapper {}_sc.h "
+                           "(with {}_sc_main.cpp and spvhls_tlm.h) to {}\n",
+                           files.size(), mod, mod, dir);
   return 0;
 }
 
@@ -435,13 +448,17 @@ int cmdSim(const Args& a) {
   printLoopCountChecks(c.kernel, irRun);
   sim::SimInterface iface = simInterface(c, hostImages);
   bool trace = a.has("--trace");
+  const bool systemc = a.has("--systemc");
+  if (systemc && trace) usageError("--trace writes waveforms from the C++ bench; leave out --systemc for it");
   // A short run (every regression kernel: at most tens of thousands of instructions) spends far
   // longer compiling the model than simulating it: -O0 compiles it in about two thirds of the time
   // (ftrig stall-free: 25 -> 17 s of g++). A long one (the whole programs: 140,000 to 2,000,000)
   // keeps -O1.
   constexpr uint64_t kOptimizeFromInstructions = 100'000;
-  std::string exe = sim::buildSimulator(files, iface, dir + "/sim", trace,
-                                        golden.instructions >= kOptimizeFromInstructions);
+  std::string exe = sim::buildSimulator(files, iface, dir + (systemc ? "/sim_systemc" : "/sim"), trace,
+                                        golden.instructions >= kOptimizeFromInstructions,
+                                        systemc ? sim::Bench::SystemC : sim::Bench::Cpp);
+  if (systemc) std::cout << "SystemC bench: " << exe << " (the kernel's SystemC wrapper, TLM-2.0 memories)\n";
 
   int passed = 0, failed = 0;
   const auto programScope = programScopeVars(c); // compared after every run, in iface.memories order
@@ -472,6 +489,9 @@ int cmdSim(const Args& a) {
       ++passed;
       std::cout << fmt::format("PASS {} cycles={}{}\n", label, r.cycles,
                                expectCycles ? fmt::format(" (predicted {})", *expectCycles) : "");
+      if (a.has("--speed"))
+        std::cout << fmt::format("  speed: {} cycles in {:.3f} s: {:.0f} cycles/s ({} bench)\n", r.cycles, r.seconds,
+                                 r.seconds > 0 ? double(r.cycles) / r.seconds : 0.0, systemc ? "SystemC" : "C++");
       for (size_t l = 0; l < r.loops.size(); ++l) {
         const sim::LoopLaunches& m = r.loops[l];
         if (!m.reinvocations) continue;

@@ -2,6 +2,7 @@
 #include "sim/testbench.h"
 
 #include <atomic>
+#include <chrono>
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "frontend/diagnostics.h"
+#include "sim/systemc.h"
 
 extern char** environ;
 
@@ -32,7 +34,6 @@ namespace fs = std::filesystem;
 #ifndef SPVHLS_SIM_DIR
 #error "SPVHLS_SIM_DIR must point at the directory holding tb_template.cpp.in"
 #endif
-constexpr const char* kTemplatePath = SPVHLS_SIM_DIR "/tb_template.cpp.in";
 
 [[noreturn]] void fail(const std::string& file, const std::string& construct, const std::string& message) {
   SourceLoc loc;
@@ -199,16 +200,6 @@ std::string bindPortsCode(const SimInterface& iface) {
   return code;
 }
 
-// A C++ string literal holding `s`.
-std::string cString(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (static_cast<unsigned char>(ch) < 0x20) out += fmt::format("\\x{:02x}", int(ch));
-    else out += ch;
-  }
-  return out + "\"";
-}
 
 // A Verilog identifier as Verilator names it in C++ (a second underscore of a pair and `$` escaped).
 std::string verilatorName(const std::string& id) {
@@ -224,11 +215,6 @@ std::string verilatorName(const std::string& id) {
     }
   }
   return out;
-}
-
-void replaceAll(std::string& s, const std::string& from, const std::string& to) {
-  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
-    s.replace(pos, from.size(), to);
 }
 
 void putU64(std::string& out, uint64_t v) {
@@ -247,13 +233,43 @@ bool getU64(const std::string& in, size_t& pos, uint64_t& v) {
 
 } // namespace
 
-std::string generateTestbench(const SimInterface& iface) {
-  std::string tmpl;
-  if (!readFile(kTemplatePath, tmpl))
-    fail(kTemplatePath, "simulation", "cannot read the test-bench template (is the source tree present?)");
-  validateInterface(iface, kTemplatePath);
+namespace detail {
+
+// A C++ string literal holding `s`.
+std::string cString(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (static_cast<unsigned char>(ch) < 0x20) out += fmt::format("\\x{:02x}", int(ch));
+    else out += ch;
+  }
+  return out + "\"";
+}
+
+std::string benchFile(const std::string& name) {
+  const std::string path = std::string(SPVHLS_SIM_DIR) + "/" + name;
+  std::string text;
+  if (!readFile(path, text))
+    fail(path, "simulation", "cannot read the test-bench template (is the source tree present?)");
+  return text;
+}
+
+std::string benchTemplate(const std::string& name, const SimInterface& iface) {
+  std::string tmpl = benchFile(name);
+  validateInterface(iface, name);
+  replaceAll(tmpl, "@COMMON@", benchFile("bench_common.inc"));
   replaceAll(tmpl, "@MODULE@", iface.module);
-  replaceAll(tmpl, "@BIND_PORTS@", bindPortsCode(iface));
+  replaceAll(tmpl, "@BIND_LOOPS@", probesCode(iface));
+  return tmpl;
+}
+
+void replaceAll(std::string& s, const std::string& from, const std::string& to) {
+  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+    s.replace(pos, from.size(), to);
+}
+
+// Statements binding the loop, FSM and task probes to the model `top` (its root's signals).
+std::string probesCode(const SimInterface& iface) {
   const std::string root = "top->rootp->" + verilatorName(iface.module) + "__DOT__";
   std::string probes;
   for (size_t l = 0; l < iface.loops.size(); ++l)
@@ -274,7 +290,14 @@ std::string generateTestbench(const SimInterface& iface) {
                           "uint64_t({0}tk{1}_fin); }}, [top] {{ return uint64_t({0}tk{1}_queued); }}, [top] {{ return "
                           "uint64_t({0}tk{1}_results); }}, {2}}});\n",
                           root, t + 1, cString(iface.tasks[t]));
-  replaceAll(tmpl, "@BIND_LOOPS@", probes);
+  return probes;
+}
+
+} // namespace detail
+
+std::string generateTestbench(const SimInterface& iface) {
+  std::string tmpl = detail::benchTemplate("tb_template.cpp.in", iface);
+  detail::replaceAll(tmpl, "@BIND_PORTS@", bindPortsCode(iface));
   return tmpl;
 }
 
@@ -284,7 +307,7 @@ std::string buildSimulator(const std::string& verilogFile, const SimInterface& i
 }
 
 std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
-                           const std::string& workDir, bool trace, bool optimize) {
+                           const std::string& workDir, bool trace, bool optimize, Bench kind) {
   if (verilogFiles.empty()) fail(workDir, "simulation", "no Verilog files to simulate");
   const std::string& verilogFile = verilogFiles.front(); // named in diagnostics
   std::string verilog; // every file's name and contents: part of the rebuild key
@@ -294,26 +317,35 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
     verilog += f + '\0' + text + '\0';
   }
   validateInterface(iface, verilogFile);
-  std::string bench = generateTestbench(iface);
+  const bool systemc = kind == Bench::SystemC;
+  std::string bench = systemc ? generateScBench(iface) : generateTestbench(iface);
 
   std::error_code ec;
   fs::create_directories(workDir, ec);
   if (ec) fail(workDir, "simulation", fmt::format("cannot create the work directory: {}", ec.message()));
   std::string dir = fs::absolute(workDir).lexically_normal().string();
-  std::string benchPath = dir + "/tb_" + iface.module + ".cpp";
+  std::string benchPath = dir + (systemc ? "/tb_sc_" : "/tb_") + iface.module + ".cpp";
   std::string objDir = dir + "/obj";
   std::string exe = objDir + "/sim";
   writeFileIfChanged(benchPath, bench);
+  if (systemc) { // the wrapper the bench instances, as a platform would
+    writeFileIfChanged(dir + "/" + iface.module + "_sc.h", generateScWrapper(iface));
+    writeFileIfChanged(dir + "/spvhls_tlm.h", tlmHeader());
+    bench += generateScWrapper(iface) + tlmHeader(); // part of the rebuild key
+    // Where Debian keeps SystemC, unless the environment says otherwise (verilated.mk reads these).
+    setenv("SYSTEMC_INCLUDE", "/usr/include", 0);
+    setenv("SYSTEMC_LIBDIR", "/usr/lib/x86_64-linux-gnu", 0);
+  }
 
   const char* opt = optimize ? "-O1" : "-O0";
   std::vector<std::string> cmd = {
-      "verilator", "--cc", "--exe", "--build", "-j", "2", "--assert", "-Wno-fatal",
+      "verilator", systemc ? "--sc" : "--cc", "--exe", "--build", "-j", "2", "--assert", "-Wno-fatal",
       // random values for X assignments and uninitialised state (seeded at run time)
-      "--x-assign", "unique", "--x-initial", "unique", "--top-module", iface.module, "--prefix", "Vtop",
-      "-Mdir", objDir, "-o", "sim",
+      "--x-assign", "unique", "--x-initial", "unique", "--top-module", iface.module, "--prefix",
+      systemc ? "V" + iface.module : std::string("Vtop"), "-Mdir", objDir, "-o", "sim",
       // the model is small: low optimisation keeps the build short (the runtime, OPT_GLOBAL, is
       // the same for every model: -O1, compiled once through ccache)
-      "-CFLAGS", fmt::format("{} -DVL_USER_FATAL", opt), "-MAKEFLAGS",
+      "-CFLAGS", fmt::format("{} -DVL_USER_FATAL{}", opt, systemc ? " -I" + dir : ""), "-MAKEFLAGS",
       fmt::format("OPT_FAST={0} OPT_SLOW={0} OPT_GLOBAL=-O1{1}", opt, objCache())};
   if (trace) cmd.push_back("--trace");
   cmd.push_back(benchPath);
@@ -482,9 +514,12 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
     fs::create_directories(memDir);
     cmd.insert(cmd.end(), {"--plusarg", "spvhls_dump_memories"});
   }
+  const auto began = std::chrono::steady_clock::now();
   int rc = runProcess(cmd, logPath, ramDumps || ramLoads ? memDir : "");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 
   SimResult r;
+  r.seconds = seconds;
   std::string status, out;
   readFile(logPath, r.log);
   bool haveStatus = readFile(statusPath, status);

@@ -106,6 +106,7 @@ struct SimResult {
   uint64_t cycles = 0;    // cycle of done (or of the failure)
   std::vector<LoopLaunches> loops; // per SimInterface loop, up to the run's end (done or failure)
   std::string log;        // the simulator's console output ($display, Verilator messages)
+  double seconds = 0;     // wall-clock time of the simulator's run (its start-up included)
 };
 
 // Verilates `verilogFile` with a generated C++ test bench into workDir (rebuilds only if the Verilog,
@@ -116,8 +117,11 @@ std::string buildSimulator(const std::string& verilogFile, const SimInterface& i
 // The same for a design split over several files (e.g. the top module and its library modules).
 // optimize: the model and the bench compiled with -O1 (else -O0, which compiles in about two thirds of
 // the time and runs several times slower: for short simulations).
+// bench: the C++ bench, or the SystemC one (sim/systemc.h: verilator --sc, the model in the kernel's
+// SystemC wrapper, TLM-2.0 memory targets; the same protocol, so runSimulator runs either).
+enum class Bench { Cpp, SystemC };
 std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
-                           const std::string& workDir, bool trace, bool optimize = true);
+                           const std::string& workDir, bool trace, bool optimize = true, Bench bench = Bench::Cpp);
 
 // Runs a simulator built by buildSimulator for `iface` with the arguments of `spec` and the initial
 // buffer contents `init` (argument order, as from initialBuffers). Simulation failures are reported in
@@ -128,5 +132,14 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
 
 // The C++ test bench generated for `iface` (exposed for inspection and tests).
 std::string generateTestbench(const SimInterface& iface);
+
+namespace detail { // shared by the C++ and the SystemC benches (sim/systemc.cpp)
+std::string benchFile(const std::string& name); // a file of the sim/ source directory
+// A bench template of sim/ with the shared code (bench_common.inc), the module and the probes filled in.
+std::string benchTemplate(const std::string& name, const SimInterface& iface);
+std::string probesCode(const SimInterface& iface);
+std::string cString(const std::string& s);
+void replaceAll(std::string& s, const std::string& from, const std::string& to);
+} // namespace detail
 
 } // namespace spvhls::sim

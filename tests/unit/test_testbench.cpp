@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "frontend/diagnostics.h"
+#include "sim/systemc.h"
 #include "sim/testbench.h"
 
 using namespace spvhls;
@@ -502,4 +503,43 @@ TEST_CASE("probed fixture: a deadlock names the FSM's block and the loop that do
   CHECK(r.error.find("deadlock: no progress for 2000 cycles") != std::string::npos);
   CHECK(r.error.find("FSM: in block 'for.cond.loop', its cycle 1") != std::string::npos);
   CHECK(r.error.find("loop 'inner': running (invocation 2), last launch at cycle") != std::string::npos);
+}
+
+TEST_CASE("SystemC bench: the vadd fixture in its wrapper with TLM-2.0 memories, and bad requests named") {
+  const std::string exe =
+      buildSimulator(vaddFiles(), vaddInterface(), kWork + "/vadd_sc", false, false, Bench::SystemC);
+  Vadd v = makeVadd(100, 11);
+  for (uint64_t seed : {1, 2}) {
+    CAPTURE(seed);
+    SimOptions o;
+    o.seed = seed;
+    o.minLatency = 1;
+    o.maxLatency = 9;
+    o.readyProb = 0.6;
+    checkVaddResult(v, runSimulator(exe, vaddInterface(), v.spec, buffersOf(v.spec), o));
+  }
+  // The generated wrapper: one adapter per memory port, the scalar as Verilator's SystemC type.
+  const std::string wrapper = generateScWrapper(vaddInterface());
+  CHECK(wrapper.find("spvhls::MemoryPortToTlm<64> mem_c;") != std::string::npos);
+  CHECK(wrapper.find("sc_core::sc_in<uint32_t> arg_n;") != std::string::npos);
+  CHECK(wrapper.find("return {&mem_a, &mem_b, &mem_c};") != std::string::npos);
+
+  // The adapter checks the protocol, the target the bounds.
+  const std::string faulty =
+      buildSimulator(std::vector<std::string>{kData + "/faulty.v"}, faultyInterface(), kWork + "/faulty_sc", false, false,
+                     Bench::SystemC);
+  auto run = [&](uint32_t n, uint32_t mode) {
+    RunSpec s = faultySpec(n, mode);
+    return runSimulator(faulty, faultyInterface(), s, buffersOf(s), SimOptions{});
+  };
+  SimResult r = run(16, 2);
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("dut.mem_a: read of 4 bytes at address 64 at cycle") != std::string::npos);
+  CHECK(r.error.find("the target answered TLM_ADDRESS_ERROR_RESPONSE") != std::string::npos);
+  r = run(4, 3);
+  CHECK_FALSE(r.finished);
+  CHECK(r.error.find("the size must be a power of two up to 8 bytes and the address aligned to it") !=
+        std::string::npos);
+  r = run(4, 0);
+  CHECK(r.finished);
 }
