@@ -205,6 +205,7 @@ int cmdCompile(const Args& a) {
   std::string text = driver::reportText(c);
   writeFile(dir + "/report.txt", text);
   writeFile(dir + "/report.json", driver::reportJson(c).dump(2) + "\n");
+  writeFile(dir + "/report.html", driver::reportHtml(c));
   // The SystemC wrapper for platforms, an example platform and the TLM adapter (docs/systemc.md).
   const sim::SimInterface iface = simInterface(c, {});
   const std::string& mod = c.rtl.moduleName;
@@ -213,7 +214,7 @@ int cmdCompile(const Args& a) {
   writeFile(dir + "/spvhls_tlm.h", sim::tlmHeader());
   for (const Diagnostic& w : c.warnings) std::cerr << w.str() << "\n";
   std::cout << text;
-  std::cout << fmt::format("\nwrote {} Verilog file(s), report.txt and report.json, and the SystemC wrapper {}_sc.h "
+  std::cout << fmt::format("\nwrote {} Verilog file(s), report.txt, report.json and report.html, and the SystemC wrapper {}_sc.h "
                            "(with {}_sc_main.cpp and spvhls_tlm.h) to {}\n",
                            files.size(), mod, mod, dir);
   return 0;

@@ -12,5 +12,8 @@ namespace spvhls::driver {
 
 nlohmann::json reportJson(const Compiled& c);
 std::string reportText(const Compiled& c);
+// report.html: one self-contained page with the loop table and a schedule chart per loop
+// (report_html.cpp).
+std::string reportHtml(const Compiled& c);
 
 } // namespace spvhls::driver

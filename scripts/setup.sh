@@ -6,7 +6,8 @@ set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config python3
       verilator libsystemc-dev libboost-graph-dev libfmt-dev doctest-dev
       nlohmann-json3-dev spirv-headers spirv-tools clang-15 llvm-15 llvm-spirv-15 yosys
-      time ccache "$@") # time: GNU time, the compile benchmark's peak memory; ccache: the simulators' builds
+      time ccache chromium "$@") # time: GNU time, the compile benchmark's peak memory; ccache: the simulators' builds;
+      # chromium: report.html rendered headless in the tests
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
