@@ -35,7 +35,7 @@ const char* kUsage = R"(usage:
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
-                 [--max-cycles N] [--trace FILE.vcd] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
+                 [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
                  [--jobs N] [--systemc] [--speed]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
@@ -458,7 +458,8 @@ int cmdSim(const Args& a) {
   constexpr uint64_t kOptimizeFromInstructions = 100'000;
   std::string exe = sim::buildSimulator(files, iface, dir + (systemc ? "/sim_systemc" : "/sim"), trace,
                                         golden.instructions >= kOptimizeFromInstructions,
-                                        systemc ? sim::Bench::SystemC : sim::Bench::Cpp);
+                                        systemc ? sim::Bench::SystemC : sim::Bench::Cpp,
+                                        trace && a.get("--trace").ends_with(".fst"));
   if (systemc) std::cout << "SystemC bench: " << exe << " (the kernel's SystemC wrapper, TLM-2.0 memories)\n";
 
   int passed = 0, failed = 0;
@@ -466,7 +467,7 @@ int cmdSim(const Args& a) {
   // One run's verdict, printed: bit-exact results, and under the prediction's conditions
   // (expectCycles) the cycles and the reinvocation delays.
   auto judge = [&](const std::string& label, const sim::SimResult& r, std::optional<uint64_t> expectCycles) {
-    std::string problem = r.finished ? sim::compareBuffers(spec, expected, r.buffers) +
+    std::string problem = r.finished ? sim::compareBuffers(spec, expected, r.buffers, 10, &r.lastWrite) +
                                            sim::compareGlobals(golden, programScope, r.memories)
                                      : r.error;
     if (problem.empty() && expectCycles && r.cycles != *expectCycles)

@@ -442,7 +442,8 @@ BufferSet initialBuffers(const RunSpec& spec) {
   return out;
 }
 
-std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual, size_t maxReported) {
+std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual, size_t maxReported,
+                           const std::vector<std::vector<uint32_t>>* lastWrite) {
   if (expected.size() != spec.args.size() || actual.size() != spec.args.size())
     return fmt::format("buffer sets differ in size: spec has {} arguments, expected set {}, actual set {}", spec.args.size(),
                        expected.size(), actual.size());
@@ -463,8 +464,14 @@ std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const
       if (ev == gv) continue;
       if (++mismatches > maxReported) continue;
       ++reported;
-      report += fmt::format("argument {}: element {}: expected {}, got {}\n", describeArg(a), k / eb,
-                            formatElem(a.elem, ev, true), formatElem(a.elem, gv, true));
+      std::string when;
+      if (lastWrite && i < lastWrite->size() && (*lastWrite)[i].size() == g.size()) {
+        uint32_t last = 0;
+        for (uint64_t b = k; b < k + eb; ++b) last = std::max(last, (*lastWrite)[i][b]);
+        when = last ? fmt::format(" (last written at cycle {})", last - 1) : " (never written by the kernel)";
+      }
+      report += fmt::format("argument {}: element {}: expected {}, got {}{}\n", describeArg(a), k / eb,
+                            formatElem(a.elem, ev, true), formatElem(a.elem, gv, true), when);
     }
   }
   if (mismatches > reported) report += fmt::format("... {} mismatching elements in total\n", mismatches);

@@ -73,8 +73,10 @@ BufferSet initialBuffers(const RunSpec& spec);
 
 // Bit-for-bit comparison. Returns "" when equal, else a readable report of the first mismatches
 // (argument name, element index, expected and actual values formatted by element type).
+// lastWrite (optional, per buffer and byte: 1 + the cycle of the last write, 0: never) adds to each
+// mismatching element when the hardware last wrote it.
 std::string compareBuffers(const RunSpec& spec, const BufferSet& expected, const BufferSet& actual,
-                           size_t maxReported = 10);
+                           size_t maxReported = 10, const std::vector<std::vector<uint32_t>>* lastWrite = nullptr);
 // Distance in units in the last place between two floats of `bytes` (2, 4, 8) given as bits: how many
 // representable values lie between them (0: equal, or both NaN; +0 and -0 are 0 apart; a NaN against a
 // number: UINT64_MAX).

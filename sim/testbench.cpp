@@ -307,7 +307,7 @@ std::string buildSimulator(const std::string& verilogFile, const SimInterface& i
 }
 
 std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
-                           const std::string& workDir, bool trace, bool optimize, Bench kind) {
+                           const std::string& workDir, bool trace, bool optimize, Bench kind, bool traceFst) {
   if (verilogFiles.empty()) fail(workDir, "simulation", "no Verilog files to simulate");
   const std::string& verilogFile = verilogFiles.front(); // named in diagnostics
   std::string verilog; // every file's name and contents: part of the rebuild key
@@ -347,7 +347,7 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
       // the same for every model: -O1, compiled once through ccache)
       "-CFLAGS", fmt::format("{} -DVL_USER_FATAL{}", opt, systemc ? " -I" + dir : ""), "-MAKEFLAGS",
       fmt::format("OPT_FAST={0} OPT_SLOW={0} OPT_GLOBAL=-O1{1}", opt, objCache())};
-  if (trace) cmd.push_back("--trace");
+  if (trace) cmd.push_back(traceFst ? "--trace-fst" : "--trace");
   cmd.push_back(benchPath);
   for (const auto& f : verilogFiles)
     cmd.push_back(fs::absolute(f).lexically_normal().string());
@@ -467,7 +467,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   std::string base =
       fmt::format("{}/run-{}-{}", fs::path(exePath).parent_path().string(), getpid(), counter++);
   std::string inPath = base + ".in", outPath = base + ".out", statusPath = base + ".status",
-              logPath = base + ".log";
+              logPath = base + ".log", writesPath = base + ".writes";
   writeFile(inPath, in);
   std::vector<std::string> cmd = {exePath,
                                   "--in",
@@ -487,7 +487,9 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
                                   "--max-cycles",
                                   std::to_string(o.maxCycles),
                                   "--watchdog",
-                                  std::to_string(o.watchdogCycles)};
+                                  std::to_string(o.watchdogCycles),
+                                  "--writes",
+                                  writesPath};
   if (!o.traceFile.empty()) cmd.insert(cmd.end(), {"--trace", fs::absolute(o.traceFile).string()});
   const std::string memDir = base + ".mem";
   bool ramLoads = false;
@@ -524,7 +526,9 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   readFile(logPath, r.log);
   bool haveStatus = readFile(statusPath, status);
   bool haveOut = readFile(outPath, out);
-  for (const auto& p : {inPath, outPath, statusPath, logPath})
+  std::string writes; // the SystemC bench writes none
+  const bool haveWrites = readFile(writesPath, writes);
+  for (const auto& p : {inPath, outPath, statusPath, logPath, writesPath})
     std::remove(p.c_str());
   if (!haveStatus)
     fail(exe, "simulation",
@@ -566,6 +570,21 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
     }
   } else if (r.finished) {
     fail(outPath, "simulation", "the simulator finished without writing its buffers");
+  }
+  if (haveWrites) {
+    r.lastWrite.assign(init.size(), {});
+    size_t pos = 0;
+    for (const SimPort* p : pointerPorts) {
+      uint64_t len = 0;
+      if (!getU64(writes, pos, len) || (writes.size() - pos) / 4 < len)
+        fail(writesPath, "simulation", "malformed simulator write-cycle file");
+      if (p->memory < 0) {
+        std::vector<uint32_t>& to = r.lastWrite[p->argIndex];
+        to.resize(len);
+        std::memcpy(to.data(), writes.data() + pos, 4 * len);
+      }
+      pos += 4 * len;
+    }
   }
   for (size_t i = 0; i < iface.memories.size(); ++i) {
     const SimMemory& m = iface.memories[i];

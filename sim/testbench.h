@@ -95,7 +95,7 @@ struct SimOptions {
   double readyProb = 1.0;                  // probability that req_ready is high in a cycle, (0, 1]
   uint64_t maxCycles = 10'000'000;
   uint64_t watchdogCycles = 100'000;
-  std::string traceFile;                   // VCD output; requires a simulator built with trace
+  std::string traceFile;                   // VCD (or FST) output; requires a simulator built with trace
 };
 
 struct SimResult {
@@ -107,6 +107,9 @@ struct SimResult {
   std::vector<LoopLaunches> loops; // per SimInterface loop, up to the run's end (done or failure)
   std::string log;        // the simulator's console output ($display, Verilator messages)
   double seconds = 0;     // wall-clock time of the simulator's run (its start-up included)
+  // Per buffer argument, per byte: 1 + the cycle of the kernel's last write to it, 0: never written
+  // (empty when the bench does not record it: the SystemC bench).
+  std::vector<std::vector<uint32_t>> lastWrite;
 };
 
 // Verilates `verilogFile` with a generated C++ test bench into workDir (rebuilds only if the Verilog,
@@ -119,9 +122,11 @@ std::string buildSimulator(const std::string& verilogFile, const SimInterface& i
 // the time and runs several times slower: for short simulations).
 // bench: the C++ bench, or the SystemC one (sim/systemc.h: verilator --sc, the model in the kernel's
 // SystemC wrapper, TLM-2.0 memory targets; the same protocol, so runSimulator runs either).
+// traceFst: with trace, the waveforms are FST (verilator --trace-fst) instead of VCD.
 enum class Bench { Cpp, SystemC };
 std::string buildSimulator(const std::vector<std::string>& verilogFiles, const SimInterface& iface,
-                           const std::string& workDir, bool trace, bool optimize = true, Bench bench = Bench::Cpp);
+                           const std::string& workDir, bool trace, bool optimize = true, Bench bench = Bench::Cpp,
+                           bool traceFst = false);
 
 // Runs a simulator built by buildSimulator for `iface` with the arguments of `spec` and the initial
 // buffer contents `init` (argument order, as from initialBuffers). Simulation failures are reported in

@@ -2,12 +2,16 @@
 // tests/unit/data/testbench/: a correct vector-add kernel and a kernel with selectable faults.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <set>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "frontend/diagnostics.h"
 #include "sim/systemc.h"
@@ -223,6 +227,33 @@ TEST_CASE("vadd fixture: a seed reproduces its run; an ideal memory gives full t
   CHECK(fast.cycles < r1.cycles);
 }
 
+TEST_CASE("vadd fixture: the bench records the cycle of each byte's last write, for mismatch reports") {
+  Vadd v = makeVadd(20, 9);
+  SimOptions o;
+  o.seed = 3;
+  o.readyProb = 0.7;
+  SimResult r = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), o);
+  checkVaddResult(v, r);
+  REQUIRE(r.lastWrite.size() == 4);
+  CHECK(std::all_of(r.lastWrite[0].begin(), r.lastWrite[0].end(), [](uint32_t w) { return w == 0; })); // a: read
+  const std::vector<uint32_t>& c = r.lastWrite[2];
+  REQUIRE(c.size() == 4 * 23);
+  for (size_t b = 0; b < c.size(); ++b) {
+    CAPTURE(b);
+    if (b < 4 * 20) CHECK((c[b] > 0 && c[b] <= r.cycles + 1)); // written, before done
+    else CHECK(c[b] == 0);                                    // the sentinel after c[n - 1]
+  }
+  // A mismatch names the write's cycle (or that there was none).
+  BufferSet wrong = r.buffers;
+  wrong[2][4 * 5] ^= 1;
+  wrong[2][4 * 21] ^= 1;
+  const std::string report = compareBuffers(v.spec, wrong, r.buffers, 10, &r.lastWrite);
+  CHECK(report.find(fmt::format("element 5: expected")) != std::string::npos);
+  CHECK(report.find(fmt::format("(last written at cycle {})", c[20] - 1)) != std::string::npos);
+  CHECK(report.find("element 21: expected") != std::string::npos);
+  CHECK(report.find("(never written by the kernel)") != std::string::npos);
+}
+
 TEST_CASE("vadd fixture: n = 0 finishes without touching memory") {
   Vadd v = makeVadd(0, 3);
   SimResult r = runSimulator(vaddSim(), vaddInterface(), v.spec, buffersOf(v.spec), SimOptions{});
@@ -248,6 +279,18 @@ TEST_CASE("vadd fixture: VCD trace and build cache") {
   std::string again = buildSimulator(vaddFiles(), vaddInterface(), kWork + "/vadd", true);
   CHECK(again == vaddSim());
   CHECK(fs::last_write_time(again) == stamp);
+
+  // FST instead (verilator --trace-fst): a binary file starting with its header block, not VCD text.
+  const std::string fst = buildSimulator(vaddFiles(), vaddInterface(), kWork + "/vadd_fst", true, false,
+                                         Bench::Cpp, true);
+  o.traceFile = kWork + "/vadd_trace.fst";
+  fs::remove(o.traceFile);
+  checkVaddResult(v, runSimulator(fst, vaddInterface(), v.spec, buffersOf(v.spec), o));
+  std::ifstream f(o.traceFile, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  REQUIRE(bytes.size() > 1000);
+  CHECK(bytes[0] == 0); // FST_BL_HDR
+  CHECK(bytes.find("$enddefinitions") == std::string::npos);
 }
 
 TEST_CASE("faulty fixture: the correct mode works under back-pressure") {
