@@ -9,6 +9,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -575,6 +576,17 @@ int cmdSim(const Args& a) {
   std::vector<sim::SimResult> results(runs.size());
   std::vector<std::exception_ptr> errors(runs.size());
   std::atomic<size_t> next{0};
+  // A run longer than a few seconds says where it is every five seconds or so.
+  std::mutex progressOut;
+  for (sim::SimOptions& so : runs)
+    so.onProgress = [&progressOut, seed = so.seed, shown = 0.0](uint64_t cycle, double seconds) mutable {
+      if (seconds < 5 || seconds - shown < 5) return;
+      shown = seconds;
+      std::lock_guard<std::mutex> lock(progressOut);
+      std::cout << fmt::format("  seed={}: cycle {} after {:.0f} s ({:.0f} cycles/s)\n", seed, cycle, seconds,
+                               double(cycle) / seconds)
+                << std::flush;
+    };
   auto worker = [&] {
     for (size_t i; (i = next++) < runs.size();) {
       try {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -98,8 +99,8 @@ std::string errorSummary(const std::string& log) {
 
 // Runs argv[0] (looked up in PATH) with stdout and stderr written to logPath; returns the exit
 // status, or 128 + signal when it was killed.
-int runProcess(const std::vector<std::string>& argv, const std::string& logPath,
-               const std::string& cwd = "") {
+int runProcess(const std::vector<std::string>& argv, const std::string& logPath, const std::string& cwd = "",
+               const std::function<void()>& whileWaiting = {}) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
@@ -122,8 +123,16 @@ int runProcess(const std::vector<std::string>& argv, const std::string& logPath,
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) fail(argv[0], "simulation", fmt::format("cannot start {}: {}", argv[0], std::strerror(rc)));
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) fail(argv[0], "simulation", fmt::format("waitpid failed: {}", std::strerror(errno)));
+  // With whileWaiting, polled every 50 ms; whileWaiting runs about once a second until the process exits.
+  for (int polls = 1;; ++polls) {
+    const pid_t done = waitpid(pid, &status, whileWaiting ? WNOHANG : 0);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR)
+      fail(argv[0], "simulation", fmt::format("waitpid failed: {}", std::strerror(errno)));
+    if (done != 0) continue;
+    usleep(50'000);
+    if (polls % 20 == 0) whileWaiting();
+  }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
@@ -467,7 +476,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   std::string base =
       fmt::format("{}/run-{}-{}", fs::path(exePath).parent_path().string(), getpid(), counter++);
   std::string inPath = base + ".in", outPath = base + ".out", statusPath = base + ".status",
-              logPath = base + ".log", writesPath = base + ".writes";
+              logPath = base + ".log", writesPath = base + ".writes", progressPath = base + ".progress";
   writeFile(inPath, in);
   std::vector<std::string> cmd = {exePath,
                                   "--in",
@@ -490,6 +499,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
                                   std::to_string(o.watchdogCycles),
                                   "--writes",
                                   writesPath};
+  if (o.onProgress) cmd.insert(cmd.end(), {"--progress", progressPath});
   if (!o.traceFile.empty()) cmd.insert(cmd.end(), {"--trace", fs::absolute(o.traceFile).string()});
   const std::string memDir = base + ".mem";
   bool ramLoads = false;
@@ -517,7 +527,15 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
     cmd.insert(cmd.end(), {"--plusarg", "spvhls_dump_memories"});
   }
   const auto began = std::chrono::steady_clock::now();
-  int rc = runProcess(cmd, logPath, ramDumps || ramLoads ? memDir : "");
+  std::function<void()> poll;
+  if (o.onProgress)
+    poll = [&] {
+      std::string text;
+      uint64_t cycle = 0;
+      if (readFile(progressPath, text) && std::sscanf(text.c_str(), "cycle %lu", &cycle) == 1)
+        o.onProgress(cycle, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
+    };
+  int rc = runProcess(cmd, logPath, ramDumps || ramLoads ? memDir : "", poll);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 
   SimResult r;
@@ -528,7 +546,7 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   bool haveOut = readFile(outPath, out);
   std::string writes; // the SystemC bench writes none
   const bool haveWrites = readFile(writesPath, writes);
-  for (const auto& p : {inPath, outPath, statusPath, logPath, writesPath})
+  for (const auto& p : {inPath, outPath, statusPath, logPath, writesPath, progressPath})
     std::remove(p.c_str());
   if (!haveStatus)
     fail(exe, "simulation",

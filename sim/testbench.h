@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,9 @@ struct SimOptions {
   uint64_t maxCycles = 10'000'000;
   uint64_t watchdogCycles = 100'000;
   std::string traceFile;                   // VCD (or FST) output; requires a simulator built with trace
+  // Called about once a second while the simulation runs, with the cycle the simulator last reported
+  // (it reports every two seconds or so) and the seconds since it started.
+  std::function<void(uint64_t cycle, double seconds)> onProgress;
 };
 
 struct SimResult {
