@@ -32,7 +32,7 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--fusion on|off] [--dump-ir]
+                 [--share-units on|off] [--fusion on|off] [--dump-ir] [--area]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
@@ -72,6 +72,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--trace", true},
                                                     {"--systemc", false},
                                                     {"--speed", false},
+                                                    {"--area", false},
                                                     {"--help", false},
                                                     {"--dump-ir", false},
                                                     {"--full", false},
@@ -206,7 +207,20 @@ int cmdCompile(const Args& a) {
   std::string text = driver::reportText(c);
   writeFile(dir + "/report.txt", text);
   writeFile(dir + "/report.json", driver::reportJson(c).dump(2) + "\n");
-  writeFile(dir + "/report.html", driver::reportHtml(c));
+  std::map<std::string, driver::Area> loopArea; // --area: each loop module through yosys
+  if (a.has("--area")) {
+    std::vector<std::pair<std::string, size_t>> loops; // module, loop count
+    loops.emplace_back(c.rtl.moduleName, c.kernel.loops.size());
+    for (const driver::Compiled& t : c.tasks) loops.emplace_back(t.rtl.moduleName, t.kernel.loops.size());
+    for (const auto& [mod, n] : loops)
+      for (size_t l = 0; l < n; ++l) {
+        const std::string top = fmt::format("{}_loop{}", mod, l);
+        std::string why;
+        if (auto area = driver::yosysArea(files, top, dir + "/" + top + ".yosys.log", why)) loopArea[top] = *area;
+        else std::cerr << "warning: no area for " << top << ": " << why << "\n";
+      }
+  }
+  writeFile(dir + "/report.html", driver::reportHtml(c, a.has("--area") ? &loopArea : nullptr));
   // The SystemC wrapper for platforms, an example platform and the TLM adapter (docs/systemc.md).
   const sim::SimInterface iface = simInterface(c, {});
   const std::string& mod = c.rtl.moduleName;

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 
+#include "driver/area.h"
 #include "driver/pipeline.h"
 
 namespace spvhls::driver {
@@ -14,6 +16,8 @@ nlohmann::json reportJson(const Compiled& c);
 std::string reportText(const Compiled& c);
 // report.html: one self-contained page with the loop table and a schedule chart per loop
 // (report_html.cpp).
-std::string reportHtml(const Compiled& c);
+// loopArea: per loop module name (<module>_loop<N>), its area from yosys (spvhls compile --area), or
+// null: the table has no area column.
+std::string reportHtml(const Compiled& c, const std::map<std::string, Area>* loopArea = nullptr);
 
 } // namespace spvhls::driver

@@ -183,7 +183,7 @@ std::string bottleneckOps(const sched::LoopSchedule& ls, const ir::Loop& loop) {
 
 } // namespace
 
-std::string reportHtml(const Compiled& c) {
+std::string reportHtml(const Compiled& c, const std::map<std::string, Area>* loopArea) {
   const json j = reportJson(c);
   std::string s =
       fmt::format("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>spvhls "
@@ -204,7 +204,9 @@ std::string reportHtml(const Compiled& c) {
   s += "<h2>Loops</h2>\n<table class=\"loops\"><tr><th>loop</th><th>source</th><th>pipelined</th><th>II "
        "achieved</th><th>II requested</th><th>MII (Res, Rec)</th><th>speculated iterations</th><th>max "
        "interleaving</th><th>max concurrency</th><th>latency</th><th>stages</th><th>cluster kind</th>"
-       "<th>bottleneck</th><th>try</th></tr>\n";
+       "<th>bottleneck</th><th>try</th>";
+  if (loopArea) s += "<th>area (yosys synth -lut 6)</th>";
+  s += "</tr>\n";
   size_t anchor = 0, total = 0;
   std::vector<json> reports;
   for (const auto& [prefix, part] : parts) {
@@ -225,6 +227,12 @@ std::string reportHtml(const Compiled& c) {
           ls.maxConcurrency ? std::to_string(ls.maxConcurrency) : "-", ls.schedule.length,
           ls.schedule.stages(), esc(text(jl["cluster_kind"])),
           esc(text(jl["limited_by"])) + bottleneckOps(ls, part->kernel.loops[l]), esc(advice(jl, ls)));
+      if (loopArea) { // one more cell before the row's "</tr>\n"
+        const auto it = loopArea->find(fmt::format("{}_loop{}", part->rtl.moduleName, l));
+        s.insert(s.size() - 6, it == loopArea->end() ? std::string("<td>-</td>")
+                                                     : fmt::format("<td class=\"num\">{} LUT6, {} FF</td>",
+                                                                   it->second.lut6, it->second.ff));
+      }
     }
     total += part->kernel.loops.size();
   }

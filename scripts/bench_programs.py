@@ -64,8 +64,11 @@ def yosys_lut6(files, top, log, timeout):
     if r.returncode != 0:
         return {"yosys": "error: " + " ".join((r.stderr or r.stdout).strip().splitlines()[-1:])}
     text = open(log).read()
-    # `stat` ends with the whole hierarchy's cell counts (instances multiplied out) when there is one.
-    tail = text[text.rfind("design hierarchy"):] if "design hierarchy" in text else text[text.rfind("Number of cells"):]
+    # The last `stat` (synth prints one of its own before): it ends with the whole hierarchy's cell counts
+    # (instances multiplied out) when there is a hierarchy.
+    tail = text[text.rfind("Printing statistics"):]
+    if "design hierarchy" in tail:
+        tail = tail[tail.find("design hierarchy"):]
     counts = {}
     for m in re.finditer(r"^\s+(\$\w+)\s+(\d+)\s*$", tail, re.M):
         counts[m.group(1)] = int(m.group(2))

@@ -4,7 +4,8 @@ Chromium, and what the page's layout produced read back from the rendered DOM (b
 written by the page's script after layout): one loop-table row per pipelined loop of report.json (the
 kernel's and its task sequences'), and per loop a schedule chart with bars of positive width. A screenshot of each page is kept in --out.
 With --chart-kernel, that kernel's chart is checked in detail against its report.json: every
-operation of the critical recurrence is drawn highlighted.
+operation of the critical recurrence is drawn highlighted. With --area-kernel, that kernel is compiled
+with --area and its loop table must give each loop's LUTs and flip-flops.
 
     check_html.py --spvhls S --out DIR --inputs A.spv [B.spvasm ...] [--chart-kernel histogram]
 """
@@ -41,13 +42,15 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--inputs", nargs="+", required=True)
     ap.add_argument("--chart-kernel")
+    ap.add_argument("--area-kernel", help="compiled with --area: its loop table shows each loop's yosys area")
     a = ap.parse_args()
     browser = chromium()
     problems = []
     for inp in a.inputs:
         stem = os.path.splitext(os.path.basename(inp))[0]
         out = os.path.abspath(os.path.join(a.out, stem))
-        r = subprocess.run([a.spvhls, "compile", inp, "-o", out], capture_output=True, text=True)
+        area = ["--area"] if stem == a.area_kernel else []
+        r = subprocess.run([a.spvhls, "compile", inp, "-o", out] + area, capture_output=True, text=True)
         if r.returncode != 0:
             problems.append(f"{stem}: spvhls compile failed: {r.stderr.strip()[-500:]}")
             continue
@@ -68,6 +71,11 @@ def main():
         if not os.path.exists(shot) or os.path.getsize(shot) < 10000:
             problems.append(f"{stem}: no screenshot")
         print(f"{stem}: {len(loops)} loop(s), charts {rendered['charts']}, screenshot {shot}")
+        if area:
+            cells = re.findall(r'<td class="num">(\d+) LUT6, (\d+) FF</td>', dom)
+            print(f"{stem}: loop areas {cells}")
+            if len(cells) != len(loops) or any(int(l) == 0 or int(f) == 0 for l, f in cells):
+                problems.append(f"{stem}: --area gave {len(cells)} loop areas for {len(loops)} loops: {cells}")
         if stem == a.chart_kernel:
             # The critical recurrence of loop 0, as report.json names it, is drawn in red, op by op.
             recurrence = loops[0]["critical_recurrence"]
