@@ -78,7 +78,9 @@ window.addEventListener('load', function () {
 // One loop's schedule chart: a row per operation that takes time or a port (and every operation of
 // the critical recurrence), a bar from its start over its latency (at least one cycle), stages every
 // II cycles.
-std::string chart(const sched::LoopSchedule& ls, const ir::Loop& loop) {
+// `module`: the loop's Verilog module, whose signals c<i> (operation i's value when formed) and
+// v<i>_p<k> (held at position k) a waveform shows.
+std::string chart(const sched::LoopSchedule& ls, const ir::Loop& loop, const std::string& module) {
   const sched::Problem& p = ls.problem;
   const std::set<uint32_t> crit(ls.mii.criticalCycle.begin(), ls.mii.criticalCycle.end());
   std::vector<uint32_t> rows;
@@ -115,11 +117,14 @@ std::string chart(const sched::LoopSchedule& ls, const ir::Loop& loop) {
     s += fmt::format("<text x=\"2\" y=\"{}\">{}</text>\n", y + 11, esc(op.name.substr(0, 34)));
     s += fmt::format(
         "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: cycle {}, latency "
-        "{}{}{}</title></rect>\n",
+        "{}{}{}{}</title></rect>\n",
         cls, label + start * cell, y + 2, std::max(1u, op.latency) * unsigned(cell) - 1, rowH - 4,
         esc(op.name), start, op.latency,
         op.resource >= 0 ? ", port " + esc(p.resources[op.resource].name) : "",
-        where.empty() ? "" : ", " + esc(where));
+        where.empty() ? "" : ", " + esc(where),
+        i < loop.ops.size() && loop.ops[i].width() > 0
+            ? fmt::format("; in a waveform: {}.c{} (v{}_p&lt;k&gt; at position k)", esc(module), i, i)
+            : "");
   }
   s += "</svg>\n";
   if (cut) s += fmt::format("<p class=\"note\">{} more operations not drawn.</p>\n", rows.size() - kMaxRows);
@@ -254,7 +259,7 @@ std::string reportHtml(const Compiled& c, const std::map<std::string, Area>* loo
           ls.schedule.stages(), esc(text(jl["limited_by"])));
       s += "<h3>Schedule</h3>\n<p class=\"note\">Operations over cycles of one iteration (red: the critical "
            "recurrence; green: memory-port accesses; S<i>k</i>: stage k, every II cycles).</p>\n";
-      s += chart(ls, part->kernel.loops[l]);
+      s += chart(ls, part->kernel.loops[l], fmt::format("{}_loop{}", part->rtl.moduleName, l));
       s += "<h3>Modulo reservation table</h3>\n" + reservationTable(ls);
       s += "<h3>Clusters and FIFOs</h3>\n<table><tr><th>cluster</th><th>positions</th><th>exit FIFO "
            "depth</th></tr>\n";
