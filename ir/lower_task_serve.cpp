@@ -164,23 +164,38 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
   }
   k.args.clear();
 
-  // Every return pushes its result (a completion for a void task) and serves the next invocation.
-  for (uint32_t bb = 0; bb < k.blocks.size(); ++bb) {
-    Terminator& t = k.blocks[bb].term;
-    if (t.kind != Terminator::Kind::Return || bb == exit) continue;
-    b.block = bb;
-    b.loc = t.loc;
-    ValueId value = t.cond == kNone ? always : t.cond;
-    if (k.ops[value].width() < 8 * resBytes) value = b.resize(value, 8 * resBytes, false);
-    Op push;
-    push.kind = OpKind::Store;
-    push.size = static_cast<uint8_t>(resBytes);
-    push.memory = resQ;
-    push.name = "result";
-    push.operands = {zero, value, kNone};
-    b.emit(std::move(push));
-    t = Terminator{Terminator::Kind::Branch, kNone, {serve}, {}, t.loc};
+  // Every return goes to one block that pushes the result (a completion for a void task) and serves
+  // the next invocation: one push per iteration, so the result queue's port does not limit the II.
+  std::vector<uint32_t> returns;
+  for (uint32_t bb = 0; bb < k.blocks.size(); ++bb)
+    if (k.blocks[bb].term.kind == Terminator::Kind::Return && bb != exit) returns.push_back(bb);
+  const uint32_t done = static_cast<uint32_t>(k.blocks.size());
+  k.blocks.emplace_back();
+  k.blocks[done].name = "task.serve.result";
+  b.block = done;
+  ValueId value = always;
+  if (!k.result.isNone()) {
+    Op phi;
+    phi.kind = OpKind::Phi;
+    phi.type = k.result;
+    phi.name = "result";
+    for (uint32_t bb : returns) {
+      phi.operands.push_back(k.blocks[bb].term.cond);
+      phi.phiBlocks.push_back(bb);
+    }
+    value = returns.size() == 1 ? k.blocks[returns[0]].term.cond : b.emit(std::move(phi));
   }
+  for (uint32_t bb : returns)
+    k.blocks[bb].term = Terminator{Terminator::Kind::Branch, kNone, {done}, {}, k.blocks[bb].term.loc};
+  if (k.ops[value].width() < 8 * resBytes) value = b.resize(value, 8 * resBytes, false);
+  Op push;
+  push.kind = OpKind::Store;
+  push.size = static_cast<uint8_t>(resBytes);
+  push.memory = resQ;
+  push.name = "result";
+  push.operands = {zero, value, kNone};
+  b.emit(std::move(push));
+  k.blocks[done].term = Terminator{Terminator::Kind::Branch, kNone, {serve}, {}, loc};
   k.result = Type{};
 
   LoopControls controls;
@@ -189,8 +204,9 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
   r.name = "Pipelined (task sequence)";
   r.value = std::to_string(p.pipelined);
   r.status = LoopControlRequest::Status::Honoured;
-  r.note = p.pipelined > 0 ? fmt::format("the create asks for a new invocation every {} cycle(s)", p.pipelined)
-                           : "the compiler's choice of initiation interval";
+  r.note = p.pipelined > 0
+               ? fmt::format("the create asks for a new invocation every {} cycle(s)", p.pipelined)
+               : "the compiler's choice of initiation interval";
   controls.requests.push_back(std::move(r));
   k.blocks[serve].loopControls = std::move(controls);
   return {};

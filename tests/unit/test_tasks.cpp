@@ -399,3 +399,64 @@ TEST_CASE("spvhls dis prints a create's Pipelined and ClusterMode signed, as the
   const std::string text = spirv::writeText(m);
   CHECK(text.find("OpTaskSequenceCreateINTEL %TaskSeqType %poly -1 -1 16 16") != std::string::npos);
 }
+
+TEST_CASE("a pipelined task with several returns pushes its result once per invocation") {
+  const std::string text = R"(OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability TaskSequenceINTEL
+OpExtension "SPV_INTEL_task_sequence"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%bool = OpTypeBool
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%uint_1 = OpConstant %uint 1
+%uint_3 = OpConstant %uint 3
+%uint_7 = OpConstant %uint 7
+%uint_100 = OpConstant %uint 100
+%uint_250 = OpConstant %uint 250
+%gptr = OpTypePointer CrossWorkgroup %uint
+%fty = OpTypeFunction %uint %uint
+%kty = OpTypeFunction %void %gptr
+%ts = OpTypeTaskSequenceINTEL
+%f = OpFunction %uint DontInline %fty
+%x = OpFunctionParameter %uint
+%e = OpLabel
+%c = OpUGreaterThan %bool %x %uint_100
+OpBranchConditional %c %big %small
+%big = OpLabel
+%m = OpIMul %uint %x %uint_3
+OpReturnValue %m
+%small = OpLabel
+%a = OpIAdd %uint %x %uint_7
+OpReturnValue %a
+OpFunctionEnd
+%k = OpFunction %void None %kty
+%out = OpFunctionParameter %gptr
+%kl = OpLabel
+%s = OpTaskSequenceCreateINTEL %ts %f 1 -1 2 2
+OpTaskSequenceAsyncINTEL %s %uint_7
+OpTaskSequenceAsyncINTEL %s %uint_250
+%r0 = OpTaskSequenceGetINTEL %uint %s
+%r1 = OpTaskSequenceGetINTEL %uint %s
+OpStore %out %r0 Aligned 4
+%p1 = OpInBoundsPtrAccessChain %gptr %out %uint_1
+OpStore %p1 %r1 Aligned 4
+OpTaskSequenceReleaseINTEL %s
+OpReturn
+OpFunctionEnd
+)";
+  const Loaded l = loadText(text);
+  const ir::Kernel k = lower(l, "k");
+  const ir::Process& pr = k.processes.at(1);
+  REQUIRE(pr.served);
+  const ir::Kernel& body = k.tasks[pr.body];
+  REQUIRE(body.loops.size() == 1);
+  CHECK(opsOf(body.loops[0].ops, OpKind::Store).size() == 1); // one push, whichever return
+  const sched::KernelSchedule s = sched::scheduleKernel(body, {});
+  CHECK(s.loops[0].schedule.ii == 1);
+  const ir::EvalResult r = runBoth(l, k, {ints("out", std::vector<int32_t>(2, 0))});
+  CHECK(r.buffers.at(0) == std::vector<uint8_t>{14, 0, 0, 0, 238, 2, 0, 0}); // 7 + 7, 250 * 3
+}
