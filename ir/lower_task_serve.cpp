@@ -54,6 +54,9 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
   if (!k.functions.empty())
     return fmt::format("the task function calls {}, a shared function (--inline always inlines it)",
                        k.functions[0].name);
+  for (const Memory& mem : k.memories) // (lowerTaskBodies names it as an error)
+    if (mem.kind == Memory::Kind::Argument && p.argMemory.at(mem.argIndex) == kNoMemory)
+      return fmt::format("no async binds its pointer parameter '{}'", mem.name);
   uint32_t argBits = 0;
   for (const Type& t : p.params)
     argBits += t.width();
@@ -116,7 +119,6 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
   pop.memory = invQ;
   pop.name = "invocation";
   pop.operands = {zero, kNone};
-  b.block = serve;
   const ValueId word = b.emit(std::move(pop));
   std::vector<ValueId> field;
   for (uint32_t i = 0, at = 0; i < p.params.size(); at += p.params[i].width(), ++i) {

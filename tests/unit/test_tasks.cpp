@@ -238,6 +238,9 @@ TEST_CASE("the verifier checks task processes and operations") {
 
 TEST_CASE("what the hardware cannot bind is an error that names it") {
   CHECK_NOTHROW(lower(loadText(bindingKernel("%q = OpCopyObject %gptr %a\nOpTaskSequenceAsyncINTEL %s %q")), "k"));
+  // No async: nothing says which memory the (pipelined) task's pointer parameter is.
+  CHECK(lowerError(loadText(bindingKernel("")), "k").find("no async binds its pointer parameter 'p'") !=
+        std::string::npos);
   CHECK(lowerError(loadText(bindingKernel("%q = OpSelect %gptr %c %a %b\nOpTaskSequenceAsyncINTEL %s %q")), "k")
             .find("may point into several memories") != std::string::npos);
   CHECK(lowerError(loadText(bindingKernel("OpTaskSequenceAsyncINTEL %s %a\nOpTaskSequenceAsyncINTEL %s %b")), "k")
