@@ -6,8 +6,8 @@ set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config python3
       verilator libsystemc-dev libboost-graph-dev libfmt-dev doctest-dev
       nlohmann-json3-dev spirv-headers spirv-tools clang-15 llvm-15 llvm-spirv-15 yosys
-      time ccache chromium "$@") # time: GNU time, the compile benchmark's peak memory; ccache: the simulators' builds;
-      # chromium: report.html rendered headless in the tests
+      time ccache chromium zlib1g-dev "$@") # time: GNU time, the compile benchmark's peak memory; ccache: the simulators' builds;
+      # chromium: report.html rendered headless in the tests; zlib1g-dev: Verilator's FST waveforms
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
