@@ -14,6 +14,20 @@ namespace {
 
 using lower::widthMask;
 
+// Bits [at, at + n) of the little-endian `bytes` (n <= 64).
+uint64_t bitsAt(const std::vector<uint8_t>& bytes, uint64_t at, uint32_t n) {
+  uint64_t x = 0;
+  for (uint32_t i = 0; i < n; ++i, ++at)
+    x |= uint64_t((bytes[at / 8] >> (at % 8)) & 1) << i;
+  return x;
+}
+
+// ORs the low n bits of x (n <= 64) into the little-endian `bytes` from bit `at` on.
+void putBits(std::vector<uint8_t>& bytes, uint64_t at, uint64_t x, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i, ++at)
+    bytes[at / 8] |= uint8_t(((x >> i) & 1) << (at % 8));
+}
+
 // A memory as the evaluated kernel sees it: bytes from `base` on (a task body's pointer parameter
 // sees its caller's memory from the offset the async passed).
 struct MemView {
@@ -62,12 +76,12 @@ public:
       mem_.push_back(v);
     }
     if (p.served) { // its loop pops this one invocation, the arguments end to end, the first lowest
-      uint32_t at = 0;
-      for (size_t i = 0; i < args.size(); ++i)
-        for (uint32_t bit = 0; bit < p.params.at(i).width(); ++bit, ++at) {
-          if (invocation_.size() <= at / 8) invocation_.resize(at / 8 + 1, 0);
-          invocation_[at / 8] |= uint8_t(((args[i] >> bit) & 1) << (at % 8));
-        }
+      uint32_t bits = 0;
+      for (const Type& t : p.params)
+        bits += t.width();
+      invocation_.assign((bits + 7) / 8, 0);
+      for (size_t i = 0, at = 0; i < args.size(); at += p.params.at(i).width(), ++i)
+        putBits(invocation_, at, args[i], p.params.at(i).width());
       pending_ = true;
     }
     init();
@@ -145,10 +159,8 @@ private:
     std::vector<uint64_t> args;
     uint32_t at = 0;
     for (const Type& t : k_.processes.at(q.queueProcess).params) {
-      const uint32_t w = t.width();
-      uint64_t x = 0;
-      for (uint32_t i = 0; i < w; ++i, ++at) x |= uint64_t((bytes[at / 8] >> (at % 8)) & 1) << i;
-      args.push_back(x);
+      args.push_back(bitsAt(bytes, at, t.width()));
+      at += t.width();
     }
     invoke(q.queueProcess, args);
     return 0;
@@ -337,8 +349,12 @@ private:
       uint32_t at = 0; // bit by bit: a struct's members or a task's arguments need not fill whole bytes
       for (ValueId o : op.operands) {
         const std::vector<uint8_t> b = bytesOf(list, o, vals);
-        for (uint32_t i = 0; i < list[o].width(); ++i, ++at)
-          out[at / 8] |= uint8_t(((b[i / 8] >> (i % 8)) & 1) << (at % 8));
+        const uint32_t w = list[o].width();
+        for (uint32_t i = 0; i < w; i += 64) {
+          const uint32_t n = std::min(64u, w - i);
+          putBits(out, at + i, bitsAt(b, i, n), n);
+        }
+        at += w;
       }
       break;
     }
@@ -352,7 +368,9 @@ private:
 
   // One op over the values of its op list (the kernel's or a loop body's).
   uint64_t compute(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
-    if (op.kind == OpKind::Load && k_.memories[op.memory].ownQueue()) return ownQueueAccess(op, list, vals);
+    if ((op.kind == OpKind::Load || op.kind == OpKind::Store) &&
+        k_.memories[op.memory].kind == Memory::Kind::Queue)
+      return queueAccess(op, list, vals); // a task's queue, whatever the width
     if (op.width() > 64) return computeWide(op, list, vals);
     auto val = [&](ValueId o) { return vals[o]; };
     auto pred = [&](size_t i) { return op.operands[i] == kNone || (val(op.operands[i]) & 1); };
@@ -361,7 +379,6 @@ private:
     case OpKind::Undef: return 0;
     case OpKind::Select: return (val(op.operands[0]) & 1) ? val(op.operands[1]) : val(op.operands[2]);
     case OpKind::Load: {
-      if (k_.memories[op.memory].kind == Memory::Kind::Queue) return queueAccess(op, list, vals);
       if (!pred(1)) return 0; // not executed
       uint64_t off = val(op.operands[0]);
       checkAccess(op, off);
@@ -370,7 +387,6 @@ private:
       return x;
     }
     case OpKind::Store: {
-      if (k_.memories[op.memory].kind == Memory::Kind::Queue) return queueAccess(op, list, vals);
       if (!pred(2)) return 0;
       uint64_t off = val(op.operands[0]);
       checkAccess(op, off);
@@ -384,15 +400,8 @@ private:
         byteAt(op.memory, off + i) = static_cast<uint8_t>(x >> (8 * i));
       return 0;
     }
-    case OpKind::Extract: {
-      const std::vector<uint8_t> b = bytesOf(list, op.operands[0], vals);
-      uint64_t x = 0;
-      for (uint32_t i = 0; i < op.width(); ++i) {
-        const uint64_t bit = op.imm + i;
-        x |= uint64_t((b[bit / 8] >> (bit % 8)) & 1) << i;
-      }
-      return x;
-    }
+    case OpKind::Extract:
+      return bitsAt(bytesOf(list, op.operands[0], vals), op.imm, op.width());
     case OpKind::Concat: {
       uint64_t x = 0;
       uint32_t at = 0;

@@ -87,8 +87,10 @@ private:
     std::vector<ExprP> base;                  // per parameter: a pointer's offset, latched at start
     std::map<uint32_t, nl::MemPort> ports;    // per body memory bound to the kernel's: its requests
     std::vector<ExprP> drained;               // per such port: none of its requests waits
-    // Its queues as pipelined loops reach them (the ports of their Queue memories), if any.
+    // Its queues as pipelined loops reach them (the ports of their Queue memories), if any, and the
+    // pushes and pops those ports make (queuePort).
     std::optional<nl::MemPort> invokeQueue, resultQueue;
+    ExprP loopPush, loopPop;
     // A served body (Process::served): its ends of the queues, and the invocations it holds.
     std::optional<nl::MemPort> servedInvoke, servedResult;
     ExprP pop, inflight;
@@ -301,10 +303,10 @@ private:
       // load pops; the FSM waits while a loop runs, so the two never meet.
       if (t.invokeQueue) {
         const nl::MemPort& q = *t.invokeQueue;
-        pushes.push_back(q.reqValid & q.reqWrite & ~t.invokeFull);
+        pushes.push_back(t.loopPush);
         asyncs[p].emplace_back(q.reqValid & q.reqWrite, nl::slice(q.reqWdata, t.args->width - 1, 0));
       }
-      if (t.resultQueue) pops.push_back(t.resultQueue->reqValid & ~t.resultQueue->reqWrite & t.result.nonempty);
+      if (t.resultQueue) pops.push_back(t.loopPop);
       b_.assign(t.push, nl::any(pushes));
       b_.assign(t.args, nl::priorityMux(asyncs[p], nl::lit(0, t.args->width)));
       b_.assign(t.get, nl::any(pops));
@@ -802,11 +804,7 @@ private:
     b_.assign(t.start, ~up);
     b_.assign(t.pop, popPort(name("invq"), *t.servedInvoke, t.invoke));
     const nl::MemPort& res = *t.servedResult;
-    const ExprP ready = b_.named(name("res_ready"), ~t.resultFull & nl::all(t.drained));
-    b_.assign(res.reqReady, ready);
-    b_.assign(res.respValid, nl::zero());
-    b_.assign(res.respData, nl::lit(0, res.dataWidth));
-    b_.assign(t.finish, res.reqValid & res.reqWrite & ready);
+    b_.assign(t.finish, pushPort(res, b_.named(name("res_ready"), ~t.resultFull & nl::all(t.drained))));
     b_.assign(t.value, nl::resize(res.reqWdata, t.value->width));
     nl::Register& n = b_.drive(t.inflight);
     n.reset = rst_;
@@ -820,6 +818,14 @@ private:
                         {"busy", b_.wire(name("busy"), 1, "", true)}};
     connectPorts(inst, p);
     b_.instance(std::move(inst));
+  }
+
+  // A port pushing into a queue: ready as given, never answering. Returns the push.
+  ExprP pushPort(const nl::MemPort& q, const ExprP& ready) {
+    b_.assign(q.reqReady, ready);
+    b_.assign(q.respValid, nl::zero());
+    b_.assign(q.respData, nl::lit(0, q.dataWidth));
+    return q.reqValid & q.reqWrite & ready;
   }
 
   // A port popping `fifo`: ready while an entry is queued, answered in the next cycle. Returns the pop.
@@ -848,13 +854,10 @@ private:
     nl::driveRequests(b_, q, {}, nullptr, merged);
     const ir::Memory& mem = k_.memories[m];
     TaskHw& t = task_.at(mem.queueProcess);
-    if (!mem.queueResults) {
-      b_.assign(q.reqReady, ~t.invokeFull);
-      b_.assign(q.respValid, nl::zero());
-      b_.assign(q.respData, nl::lit(0, q.dataWidth));
-      return;
-    }
-    popPort(fmt::format(FMT_COMPILE("q{}"), m), q, t.result);
+    if (mem.queueResults)
+      t.loopPop = popPort(fmt::format(FMT_COMPILE("q{}"), m), q, t.result);
+    else
+      t.loopPush = pushPort(q, ~t.invokeFull);
   }
 
   // An on-chip RAM on internal wires named lmem<m>_*.

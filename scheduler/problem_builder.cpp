@@ -58,16 +58,10 @@ ir::ValueId memoryAccessBehind(const ir::Loop& loop, ir::ValueId v) {
 }
 
 // resourceNames: one per memory; with !namesFromKernel derived as "mem<i>" from the highest index used.
-// A memory as the ordering rules see it: a task's queue (Memory::Kind::Queue) or an ordinary one.
-struct QueueOf {
-  // Which queue: the Task process whose queue it is (a pipelined task's own two queues: -2 and -3),
-  // -1: not a queue.
-  int process = -1;
-};
-
-// `queues`: per memory (empty: none is a queue).
+// queueOwner: per memory (empty: none is a queue), whose task queue it is (Memory::Kind::Queue): the
+// Task process, or -2 / -3 for a pipelined task's own result / invocation queue; -1: not a queue.
 Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<std::string> resourceNames,
-                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<QueueOf>& queues = {}) {
+                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<int>& queueOwner = {}) {
   const std::string construct = "loop " + loop.name;
   const auto& ops = loop.ops;
   const uint32_t n = uint32_t(ops.size());
@@ -131,15 +125,15 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       // must never hold back, in a stalled pipeline, the async that would make room for it). A push
       // follows every access before it in program order, this iteration's and the previous
       // iterations'; a pop precedes every access after it; two pushes, or two pops, of different
-      // queues owners are independent (a served body's pop and push too: its invocations overlap).
-      const QueueOf none, &q1 = first.memory < queues.size() ? queues[first.memory] : none,
-                          &q2 = second.memory < queues.size() ? queues[second.memory] : none;
-      if (q1.process != -1 || q2.process != -1) {
-        const bool sameTask = q1.process == q2.process;
-        const bool async1 = q1.process != -1 && first.kind == OpKind::Store,
-                   async2 = q2.process != -1 && second.kind == OpKind::Store;
-        const bool get1 = q1.process != -1 && first.kind == OpKind::Load,
-                   get2 = q2.process != -1 && second.kind == OpKind::Load;
+      // queue owners are independent (a served body's pop and push too: its invocations overlap).
+      const int q1 = first.memory < queueOwner.size() ? queueOwner[first.memory] : -1,
+                q2 = second.memory < queueOwner.size() ? queueOwner[second.memory] : -1;
+      if (q1 != -1 || q2 != -1) {
+        const bool sameTask = q1 == q2;
+        const bool async1 = q1 != -1 && first.kind == OpKind::Store,
+                   async2 = q2 != -1 && second.kind == OpKind::Store;
+        const bool get1 = q1 != -1 && first.kind == OpKind::Load,
+                   get2 = q2 != -1 && second.kind == OpKind::Load;
         // Two asyncs, or two gets, of different tasks need no order.
         if (sameTask || (async2 && !async1) || (get1 && !get2))
           addDep(p, accesses[a], accesses[b], 1, 0, Dependence::Kind::Memory);
@@ -194,14 +188,14 @@ Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibra
   if (loop >= k.loops.size())
     throw internalIrError(k.loc, "kernel " + k.name, fmt::format("loop {} of {}", loop, k.loops.size()));
   std::vector<std::string> names;
-  std::vector<QueueOf> queues;
+  std::vector<int> queueOwner;
   for (const ir::Memory& m : k.memories) {
     names.push_back(m.name);
-    queues.push_back(m.kind != ir::Memory::Kind::Queue ? QueueOf{}
-                     : m.queueOwn                      ? QueueOf{m.queueResults ? -2 : -3}
-                                                       : QueueOf{int(m.queueProcess)});
+    queueOwner.push_back(m.kind != ir::Memory::Kind::Queue ? -1
+                         : m.queueOwn                      ? (m.queueResults ? -2 : -3)
+                                                           : int(m.queueProcess));
   }
-  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queues);
+  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queueOwner);
 }
 
 Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib) {

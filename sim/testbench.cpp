@@ -240,10 +240,6 @@ bool getU64(const std::string& in, size_t& pos, uint64_t& v) {
   return true;
 }
 
-} // namespace
-
-namespace detail {
-
 // A C++ string literal holding `s`.
 std::string cString(const std::string& s) {
   std::string out = "\"";
@@ -253,28 +249,6 @@ std::string cString(const std::string& s) {
     else out += ch;
   }
   return out + "\"";
-}
-
-std::string benchFile(const std::string& name) {
-  const std::string path = std::string(SPVHLS_SIM_DIR) + "/" + name;
-  std::string text;
-  if (!readFile(path, text))
-    fail(path, "simulation", "cannot read the test-bench template (is the source tree present?)");
-  return text;
-}
-
-std::string benchTemplate(const std::string& name, const SimInterface& iface) {
-  std::string tmpl = benchFile(name);
-  validateInterface(iface, name);
-  replaceAll(tmpl, "@COMMON@", benchFile("bench_common.inc"));
-  replaceAll(tmpl, "@MODULE@", iface.module);
-  replaceAll(tmpl, "@BIND_LOOPS@", probesCode(iface));
-  return tmpl;
-}
-
-void replaceAll(std::string& s, const std::string& from, const std::string& to) {
-  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
-    s.replace(pos, from.size(), to);
 }
 
 // Statements binding the loop, FSM and task probes to the model `top` (its root's signals).
@@ -300,6 +274,32 @@ std::string probesCode(const SimInterface& iface) {
                           "uint64_t({0}tk{1}_results); }}, {2}}});\n",
                           root, t + 1, cString(iface.tasks[t]));
   return probes;
+}
+
+} // namespace
+
+namespace detail {
+
+std::string benchFile(const std::string& name) {
+  const std::string path = std::string(SPVHLS_SIM_DIR) + "/" + name;
+  std::string text;
+  if (!readFile(path, text))
+    fail(path, "simulation", "cannot read the test-bench template (is the source tree present?)");
+  return text;
+}
+
+std::string benchTemplate(const std::string& name, const SimInterface& iface) {
+  std::string tmpl = benchFile(name);
+  validateInterface(iface, name);
+  replaceAll(tmpl, "@COMMON@", benchFile("bench_common.inc"));
+  replaceAll(tmpl, "@MODULE@", iface.module);
+  replaceAll(tmpl, "@BIND_LOOPS@", probesCode(iface));
+  return tmpl;
+}
+
+void replaceAll(std::string& s, const std::string& from, const std::string& to) {
+  for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+    s.replace(pos, from.size(), to);
 }
 
 } // namespace detail
@@ -338,9 +338,10 @@ std::string buildSimulator(const std::vector<std::string>& verilogFiles, const S
   std::string exe = objDir + "/sim";
   writeFileIfChanged(benchPath, bench);
   if (systemc) { // the wrapper the bench instances, as a platform would
-    writeFileIfChanged(dir + "/" + iface.module + "_sc.h", generateScWrapper(iface));
-    writeFileIfChanged(dir + "/spvhls_tlm.h", tlmHeader());
-    bench += generateScWrapper(iface) + tlmHeader(); // part of the rebuild key
+    const std::string wrapper = generateScWrapper(iface), tlm = tlmHeader();
+    writeFileIfChanged(dir + "/" + iface.module + "_sc.h", wrapper);
+    writeFileIfChanged(dir + "/spvhls_tlm.h", tlm);
+    bench += wrapper + tlm; // part of the rebuild key
     // Where Debian keeps SystemC, unless the environment says otherwise (verilated.mk reads these).
     setenv("SYSTEMC_INCLUDE", "/usr/include", 0);
     setenv("SYSTEMC_LIBDIR", "/usr/lib/x86_64-linux-gnu", 0);

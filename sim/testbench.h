@@ -146,8 +146,6 @@ namespace detail { // shared by the C++ and the SystemC benches (sim/systemc.cpp
 std::string benchFile(const std::string& name); // a file of the sim/ source directory
 // A bench template of sim/ with the shared code (bench_common.inc), the module and the probes filled in.
 std::string benchTemplate(const std::string& name, const SimInterface& iface);
-std::string probesCode(const SimInterface& iface);
-std::string cString(const std::string& s);
 void replaceAll(std::string& s, const std::string& from, const std::string& to);
 } // namespace detail
 

@@ -37,9 +37,9 @@ std::string verifyError(const ir::Kernel& k) {
   return "";
 }
 
-// A kernel passing %q (a pointer, edited per test) to a task reading through it.
-std::string bindingKernel(const std::string& body) {
-  return R"(OpCapability Addresses
+// What every hand-written task module here starts with: its capabilities, the extension, the memory
+// model, the entry point %k "k" and %void.
+constexpr const char* kTaskModuleHead = R"(OpCapability Addresses
 OpCapability Kernel
 OpCapability Int64
 OpCapability TaskSequenceINTEL
@@ -47,7 +47,11 @@ OpExtension "SPV_INTEL_task_sequence"
 OpMemoryModel Physical64 OpenCL
 OpEntryPoint Kernel %k "k"
 %void = OpTypeVoid
-%bool = OpTypeBool
+)";
+
+// A kernel passing %q (a pointer, edited per test) to a task reading through it.
+std::string bindingKernel(const std::string& body) {
+  return kTaskModuleHead + std::string(R"(%bool = OpTypeBool
 %uint = OpTypeInt 32 0
 %uint_0 = OpConstant %uint 0
 %uint_4 = OpConstant %uint 4
@@ -83,7 +87,7 @@ OpFunctionEnd
 OpStore %a %r Aligned 4
 OpReturn
 OpFunctionEnd
-)";
+)");
 }
 
 } // namespace
@@ -384,13 +388,15 @@ TEST_CASE("struct results and parameters cross the queues as their members' bits
                  scalar("n", 12)});
   // Wider than 64 bits, or with a member that is not a scalar: named, with what is expected.
   auto kernelWith = [](const std::string& members) {
-    return "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\nOpCapability TaskSequenceINTEL\n"
-           "OpExtension \"SPV_INTEL_task_sequence\"\nOpMemoryModel Physical64 OpenCL\nOpEntryPoint Kernel %k \"k\"\n"
-           "%void = OpTypeVoid\n%uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%v2 = OpTypeVector %uint 2\n"
-           "%big = OpTypeStruct " + members + "\n%fty = OpTypeFunction %big %big\n%kty = OpTypeFunction %void\n"
+    return kTaskModuleHead +
+           std::string("%uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%v2 = OpTypeVector %uint 2\n"
+                       "%big = OpTypeStruct ") +
+           members +
+           "\n%fty = OpTypeFunction %big %big\n%kty = OpTypeFunction %void\n"
            "%ts = OpTypeTaskSequenceINTEL\n%f = OpFunction %big None %fty\n%fp = OpFunctionParameter %big\n"
            "%fl = OpLabel\nOpReturnValue %fp\nOpFunctionEnd\n%k = OpFunction %void None %kty\n%kl = OpLabel\n"
-           "%s = OpTaskSequenceCreateINTEL %ts %f -1 -1 1 1\nOpTaskSequenceReleaseINTEL %s\nOpReturn\nOpFunctionEnd\n";
+           "%s = OpTaskSequenceCreateINTEL %ts %f -1 -1 1 1\nOpTaskSequenceReleaseINTEL "
+           "%s\nOpReturn\nOpFunctionEnd\n";
   };
   CHECK_NOTHROW(lower(loadText(kernelWith("%ulong")), "k"));
   CHECK(lowerError(loadText(kernelWith("%ulong %uint")), "k").find("struct values of 96 bits") != std::string::npos);
@@ -404,15 +410,7 @@ TEST_CASE("spvhls dis prints a create's Pipelined and ClusterMode signed, as the
 }
 
 TEST_CASE("a pipelined task with several returns pushes its result once per invocation") {
-  const std::string text = R"(OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-OpCapability TaskSequenceINTEL
-OpExtension "SPV_INTEL_task_sequence"
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %k "k"
-%void = OpTypeVoid
-%bool = OpTypeBool
+  const std::string text = kTaskModuleHead + std::string(R"(%bool = OpTypeBool
 %uint = OpTypeInt 32 0
 %ulong = OpTypeInt 64 0
 %uint_1 = OpConstant %uint 1
@@ -450,7 +448,7 @@ OpStore %p1 %r1 Aligned 4
 OpTaskSequenceReleaseINTEL %s
 OpReturn
 OpFunctionEnd
-)";
+)");
   const Loaded l = loadText(text);
   const ir::Kernel k = lower(l, "k");
   const ir::Process& pr = k.processes.at(1);
