@@ -32,12 +32,12 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--fusion on|off] [--dump-ir] [--area]
+                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--dump-ir] [--area]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--jobs N] [--systemc] [--speed]
+                 [--outer-loops fsm|pipelined] [--jobs N] [--systemc] [--speed]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
 Run 'spvhls <command> --help' or see docs/cli.md.
@@ -81,6 +81,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--fp-reassociate", false},
                                                     {"--share-units", true},
                                                     {"--fusion", true},
+                                                    {"--outer-loops", true},
                                                     {"--jobs", true},
                                                     {"--fp-max-ulps", true}};
   Args a;
@@ -182,6 +183,10 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   const std::string fusion = a.get("--fusion", "on");
   if (fusion != "on" && fusion != "off") usageError("--fusion expects on or off, got '" + fusion + "'");
   o.fuseLoops = fusion == "on";
+  const std::string outer = a.get("--outer-loops", "fsm");
+  if (outer != "fsm" && outer != "pipelined")
+    usageError("--outer-loops expects fsm or pipelined, got '" + outer + "'");
+  o.pipelineOuterLoops = outer == "pipelined";
   return o;
 }
 
@@ -330,8 +335,17 @@ sim::SimInterface simInterface(const driver::Compiled& c,
           {c.rtl.ramModules.at(m), mem.sizeBytes, c.rtl.ramWordBytes.at(m), std::move(image)});
     }
   }
-  for (const ir::Loop& loop : c.kernel.loops)
-    iface.loops.push_back(loop.name);
+  const std::vector<int> callers = ir::loopCallers(c.kernel.loops);
+  for (uint32_t l = 0; l < c.kernel.loops.size(); ++l) {
+    iface.loops.push_back(c.kernel.loops[l].name);
+    std::pair<int, uint32_t> caller{-1, 0};
+    if (callers[l] >= 0) {
+      const auto& ops = c.kernel.loops[size_t(callers[l])].ops;
+      for (uint32_t v = 0; v < ops.size(); ++v)
+        if (ops[v].kind == ir::OpKind::LoopCall && ops[v].index == l) caller = {callers[l], v};
+    }
+    iface.loopCallers.push_back(caller);
+  }
   for (const ir::BasicBlock& b : c.kernel.blocks)
     iface.blocks.push_back(b.name);
   // Where the FSM waits for a task instance, named when a simulation stops without done.

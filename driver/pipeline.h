@@ -25,6 +25,7 @@ struct CompileOptions {
   bool fpReassociate = false; // split float sums carried by loops into partial sums (ir/reassociate.h)
   bool shareUnits = true;     // loop operations share unit instances where the II leaves room (--share-units)
   bool fuseLoops = true;      // adjacent loops with the same trip count are fused (--fusion)
+  bool pipelineOuterLoops = false; // every outer loop pipelined around its inner loops (--outer-loops)
 };
 
 struct LoadedModule {

@@ -290,6 +290,7 @@ json reportJson(const Compiled& c) {
                                                    {"burst", hw.burst},
                                                    {"burst_period", hw.burstPeriod}}
                                             : json(nullptr);
+    if (!hw.predictable) jl["not_predicted_because"] = hw.unpredictedWhy;
     loops.push_back(jl);
   }
   j["loops"] = loops;
@@ -483,7 +484,11 @@ std::string reportBody(const Compiled& c) {
     for (const auto& cc : hw.clusters)
       s += fmt::format("    positions {}..{}{}\n", cc.firstStage, cc.lastStage,
                        cc.exitFifoDepth ? fmt::format(", exit FIFO depth {}", cc.exitFifoDepth) : "");
-    for (const auto& [name, depth] : hw.responseFifos) s += fmt::format("    load {}: response FIFO depth {}\n", name, depth);
+    for (const auto& [name, depth] : hw.responseFifos)
+      s += name.starts_with("LoopCall")
+               ? fmt::format("    inner loop {}: a sub-pipeline; its results wait in a FIFO of depth {}\n",
+                             name.substr(9), depth)
+               : fmt::format("    load {}: response FIFO depth {}\n", name, depth);
     for (const SideFifoRow& r : sideFifoRows(c, l))
       s += fmt::format(
           "    unit {}: side FIFO depth {} (positions {}..{}, from cluster {} to {}, counted from 0)\n", r.op,
@@ -515,8 +520,7 @@ std::string reportBody(const Compiled& c) {
                        "fixed memory latency {}, no back-pressure)\n",
                        hw.cyclesBase, hw.cyclesPerIteration, c.target.memLatency);
     else
-      s += "  predicted cycles: not predicted (recurrence gates between stall-free clusters, or a stall-free "
-           "max-concurrency limit)\n";
+      s += fmt::format("  predicted cycles: not predicted ({})\n", hw.unpredictedWhy);
     if (l < c.reinvocation.size()) s += "  reinvocation:     " + reinvocationText(c.reinvocation[l]) + "\n";
     if (auto e = expectedCycles(loop, hw))
       s += fmt::format("  expected cycles:  {} per invocation (LoopCountINTEL {} {}: {} iterations)\n",

@@ -31,7 +31,7 @@ std::string opConstruct(const Op& op) {
   return op.name.empty() ? opKindName(op.kind) : fmt::format("{} %{}", opKindName(op.kind), op.name);
 }
 
-void checkOps(const std::vector<Op>& ops, const Loop* inside) {
+void checkOps(const std::vector<Op>& ops) {
   for (const Op& op : ops) {
     const bool wide = op.type.isBits() && op.type.width() <= 8 * kMaxAccessBytes && wideProducer(op.kind);
     for (size_t i = 0; i < op.operands.size(); ++i) {
@@ -45,9 +45,6 @@ void checkOps(const std::vector<Op>& ops, const Loop* inside) {
       unsupported(op.loc, opConstruct(op),
                   fmt::format("a value of type {} (hardware builds bits of 1..{})", typeName(op.type),
                               kMaxHardwareBits));
-    if (inside && (op.kind == OpKind::LoopCall || op.kind == OpKind::LoopOut))
-      unsupported(op.loc, opConstruct(op),
-                  fmt::format("an inner loop inside pipelined loop {}", inside->name));
   }
 }
 
@@ -66,9 +63,9 @@ void checkHardwareSupport(const Kernel& k) {
           k.loc, "memory " + m.name,
           fmt::format("a memory port of {} bits (ports carry 64 to {})", m.wordBits, 8 * kMaxAccessBytes));
   }
-  checkOps(k.ops, nullptr);
+  checkOps(k.ops);
   for (const Loop& lp : k.loops) {
-    checkOps(lp.ops, &lp);
+    checkOps(lp.ops);
     for (const LoopPhi& p : lp.phis)
       if (!buildable(p.type))
         unsupported(lp.loc, "loop " + lp.name,

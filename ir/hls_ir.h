@@ -223,13 +223,17 @@ struct FpReduction {
   uint32_t partials = 0;     // the partial sums built (0: not reassociated)
 };
 
-// A pipelined loop (today always an innermost one), if-converted. Iteration semantics: every iteration evaluates all of `ops`;
-// ops with side effects are guarded by their pred operand. `continueCond` (i1) is true when another
-// iteration follows; the iteration in which it is false is the last one, and the live-outs are the
-// values it computed. A top-tested `for` therefore runs trip count + 1 iterations, the last one only
-// evaluating the header (every body predicate false). A LoopCall in `ops` runs an inner loop to its
-// end in every iteration (its LoopOuts read the results); lowering does not produce that yet and
-// checkHardwareSupport rejects it, so that pipelining outer loops is an addition.
+// A pipelined loop (an innermost one, or an outer loop running its inner loops as LoopCalls), if-converted.
+// Iteration semantics: every iteration evaluates all of `ops`; ops with side effects are guarded by their
+// pred operand. `continueCond` (i1) is true when another iteration follows; the iteration in which it is
+// false is the last one, and the live-outs are the values it computed. A top-tested `for` therefore runs trip
+// count + 1 iterations, the last one only evaluating the header (every body predicate false). A LoopCall in
+// `ops` runs an inner loop to its end in the iterations its predicate (its last operand, after the inner
+// loop's live-ins) holds; its LoopOuts read the results. In hardware it is a sub-pipeline: started at the
+// call's position, its results expected `imm` cycles later (kSubPipelineLatency; the outer pipeline waits
+// when they come later). Lowering builds such outer loops when asked (ir/lower_extract.cpp:
+// extractOuterLoops).
+constexpr uint64_t kSubPipelineLatency = 2;
 struct Loop {
   std::string name;                // header block name, e.g. "for.cond"
   SourceLoc loc;                   // header location
@@ -431,6 +435,15 @@ std::vector<uint32_t> cfgRoots(const Kernel& k);
 // Per block: the shared function whose part of the CFG it is (reached from that function's entry),
 // -1 for the kernel's own blocks and unreachable ones.
 std::vector<int> functionOfBlocks(const Kernel& k);
+
+// The memories pipelined loop `l` reads and writes, those of the inner loops it runs included
+// (ascending, each once).
+struct MemoryUse {
+  std::vector<uint32_t> reads, writes;
+};
+MemoryUse loopMemoryUse(const std::vector<Loop>& loops, uint32_t l);
+// Per loop: the loop whose body runs it (a sub-pipeline), -1 when the kernel's CFG does.
+std::vector<int> loopCallers(const std::vector<Loop>& loops);
 
 // The controls of a loop region: Loop::controls when pipelined, the header block's otherwise
 // (nullptr: none, or a process root).

@@ -1,6 +1,8 @@
 // HLS IR basics: the operation table, type names and rules, and the readable dump.
 #include <fmt/format.h>
 
+#include <set>
+
 #include "ir/hls_ir.h"
 
 namespace spvhls::ir {
@@ -123,6 +125,29 @@ std::vector<int> functionOfBlocks(const Kernel& k) {
     }
   }
   return of;
+}
+
+MemoryUse loopMemoryUse(const std::vector<Loop>& loops, uint32_t l) {
+  std::set<uint32_t> reads, writes;
+  std::vector<uint32_t> work{l};
+  while (!work.empty()) {
+    const uint32_t x = work.back();
+    work.pop_back();
+    for (const Op& op : loops.at(x).ops) {
+      if (op.kind == OpKind::Load) reads.insert(op.memory);
+      if (op.kind == OpKind::Store) writes.insert(op.memory);
+      if (op.kind == OpKind::LoopCall) work.push_back(op.index);
+    }
+  }
+  return {{reads.begin(), reads.end()}, {writes.begin(), writes.end()}};
+}
+
+std::vector<int> loopCallers(const std::vector<Loop>& loops) {
+  std::vector<int> caller(loops.size(), -1);
+  for (size_t p = 0; p < loops.size(); ++p)
+    for (const Op& op : loops[p].ops)
+      if (op.kind == OpKind::LoopCall && op.index < loops.size()) caller[op.index] = int(p);
+  return caller;
 }
 
 const LoopControls* regionControls(const Kernel& k, const Region& r) {

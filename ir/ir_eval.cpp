@@ -428,8 +428,9 @@ private:
   }
 
   std::vector<uint64_t> callLoop(const Op& call, const std::vector<uint64_t>& vals) {
-    std::vector<uint64_t> ins;
-    for (ValueId o : call.operands) ins.push_back(vals[o]);
+    std::vector<uint64_t> ins; // its live-ins (in a loop body its predicate follows)
+    for (size_t i = 0; i < k_.loops[call.index].liveIns.size(); ++i)
+      ins.push_back(vals[call.operands[i]]);
     return runLoop(call.index, ins);
   }
 
@@ -448,7 +449,12 @@ private:
           switch (op.kind) {
           case OpKind::LiveIn: vals[v] = ins[op.index]; break;
           case OpKind::LoopPhi: vals[v] = phis[op.index]; break;
-          case OpKind::LoopCall: innerOuts[v] = callLoop(op, vals); break; // an inner loop, every iteration
+          case OpKind::LoopCall: // an inner loop, in the iterations its predicate (last operand) holds
+            if (op.operands.back() == kNone || (vals[op.operands.back()] & 1))
+              innerOuts[v] = callLoop(op, vals);
+            else
+              innerOuts[v].assign(k_.loops[op.index].liveOuts.size(), 0);
+            break;
           case OpKind::LoopOut: vals[v] = innerOuts[op.operands[0]].at(op.index); break;
           default: vals[v] = compute(op, lp.ops, vals); break;
           }

@@ -128,10 +128,13 @@ private:
   void checkOp(const Op& op, OpAt where, TypeOf typeOf) const {
     const OpInfo& info = opInfo(op.kind);
     const bool memory = info.opClass == OpClass::Memory;
+    // Memory operations and an inner loop's call in a loop body end with a predicate.
+    const bool predicated = memory || op.kind == OpKind::LoopCall;
     if (info.operands != kVariadic && op.operands.size() != static_cast<size_t>(info.operands))
       fail(op.loc, where, fmt::format("{} takes {} operands, has {}", info.name, info.operands, op.operands.size()));
     for (size_t i = 0; i < op.operands.size(); ++i)
-      if (op.operands[i] == kNone && !(memory && i + 1 == op.operands.size())) // only a predicate may be absent
+      if (op.operands[i] == kNone &&
+          !(predicated && i + 1 == op.operands.size())) // only a predicate may be absent
         fail(op.loc, where, "missing operand");
     if (!op.type.isNone())
       if (std::string p = typeProblem(op.type); !p.empty()) fail(op.loc, where, p);
@@ -272,7 +275,14 @@ private:
   void checkCallOp(const Op& op, const std::vector<Op>& list, int caller, OpAt where) {
     if (op.kind == OpKind::LoopCall) {
       if (op.index >= k_.loops.size()) fail(op.loc, where, fmt::format("loop {} does not exist", op.index));
-      if (op.operands != k_.loops[op.index].liveIns) fail(op.loc, where, "operands differ from the loop's live-ins");
+      // In a loop body the last operand is the call's predicate (kNone: always).
+      const std::vector<ValueId>& ins = k_.loops[op.index].liveIns;
+      const bool inBody = caller >= 0;
+      if (op.operands.size() != ins.size() + (inBody ? 1 : 0) ||
+          !std::equal(ins.begin(), ins.end(), op.operands.begin()))
+        fail(op.loc, where, "operands differ from the loop's live-ins");
+      if (inBody && op.operands.back() != kNone && list[op.operands.back()].type != Type::bits(1))
+        fail(op.loc, where, "its predicate is not an i1");
       if (callerOf_[op.index] != caller) fail(op.loc, where, "the loop is called from two places");
       ++loopCalls_[op.index];
       return;
@@ -379,10 +389,15 @@ private:
         continue; // operands checked above
       }
       case OpKind::LoopCall:
+        // Dead code between passes (an inner loop's call block after its outer loop was extracted
+        // around it): the loop is the outer body's now; compaction removes the block.
+        if (!reach[b]) break;
         checkCallOp(op, k_.ops, -1, where);
         if (k_.blocks[b].loopCall != op.index) fail(op.loc, where, "block does not record the loop it runs");
         break;
-      case OpKind::LoopOut: checkCallOp(op, k_.ops, -1, where); break;
+      case OpKind::LoopOut:
+        if (reach[b]) checkCallOp(op, k_.ops, -1, where);
+        break;
       case OpKind::Call:
         checkFunctionCall(op, v, where);
         break;

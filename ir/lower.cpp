@@ -194,6 +194,10 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);
   lower::checkAfter(k, "compaction");
+  if (lower::extractOuterLoops(k, options.pipelineOuterLoops)) {
+    lower::compactKernel(k);
+    lower::checkAfter(k, "outer-loop extraction");
+  }
   lowerTaskBodies(mv, k, options);
   buildStructure(k);
   lower::checkAfter(k, "building the region tree", VerifyLevel::Final);

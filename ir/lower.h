@@ -31,6 +31,10 @@ struct LowerOptions {
   InlinePolicy inlinePolicy = InlinePolicy::Auto;
   // Adjacent loops with the same trip count are fused (NoFusionINTEL keeps a loop apart).
   bool fuseLoops = true;
+  // Every outer loop whose inner loops are pipelined is pipelined too, its inner loops sub-pipelines
+  // (--outer-loops pipelined); otherwise only outer loops whose controls ask for it
+  // (InitiationIntervalINTEL, MaxConcurrencyINTEL > 1, PipelineEnableINTEL 1).
+  bool pipelineOuterLoops = false;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

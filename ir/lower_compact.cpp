@@ -371,6 +371,11 @@ bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& l
   lp.phis = std::move(phis);
   lp.liveIns = std::move(ins);
   k.ops[call].operands = lp.liveIns;
+  // Inner loops (sub-pipelines) take their live-ins from the renumbered body; the last operand of
+  // their LoopCall is its predicate.
+  for (const Op& op : lp.ops)
+    if (op.kind == OpKind::LoopCall)
+      k.loops[op.index].liveIns.assign(op.operands.begin(), op.operands.end() - 1);
   return changed;
 }
 
@@ -449,14 +454,30 @@ void compactKernel(Kernel& k) {
   trimSharedInterfaces(k, liveness);
   live = liveness.live;
 
-  // Loops still called, and memories still accessed.
+  // Loops still called (by the CFG, or by the body of a loop still called), and memories still
+  // accessed.
+  std::vector<uint8_t> called(k.loops.size(), 0), fromCfg(k.loops.size(), 0);
+  std::vector<uint32_t> work;
+  for (uint32_t i = 0; i < k.loops.size(); ++i)
+    if (callOf[i] != kNone) called[i] = fromCfg[i] = 1, work.push_back(i);
+  while (!work.empty()) {
+    const uint32_t l = work.back();
+    work.pop_back();
+    for (const Op& op : k.loops[l].ops)
+      if (op.kind == OpKind::LoopCall && !called[op.index]) called[op.index] = 1, work.push_back(op.index);
+  }
   std::vector<uint32_t> loopMap(k.loops.size(), UINT32_MAX);
   std::vector<Loop> loops;
+  std::vector<uint8_t> loopFromCfg;
   for (size_t i = 0; i < k.loops.size(); ++i)
-    if (callOf[i] != kNone) {
+    if (called[i]) {
       loopMap[i] = static_cast<uint32_t>(loops.size());
       loops.push_back(std::move(k.loops[i]));
+      loopFromCfg.push_back(fromCfg[i]);
     }
+  for (Loop& lp : loops)
+    for (Op& op : lp.ops)
+      if (op.kind == OpKind::LoopCall) op.index = loopMap[op.index];
   std::vector<uint8_t> memUsed(k.memories.size(), 0);
   for (ValueId v = 0; v < k.ops.size(); ++v)
     if (live[v] && (k.ops[v].kind == OpKind::Load || k.ops[v].kind == OpKind::Store)) memUsed[k.ops[v].memory] = 1;
@@ -586,8 +607,10 @@ void compactKernel(Kernel& k) {
       if (o != kNone) o = perm[o];
   for (BasicBlock& b : blocks)
     if (b.term.cond != kNone) b.term.cond = perm[b.term.cond];
-  for (Loop& lp : loops)
-    for (ValueId& v : lp.liveIns) v = perm[v];
+  for (size_t l = 0; l < loops.size(); ++l)
+    if (loopFromCfg[l]) // an inner loop's live-ins are values of its caller's body
+      for (ValueId& v : loops[l].liveIns)
+        v = perm[v];
 
   k.ops = std::move(sorted);
   k.blocks = std::move(blocks);

@@ -32,8 +32,11 @@ Op standIn(const Op& from, OpKind kind, uint32_t index) {
 
 class Extractor {
 public:
-  Extractor(Kernel& k, const LoopInfo& L, const std::vector<int>& idom, const Succs& succ)
-      : k_(k), L_(L), idom_(idom), succ_(succ), lb_(loop_.ops, nullptr) {
+  // allowCalls: an outer loop whose inner loops are pipelined already (their LoopCall blocks become
+  // LoopCall operations of its body: sub-pipelines).
+  Extractor(Kernel& k, const LoopInfo& L, const std::vector<int>& idom, const Succs& succ,
+            bool allowCalls = false)
+      : k_(k), L_(L), idom_(idom), succ_(succ), allowCalls_(allowCalls), lb_(loop_.ops, nullptr) {
     in_.assign(k.blocks.size(), 0);
     for (uint32_t b : L.blocks) in_[b] = 1;
   }
@@ -55,8 +58,10 @@ public:
       return "the loop body has irreducible control flow (a cycle not entered through the header)";
     for (uint32_t b : L_.blocks)
       for (ValueId v : k_.blocks[b].ops)
-        if (k_.ops[v].kind == OpKind::LoopCall) return "the loop body calls a pipelined loop";
-        else if (k_.ops[v].kind == OpKind::Call)
+        if (k_.ops[v].kind == OpKind::LoopCall) {
+          if (!allowCalls_) return "the loop body calls a pipelined loop";
+          if (std::string why = subPipelineProblem(k_.ops[v].index); !why.empty()) return why;
+        } else if (k_.ops[v].kind == OpKind::Call)
           return fmt::format("the loop body calls {}, a shared function (--inline always inlines it)",
                              k_.functions[k_.ops[v].index].name);
         else if (k_.ops[v].kind == OpKind::TaskRelease)
@@ -113,6 +118,11 @@ public:
     if (exits_.size() > 1) makeExitCode();
     replaceOutsideUses();
     k_.ops[callOp_].operands = loop_.liveIns;
+    // Inner loops now take their live-ins from this body.
+    for (ValueId c : innerCalls_) {
+      const Op& call = loop_.ops[c];
+      k_.loops[call.index].liveIns.assign(call.operands.begin(), call.operands.end() - 1);
+    }
     k_.loops.push_back(std::move(loop_));
   }
 
@@ -121,6 +131,7 @@ private:
   const LoopInfo& L_;
   const std::vector<int>& idom_;
   const Succs& succ_;
+  const bool allowCalls_;
   Loop loop_;
   Builder lb_;
   std::vector<uint8_t> in_;
@@ -137,8 +148,23 @@ private:
   std::vector<uint32_t> equivalentTo_;                // block -> block with the same predicate
   std::vector<std::pair<ValueId, uint32_t>> headerPhis_; // kernel phi, LoopPhi index
   std::vector<uint32_t> depths_;                         // depth() of loop ops, in order
+  std::vector<ValueId> innerCalls_;                      // LoopCall ops of the body (inner loops)
 
   bool inLoop(uint32_t block) const { return block < in_.size() && in_[block]; }
+
+  // Why inner loop `l` (with the loops it calls) cannot run as a sub-pipeline, or "".
+  std::string subPipelineProblem(uint32_t l) const {
+    for (const Op& op : k_.loops[l].ops) {
+      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) &&
+          k_.memories[op.memory].kind == Memory::Kind::Queue)
+        return fmt::format(
+            "inner loop {} uses a task sequence's queue (not built inside a pipelined outer loop yet)",
+            k_.loops[l].name);
+      if (op.kind == OpKind::LoopCall)
+        if (std::string why = subPipelineProblem(op.index); !why.empty()) return why;
+    }
+    return {};
+  }
 
   ValueId addKernelOp(Op op) {
     ValueId v = static_cast<ValueId>(k_.ops.size());
@@ -348,7 +374,15 @@ private:
       for (ValueId& o : copy.operands) o = o == kNone ? kNone : get(o);
       if (op.kind == OpKind::Load) copy.operands[1] = pred_[b];
       if (op.kind == OpKind::Store) copy.operands[2] = pred_[b];
+      // An inner loop run by this body: its live-ins, then its predicate; the results are expected
+      // kSubPipelineLatency cycles after the start (the pipeline waits when they come later).
+      const bool call = op.kind == OpKind::LoopCall;
+      if (call) {
+        copy.operands.push_back(pred_[b]);
+        copy.imm = kSubPipelineLatency;
+      }
       vmap_[v] = lb_.emit(std::move(copy));
+      if (call) innerCalls_.push_back(vmap_[v]);
     }
   }
 
@@ -493,15 +527,26 @@ private:
 
   // Any other use of a loop value after the loop reads the value of the last iteration.
   void replaceOutsideUses() {
+    // An inner loop's result (a LoopOut of a call block inside an outer loop being extracted) is a
+    // body value like any other.
     auto fix = [&](ValueId& o) {
       if (o == kNone || !inLoop(k_.ops[o].block)) return;
-      if (k_.ops[o].kind == OpKind::LoopOut || k_.ops[o].kind == OpKind::LoopCall) return;
       o = loopOut(get(o), o);
     };
     for (uint32_t b = 0; b < k_.blocks.size(); ++b) {
       if (inLoop(b) || b == call_) continue;
-      for (ValueId v : k_.blocks[b].ops)
-        for (ValueId& o : k_.ops[v].operands) fix(o);
+      for (ValueId v : k_.blocks[b].ops) {
+        // A loop extracted before (in an earlier round of extractOuterLoops) takes its live-ins from
+        // its call; not from a dead call block's, whose loop an outer body runs now.
+        const bool liveCall =
+            k_.ops[v].kind == OpKind::LoopCall && k_.loops[k_.ops[v].index].liveIns == k_.ops[v].operands;
+        for (size_t i = 0; i < k_.ops[v].operands.size(); ++i) {
+          ValueId o = k_.ops[v].operands[i];
+          fix(o); // may add kernel ops: no reference into k_.ops is held across it
+          k_.ops[v].operands[i] = o;
+        }
+        if (liveCall) k_.loops[k_.ops[v].index].liveIns = k_.ops[v].operands;
+      }
       fix(k_.blocks[b].term.cond);
     }
   }
@@ -509,54 +554,114 @@ private:
 
 } // namespace
 
+namespace {
+
+// Marks a loop left in the CFG: its reason, and the controls only a pipelined loop honours.
+void markNotPipelined(Kernel& k, uint32_t header, const std::string& reason) {
+  BasicBlock& h = k.blocks[header];
+  h.notPipelinedReason = reason;
+  if (!h.loopControls) return;
+  // Controls that only a pipelined loop can honour (the loop transformations, interleaving and
+  // fusion were decided before and stay as they are).
+  static const char* const kPipelineControls[] = {
+      "InitiationIntervalINTEL", "MaxConcurrencyINTEL", "DependencyArrayINTEL",     "DependencyInfinite",
+      "DependencyLength",        "PipelineEnableINTEL", "SpeculatedIterationsINTEL"};
+  for (auto& r : h.loopControls->requests) {
+    if (r.status != LoopControlRequest::Status::Honoured ||
+        std::find(std::begin(kPipelineControls), std::end(kPipelineControls), r.name) ==
+            std::end(kPipelineControls))
+      continue;
+    // The FSM runs one iteration at a time: what a serial loop asks for, it gets.
+    if ((r.name == "PipelineEnableINTEL" && r.value == "0") ||
+        (r.name == "MaxConcurrencyINTEL" && r.value == "1")) {
+      r.note = "one iteration at a time: the loop runs in the kernel's FSM (" + reason + ")";
+      continue;
+    }
+    r.status = LoopControlRequest::Status::Ignored;
+    r.note = "the loop is not pipelined: " + reason;
+  }
+}
+
+// Does the loop ask to be pipelined (an outer loop is pipelined when asked, or under --outer-loops
+// pipelined)?
+bool asksForPipelining(const BasicBlock& header) {
+  if (!header.loopControls) return false;
+  const LoopControls& c = *header.loopControls;
+  return c.ii || (c.maxConcurrency && *c.maxConcurrency > 1) || (c.pipelineEnable && *c.pipelineEnable);
+}
+
+} // namespace
+
 void extractLoops(Kernel& k, const LoopForest& lf) {
   const Succs succ = kernelSuccessors(k);
   const std::vector<int> idom = immediateDominators(succ, cfgRoots(k));
-  std::vector<std::pair<size_t, std::string>> notPipelined;
   for (size_t i = 0; i < lf.loops.size(); ++i) {
     const LoopInfo& L = lf.loops[i];
-    std::string reason;
     if (!L.children.empty()) {
-      // What would make it one pipelined loop (docs/loop-controls.md).
-      reason =
-          fmt::format("not an innermost loop (contains loop {}); LoopCoalesceINTEL on it, or full unrolling "
-                      "(#pragma unroll) of the inner loop, would make one pipelined loop",
-                      k.blocks[lf.loops[L.children[0]].header].name);
-      notPipelined.push_back({i, reason});
+      // What would make it one pipelined loop (docs/loop-controls.md); extractOuterLoops may still
+      // pipeline it around its inner loops.
+      k.blocks[L.header].notPipelinedReason = fmt::format(
+          "not an innermost loop (contains loop {}); LoopCoalesceINTEL on it, or full unrolling "
+          "(#pragma unroll) of the inner loop, would make one pipelined loop; so would pipelining "
+          "it with its inner loops as sub-pipelines (--outer-loops pipelined, or "
+          "InitiationIntervalINTEL / MaxConcurrencyINTEL > 1 on it)",
+          k.blocks[lf.loops[L.children[0]].header].name);
       continue;
     }
     Extractor x(k, L, idom, succ);
-    reason = x.check();
-    if (!reason.empty()) {
-      notPipelined.push_back({i, reason});
+    if (std::string reason = x.check(); !reason.empty()) {
+      markNotPipelined(k, L.header, reason);
       continue;
     }
     x.extract();
   }
-  for (auto& [i, reason] : notPipelined) {
-    BasicBlock& h = k.blocks[lf.loops[i].header];
-    h.notPipelinedReason = reason;
-    if (!h.loopControls) continue;
-    // Controls that only a pipelined loop can honour (the loop transformations, interleaving and
-    // fusion were decided before and stay as they are).
-    static const char* const kPipelineControls[] = {
-        "InitiationIntervalINTEL", "MaxConcurrencyINTEL", "DependencyArrayINTEL",     "DependencyInfinite",
-        "DependencyLength",        "PipelineEnableINTEL", "SpeculatedIterationsINTEL"};
-    for (auto& r : h.loopControls->requests) {
-      if (r.status != LoopControlRequest::Status::Honoured ||
-          std::find(std::begin(kPipelineControls), std::end(kPipelineControls), r.name) ==
-              std::end(kPipelineControls))
-        continue;
-      // The FSM runs one iteration at a time: what a serial loop asks for, it gets.
-      if ((r.name == "PipelineEnableINTEL" && r.value == "0") ||
-          (r.name == "MaxConcurrencyINTEL" && r.value == "1")) {
-        r.note = "one iteration at a time: the loop runs in the kernel's FSM (" + reason + ")";
+}
+
+bool extractOuterLoops(Kernel& k, bool all) {
+  bool any = false;
+  for (bool again = true; again;) {
+    again = false;
+    const LoopForest lf = findLoops(k);
+    const Succs succ = kernelSuccessors(k);
+    const std::vector<int> idom = immediateDominators(succ, cfgRoots(k));
+    // A loop asking for a pipeline asks it for the loops inside it too: they become its sub-pipelines.
+    auto wanted = [&](const LoopInfo& L) {
+      for (const LoopInfo* x = &L;; x = &lf.loops[size_t(x->parent)]) {
+        if (all || asksForPipelining(k.blocks[x->header])) return true;
+        if (x->parent < 0) return false;
+      }
+    };
+    for (const LoopInfo& L : lf.loops) {
+      if (!L.children.empty()) continue;
+      const bool calls = std::any_of(L.blocks.begin(), L.blocks.end(),
+                                     [&](uint32_t b) { return k.blocks[b].loopCall.has_value(); });
+      if (!calls || k.blocks[L.header].loopCall) continue;
+      if (!wanted(L)) continue;
+      Extractor x(k, L, idom, succ, true);
+      if (std::string reason = x.check(); !reason.empty()) {
+        k.blocks[L.header].notPipelinedReason += "; as an outer pipeline: " + reason;
         continue;
       }
-      r.status = LoopControlRequest::Status::Ignored;
-      r.note = "the loop is not pipelined: " + reason;
+      k.blocks[L.header].notPipelinedReason.clear();
+      x.extract();
+      any = again = true;
+      break; // the CFG changed: find the loops again
     }
   }
+  // Outer loops still in the CFG: their controls. One that asked for a pipeline but holds a loop of
+  // the FSM says which.
+  const LoopForest lf = findLoops(k);
+  for (const LoopInfo& L : lf.loops) {
+    std::string reason = k.blocks[L.header].notPipelinedReason;
+    if (reason.empty()) continue;
+    if (asksForPipelining(k.blocks[L.header]) && !L.children.empty()) {
+      const uint32_t inner = lf.loops[L.children[0]].header;
+      reason = fmt::format("an outer pipeline needs every inner loop pipelined, and loop {} is not ({})",
+                           k.blocks[inner].name, k.blocks[inner].notPipelinedReason);
+    }
+    markNotPipelined(k, L.header, reason);
+  }
+  return any;
 }
 
 } // namespace spvhls::ir::lower

@@ -196,6 +196,10 @@ void mergeControls(LoopControls& into, const LoopControls& from);
 // If-converts every extractable innermost loop into a Loop and replaces it in the CFG by a LoopCall
 // block; marks the others with notPipelinedReason (lower_extract.cpp).
 void extractLoops(Kernel& k, const LoopForest& lf);
+// After extractLoops and compaction: pipelines outer loops whose inner loops are all pipelined (all
+// of them, or those whose controls ask), each inner LoopCall block a LoopCall of the outer body;
+// repeats outwards. Marks the outer loops left in the CFG. Returns whether any was extracted.
+bool extractOuterLoops(Kernel& k, bool all);
 
 // Loop transformations requested by loop controls (Unroll, PartialCount, PeelCount,
 // LoopCoalesceINTEL), on the CFG before extraction: the transformed loops' controls record what was

@@ -23,12 +23,20 @@ bool isGlobal(OpKind k) {
 bool isMem(OpKind k) {
   return k == OpKind::Load || k == OpKind::Store;
 }
+// Operations that request and wait like a memory access: loads, stores, and inner loops' calls
+// (sub-pipelines: the request starts the inner loop, the response is its done with its live-outs).
+bool isRequest(OpKind k) {
+  return isMem(k) || k == OpKind::LoopCall;
+}
+bool hasResponse(OpKind k) {
+  return k == OpKind::Load || k == OpKind::LoopCall;
+}
 
 class LoopWriter {
 public:
   LoopWriter(const ir::Loop& loop, const LoopPlan& plan, const std::vector<ir::Memory>& memories,
-             const std::string& name)
-      : loop_(loop), p_(plan), memories_(memories), partial_(partiallyUsed(loop.ops)),
+             const std::string& name, const std::map<ValueId, SubPipeline>& subs)
+      : loop_(loop), p_(plan), memories_(memories), subs_(subs), partial_(partiallyUsed(loop.ops)),
         b_(name, fmt::format(FMT_COMPILE("Pipelined loop '{}': II {}, {} positions, {} cluster(s) ({})."),
                              commentName(loop.name), plan.ii, plan.F, plan.cuts.size(),
                              clusterModeName(plan.kind))) {}
@@ -37,6 +45,7 @@ public:
     collectMemories();
     ports();
     declarations();
+    subPipelines();
     memoryLogic(); // first: the control reads its response FIFOs
     controlLogic();
     datapath();
@@ -49,6 +58,7 @@ private:
   const ir::Loop& loop_;
   const LoopPlan& p_;
   const std::vector<ir::Memory>& memories_; // the kernel's: each port's data width
+  const std::map<ValueId, SubPipeline>& subs_;
   const std::vector<bool> partial_; // per op: only some bits are read
   nl::ModuleBuilder b_;
   std::vector<uint32_t> mems_;
@@ -64,6 +74,15 @@ private:
   std::vector<ExprP> fifoLst_, fifoNonempty_, credits_;     // per exit FIFO
   std::map<ValueId, ExprP> fire_, respDout_, respNonempty_;
   std::map<uint32_t, std::vector<ExprP>> exitDelay_; // per cluster: its exit valid delayed 1, 2, ... cycles
+  // Inner loops run by the body (LoopCall ops): the wires to each instance.
+  struct SubWires {
+    ExprP start, done, busy;
+    std::vector<ExprP> lo;
+    std::map<uint32_t, nl::MemPort> ports;
+    std::vector<ExprP> data; // its response (live-outs end to end) at the capture position and after
+  };
+  std::map<ValueId, SubWires> sub_;
+  std::map<uint32_t, ExprP> ownReady_; // per memory: the port is free for this body's own requests
 
   unsigned width(ValueId v) const { return loop_.ops[v].width(); }
   bool sf() const { return p_.stallFree(); }
@@ -100,9 +119,17 @@ private:
   }
   ExprP predAt(ValueId op, uint32_t pos) const {
     const ir::Op& o = loop_.ops[op];
-    size_t idx = o.kind == OpKind::Load ? 1 : 2;
+    size_t idx = o.kind == OpKind::Load ? 1 : o.kind == OpKind::LoopCall ? o.operands.size() - 1 : 2;
     if (o.operands.size() <= idx || o.operands[idx] == ir::kNone) return nl::one();
     return valueAt(o.operands[idx], pos);
+  }
+
+  // The request side is free for op i: its memory port (inner loops first), or its inner loop idle
+  // (or done in this very cycle: its pipeline is empty, and a start clears its done).
+  ExprP readyOf(ValueId i) const {
+    const ir::Op& op = loop_.ops[i];
+    if (op.kind == OpKind::LoopCall) return ~sub_.at(i).busy | sub_.at(i).done;
+    return ownReady_.at(op.memory);
   }
 
   void collectMemories() {
@@ -200,6 +227,39 @@ private:
           stage_[{v, uint32_t(pos)}] =
               b_.reg(fmt::format(FMT_COMPILE("v{}_p{}"), v, pos), op.width(), "", partial);
     }
+    for (const auto& [c, sp] : subs_) {
+      SubWires& w = sub_[c];
+      auto name = [&](std::string_view what) { return fmt::format(FMT_COMPILE("sp{}_{}"), c, what); };
+      w.start = b_.wire(name("start"), 1);
+      w.done = b_.wire(name("done"), 1);
+      w.busy = b_.reg(name("busy"), 1);
+      b_.observe(w.start), b_.observe(w.busy); // the inner loop's invocations, for the test bench
+      for (size_t k = 0; k < sp.loop->liveOuts.size(); ++k)
+        w.lo.push_back(
+            b_.wire(name(fmt::format(FMT_COMPILE("lo_{}"), k)), sp.loop->ops[sp.loop->liveOuts[k]].width()));
+      for (uint32_t m : sp.plan->memories)
+        w.ports[m] =
+            loopPortWires(b_, fmt::format(FMT_COMPILE("sp{}_"), c), m, memories_.at(m).wordBits,
+                          std::binary_search(sp.plan->loadMemories.begin(), sp.plan->loadMemories.end(), m));
+      // The response at the capture position, then registers up to the last LoopOut reading it.
+      uint32_t last = p_.compPos[c];
+      for (ValueId v = 0; v < loop_.ops.size(); ++v)
+        if (loop_.ops[v].kind == OpKind::LoopOut && loop_.ops[v].operands[0] == c)
+          last = std::max(last, p_.compPos[v]);
+      w.data.push_back(nullptr); // respDout_, made with the FIFO
+      for (uint32_t pos = p_.compPos[c] + 1; pos <= last; ++pos)
+        w.data.push_back(b_.reg(name(fmt::format(FMT_COMPILE("p{}"), pos)), responseWidth(c), "", true));
+    }
+    // A body's own request waits while an inner loop requests the same port.
+    for (uint32_t m : mems_) {
+      std::vector<ExprP> inner;
+      for (const auto& [c, w] : sub_)
+        if (auto it = w.ports.find(m); it != w.ports.end()) inner.push_back(it->second.reqValid);
+      const bool own = memOps_.count(m) && !memOps_.at(m).empty();
+      ownReady_[m] = inner.empty() || !own ? ports_.at(m).reqReady
+                                           : b_.named(fmt::format(FMT_COMPILE("m{}_own_ready"), m),
+                                                      ports_.at(m).reqReady & ~nl::any(inner));
+    }
     lst_.resize(p_.F);
     for (uint32_t pos = p_.exitPos + 1; pos < p_.F; ++pos)
       if (staged(pos)) lst_[pos] = b_.reg(fmt::format(FMT_COMPILE("lst_p{}"), pos), 1);
@@ -243,14 +303,14 @@ private:
       issueTerms.push_back(en_);
       for (ValueId i = 0; i < loop_.ops.size(); ++i) {
         const ir::Op& op = loop_.ops[i];
-        if (!isMem(op.kind)) continue;
+        if (!isRequest(op.kind)) continue;
         uint32_t t = p_.start[i];
-        ExprP ready = ports_.at(op.memory).reqReady;
+        ExprP ready = readyOf(i);
         if (t == 0)
           issueTerms.push_back(~predAt(i, 0) | ready);
         else
           stalls.push_back(nl::all({vk_[t], predAt(i, t), ~ready}));
-        if (op.kind == OpKind::Load)
+        if (hasResponse(op.kind))
           stalls.push_back(nl::all({vk_[p_.compPos[i]], predAt(i, p_.compPos[i]), ~respNonempty_.at(i)}));
       }
       b_.assign(en_, ~nl::any(stalls));
@@ -352,15 +412,15 @@ private:
       }
       for (ValueId i = 0; i < loop_.ops.size(); ++i) {
         const ir::Op& op = loop_.ops[i];
-        if (!isMem(op.kind)) continue;
-        if (op.kind == OpKind::Load && p_.compPos[i] == c)
-          conds.push_back(~predAt(i, c) | respNonempty_.at(i));
+        if (!isRequest(op.kind)) continue;
+        if (hasResponse(op.kind) && p_.compPos[i] == c) conds.push_back(~predAt(i, c) | respNonempty_.at(i));
         if (p_.start[i] == c) {
-          std::vector<ExprP> free = {ports_.at(op.memory).reqReady};
+          std::vector<ExprP> free = {readyOf(i)};
           // A later cluster (older iteration) using the same port has priority.
-          for (ValueId o : memOps_.at(op.memory))
-            if (p_.start[o] > c)
-              free.push_back(~(admit_[p_.clusterOf(p_.start[o])] & predAt(o, p_.start[o])));
+          if (isMem(op.kind))
+            for (ValueId o : memOps_.at(op.memory))
+              if (p_.start[o] > c)
+                free.push_back(~(admit_[p_.clusterOf(p_.start[o])] & predAt(o, p_.start[o])));
           conds.push_back(~predAt(i, c) | nl::all(free));
         }
       }
@@ -393,6 +453,15 @@ private:
       case OpKind::LoopPhi:
         e = phiRead(v);
         break;
+      case OpKind::LoopOut: {
+        const ValueId c = op.operands[0];
+        const SubWires& w = sub_.at(c);
+        unsigned lo = 0;
+        for (uint32_t k = 0; k < op.index; ++k)
+          lo += w.lo[k]->width;
+        e = nl::slice(w.data.at(p_.compPos[v] - p_.compPos[c]), lo + op.width() - 1, lo);
+        break;
+      }
       default: {
         if (p_.instanceOf[v] >= 0) {
           const UnitInstance& inst = p_.instances[size_t(p_.instanceOf[v])];
@@ -481,6 +550,57 @@ private:
     }
   }
 
+  // ---- inner loops (sub-pipelines) ------------------------------------------------------------------
+  unsigned responseWidth(ValueId c) const {
+    unsigned w = 0;
+    for (ValueId o : subs_.at(c).loop->liveOuts)
+      w += subs_.at(c).loop->ops[o].width();
+    return std::max(w, 1u);
+  }
+
+  // Each inner loop: its instance, started by the call's request (while it is idle), its done and
+  // live-outs pushed into the call's response FIFO, popped at the capture position as a load's.
+  void subPipelines() {
+    for (const auto& [c, sp] : subs_) {
+      SubWires& w = sub_.at(c);
+      const ir::Op& call = loop_.ops[c];
+      const uint32_t t = p_.start[c];
+      fire_[c] = b_.named(fmt::format(FMT_COMPILE("fire{}"), c), fire(c));
+      b_.assign(w.start, fire_[c]);
+      nl::Register& busy = b_.drive(w.busy);
+      busy.reset = rst_;
+      busy.resetValue = nl::zero();
+      busy.updates = {{fire_[c], nl::one()}, {w.done, nl::zero()}};
+      std::vector<ExprP> parts(w.lo.rbegin(), w.lo.rend());
+      ExprP din = parts.empty() ? nl::zero() : nl::concat(parts);
+      nl::Fifo f{fmt::format(FMT_COMPILE("rf{}"), c),
+                 din->width,
+                 p_.respFifoDepth[c],
+                 true,
+                 w.done,
+                 din,
+                 capture(c),
+                 start_};
+      f.doutUnread = w.lo.empty(); // no live-outs: only that the call is done matters
+      auto out = b_.fifo(f);
+      respDout_[c] = out.dout;
+      respNonempty_[c] = out.nonempty;
+      w.data[0] = out.dout;
+      for (size_t k = 1; k < w.data.size(); ++k)
+        b_.drive(w.data[k]).updates = {{adv(), w.data[k - 1]}};
+      nl::Instance inst{sp.module, fmt::format(FMT_COMPILE("u_sub{}"), c), {}};
+      auto& conn = inst.connections;
+      conn = {{"clk", nl::ref("clk", 1)}, {"rst", rst_}, {"start", w.start}, {"done", w.done}};
+      for (size_t k = 0; k < sp.loop->liveIns.size(); ++k)
+        conn.emplace_back(fmt::format(FMT_COMPILE("li_{}"), k), valueAt(call.operands[k], t));
+      for (size_t k = 0; k < w.lo.size(); ++k)
+        conn.emplace_back(fmt::format(FMT_COMPILE("lo_{}"), k), w.lo[k]);
+      for (const auto& [m, q] : w.ports) // inner loops first: the port's own ready
+        connectLoopPort(inst, m, q, ports_.at(m).reqReady, q.respValid, ports_.at(m).respData);
+      b_.instance(std::move(inst));
+    }
+  }
+
   // ---- memory ports -----------------------------------------------------------------------------
   ExprP fire(ValueId i) const {
     uint32_t t = p_.start[i];
@@ -497,7 +617,7 @@ private:
     for (uint32_t m : mems_) {
       const nl::MemPort& port = ports_.at(m);
       std::vector<nl::MemRequest> reqs;
-      for (ValueId i : memOps_.at(m)) {
+      for (ValueId i : memOps_[m]) {
         const ir::Op& op = loop_.ops[i];
         uint32_t t = p_.start[i];
         fire_[i] = b_.named(fmt::format(FMT_COMPILE("fire{}"), i), fire(i));
@@ -505,31 +625,54 @@ private:
         reqs.push_back({fire_[i], store, valueAt(op.operands[0], t), nl::lit(op.size, port.sizeWidth()),
                         store ? valueAt(op.operands[1], t) : nullptr});
       }
-      nl::driveRequests(b_, port, reqs, nullptr, {});
-      // Response FIFOs; with several loads on one port a tag FIFO routes the in-order responses.
-      auto it = memLoads_.find(m);
-      if (it == memLoads_.end()) continue;
-      const auto& loads = it->second;
-      if (loads.size() == 1) {
-        respFifo(loads[0], port.respValid, port);
+      // Inner loops on this port: idle, their outputs are all-zero, and while one requests, this
+      // body's requests wait (ownReady_), so OR-ing them is a mux.
+      std::vector<nl::MemPort> merged;
+      for (const auto& [c, w] : sub_)
+        if (auto it = w.ports.find(m); it != w.ports.end()) merged.push_back(it->second);
+      nl::driveRequests(b_, port, reqs, nullptr, merged);
+      // Who receives each response: this body's loads and the inner loops that load from the port.
+      // With several, a tag FIFO records the order of the accepted reads (the port answers in order).
+      struct Reader {
+        ExprP request;   // a read accepted in this cycle, given the port is ready
+        ValueId load;    // this body's load, or kNone
+        ExprP respValid; // an inner loop's response valid input
+        uint64_t outstanding;
+      };
+      std::vector<Reader> readers;
+      for (ValueId i : memLoads_[m])
+        readers.push_back({fire_.at(i), i, nullptr, p_.respFifoDepth[i]});
+      for (const auto& [c, w] : sub_)
+        if (auto it = w.ports.find(m); it != w.ports.end() && it->second.respValid)
+          readers.push_back({it->second.reqValid & ~it->second.reqWrite, ir::kNone, it->second.respValid,
+                             subs_.at(c).outstanding.at(m)});
+      auto deliver = [&](const Reader& r, const ExprP& valid) {
+        if (r.load != ir::kNone)
+          respFifo(r.load, valid, port);
+        else
+          b_.assign(r.respValid, valid);
+      };
+      if (readers.empty()) continue;
+      if (readers.size() == 1) {
+        deliver(readers[0], port.respValid);
         continue;
       }
-      unsigned tw = std::max(1u, log2Ceil(loads.size()));
+      unsigned tw = std::max(1u, log2Ceil(readers.size()));
       uint64_t depth = 0;
-      for (ValueId i : loads)
-        depth += p_.respFifoDepth[i];
+      for (const Reader& r : readers)
+        depth += r.outstanding;
       std::vector<std::pair<ExprP, ExprP>> tags;
-      std::vector<ExprP> fires;
-      for (size_t k = loads.size(); k-- > 0;) { // the last load has priority, as in the request muxes
-        tags.emplace_back(fire_.at(loads[k]), nl::lit(k, tw));
-        fires.push_back(fire_.at(loads[k]));
+      std::vector<ExprP> requests;
+      for (size_t k = readers.size(); k-- > 0;) { // the last has priority, as in the request muxes
+        tags.emplace_back(readers[k].request, nl::lit(k, tw));
+        requests.push_back(readers[k].request);
       }
       ExprP tag = b_.fifo({fmt::format(FMT_COMPILE("tag{}"), m), tw, roundUpPow2(depth), false,
-                           port.reqReady & nl::any(fires), nl::priorityMux(tags, nl::lit(0, tw)),
+                           port.reqReady & nl::any(requests), nl::priorityMux(tags, nl::lit(0, tw)),
                            port.respValid, start_})
                       .dout;
-      for (size_t k = 0; k < loads.size(); ++k)
-        respFifo(loads[k], port.respValid & nl::eq(tag, nl::lit(k, tw)), port);
+      for (size_t k = 0; k < readers.size(); ++k)
+        deliver(readers[k], port.respValid & nl::eq(tag, nl::lit(k, tw)));
     }
   }
 
@@ -556,9 +699,41 @@ private:
 
 } // namespace
 
+nl::MemPort loopPortWires(nl::ModuleBuilder& b, const std::string& prefix, uint32_t m, unsigned dataWidth,
+                          bool response) {
+  auto wire = [&](const char* f, unsigned width) {
+    return b.wire(fmt::format(FMT_COMPILE("{}m{}_{}"), prefix, m, f), width);
+  };
+  nl::MemPort q;
+  q.dataWidth = dataWidth;
+  q.reqValid = wire("req_valid", 1);
+  q.reqWrite = wire("req_write", 1);
+  q.reqAddr = wire("req_addr", nl::kPortAddrWidth);
+  q.reqSize = wire("req_size", q.sizeWidth());
+  q.reqWdata = wire("req_wdata", q.dataWidth);
+  if (response) q.respValid = wire("resp_valid", 1);
+  return q;
+}
+
+void connectLoopPort(nl::Instance& inst, uint32_t m, const nl::MemPort& q, const ExprP& reqReady,
+                     const ExprP& respValid, const ExprP& respData) {
+  auto port = [&](const char* f) { return fmt::format(FMT_COMPILE("m{}_{}"), m, f); };
+  auto& c = inst.connections;
+  c.emplace_back(port("req_valid"), q.reqValid);
+  c.emplace_back(port("req_write"), q.reqWrite);
+  c.emplace_back(port("req_addr"), q.reqAddr);
+  c.emplace_back(port("req_size"), q.reqSize);
+  c.emplace_back(port("req_wdata"), q.reqWdata);
+  c.emplace_back(port("req_ready"), reqReady);
+  if (!respValid) return;
+  c.emplace_back(port("resp_valid"), respValid);
+  c.emplace_back(port("resp_data"), respData);
+}
+
 nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan,
-                              const std::vector<ir::Memory>& memories, const std::string& moduleName) {
-  return LoopWriter(loop, plan, memories, moduleName).run();
+                              const std::vector<ir::Memory>& memories, const std::string& moduleName,
+                              const std::map<ValueId, SubPipeline>& subs) {
+  return LoopWriter(loop, plan, memories, moduleName, subs).run();
 }
 
 } // namespace spvhls::rtl

@@ -26,7 +26,7 @@ static bool dependsOnLoad(const ir::Loop& loop, ir::ValueId v, std::vector<int8_
   if (v == ir::kNone) return false;
   if (memo[v] >= 0) return memo[v];
   const ir::Op& op = loop.ops[v];
-  bool r = op.kind == OpKind::Load;
+  bool r = op.kind == OpKind::Load || op.kind == OpKind::LoopOut; // an inner loop's result: from memory too
   for (ir::ValueId o : op.operands)
     if (!r && dependsOnLoad(loop, o, memo)) r = true;
   memo[v] = r;
@@ -46,14 +46,14 @@ static bool recurrenceThroughLoad(const ir::Loop& loop, ir::ValueId phi) {
         fromPhi[v] = fromPhi[v] || fromPhi[o];
         viaLoad[v] = viaLoad[v] || viaLoad[o];
       }
-    viaLoad[v] = fromPhi[v] && (viaLoad[v] || op.kind == OpKind::Load);
+    viaLoad[v] = fromPhi[v] && (viaLoad[v] || op.kind == OpKind::Load || op.kind == OpKind::LoopOut);
   }
   ir::ValueId next = loop.phis[loop.ops[phi].index].next;
   return next != ir::kNone && viaLoad[next];
 }
 
 ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason,
-                              std::string_view requestedBy) {
+                              std::string_view requestedBy, const std::vector<ir::Loop>* allLoops) {
   std::vector<int8_t> memo(loop.ops.size(), -1);
   if (dependsOnLoad(loop, loop.continueCond, memo)) {
     reason = "the exit condition depends on a load, so iterations are launched before it is known "
@@ -67,12 +67,26 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
   }
   // A store and another access to the same memory make a memory recurrence (unless the loop controls
   // rule it out); a carried value computed from a load makes a recurrence through memory latency.
+  // An inner loop (sub-pipeline) accesses its loop's memories: one access of each, a store of those
+  // it writes.
   std::vector<int> stores(64, 0), accesses(64, 0);
+  auto count = [&](uint32_t m, bool store) {
+    if (m >= stores.size()) stores.resize(m + 1), accesses.resize(m + 1);
+    accesses[m]++;
+    if (store) stores[m]++;
+  };
   for (const ir::Op& op : loop.ops) {
-    if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
-    if (op.memory >= stores.size()) stores.resize(op.memory + 1), accesses.resize(op.memory + 1);
-    accesses[op.memory]++;
-    if (op.kind == OpKind::Store) stores[op.memory]++;
+    if (op.kind == OpKind::Load || op.kind == OpKind::Store) count(op.memory, op.kind == OpKind::Store);
+    if (op.kind != OpKind::LoopCall) continue;
+    if (!allLoops) {
+      reason = "auto: it runs inner loops whose memories are not known here; stall-enable";
+      return ClusterMode::StallEnable;
+    }
+    const ir::MemoryUse use = ir::loopMemoryUse(*allLoops, op.index);
+    for (uint32_t m : use.reads)
+      if (!std::binary_search(use.writes.begin(), use.writes.end(), m)) count(m, false);
+    for (uint32_t m : use.writes)
+      count(m, true);
   }
   for (size_t m = 0; m < stores.size(); ++m) {
     if (stores[m] == 0 || accesses[m] < 2) continue;
@@ -99,16 +113,25 @@ static uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }
 
-// Memories the loop's operations access (only loads: `loadsOnly`), ascending.
-static std::vector<uint32_t> accessedMemories(const ir::Loop& loop, bool loadsOnly) {
+// Memories the loop's operations access (only loads: `loadsOnly`), ascending; those of the inner
+// loops it runs included when the kernel's loops are given.
+static std::vector<uint32_t> accessedMemories(const ir::Loop& loop, bool loadsOnly,
+                                              const std::vector<ir::Loop>* allLoops) {
   std::set<uint32_t> m;
-  for (const ir::Op& op : loop.ops)
+  for (const ir::Op& op : loop.ops) {
     if (op.kind == ir::OpKind::Load || (!loadsOnly && op.kind == ir::OpKind::Store)) m.insert(op.memory);
+    if (op.kind == ir::OpKind::LoopCall && allLoops) {
+      const ir::MemoryUse use = ir::loopMemoryUse(*allLoops, op.index);
+      m.insert(use.reads.begin(), use.reads.end());
+      if (!loadsOnly) m.insert(use.writes.begin(), use.writes.end());
+    }
+  }
   return {m.begin(), m.end()};
 }
 
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
-                  ClusterMode kind, std::string kindReason, bool shareUnits) {
+                  ClusterMode kind, std::string kindReason, bool shareUnits,
+                  const std::vector<ir::Loop>* allLoops) {
   LoopPlan p;
   p.kind = kind;
   p.kindReason = std::move(kindReason);
@@ -116,7 +139,6 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   p.memLatency = lib.target().memLatency;
   p.maxConcurrency = ls.maxConcurrency;
   const size_t n = loop.ops.size();
-  const uint32_t L = p.memLatency;
   p.start.resize(n);
   p.compPos.resize(n);
   p.readyPos.resize(n);
@@ -140,6 +162,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     for (ir::ValueId o : op.operands)
       use(o, p.start[i]);
     if (op.kind == OpKind::Load && op.operands.size() > 1) use(op.operands[1], p.compPos[i]);
+    if (op.kind == OpKind::LoopCall) use(op.operands.back(), p.compPos[i]); // its predicate, at the capture
   }
   for (const ir::LoopPhi& phi : loop.phis)
     use(phi.next, p.readyPos[phi.next]);
@@ -160,14 +183,15 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   if (kind == ClusterMode::StallFree) {
     for (size_t i = 0; i < n; ++i) {
       const ir::Op& op = loop.ops[i];
-      if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
+      // An inner loop's call is a request and its results a response, as a load's.
+      if (op.kind != OpKind::Load && op.kind != OpKind::Store && op.kind != OpKind::LoopCall) continue;
       if (p.start[i] <= p.exitPos && !loop.endless())
         throw InternalError(op.loc, "loop " + loop.name,
                             fmt::format("planLoop: memory op at {} before the exit is known at {} in a "
                                         "stall-free loop (scheduler constraint missing)",
                                         p.start[i], p.exitPos));
       p.cuts.push_back(p.start[i]);
-      if (op.kind == OpKind::Load) p.cuts.push_back(p.compPos[i]);
+      if (op.kind != OpKind::Store) p.cuts.push_back(p.compPos[i]);
     }
     std::sort(p.cuts.begin(), p.cuts.end());
     p.cuts.erase(std::unique(p.cuts.begin(), p.cuts.end()), p.cuts.end());
@@ -201,7 +225,8 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     p.sideFifoDepth[i] = roundUpPow2(depth);
   }
   for (size_t i = 0; i < n; ++i) {
-    if (loop.ops[i].kind != OpKind::Load) continue;
+    // An inner loop's results wait in a response FIFO as a load's response, sized the same way.
+    if (loop.ops[i].kind != OpKind::Load && loop.ops[i].kind != OpKind::LoopCall) continue;
     uint64_t depth;
     if (kind == ClusterMode::StallFree) {
       // Outstanding reads are bounded by the tokens in the clusters between request and capture.
@@ -209,8 +234,8 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       for (uint32_t j = p.clusterOf(p.start[i]); j < p.clusterOf(p.compPos[i]); ++j)
         depth += p.exitFifoDepth[j];
     } else {
-      // Iterations are at least II apart: at most L/II + 1 have issued and not captured.
-      depth = L / p.ii + 2;
+      // Iterations are at least II apart: at most (capture - start)/II + 1 have issued and not captured.
+      depth = (p.compPos[i] - p.start[i]) / p.ii + 2;
     }
     p.respFifoDepth[i] = roundUpPow2(depth);
   }
@@ -228,8 +253,11 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       if (d.distance == 0) continue;
       if (d.kind != sched::Dependence::Kind::LoopCarried && d.kind != sched::Dependence::Kind::Memory)
         continue;
-      uint32_t fromPos =
-          d.kind == sched::Dependence::Kind::LoopCarried ? p.readyPos[d.from] : p.start[d.from];
+      // A memory order is kept once the request is issued (the port answers in order); an inner loop's
+      // accesses are done when its results are captured.
+      uint32_t fromPos = d.kind == sched::Dependence::Kind::LoopCarried ? p.readyPos[d.from]
+                         : loop.ops[d.from].kind == OpKind::LoopCall    ? p.compPos[d.from]
+                                                                        : p.start[d.from];
       uint32_t toPos = p.start[d.to];
       if (p.clusterOf(fromPos) > p.clusterOf(toPos))
         p.gates.push_back(CarryGate{d.from, d.to, fromPos, p.clusterOf(toPos), d.distance});
@@ -253,16 +281,20 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     }
   }
   p.predictPeriod = int64_t(period);
-  // A recurrence gate waits for a later cluster, whose timing depends on the memory: not modelled.
+  // A recurrence gate waits for a later cluster, whose timing depends on the memory: not modelled;
+  // nor are inner loops (each call's cycles depend on its trip count and on the calls before it).
   if (!p.gates.empty()) p.predictable = false;
+  if (std::any_of(loop.ops.begin(), loop.ops.end(),
+                  [](const ir::Op& op) { return op.kind == OpKind::LoopCall; }))
+    p.predictable = false, p.subPipelines = true;
   p.predictBase = int64_t(F) + 1 - int64_t(period);
   // The last iteration is launched F cycles before done is seen, and the FSM's next block starts the
   // cycle after; launches go on every period until its exit is known at position q (one in that very
   // cycle too: its token is killed at once), so the last launch is floor(q / period) periods later.
   if (p.predictable && !p.predictBurst)
     p.predictDrain = int64_t(F) + 1 - int64_t(p.exitPos / period * period);
-  p.memories = accessedMemories(loop, false);
-  p.loadMemories = accessedMemories(loop, true);
+  p.memories = accessedMemories(loop, false, allLoops);
+  p.loadMemories = accessedMemories(loop, true, allLoops);
   return p;
 }
 

@@ -60,7 +60,7 @@ struct LoopPlan {
   std::vector<int> lastUse;            // per op: last position it is read at (-1 = never)
   std::vector<uint32_t> cuts;          // cluster entry positions, cuts[0] = 0
   std::vector<uint64_t> exitFifoDepth; // per cluster except the last (stall-free only)
-  std::vector<uint64_t> respFifoDepth; // per op (loads only, else 0)
+  std::vector<uint64_t> respFifoDepth; // per op (loads and inner loops' calls, else 0)
   std::vector<CarryGate> gates;        // stall-free only
   // Per op: for a LoopPhi that reads the value the iteration ahead produces in this very cycle (in
   // the same cluster), the position that value is taken from (readyPos of the phi's next); else -1
@@ -84,6 +84,7 @@ struct LoopPlan {
   uint32_t predictBurst = 0;
   int64_t predictBurstPeriod = 0;
   bool predictable = true;
+  bool subPipelines = false; // it runs inner loops (LoopCalls): not predicted, for that reason
   // Cycles from an invocation's last launch (the loop's `issue`, speculated launches that the exit
   // squashes included) to the FSM's cycle after its done, under the same conditions; -1 when not
   // predicted (bursts, or predictable false).
@@ -96,12 +97,18 @@ struct LoopPlan {
 // A forced stall-free request for a loop whose exit condition depends on a load cannot be built
 // (iterations would be launched before it is known whether they exist): it becomes stall-enable, and
 // `reason` says so. `requestedBy` names where a request comes from, for the reason.
+// allLoops: the kernel's loops, for the memories of the inner loops `loop` runs (without them such
+// a loop is stall-enable under auto).
 ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason,
-                              std::string_view requestedBy = "--cluster");
+                              std::string_view requestedBy = "--cluster",
+                              const std::vector<ir::Loop>* allLoops = nullptr);
 
 // shareUnits: bind operations of one unit module to shared instances where the II leaves room
 // (--share-units; off: one instance per operation).
+// allLoops: the kernel's loops, for the memories of the inner loops `loop` runs (their ports are
+// the outer module's).
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
-                  ClusterMode kind, std::string kindReason, bool shareUnits = true);
+                  ClusterMode kind, std::string kindReason, bool shareUnits = true,
+                  const std::vector<ir::Loop>* allLoops = nullptr);
 
 } // namespace spvhls::rtl

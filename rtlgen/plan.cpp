@@ -11,7 +11,7 @@ ClusterChoice chooseClusterKinds(const ir::Kernel& k, ClusterMode requested, std
   ClusterChoice c;
   for (const ir::Loop& loop : k.loops) {
     LoopKind lk;
-    lk.kind = chooseClusterKind(loop, requested, lk.reason, requestedBy);
+    lk.kind = chooseClusterKind(loop, requested, lk.reason, requestedBy, &k.loops);
     if (requested == ClusterMode::StallFree && lk.kind != ClusterMode::StallFree)
       c.warnings.push_back(
           Diagnostic{Diagnostic::Severity::Warning, loop.loc, "loop " + loop.name, lk.reason});
@@ -69,7 +69,8 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
   KernelPlan p;
   p.target = lib.target();
   for (size_t l = 0; l < k.loops.size(); ++l)
-    p.loops.push_back(planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason, shareUnits));
+    p.loops.push_back(
+        planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason, shareUnits, &k.loops));
   p.fsm = planFsm(k, s, lib);
   checkPlan(k, s, lib, p);
   return p;

@@ -20,9 +20,9 @@ bool powerOfTwo(uint64_t x) {
 
 class LoopChecker {
 public:
-  LoopChecker(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
-              const LoopPlan& p)
-      : loop_(loop), ls_(ls), lib_(lib), p_(p) {}
+  LoopChecker(const std::vector<ir::Loop>& loops, uint32_t l, const sched::LoopSchedule& ls,
+              const sched::OperatorLibrary& lib, const LoopPlan& p)
+      : loops_(loops), loop_(loops[l]), ls_(ls), lib_(lib), p_(p) {}
 
   void run() {
     shapes();
@@ -37,6 +37,7 @@ public:
   }
 
 private:
+  const std::vector<ir::Loop>& loops_; // the kernel's: inner loops' memories
   const ir::Loop& loop_;
   const sched::LoopSchedule& ls_;
   const sched::OperatorLibrary& lib_;
@@ -152,6 +153,17 @@ private:
     std::set<uint32_t> accessed, loaded;
     for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
+      if (op.kind == ir::OpKind::LoopCall) { // an inner loop's accesses go through this module's ports
+        const ir::MemoryUse use = ir::loopMemoryUse(loops_, op.index);
+        for (uint32_t m : use.reads)
+          accessed.insert(m), loaded.insert(m);
+        for (uint32_t m : use.writes)
+          accessed.insert(m);
+        for (uint32_t m : use.reads)
+          if (!listed(p_.loadMemories, m))
+            fail(fmt::format("{} loads from memory {} without a response port", label(v), m));
+        continue;
+      }
       if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) continue;
       accessed.insert(op.memory);
       if (op.kind == ir::OpKind::Load) loaded.insert(op.memory);
@@ -175,12 +187,13 @@ private:
     std::set<uint32_t> needed{0};
     for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (op.kind != OpKind::Load && op.kind != OpKind::Store) continue;
+      if (op.kind != OpKind::Load && op.kind != OpKind::Store && op.kind != OpKind::LoopCall) continue;
       if (p_.start[v] <= p_.exitPos && !loop_.endless())
         fail(fmt::format("{} requests memory at {}, before the exit is known at {}", label(v), p_.start[v],
                          p_.exitPos));
       needed.insert(p_.start[v]);
-      if (op.kind == OpKind::Load) needed.insert(p_.compPos[v]);
+      if (op.kind != OpKind::Store)
+        needed.insert(p_.compPos[v]); // a load's response, an inner loop's results
     }
     if (std::set<uint32_t>(p_.cuts.begin(), p_.cuts.end()) != needed)
       fail(fmt::format("cuts [{}] are not exactly position 0 and the memory requests and responses [{}]",
@@ -199,13 +212,16 @@ private:
     }
     for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
       const uint64_t d = p_.respFifoDepth[v];
-      if (loop_.ops[v].kind != OpKind::Load) {
+      if (loop_.ops[v].kind != OpKind::Load && loop_.ops[v].kind != OpKind::LoopCall) {
         if (d != 0) fail(fmt::format("{} is not a load but has a response FIFO", label(v)));
         continue;
       }
-      // Outstanding reads: stall-free, every token between request and capture cluster plus one;
-      // stall-enable, one per II over the memory latency plus the one being captured and a spare.
-      uint64_t outstanding = p_.memLatency / p_.ii + 2;
+      // Outstanding reads (or inner-loop calls): stall-free, every token between request and capture
+      // cluster plus one; stall-enable, one per II over the latency plus the one being captured and a
+      // spare.
+      const uint64_t latency =
+          loop_.ops[v].kind == OpKind::Load ? p_.memLatency : lib_.unit(loop_.ops[v]).resultOffset;
+      uint64_t outstanding = latency / p_.ii + 2;
       if (p_.stallFree()) {
         outstanding = 1;
         for (size_t j = 0; j < p_.exitFifoDepth.size(); ++j)
@@ -263,7 +279,8 @@ private:
         if (d.kind == sched::Dependence::Kind::LoopCarried)
           done = p_.start[d.from] + lib_.latency(loop_.ops[d.from]);
         else if (d.kind == sched::Dependence::Kind::Memory)
-          done = p_.start[d.from];
+          done = p_.start[d.from] +
+                 (loop_.ops[d.from].kind == OpKind::LoopCall ? lib_.unit(loop_.ops[d.from]).resultOffset : 0);
         else
           continue;
         if (cluster(done) > cluster(p_.start[d.to]))
@@ -359,7 +376,7 @@ void checkPlan(const ir::Kernel& k, const sched::KernelSchedule& s, const sched:
   if (plan.target.memLatency != lib.target().memLatency)
     throw InternalError(k.loc, "kernel " + k.name, "plan check: planned for a different target");
   for (size_t l = 0; l < k.loops.size(); ++l)
-    LoopChecker(k.loops[l], s.loops[l], lib, plan.loops[l]).run();
+    LoopChecker(k.loops, uint32_t(l), s.loops[l], lib, plan.loops[l]).run();
   checkFsm(k, s, lib, plan.fsm);
 }
 

@@ -24,8 +24,8 @@ ReinvocationDelay reinvocationDelay(const ir::Kernel& k, const RtlResult& r, uin
     return d;
   }
   if (hw.drainAfterLastLaunch < 0) {
-    d.why = "the loop's launches are not predicted (a recurrence gate between stall-free clusters, or "
-            "MaxConcurrencyINTEL bursts)";
+    d.why = "the loop's launches are not predicted (" +
+            (hw.unpredictedWhy.empty() ? std::string("MaxConcurrencyINTEL bursts") : hw.unpredictedWhy) + ")";
     return d;
   }
   // The ways back: walks from the loop's block to itself that do not pass it in between, over the

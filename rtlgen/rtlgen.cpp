@@ -145,6 +145,39 @@ TaskInstance taskInstance(const ir::Kernel& body, const RtlResult& bodyRtl) {
   return t;
 }
 
+namespace {
+
+// Responses loop `l` (with its inner loops) can have outstanding on memory m: each load's response
+// FIFO bounds its reads in flight.
+uint64_t outstandingReads(const ir::Kernel& k, const KernelPlan& kp, uint32_t l, uint32_t m) {
+  uint64_t n = 0;
+  const ir::Loop& loop = k.loops[l];
+  for (size_t v = 0; v < loop.ops.size(); ++v) {
+    const ir::Op& op = loop.ops[v];
+    if (op.kind == ir::OpKind::Load && op.memory == m) n += kp.loops[l].respFifoDepth[v];
+    if (op.kind == ir::OpKind::LoopCall) n += outstandingReads(k, kp, op.index, m);
+  }
+  return n;
+}
+
+// The inner loops loop `l` runs, by LoopCall op.
+std::map<ir::ValueId, SubPipeline> subPipelinesOf(const ir::Kernel& k, const KernelPlan& kp, uint32_t l,
+                                                  const std::vector<std::string>& moduleNames) {
+  std::map<ir::ValueId, SubPipeline> subs;
+  const ir::Loop& loop = k.loops[l];
+  for (ir::ValueId v = 0; v < loop.ops.size(); ++v) {
+    const ir::Op& op = loop.ops[v];
+    if (op.kind != ir::OpKind::LoopCall) continue;
+    SubPipeline sp{moduleNames.at(op.index), &k.loops[op.index], &kp.loops[op.index], {}};
+    for (uint32_t m : sp.plan->loadMemories)
+      sp.outstanding[m] = outstandingReads(k, kp, op.index, m);
+    subs[v] = sp;
+  }
+  return subs;
+}
+
+} // namespace
+
 RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, const KernelPlan& kp,
                           bool keepNetlists, const std::vector<TaskInstance>& tasks, const std::string& moduleName) {
   if (kp.loops.size() != k.loops.size() || kp.fsm.blockCycles.size() != k.blocks.size())
@@ -198,7 +231,9 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const LoopPlan& plan = kp.loops[l];
-    print(generateLoopModule(loop, plan, k.memories, in.loopModuleNames[l]), loopFiles, loopModules);
+    print(generateLoopModule(loop, plan, k.memories, in.loopModuleNames[l],
+                             subPipelinesOf(k, kp, uint32_t(l), in.loopModuleNames)),
+          loopFiles, loopModules);
     LoopHardware hw;
     hw.loop = uint32_t(l);
     hw.kind = plan.kind;
@@ -230,6 +265,14 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.cyclesBase = plan.predictBase;
     hw.cyclesPerIteration = plan.predictPeriod;
     hw.predictable = plan.predictable;
+    if (!plan.predictable)
+      hw.unpredictedWhy =
+          plan.subPipelines
+              ? "it runs inner loops as sub-pipelines (the outer pipeline waits for each call, whose "
+                "cycles depend on its trip count), which the predictor does not model yet"
+          : !plan.gates.empty() ? "a recurrence gate between stall-free clusters, which the predictor "
+                                  "does not model"
+                                : "a stall-free max-concurrency limit, which the predictor does not model";
     hw.burst = plan.predictBurst;
     hw.burstPeriod = plan.predictBurstPeriod;
     hw.drainAfterLastLaunch = plan.predictDrain;
@@ -280,10 +323,7 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
     if (bb.loopCall) {
       const LoopHardware& hw = r.loops[*bb.loopCall];
       if (!hw.predictable) {
-        why = fmt::format("loop {} has a recurrence gate between stall-free clusters or a stall-free "
-                          "max-concurrency limit, "
-                          "which the predictor does not model",
-                          k.loops[*bb.loopCall].name);
+        why = fmt::format("loop {}: {}", k.loops[*bb.loopCall].name, hw.unpredictedWhy);
         return std::nullopt;
       }
       if (hw.burst) {

@@ -57,6 +57,7 @@ struct LoopHardware {
   uint32_t burst = 0;
   int64_t burstPeriod = 0;
   bool predictable = true;
+  std::string unpredictedWhy; // when not predictable: why, for the report and --check-cycles
   // Cycles from an invocation's last launch to the FSM's cycle after its done (LoopPlan::predictDrain);
   // -1 when not predicted.
   int64_t drainAfterLastLaunch = -1;

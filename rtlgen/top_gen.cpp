@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "rtlgen/arbiter.h"
+#include "rtlgen/loop_gen.h"
 #include "rtlgen/verilog_util.h"
 
 namespace spvhls::rtl {
@@ -493,20 +494,10 @@ private:
       loopStart_[l] = b_.wire(fmt::format(FMT_COMPILE("lp{}_start"), l), 1);
       b_.observe(loopStart_[l]); // invocations, for the measured reinvocation delay
       loopDone_[l] = b_.wire(fmt::format(FMT_COMPILE("lp{}_done"), l), 1);
-      for (uint32_t m : in_.plan->loops[l].memories) {
-        nl::MemPort p;
-        auto w = [&](const char* f, unsigned width) {
-          return b_.wire(fmt::format(FMT_COMPILE("lp{}_m{}_{}"), l, m, f), width);
-        };
-        p.reqValid = w("req_valid", 1);
-        p.reqWrite = w("req_write", 1);
-        p.reqAddr = w("req_addr", nl::kPortAddrWidth);
-        // An on-chip RAM's port is made later (localRam): the widths from the memory.
-        p.dataWidth = k_.memories[m].wordBits;
-        p.reqSize = w("req_size", p.sizeWidth());
-        p.reqWdata = w("req_wdata", p.dataWidth);
-        loopPorts_[{l, m}] = p;
-      }
+      // An on-chip RAM's port is made later (localRam): the widths from the memory.
+      for (uint32_t m : in_.plan->loops[l].memories)
+        loopPorts_[{l, m}] =
+            loopPortWires(b_, fmt::format(FMT_COMPILE("lp{}_"), l), m, k_.memories[m].wordBits, false);
     }
   }
 
@@ -532,19 +523,11 @@ private:
             fmt::format(FMT_COMPILE("lo_{}"), i),
             b_.wire(fmt::format(FMT_COMPILE("lp{}_lo_{}"), l, i), loop.ops[loop.liveOuts[i]].width()));
       for (uint32_t m : in_.plan->loops[l].memories) {
-        const nl::MemPort& lp = loopPorts_.at({l, m});
         const nl::MemPort& pm = ports_[m];
-        auto port = [&](const char* f) { return fmt::format(FMT_COMPILE("m{}_{}"), m, f); };
-        c.emplace_back(port("req_valid"), lp.reqValid);
-        c.emplace_back(port("req_write"), lp.reqWrite);
-        c.emplace_back(port("req_addr"), lp.reqAddr);
-        c.emplace_back(port("req_size"), lp.reqSize);
-        c.emplace_back(port("req_wdata"), lp.reqWdata);
-        c.emplace_back(port("req_ready"), pm.reqReady);
         const auto& lms = in_.plan->loops[l].loadMemories;
-        if (std::find(lms.begin(), lms.end(), m) == lms.end()) continue;
-        c.emplace_back(port("resp_valid"), pm.respValid & loopStarted_[l]);
-        c.emplace_back(port("resp_data"), pm.respData);
+        const bool loads = std::find(lms.begin(), lms.end(), m) != lms.end();
+        connectLoopPort(inst, m, loopPorts_.at({l, m}), pm.reqReady,
+                        loads ? pm.respValid & loopStarted_[l] : nullptr, pm.respData);
       }
       b_.instance(std::move(inst));
     }

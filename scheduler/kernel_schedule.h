@@ -28,7 +28,9 @@ struct ScheduleOptions {
 //    than its next value is produced, so one carry register per phi suffices in hardware.
 //  * Memory: between two accesses to the same memory, at least one a store: program order within the
 //    iteration (latency 1), and later -> earlier with distance d (latency 1) unless the loop controls
-//    say the memory has no loop-carried dependence (distance 0) or a larger distance.
+//    say the memory has no loop-carried dependence (distance 0) or a larger distance. A LoopCall (an
+//    inner loop run by the body) counts as an access of every memory its loop reads or writes; what
+//    follows it waits for its results (latency = its result offset).
 //  * Control: continueCond -> every memory operation (latency of continueCond, distance 1): iteration
 //    i+1 issues no memory request before iteration i's continueCond is known, so no memory request is
 //    ever issued speculatively and iterations launched past the exit can be squashed without effect.

@@ -24,6 +24,7 @@
 //   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port,
 //   1/cycle Store                                  1                   1   MemoryPort  0 port, 1/cycle
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
+//   LoopCall in a loop body (imm = 2)      imm + 1 (3)         1   SubPipeline imm (2) [3]       -
 //   Param                                  0                   1   Wire        0                 -
 //   Call                                   0 (FSM jumps)       1   Fsm         0                 -
 //   TaskAsync TaskGet TaskRelease          1 (FSM then waits)  1   Fsm         0                 -
@@ -38,6 +39,9 @@
 // [2] The IEEE units spvhls_fadd_32, spvhls_ffma_32, spvhls_sitofp_32_from64, ... (rtlgen/units/fp_add.h,
 // fp_mul.h, fp_fma.h, fp_div.h, fp_convert.h), latency - 1 register ranks; the generator checks its
 // unit's latency. Across stall-free cluster boundaries, as [1].
+//
+// [3] The inner loop's module, started at start; its done and live-outs go into a response FIFO
+// read imm cycles later, where the outer pipeline waits for them (rtl::LoopPlan, loop_gen.cpp).
 //
 // Delays (ns) are estimates for a 6-LUT fabric, used only for chaining decisions to come: a carry
 // chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per level.
@@ -67,6 +71,8 @@ const char* unitBuildName(UnitBuild b) {
   case UnitBuild::Instance: return "instance";
   case UnitBuild::MemoryPort: return "memory port";
   case UnitBuild::Fsm: return "fsm";
+  case UnitBuild::SubPipeline:
+    return "sub-pipeline";
   }
   return "?";
 }
@@ -164,6 +170,10 @@ Unit OperatorLibrary::unit(const ir::Op& op) const {
     u.resource = int(op.memory), u.resourceLimit = memoryPortLimit();
     return u;
   case K::LoopCall:
+    if (op.imm > 0) { // in a loop body (ir::kSubPipelineLatency): results expected imm cycles on
+      u.latency = uint32_t(op.imm) + 1, u.build = UnitBuild::SubPipeline, u.resultOffset = uint32_t(op.imm);
+      return u;
+    }
     u.latency = 1, u.build = UnitBuild::Fsm;
     return u;
   case K::Call: // the FSM jumps to the function in the block's last cycle

@@ -57,11 +57,28 @@ ir::ValueId memoryAccessBehind(const ir::Loop& loop, ir::ValueId v) {
   return ir::kNone;
 }
 
+// What one operation of the body touches: a load or store its memory, a LoopCall its inner loop's.
+struct Footprint {
+  std::vector<uint32_t> reads, writes;
+  bool conflicts(const Footprint& o, std::vector<uint32_t>& shared) const {
+    auto add = [&](const std::vector<uint32_t>& w, const std::vector<uint32_t>& any) {
+      for (uint32_t m : w)
+        if (std::find(any.begin(), any.end(), m) != any.end() &&
+            std::find(shared.begin(), shared.end(), m) == shared.end())
+          shared.push_back(m);
+    };
+    add(writes, o.reads), add(writes, o.writes), add(o.writes, reads);
+    return !shared.empty();
+  }
+};
+
 // resourceNames: one per memory; with !namesFromKernel derived as "mem<i>" from the highest index used.
 // queueOwner: per memory (empty: none is a queue), whose task queue it is (Memory::Kind::Queue): the
 // Task process, or -2 / -3 for a pipelined task's own result / invocation queue; -1: not a queue.
+// allLoops: the kernel's loops, for the memories of inner loops the body calls (null: none may be).
 Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<std::string> resourceNames,
-                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<int>& queueOwner = {}) {
+                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<int>& queueOwner = {},
+                  const std::vector<ir::Loop>* allLoops = nullptr) {
   const std::string construct = "loop " + loop.name;
   const auto& ops = loop.ops;
   const uint32_t n = uint32_t(ops.size());
@@ -111,13 +128,53 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     if (next != i) addDep(p, i, next, -lat(next), 0, Dependence::Kind::PhiOrder);
   }
 
-  // Memory: program order within an iteration, and the reverse order across iterations.
+  // Memory: program order within an iteration, and the reverse order across iterations. An inner
+  // loop (LoopCall) accesses its loop's memories between its start and its results: what follows it
+  // waits for the results (latency = its result offset), what precedes it is issued before it starts.
   std::vector<uint32_t> accesses;
-  for (uint32_t i = 0; i < n; ++i)
-    if (isMemoryAccess(ops[i])) accesses.push_back(i);
+  std::vector<Footprint> footprint(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const ir::Op& op = ops[i];
+    if (isMemoryAccess(op)) {
+      accesses.push_back(i);
+      (op.kind == OpKind::Load ? footprint[i].reads : footprint[i].writes).push_back(op.memory);
+    } else if (op.kind == OpKind::LoopCall) {
+      if (!allLoops)
+        throw internalIrError(op.loc, construct,
+                              fmt::format("{} without the kernel's loops", opLabel(op, i)));
+      accesses.push_back(i);
+      const ir::MemoryUse use = ir::loopMemoryUse(*allLoops, op.index);
+      footprint[i].reads = use.reads, footprint[i].writes = use.writes;
+    }
+  }
+  // Cycles from an access's start until what follows it may be issued.
+  auto after = [&](uint32_t i) {
+    return ops[i].kind == OpKind::LoopCall ? int(lib.unit(ops[i]).resultOffset) : 1;
+  };
   for (size_t a = 0; a < accesses.size(); ++a) {
     for (size_t b = a + 1; b < accesses.size(); ++b) {
       const ir::Op &first = ops[accesses[a]], &second = ops[accesses[b]];
+      if (first.kind == OpKind::LoopCall || second.kind == OpKind::LoopCall) {
+        std::vector<uint32_t> shared;
+        // A task's queue orders with every access (a push releases, a pop acquires): with an inner
+        // loop, both ways, as two accesses of one memory.
+        const bool queue = (first.kind != OpKind::LoopCall && first.memory < queueOwner.size() &&
+                            queueOwner[first.memory] != -1) ||
+                           (second.kind != OpKind::LoopCall && second.memory < queueOwner.size() &&
+                            queueOwner[second.memory] != -1);
+        if (queue) {
+          addDep(p, accesses[a], accesses[b], after(accesses[a]), 0, Dependence::Kind::Memory);
+          addDep(p, accesses[b], accesses[a], after(accesses[b]), 1, Dependence::Kind::Memory);
+          continue;
+        }
+        if (!footprint[accesses[a]].conflicts(footprint[accesses[b]], shared)) continue;
+        addDep(p, accesses[a], accesses[b], after(accesses[a]), 0, Dependence::Kind::Memory);
+        uint32_t d = 0; // the shortest carried distance over the memories both touch (0: none)
+        for (uint32_t m : shared)
+          if (uint32_t dm = carriedDistance(loop.controls, m); dm > 0) d = d == 0 ? dm : std::min(d, dm);
+        if (d > 0) addDep(p, accesses[b], accesses[a], after(accesses[b]), d, Dependence::Kind::Memory);
+        continue;
+      }
       // Task queues: a push (an async: a store to the invocation queue; a served task body's result:
       // a store to its own result queue) is a release, a pop (a get: a load from the result queue; a
       // served body's invocation: a load from its own invocation queue) an acquire. The accesses of
@@ -195,7 +252,7 @@ Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibra
                          : m.queueOwn                      ? (m.queueResults ? -2 : -3)
                                                            : int(m.queueProcess));
   }
-  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queueOwner);
+  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queueOwner, &k.loops);
 }
 
 Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib) {

@@ -29,12 +29,14 @@ struct Target {
 
 // How an operation's hardware is built.
 enum class UnitBuild {
-  Wire,       // no logic: constants, arguments, live-ins, phis, extensions, truncations
-  Inline,     // a combinational expression of its operands, registered as the context needs
-  Instance,   // an instance of a generated module with clock and enable (Unit::module)
-  MemoryPort, // a request on the memory's shared port (loads and stores)
-  Fsm,        // the kernel FSM starts a loop module and waits for its done (LoopCall), or runs a
-              // shared function as a subroutine (Call)
+  Wire,        // no logic: constants, arguments, live-ins, phis, extensions, truncations
+  Inline,      // a combinational expression of its operands, registered as the context needs
+  Instance,    // an instance of a generated module with clock and enable (Unit::module)
+  MemoryPort,  // a request on the memory's shared port (loads and stores)
+  Fsm,         // the kernel FSM starts a loop module and waits for its done (LoopCall), or runs a
+               // shared function as a subroutine (Call)
+  SubPipeline, // a LoopCall in a loop body: the inner loop's module started at start, its results
+               // captured resultOffset later (the pipeline waits for them), like a load's response
 };
 const char* unitBuildName(UnitBuild b);
 // Name of the generated module of an Instance unit: "spvhls_sdiv_32".
@@ -65,7 +67,8 @@ struct Unit {
   // every value in a register), so an Inline unit is evaluated in its last cycle, latency - 1, and
   // needs no register chain. In a pipeline (operandsHeld false) it is resultOffset.
   uint32_t formOffset(bool operandsHeld) const {
-    if (operandsHeld && build != UnitBuild::MemoryPort) return latency > 0 ? latency - 1 : 0;
+    if (operandsHeld && build != UnitBuild::MemoryPort && build != UnitBuild::SubPipeline)
+      return latency > 0 ? latency - 1 : 0;
     return resultOffset;
   }
 };

@@ -255,10 +255,22 @@ std::string cString(const std::string& s) {
 std::string probesCode(const SimInterface& iface) {
   const std::string root = "top->rootp->" + verilatorName(iface.module) + "__DOT__";
   std::string probes;
-  for (size_t l = 0; l < iface.loops.size(); ++l)
-    probes += fmt::format("  loops.push_back(LoopProbe{{&{0}lp{1}_start, &{0}lp{1}_started, &{0}u_loop{1}__DOT__issue, "
-                          "{2}}});\n",
-                          root, l, cString(iface.loops[l]));
+  // A loop's instance path below the top: u_loop<l>, or its caller's path then u_sub<op>.
+  std::function<std::string(size_t)> instance = [&](size_t l) -> std::string {
+    if (l >= iface.loopCallers.size() || iface.loopCallers[l].first < 0) return fmt::format("u_loop{}", l);
+    return instance(size_t(iface.loopCallers[l].first)) +
+           fmt::format("__DOT__u_sub{}", iface.loopCallers[l].second);
+  };
+  for (size_t l = 0; l < iface.loops.size(); ++l) {
+    std::string start = fmt::format("lp{}_start", l), started = fmt::format("lp{}_started", l);
+    if (l < iface.loopCallers.size() && iface.loopCallers[l].first >= 0) {
+      const std::string caller = instance(size_t(iface.loopCallers[l].first));
+      start = fmt::format("{}__DOT__sp{}_start", caller, iface.loopCallers[l].second);
+      started = fmt::format("{}__DOT__sp{}_busy", caller, iface.loopCallers[l].second);
+    }
+    probes += fmt::format("  loops.push_back(LoopProbe{{&{0}{1}, &{0}{2}, &{0}{3}__DOT__issue, {4}}});\n",
+                          root, start, started, instance(l), cString(iface.loops[l]));
+  }
   if (!iface.blocks.empty()) {
     probes += fmt::format("  fsm.block = [top] {{ return uint64_t({0}blk); }};\n  fsm.cycle = [top] {{ return "
                           "uint64_t({0}cyc); }};\n",

@@ -68,6 +68,10 @@ struct SimInterface {
   // launches (u_loop<l>.issue) and whether it runs (lp<l>_started), reports LoopLaunches, and names
   // the running loops when the simulation stops without done.
   std::vector<std::string> loops;
+  // Per loop run by another loop's body (a sub-pipeline): that loop and the LoopCall operation in its
+  // body ({-1, 0}: the top's FSM runs it). Its probes are inside the caller's module: sp<op>_start,
+  // sp<op>_busy and u_sub<op>.issue. Empty: every loop is the top's.
+  std::vector<std::pair<int, uint32_t>> loopCallers;
   // The FSM's blocks by number (its `blk` register), named when the simulation stops without done;
   // empty: the design has no such FSM to watch.
   std::vector<std::string> blocks;

@@ -128,7 +128,7 @@ ir::Kernel nestedLoopsKernel() {
                makeOp(OpKind::LoopPhi, i32),
                makeOp(OpKind::Const, i32, {}, 1),
                makeOp(OpKind::Add, i32, {2, 3}),
-               makeOp(OpKind::LoopCall, Type::none(), {4, 1}),
+               makeOp(OpKind::LoopCall, Type::none(), {4, 1, kNone}), // live-ins, then its predicate
                makeOp(OpKind::LoopOut, i32, {5}),
                makeOp(OpKind::ZExt, i64, {2}),
                makeOp(OpKind::Const, i64, {}, 2),
@@ -136,6 +136,7 @@ ir::Kernel nestedLoopsKernel() {
                makeOp(OpKind::Store, Type::none(), {9, 6, kNone}),
                makeOp(OpKind::ULt, i1, {4, 0})};
   outer.ops[5].index = 1;
+  outer.ops[5].imm = ir::kSubPipelineLatency;
   outer.ops[10].size = 4;
   outer.phis = {{"i", 1, 4, i32}};
   outer.continueCond = 11;
@@ -319,15 +320,16 @@ TEST_CASE("checkHardwareSupport rejects what the hardware cannot build yet, nami
     CHECK(contains(hardwareError(b.k), "a memory port of 32 bits"));
     b.k.memories[0].wordBits = 64;
   }
-  SUBCASE("an inner loop inside a pipelined loop") {
+  SUBCASE("an inner loop inside a pipelined loop is built (a sub-pipeline)") {
     ir::Kernel k = nestedLoopsKernel();
-    CHECK(contains(hardwareError(k), "an inner loop inside pipelined loop outer is not supported yet"));
+    CHECK(hardwareError(k) == "");
   }
 }
 
 TEST_CASE("the region tree of a loop nest: every loop, pipelined or not, with its controls") {
+  // The outer loop asks for II 2: it is pipelined around its inner loop, which its body runs.
   ir::Kernel k = lowerFile("nest_controls.spvasm", "matvec");
-  REQUIRE(k.loops.size() == 1);
+  REQUIRE(k.loops.size() == 2);
   REQUIRE(k.regions.size() == 3);
   const ir::Region& root = k.regions[0];
   CHECK(root.kind == ir::Region::Kind::Process);
@@ -336,21 +338,21 @@ TEST_CASE("the region tree of a loop nest: every loop, pipelined or not, with it
   REQUIRE(root.children == std::vector<uint32_t>{1});
   const ir::Region& outer = k.regions[1];
   CHECK(outer.kind == ir::Region::Kind::Loop);
-  CHECK(!outer.loop);
+  CHECK(outer.loop == 1u);
   CHECK(outer.name == "for.cond");
   CHECK(outer.depth == 1);
-  CHECK(k.blocks[outer.header].name == "for.cond");
-  CHECK(!k.blocks[outer.header].notPipelinedReason.empty());
-  REQUIRE(ir::regionControls(k, outer));
-  CHECK(ir::regionControls(k, outer)->ii == 2u);
+  CHECK(k.blocks[outer.header].loopCall == 1u);
+  REQUIRE(ir::regionControls(k, outer) == &k.loops[1].controls);
+  CHECK(k.loops[1].controls.ii == 2u);
   REQUIRE(outer.children == std::vector<uint32_t>{2});
   const ir::Region& inner = k.regions[2];
   CHECK(inner.loop == 0u);
   CHECK(inner.parent == 1u);
   CHECK(inner.depth == 2);
   CHECK(k.loops[0].depth == 2);
-  CHECK(k.blocks[inner.header].loopCall == 0u);
-  CHECK(std::binary_search(outer.blocks.begin(), outer.blocks.end(), inner.header));
+  CHECK(inner.header == ir::kNoBlock);
+  CHECK(inner.blocks.empty());
+  CHECK(ir::loopCallers(k.loops) == std::vector<int>{1, -1});
   CHECK(ir::regionControls(k, inner) == &k.loops[0].controls);
   CHECK(ir::regionControls(k, root) == nullptr);
   // The kernel's one process runs the root.
@@ -362,8 +364,8 @@ TEST_CASE("the region tree of a loop nest: every loop, pipelined or not, with it
   const std::string s = ir::printKernel(k);
   CHECK(contains(s, "process0 matvec: kernel, runs region0"));
   CHECK(contains(s, "region0 matvec: process0 top level, depth 0"));
-  CHECK(contains(s, "\n    region1 for.cond: loop in the FSM, header bb"));
-  CHECK(contains(s, "\n      region2 for.cond1: loop, pipelined as loop0, header bb"));
+  CHECK(contains(s, "\n    region1 for.cond: loop, pipelined as loop1, header bb"));
+  CHECK(contains(s, "\n      region2 for.cond1: loop, pipelined as loop0"));
 }
 
 TEST_CASE("the verifier checks the region tree, processes and channels") {
@@ -519,12 +521,18 @@ TEST_CASE("a pipelined loop's body may call an inner loop: verified, evaluated, 
   // The inner loop's live-ins are values of the outer body, computed before the call.
   ir::Kernel bad = k;
   bad.loops[1].liveIns = {7, 1};
-  bad.loops[0].ops[5].operands = {7, 1};
+  bad.loops[0].ops[5].operands = {7, 1, kNone};
   CHECK_THROWS_WITH_AS(ir::verifyKernel(bad), doctest::Contains("operand %7 is not defined before its use"),
                        DiagnosticError);
   bad.loops[1].liveIns = {2, 0}; // i32 values of the outer body, as the inner loop's live-ins expect
-  bad.loops[0].ops[5].operands = {2, 0};
+  bad.loops[0].ops[5].operands = {2, 0, kNone};
   CHECK_NOTHROW(ir::verifyKernel(bad));
+  bad.loops[0].ops[5].operands = {2, 0}; // no predicate
+  CHECK_THROWS_WITH_AS(ir::verifyKernel(bad), doctest::Contains("operands differ from the loop's live-ins"),
+                       DiagnosticError);
+  bad.loops[0].ops[5].operands = {2, 0, 3}; // a predicate that is no i1
+  CHECK_THROWS_WITH_AS(ir::verifyKernel(bad), doctest::Contains("its predicate is not an i1"),
+                       DiagnosticError);
   ir::Kernel twice = k;
   twice.ops[2].index = 1; // the CFG calls the inner loop too
   CHECK_THROWS_AS(ir::verifyKernel(twice), DiagnosticError);

@@ -183,7 +183,7 @@ TEST_CASE("LoopCoalesceINTEL 2 on a nest whose inner trip count is loaded before
            ints("out", std::vector<int32_t>(5, 0)), scalar("rows", 5)});
 }
 
-TEST_CASE("a loop containing another runs in the FSM: serial requests hold, concurrency > 1 is ignored") {
+TEST_CASE("a loop containing another runs in the FSM unless it asks for a pipeline: concurrency > 1 does") {
   auto status = [&](const std::string& controls, const char* name) {
     Loaded l = withControls("transforms.spv", 4, controls);
     ir::Kernel k = lower(l, "nest_coalesce");
@@ -193,8 +193,14 @@ TEST_CASE("a loop containing another runs in the FSM: serial requests hold, conc
   };
   CHECK(status("MaxConcurrencyINTEL|PipelineEnableINTEL 1 0", "MaxConcurrencyINTEL") == S::Honoured);
   CHECK(status("MaxConcurrencyINTEL|PipelineEnableINTEL 1 0", "PipelineEnableINTEL") == S::Honoured);
-  CHECK(status("MaxConcurrencyINTEL 2", "MaxConcurrencyINTEL") == S::Ignored);
-  CHECK(status("PipelineEnableINTEL 1", "PipelineEnableINTEL") == S::Ignored);
+  // These ask for a pipeline: the outer loop becomes one, its inner loop a sub-pipeline.
+  CHECK(status("MaxConcurrencyINTEL 2", "MaxConcurrencyINTEL") == S::Honoured);
+  CHECK(status("PipelineEnableINTEL 1", "PipelineEnableINTEL") == S::Honoured);
+  Loaded l = withControls("transforms.spv", 4, "MaxConcurrencyINTEL 2");
+  ir::Kernel k = lower(l, "nest_coalesce");
+  REQUIRE(k.loops.size() == 2);
+  CHECK(ir::loopCallers(k.loops) == std::vector<int>{1, -1});
+  CHECK(k.loops[1].controls.maxConcurrency == 2u);
 }
 
 namespace {

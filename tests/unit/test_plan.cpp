@@ -32,7 +32,8 @@ struct Planned {
   rtl::KernelPlan plan;
 };
 
-std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode, bool shareUnits = true) {
+std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode, bool shareUnits = true,
+                              bool outerLoops = false) {
   auto p = std::make_unique<Planned>();
   p->module = std::make_unique<spirv::Module>(spirv::readModuleFile(
       std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
@@ -40,7 +41,9 @@ std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode,
   p->view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*p->module));
   std::vector<std::string> names = ir::kernelNames(*p->view);
   REQUIRE(names.size() == 1);
-  p->kernel = ir::lowerKernel(*p->view, names[0]);
+  ir::LowerOptions lo;
+  lo.pipelineOuterLoops = outerLoops;
+  p->kernel = ir::lowerKernel(*p->view, names[0], lo);
   p->kinds = rtl::chooseClusterKinds(p->kernel, mode, "test").loops;
   sched::ScheduleOptions so;
   so.exitBeforeMemory = rtl::exitBeforeMemory(p->kinds);
@@ -101,6 +104,46 @@ TEST_CASE("every example plans and passes checkPlan in every cluster kind") {
         CHECK(r.loops[l].clusters.size() == p->plan.loops[l].cuts.size());
       }
     }
+}
+
+TEST_CASE("an outer pipeline runs its inner loop as a sub-pipeline, planned like a load in both kinds") {
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
+    CAPTURE(rtl::clusterModeName(mode));
+    auto p = plan("loops/reinvoke_loose", mode, true, true);
+    REQUIRE(p->kernel.loops.size() == 2);
+    REQUIRE(ir::loopCallers(p->kernel.loops) == std::vector<int>{1, -1});
+    const ir::Loop& outer = p->kernel.loops[1];
+    const rtl::LoopPlan& op = p->plan.loops[1];
+    const rtl::LoopPlan& ip = p->plan.loops[0];
+    const uint32_t call = firstOp(outer, OpKind::LoopCall);
+    CHECK(op.kind == mode);
+    CHECK(op.compPos[call] - op.start[call] == ir::kSubPipelineLatency);
+    CHECK(op.respFifoDepth[call] >= ir::kSubPipelineLatency / op.ii + 2);
+    // The inner loop's memories are ports of the outer module (it has no access of its own).
+    CHECK(op.memories == ip.memories);
+    CHECK(op.loadMemories == ip.loadMemories);
+    if (mode == rtl::ClusterMode::StallFree) {
+      CHECK(op.isCut(op.start[call]));
+      CHECK(op.isCut(op.compPos[call]));
+    }
+    CHECK_FALSE(op.predictable);
+    CHECK(op.subPipelines);
+    CHECK_NOTHROW(rtl::checkPlan(p->kernel, p->schedule, p->lib, p->plan));
+    expectRejected(
+        *p, "call FIFO too shallow", [&](rtl::KernelPlan& b) { b.loops[1].respFifoDepth[call] = 1; },
+        "response FIFO of depth 1");
+    expectRejected(
+        *p, "an inner loop's memory without a port", [&](rtl::KernelPlan& b) { b.loops[1].memories.clear(); },
+        "memory");
+    rtl::RtlResult r = rtl::generateVerilog(p->kernel, p->schedule, p->plan);
+    REQUIRE(r.files.size() >= 3);
+    const auto outerFile = std::find_if(r.files.begin(), r.files.end(), [](const auto& f) {
+      return f.first.find("_loop1.v") != std::string::npos;
+    });
+    REQUIRE(outerFile != r.files.end());
+    CHECK(outerFile->second.find(fmt::format("_loop0 u_sub{} (", call)) != std::string::npos);
+    CHECK(r.loops[1].unpredictedWhy.find("sub-pipelines") != std::string::npos);
+  }
 }
 
 TEST_CASE("auto: a stall-free plan with recurrence gates is re-decided as stall-enable") {
