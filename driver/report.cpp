@@ -217,6 +217,7 @@ json reportJson(const Compiled& c) {
   j["memories"] = mems;
   j["on_chip"] = {{"bytes", onChipBytes}, {"budget", k.onChipBudget}};
   json loops = json::array();
+  const std::vector<int> callers = ir::loopCallers(k.loops);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const sched::LoopSchedule& ls = c.schedule.loops[l];
@@ -226,6 +227,12 @@ json reportJson(const Compiled& c) {
     jl["location"] = loop.loc.str();
     jl["depth"] = loop.depth;
     jl["pipelined"] = ls.pipelined;
+    // An outer pipeline's inner loops (sub-pipelines), and the loop whose body runs this one.
+    json inner = json::array();
+    for (const ir::Op& op : loop.ops)
+      if (op.kind == ir::OpKind::LoopCall) inner.push_back(k.loops[op.index].name);
+    jl["sub_pipelines"] = inner;
+    jl["run_by"] = callers[l] >= 0 ? json(k.loops[size_t(callers[l])].name) : json(nullptr);
     jl["ii"] = {{"achieved", ls.schedule.ii},
                 {"requested", ls.requestedII ? json(ls.requestedII) : json(nullptr)},
                 {"mii", ls.mii.mii()},
@@ -453,6 +460,15 @@ std::string reportBody(const Compiled& c) {
     s += fmt::format("\nloop '{}' ({}), depth {}\n", loop.name, loop.loc.str(), loop.depth);
     s += fmt::format("  pipelined:        {}\n",
                      ls.pipelined ? "yes" : "no (PipelineEnableINTEL 0: one iteration at a time)");
+    for (const ir::Op& op : loop.ops)
+      if (op.kind == ir::OpKind::LoopCall)
+        s += fmt::format(
+            "  sub-pipeline:     loop '{}' runs inside this pipeline, its results expected {} cycles after "
+            "the call (the pipeline waits when they come later)\n",
+            k.loops[op.index].name, op.imm);
+    if (const int by = ir::loopCallers(k.loops)[l]; by >= 0)
+      s += fmt::format("  run by:           the pipeline of loop '{}' (a sub-pipeline of it)\n",
+                       k.loops[size_t(by)].name);
     s += fmt::format("  II:               achieved {}, requested {}, MII {} (ResMII {}, RecMII {})\n", ls.schedule.ii,
                      ls.requestedII ? std::to_string(ls.requestedII) : "-", ls.mii.mii(), ls.mii.resMII, ls.mii.recMII);
     s += fmt::format("  limited by:       {}\n", ls.limitingReason);

@@ -48,6 +48,7 @@ public:
     subPipelines();
     memoryLogic(); // first: the control reads its response FIFOs
     controlLogic();
+    if (p_.reinvocable) reinvocableLogic();
     datapath();
     carries();
     sink();
@@ -65,6 +66,11 @@ private:
   std::map<uint32_t, std::vector<ValueId>> memOps_, memLoads_;
   std::map<uint32_t, nl::MemPort> ports_;
   ExprP rst_, start_, done_, running_, issue_, exitDet_, en_;
+  ExprP clr_, fifoClear_, accept_; // what clears the pipeline's state, its FIFOs; reinvocable: accept
+  // Reinvocable: per position the token's first-iteration flag, and per phi its init value staged
+  // with the token up to where the phi is read (positions 0..start).
+  std::vector<ExprP> first_;
+  std::map<std::pair<size_t, uint32_t>, ExprP> init_;
   std::vector<ExprP> li_, liQ_, lo_;                        // per live-in / live-out
   std::vector<ExprP> valid_, vk_, lst_;                     // per position (lst_: registered last flags only)
   std::vector<ExprP> admit_;                                // per cluster (stall-free); admit_[0] = issue
@@ -76,7 +82,7 @@ private:
   std::map<uint32_t, std::vector<ExprP>> exitDelay_; // per cluster: its exit valid delayed 1, 2, ... cycles
   // Inner loops run by the body (LoopCall ops): the wires to each instance.
   struct SubWires {
-    ExprP start, done, busy;
+    ExprP start, done, busy, accept, inflight; // accept: a reinvocable inner loop's
     std::vector<ExprP> lo;
     std::map<uint32_t, nl::MemPort> ports;
     std::vector<ExprP> data; // its response (live-outs end to end) at the capture position and after
@@ -100,6 +106,8 @@ private:
     case OpKind::Undef:
       return nl::lit(0, op.width());
     case OpKind::LiveIn:
+      // Reinvocable: each token carries its invocation's live-ins (the latch may hold the next one's).
+      if (p_.reinvocable && pos > 0) return stage_.at({v, pos});
       return liQ_[op.index];
     default:
       break;
@@ -128,7 +136,11 @@ private:
   // (or done in this very cycle: its pipeline is empty, and a start clears its done).
   ExprP readyOf(ValueId i) const {
     const ir::Op& op = loop_.ops[i];
-    if (op.kind == OpKind::LoopCall) return ~sub_.at(i).busy | sub_.at(i).done;
+    if (op.kind == OpKind::LoopCall) {
+      const SubWires& w = sub_.at(i);
+      return w.accept ? w.accept
+                      : ~w.busy | w.done; // reinvocable: once the running invocation's exit is known
+    }
     return ownReady_.at(op.memory);
   }
 
@@ -142,6 +154,11 @@ private:
     mems_ = p_.memories;
   }
 
+  bool initOfPhi(size_t k) const {
+    for (const ir::LoopPhi& ph : loop_.phis)
+      if (ph.initLiveIn == k) return true;
+    return false;
+  }
   // A live-in read by the body needs a latch; one that only initialises a carry does not.
   bool liveInUsed(size_t k) const {
     for (const ir::Op& op : loop_.ops)
@@ -162,6 +179,12 @@ private:
     rst_ = b_.input("rst", 1);
     start_ = b_.input("start", 1);
     done_ = b_.output("done", 1, nl::Storage::Reg);
+    // A reinvocable loop (an outer pipeline's inner loop) takes its next invocation while the last
+    // one drains: nothing is cleared at start, and `accept` says when a start may come (the running
+    // invocation's exit is known).
+    clr_ = p_.reinvocable ? rst_ : rst_ | start_;
+    fifoClear_ = p_.reinvocable ? nl::zero() : start_;
+    if (p_.reinvocable) accept_ = b_.output("accept", 1);
     for (size_t k = 0; k < loop_.liveIns.size(); ++k)
       li_.push_back(b_.input(fmt::format(FMT_COMPILE("li_{}"), k), liveInWidth(k)));
     for (size_t k = 0; k < loop_.liveOuts.size(); ++k)
@@ -191,7 +214,7 @@ private:
     running_ = b_.reg("running", 1);
     liQ_.resize(loop_.liveIns.size());
     for (size_t k = 0; k < loop_.liveIns.size(); ++k) {
-      if (!liveInUsed(k)) continue;
+      if (!liveInUsed(k) && !(p_.reinvocable && initOfPhi(k))) continue;
       bool partial = false; // e.g. only truncated: lint wants the unused bits declared as such
       for (ValueId v = 0; v < loop_.ops.size(); ++v)
         if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k) partial |= partial_[v];
@@ -215,6 +238,7 @@ private:
       vk_.push_back(b_.wire(fmt::format(FMT_COMPILE("vk_p{}"), pos), 1));
     }
     c_.resize(loop_.ops.size());
+    if (p_.reinvocable) reinvocableDeclarations();
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
       if (isGlobal(op.kind) || op.width() == 0) continue;
@@ -232,7 +256,10 @@ private:
       auto name = [&](std::string_view what) { return fmt::format(FMT_COMPILE("sp{}_{}"), c, what); };
       w.start = b_.wire(name("start"), 1);
       w.done = b_.wire(name("done"), 1);
-      w.busy = b_.reg(name("busy"), 1);
+      // Invocations started and not done (a reinvocable inner loop drains one while it runs the next).
+      w.inflight = b_.reg(name("inflight"), log2Ceil(p_.respFifoDepth[c] + 1) + 1);
+      w.busy = b_.wire(name("busy"), 1);
+      if (sp.plan->reinvocable) w.accept = b_.wire(name("accept"), 1);
       b_.observe(w.start), b_.observe(w.busy); // the inner loop's invocations, for the test bench
       for (size_t k = 0; k < sp.loop->liveOuts.size(); ++k)
         w.lo.push_back(
@@ -274,10 +301,55 @@ private:
     }
   }
 
+  // Reinvocable: a live-in's value travels with its token from position 0; so do a flag marking an
+  // invocation's first token and, up to where its phi is read, each phi's initial value.
+  void reinvocableDeclarations() {
+    for (ValueId v = 0; v < loop_.ops.size(); ++v) {
+      const ir::Op& op = loop_.ops[v];
+      if (op.kind != OpKind::LiveIn || op.width() == 0) continue;
+      for (int pos = 1; pos <= p_.lastUse[v]; ++pos)
+        stage_[{v, uint32_t(pos)}] =
+            b_.reg(fmt::format(FMT_COMPILE("v{}_p{}"), v, pos), op.width(), "", partial_[v]);
+    }
+    uint32_t last = 0; // the last position a phi is read at
+    for (ValueId v = 0; v < loop_.ops.size(); ++v)
+      if (loop_.ops[v].kind == OpKind::LoopPhi) last = std::max(last, p_.start[v]);
+    for (uint32_t pos = 0; pos <= last; ++pos)
+      first_.push_back(b_.reg(fmt::format(FMT_COMPILE("first_p{}"), pos), 1));
+    for (size_t k = 0; k < loop_.phis.size(); ++k) {
+      uint32_t at = 0;
+      for (ValueId v = 0; v < loop_.ops.size(); ++v)
+        if (loop_.ops[v].kind == OpKind::LoopPhi && loop_.ops[v].index == k) at = std::max(at, p_.start[v]);
+      for (uint32_t pos = 1; pos <= at; ++pos)
+        init_[{k, pos}] = b_.reg(fmt::format(FMT_COMPILE("init{}_p{}"), k, pos), loop_.phis[k].width());
+    }
+  }
+
+  // Reinvocable: the staging of live-ins, first flags and initial values (first_p0: set by start,
+  // cleared by the invocation's first issue).
+  void reinvocableLogic() {
+    for (ValueId v = 0; v < loop_.ops.size(); ++v)
+      if (loop_.ops[v].kind == OpKind::LiveIn)
+        for (int pos = 1; pos <= p_.lastUse[v]; ++pos)
+          b_.drive(stage_.at({v, uint32_t(pos)})).updates = {{adv(), valueAt(v, uint32_t(pos - 1))}};
+    nl::Register& f0 = b_.drive(first_[0]);
+    f0.reset = rst_;
+    f0.resetValue = nl::zero();
+    f0.updates = {{start_, nl::one()}, {issue_, nl::zero()}};
+    for (size_t pos = 1; pos < first_.size(); ++pos)
+      b_.drive(first_[pos]).updates = {{adv(), first_[pos - 1] & valid_[pos - 1]}};
+    for (auto& [key, r] : init_)
+      b_.drive(r).updates = {{adv(), initAt(key.first, key.second - 1)}};
+    b_.assign(accept_, ~running_);
+  }
+  ExprP initAt(size_t phi, uint32_t pos) const {
+    return pos == 0 ? liQ_[loop_.phis[phi].initLiveIn] : init_.at({phi, pos});
+  }
+
   // A counter register: cleared at reset and loop start, +1 on `up` without `down`, -1 the reverse.
   void counter(const ExprP& r, const ExprP& up, const ExprP& down) {
     nl::Register& reg = b_.drive(r);
-    reg.reset = rst_ | start_;
+    reg.reset = clr_;
     reg.resetValue = nl::lit(0, r->width);
     ExprP one = nl::lit(1, r->width);
     reg.updates = {{up & ~down, nl::add(r, one)}, {~up & down, nl::sub(r, one)}};
@@ -318,7 +390,7 @@ private:
         unsigned w = log2Ceil(p_.ii);
         ExprP slot = b_.reg("slot", w);
         nl::Register& r = b_.drive(slot);
-        r.reset = rst_ | start_;
+        r.reset = clr_;
         r.resetValue = nl::lit(0, w);
         r.updates = {
             {en_, nl::mux(nl::eq(slot, nl::lit(p_.ii - 1, w)), nl::lit(0, w), nl::add(slot, nl::lit(1, w)))}};
@@ -331,12 +403,14 @@ private:
     nl::Register& run = b_.drive(running_);
     run.reset = rst_;
     run.resetValue = nl::zero();
-    run.updates = {{start_, nl::one()}, {exitDet_, nl::zero()}};
+    // Reinvocable: the exit token may sit at q while the pipeline stalls; the invocation ends (and
+    // `accept` lets the next start) when it moves on, or the next start would be undone meanwhile.
+    run.updates = {{start_, nl::one()}, {p_.reinvocable ? exitDet_ & adv() : exitDet_, nl::zero()}};
     // Valid bits and the last-iteration flag move with the tokens.
     for (uint32_t pos = 1; pos < p_.F; ++pos) {
       if (!ownValid(pos)) continue;
       nl::Register& r = b_.drive(valid_[pos]);
-      r.reset = rst_ | start_;
+      r.reset = clr_;
       r.resetValue = nl::zero();
       r.updates = {{adv(), vk_[pos - 1]}};
     }
@@ -405,7 +479,7 @@ private:
         unsigned w = log2Ceil(p_.ii);
         ExprP since = b_.reg(fmt::format(FMT_COMPILE("since{}"), j), w), last = nl::lit(p_.ii - 1, w);
         nl::Register& r = b_.drive(since);
-        r.reset = rst_ | start_;
+        r.reset = clr_;
         r.resetValue = last;
         r.updates = {{clusterIn(j), nl::lit(0, w)}, {nl::ne(since, last), nl::add(since, nl::lit(1, w))}};
         conds.push_back(nl::eq(since, last));
@@ -434,7 +508,7 @@ private:
 
   void countUp(const ExprP& r, const ExprP& when) {
     nl::Register& reg = b_.drive(r);
-    reg.reset = rst_ | start_;
+    reg.reset = clr_;
     reg.resetValue = nl::lit(0, r->width);
     reg.updates = {{when, nl::add(r, nl::lit(1, r->width))}};
   }
@@ -511,7 +585,7 @@ private:
   void sideFifo(ValueId v, const ExprP& y) {
     const uint32_t from = p_.clusterOf(p_.start[v]), e = p_.cuts[from + 1] - 1, cp = p_.compPos[v];
     auto out = b_.fifo({fmt::format(FMT_COMPILE("sf{}"), v), width(v), p_.sideFifoDepth[v], true,
-                        exitValidDelayed(from, cp - e), y, vk_[cp], start_});
+                        exitValidDelayed(from, cp - e), y, vk_[cp], fifoClear_});
     b_.assign(c_[v], out.dout);
   }
 
@@ -521,7 +595,7 @@ private:
     while (chain.size() < d) {
       ExprP r = b_.reg(fmt::format(FMT_COMPILE("xv{}_d{}"), j, chain.size() + 1), 1);
       nl::Register& reg = b_.drive(r);
-      reg.reset = rst_ | start_;
+      reg.reset = clr_;
       reg.resetValue = nl::zero();
       reg.updates = {{nl::one(), chain.empty() ? vk_[p_.cuts[j + 1] - 1] : chain.back()}};
       chain.push_back(r);
@@ -530,6 +604,15 @@ private:
   }
 
   ExprP phiRead(ValueId v) const {
+    const ir::Op& op = loop_.ops[v];
+    // Reinvocable: an invocation's first token reads the initial value it carries.
+    if (p_.reinvocable) {
+      const uint32_t s = p_.start[v];
+      return nl::mux(first_[s], initAt(op.index, s), phiReadCarried(v));
+    }
+    return phiReadCarried(v);
+  }
+  ExprP phiReadCarried(ValueId v) const {
     const ir::Op& op = loop_.ops[v];
     const ir::LoopPhi& ph = loop_.phis[op.index];
     // Forward the value the previous iteration is producing in this very cycle (the plan decides).
@@ -546,7 +629,10 @@ private:
     for (size_t k = 0; k < loop_.phis.size(); ++k) {
       const ir::LoopPhi& ph = loop_.phis[k];
       uint32_t rn = p_.readyPos[ph.next];
-      b_.drive(carry_[k]).updates = {{start_, li_[ph.initLiveIn]}, {vk_[rn] & adv(), valueAt(ph.next, rn)}};
+      if (p_.reinvocable) // the first token takes its initial value (phiRead)
+        b_.drive(carry_[k]).updates = {{vk_[rn] & adv(), valueAt(ph.next, rn)}};
+      else
+        b_.drive(carry_[k]).updates = {{start_, li_[ph.initLiveIn]}, {vk_[rn] & adv(), valueAt(ph.next, rn)}};
     }
   }
 
@@ -567,10 +653,12 @@ private:
       const uint32_t t = p_.start[c];
       fire_[c] = b_.named(fmt::format(FMT_COMPILE("fire{}"), c), fire(c));
       b_.assign(w.start, fire_[c]);
-      nl::Register& busy = b_.drive(w.busy);
-      busy.reset = rst_;
-      busy.resetValue = nl::zero();
-      busy.updates = {{fire_[c], nl::one()}, {w.done, nl::zero()}};
+      nl::Register& inflight = b_.drive(w.inflight);
+      inflight.reset = rst_;
+      inflight.resetValue = nl::lit(0, w.inflight->width);
+      inflight.updates = {{fire_[c] & ~w.done, nl::add(w.inflight, nl::lit(1, w.inflight->width))},
+                          {~fire_[c] & w.done, nl::sub(w.inflight, nl::lit(1, w.inflight->width))}};
+      b_.assign(w.busy, nl::ne(w.inflight, nl::lit(0, w.inflight->width)));
       std::vector<ExprP> parts(w.lo.rbegin(), w.lo.rend());
       ExprP din = parts.empty() ? nl::zero() : nl::concat(parts);
       nl::Fifo f{fmt::format(FMT_COMPILE("rf{}"), c),
@@ -591,6 +679,7 @@ private:
       nl::Instance inst{sp.module, fmt::format(FMT_COMPILE("u_sub{}"), c), {}};
       auto& conn = inst.connections;
       conn = {{"clk", nl::ref("clk", 1)}, {"rst", rst_}, {"start", w.start}, {"done", w.done}};
+      if (w.accept) conn.emplace_back("accept", w.accept);
       for (size_t k = 0; k < sp.loop->liveIns.size(); ++k)
         conn.emplace_back(fmt::format(FMT_COMPILE("li_{}"), k), valueAt(call.operands[k], t));
       for (size_t k = 0; k < w.lo.size(); ++k)
@@ -669,7 +758,7 @@ private:
       }
       ExprP tag = b_.fifo({fmt::format(FMT_COMPILE("tag{}"), m), tw, roundUpPow2(depth), false,
                            port.reqReady & nl::any(requests), nl::priorityMux(tags, nl::lit(0, tw)),
-                           port.respValid, start_})
+                           port.respValid, fifoClear_})
                       .dout;
       for (size_t k = 0; k < readers.size(); ++k)
         deliver(readers[k], port.respValid & nl::eq(tag, nl::lit(k, tw)));
@@ -679,7 +768,7 @@ private:
   void respFifo(ValueId i, const ExprP& push, const nl::MemPort& port) {
     unsigned w = width(i);
     auto out = b_.fifo({fmt::format(FMT_COMPILE("rf{}"), i), w, p_.respFifoDepth[i], true, push,
-                        nl::resize(port.respData, w), capture(i), start_});
+                        nl::resize(port.respData, w), capture(i), fifoClear_});
     respDout_[i] = out.dout;
     respNonempty_[i] = out.nonempty;
   }
@@ -689,7 +778,7 @@ private:
     uint32_t last = p_.F - 1;
     ExprP leaveLast = b_.named("leave_last", nl::all({vk_[last], lastAt(last), adv()}));
     nl::Register& d = b_.drive(done_);
-    d.reset = rst_ | start_;
+    d.reset = clr_;
     d.resetValue = nl::zero();
     d.updates = {{nl::one(), leaveLast}};
     for (size_t k = 0; k < loop_.liveOuts.size(); ++k)

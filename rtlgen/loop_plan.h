@@ -85,6 +85,12 @@ struct LoopPlan {
   int64_t predictBurstPeriod = 0;
   bool predictable = true;
   bool subPipelines = false; // it runs inner loops (LoopCalls): not predicted, for that reason
+  // An outer pipeline's inner loop that takes its next invocation while the last one drains (set by
+  // planKernel: stall-enable, no gates, no inner loops of its own, no concurrency limit (its counter
+  // restarts with the loop), no control removing a carried
+  // memory dependence, which the next invocation's first iterations then rely on as on any later
+  // iteration's). Its module clears nothing at start and says when it accepts one (loop_gen.h).
+  bool reinvocable = false;
   // Cycles from an invocation's last launch (the loop's `issue`, speculated launches that the exit
   // squashes included) to the FSM's cycle after its done, under the same conditions; -1 when not
   // predicted (bursts, or predictable false).

@@ -71,6 +71,15 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
   for (size_t l = 0; l < k.loops.size(); ++l)
     p.loops.push_back(
         planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason, shareUnits, &k.loops));
+  const std::vector<int> callers = ir::loopCallers(k.loops);
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const LoopPlan& lp = p.loops[l];
+    const ir::LoopControls& c = k.loops[l].controls;
+    // MaxConcurrencyINTEL counts launches until the loop restarts (squashed ones too): not reinvocable.
+    p.loops[l].reinvocable = callers[l] >= 0 && !lp.stallFree() && lp.gates.empty() && !lp.subPipelines &&
+                             lp.maxConcurrency == 0 && c.memoryDependenceDistance.empty() &&
+                             !c.dependencyLengthAll;
+  }
   p.fsm = planFsm(k, s, lib);
   checkPlan(k, s, lib, p);
   return p;

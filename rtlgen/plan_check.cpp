@@ -292,6 +292,8 @@ private:
       fail(fmt::format("{} recurrence(s) cross a cluster boundary, {} gate(s) planned, and they differ",
                        needed.size(), have.size()));
     if (!p_.gates.empty() && p_.predictable) fail("a loop with gates is marked predictable");
+    if (p_.reinvocable && (p_.stallFree() || !p_.gates.empty() || p_.subPipelines))
+      fail("a reinvocable loop is stall-free, has gates or runs inner loops");
   }
 
   // A concurrency limit below the iterations a pipeline holds makes stall-enable issue in bursts of

@@ -16,7 +16,8 @@ tests/e2e/loops/add_controls.py (MaxConcurrencyINTEL 1 / 2 / 3, InitiationInterv
 PipelineEnableINTEL 1; MaxConcurrencyINTEL 1 does not ask for a pipeline, so it comes with
 `--outer-loops pipelined`). Then `spvhls sim --check-cycles` with random latency and back-pressure.
 
-Outcomes: pass (exit 0, "0 failed"); skipped (-O2 left no loop for the control); rejected (a clean diagnostic: non-zero exit, an error message, no
+Outcomes: pass (exit 0, "0 failed"); skipped (-O2 left no loop for the control, or llvm-spirv-15 cannot
+translate the module, e.g. a freeze); rejected (a clean diagnostic: non-zero exit, an error message, no
 "internal compiler error", no simulation run); FAIL (a mismatch, an internal error, a crash, a
 timeout, or a front-end failure of the generator). Failing kernels are kept in OUT/<seed>/ (k.cl,
 k.run.json, cmd.txt, log.txt); passing ones are removed unless --keep. Prints each kernel's outcome
@@ -323,6 +324,9 @@ def one(seed, a, spvhls):
         if r.returncode != 0:
             if "has 0 OpLoopMerge" in r.stderr:  # -O2 removed or fully unrolled the whole nest
                 res.update(outcome="skipped", why="no loop left for the control: " + r.stderr.strip()[:200])
+            elif "Can't translate llvm instruction" in r.stdout + r.stderr:  # llvm-spirv-15 (e.g. freeze at -O2)
+                res.update(outcome="skipped", why="llvm-spirv-15 cannot translate the module: " +
+                           (r.stdout + r.stderr).strip()[:200])
             else:
                 res.update(outcome="FAIL", why="frontend: " + (r.stdout + r.stderr).strip()[:300])
             return res
@@ -399,7 +403,7 @@ def main():
         why = re.sub(r"\d+", "N", re.sub(r"(cannot be met).*", r"\1", why))
         reasons.setdefault(re.sub(r"loop \S+:", "loop L:", why)[:160], []).append(r["seed"])
     print(f"\n{len(by['pass'])} passed, {len(by['rejected'])} rejected, {len(by['FAIL'])} failed, "
-          f"{len(by['skipped'])} skipped (no loop left at -O2) of {len(results)}; "
+          f"{len(by['skipped'])} skipped (no loop left at -O2, or llvm-spirv-15 failed) of {len(results)}; "
           f"{sum(1 for r in results if r['outer'])} kernel(s) got an outer pipeline "
           f"({sum(1 for r in by['pass'] if r['outer'])} of them passed)")
     for why, seeds in reasons.items():
