@@ -132,14 +132,14 @@ private:
     return valueAt(o.operands[idx], pos);
   }
 
-  // The request side is free for op i: its memory port (inner loops first), or its inner loop idle
-  // (or done in this very cycle: its pipeline is empty, and a start clears its done).
+  // The request side is free for op i: its memory port (inner loops first), or its inner loop: a
+  // reinvocable one once its running invocation's exit is known, another when idle (or done in this
+  // very cycle: its pipeline is empty, and a start clears its done).
   ExprP readyOf(ValueId i) const {
     const ir::Op& op = loop_.ops[i];
     if (op.kind == OpKind::LoopCall) {
       const SubWires& w = sub_.at(i);
-      return w.accept ? w.accept
-                      : ~w.busy | w.done; // reinvocable: once the running invocation's exit is known
+      return w.accept ? w.accept : ~w.busy | w.done;
     }
     return ownReady_.at(op.memory);
   }
@@ -787,37 +787,6 @@ private:
 };
 
 } // namespace
-
-nl::MemPort loopPortWires(nl::ModuleBuilder& b, const std::string& prefix, uint32_t m, unsigned dataWidth,
-                          bool response) {
-  auto wire = [&](const char* f, unsigned width) {
-    return b.wire(fmt::format(FMT_COMPILE("{}m{}_{}"), prefix, m, f), width);
-  };
-  nl::MemPort q;
-  q.dataWidth = dataWidth;
-  q.reqValid = wire("req_valid", 1);
-  q.reqWrite = wire("req_write", 1);
-  q.reqAddr = wire("req_addr", nl::kPortAddrWidth);
-  q.reqSize = wire("req_size", q.sizeWidth());
-  q.reqWdata = wire("req_wdata", q.dataWidth);
-  if (response) q.respValid = wire("resp_valid", 1);
-  return q;
-}
-
-void connectLoopPort(nl::Instance& inst, uint32_t m, const nl::MemPort& q, const ExprP& reqReady,
-                     const ExprP& respValid, const ExprP& respData) {
-  auto port = [&](const char* f) { return fmt::format(FMT_COMPILE("m{}_{}"), m, f); };
-  auto& c = inst.connections;
-  c.emplace_back(port("req_valid"), q.reqValid);
-  c.emplace_back(port("req_write"), q.reqWrite);
-  c.emplace_back(port("req_addr"), q.reqAddr);
-  c.emplace_back(port("req_size"), q.reqSize);
-  c.emplace_back(port("req_wdata"), q.reqWdata);
-  c.emplace_back(port("req_ready"), reqReady);
-  if (!respValid) return;
-  c.emplace_back(port("resp_valid"), respValid);
-  c.emplace_back(port("resp_data"), respData);
-}
 
 nl::Module generateLoopModule(const ir::Loop& loop, const LoopPlan& plan,
                               const std::vector<ir::Memory>& memories, const std::string& moduleName,
