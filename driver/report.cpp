@@ -453,6 +453,7 @@ std::string reportBody(const Compiled& c) {
     for (const ir::LoopTransform& t : k.loopTransforms)
       s += fmt::format("  loop '{}' ({}): {}: {}\n", t.loop, t.loc.str(), t.control, t.what);
   }
+  const std::vector<int> callers = ir::loopCallers(k.loops);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const ir::Loop& loop = k.loops[l];
     const sched::LoopSchedule& ls = c.schedule.loops[l];
@@ -466,7 +467,7 @@ std::string reportBody(const Compiled& c) {
             "  sub-pipeline:     loop '{}' runs inside this pipeline, its results expected {} cycles after "
             "the call (the pipeline waits when they come later)\n",
             k.loops[op.index].name, op.imm);
-    if (const int by = ir::loopCallers(k.loops)[l]; by >= 0)
+    if (const int by = callers[l]; by >= 0)
       s += fmt::format("  run by:           the pipeline of loop '{}' (a sub-pipeline of it)\n",
                        k.loops[size_t(by)].name);
     s += fmt::format("  II:               achieved {}, requested {}, MII {} (ResMII {}, RecMII {})\n", ls.schedule.ii,

@@ -104,10 +104,7 @@ private:
 
   // Who calls each loop: the kernel CFG or a loop body (an inner loop).
   void findCallers() {
-    callerOf_.assign(k_.loops.size(), -1);
-    for (uint32_t p = 0; p < k_.loops.size(); ++p)
-      for (const Op& op : k_.loops[p].ops)
-        if (op.kind == OpKind::LoopCall && op.index < k_.loops.size()) callerOf_[op.index] = static_cast<int>(p);
+    callerOf_ = loopCallers(k_.loops);
     // A loop cannot (transitively) run itself.
     for (uint32_t l = 0; l < k_.loops.size(); ++l) {
       int c = callerOf_[l];

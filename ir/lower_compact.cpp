@@ -371,11 +371,7 @@ bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& l
   lp.phis = std::move(phis);
   lp.liveIns = std::move(ins);
   k.ops[call].operands = lp.liveIns;
-  // Inner loops (sub-pipelines) take their live-ins from the renumbered body; the last operand of
-  // their LoopCall is its predicate.
-  for (const Op& op : lp.ops)
-    if (op.kind == OpKind::LoopCall)
-      k.loops[op.index].liveIns.assign(op.operands.begin(), op.operands.end() - 1);
+  takeLiveInsFromCalls(k, lp); // inner loops (sub-pipelines): from the renumbered body
   return changed;
 }
 

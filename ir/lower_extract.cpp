@@ -118,11 +118,7 @@ public:
     if (exits_.size() > 1) makeExitCode();
     replaceOutsideUses();
     k_.ops[callOp_].operands = loop_.liveIns;
-    // Inner loops now take their live-ins from this body.
-    for (ValueId c : innerCalls_) {
-      const Op& call = loop_.ops[c];
-      k_.loops[call.index].liveIns.assign(call.operands.begin(), call.operands.end() - 1);
-    }
+    takeLiveInsFromCalls(k_, loop_);
     k_.loops.push_back(std::move(loop_));
   }
 
@@ -148,7 +144,6 @@ private:
   std::vector<uint32_t> equivalentTo_;                // block -> block with the same predicate
   std::vector<std::pair<ValueId, uint32_t>> headerPhis_; // kernel phi, LoopPhi index
   std::vector<uint32_t> depths_;                         // depth() of loop ops, in order
-  std::vector<ValueId> innerCalls_;                      // LoopCall ops of the body (inner loops)
 
   bool inLoop(uint32_t block) const { return block < in_.size() && in_[block]; }
 
@@ -376,13 +371,11 @@ private:
       if (op.kind == OpKind::Store) copy.operands[2] = pred_[b];
       // An inner loop run by this body: its live-ins, then its predicate; the results are expected
       // kSubPipelineLatency cycles after the start (the pipeline waits when they come later).
-      const bool call = op.kind == OpKind::LoopCall;
-      if (call) {
+      if (op.kind == OpKind::LoopCall) {
         copy.operands.push_back(pred_[b]);
         copy.imm = kSubPipelineLatency;
       }
       vmap_[v] = lb_.emit(std::move(copy));
-      if (call) innerCalls_.push_back(vmap_[v]);
     }
   }
 
@@ -552,10 +545,6 @@ private:
   }
 };
 
-} // namespace
-
-namespace {
-
 // Marks a loop left in the CFG: its reason, and the controls only a pipelined loop honours.
 void markNotPipelined(Kernel& k, uint32_t header, const std::string& reason) {
   BasicBlock& h = k.blocks[header];
@@ -615,6 +604,12 @@ void extractLoops(Kernel& k, const LoopForest& lf) {
     }
     x.extract();
   }
+}
+
+void takeLiveInsFromCalls(Kernel& k, const Loop& body) {
+  for (const Op& op : body.ops)
+    if (op.kind == OpKind::LoopCall)
+      k.loops[op.index].liveIns.assign(op.operands.begin(), op.operands.end() - 1);
 }
 
 bool extractOuterLoops(Kernel& k, bool all) {

@@ -200,6 +200,9 @@ void extractLoops(Kernel& k, const LoopForest& lf);
 // of them, or those whose controls ask), each inner LoopCall block a LoopCall of the outer body;
 // repeats outwards. Marks the outer loops left in the CFG. Returns whether any was extracted.
 bool extractOuterLoops(Kernel& k, bool all);
+// The inner loops `body` runs take their live-ins from its LoopCalls' operands (all but the last, the
+// call's predicate), after the body was built or renumbered.
+void takeLiveInsFromCalls(Kernel& k, const Loop& body);
 
 // Loop transformations requested by loop controls (Unroll, PartialCount, PeelCount,
 // LoopCoalesceINTEL), on the CFG before extraction: the transformed loops' controls record what was
