@@ -17,8 +17,10 @@
 
 #include "driver/pipeline.h"
 #include "driver/report.h"
+#include "driver/schedule_cmd.h"
 #include "ir/ir_eval.h"
 #include "rtlgen/task_timing.h"
+#include "scheduler/problem_json.h"
 #include "sim/interp.h"
 #include "sim/runspec.h"
 #include "sim/systemc.h"
@@ -33,11 +35,13 @@ const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
                  [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--dump-ir] [--area]
+                 [--scheduler auto|heuristic|exact] [--time-limit SECONDS] [--dump-problems DIR]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
                  [--outer-loops fsm|pipelined] [--jobs N] [--systemc] [--speed]
+  spvhls schedule <PROBLEM.json> [-o RESULT.json] [--scheduler exact|heuristic|auto] [--time-limit SECONDS]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
 Run 'spvhls <command> --help' or see docs/cli.md.
@@ -82,14 +86,17 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--share-units", true},
                                                     {"--fusion", true},
                                                     {"--outer-loops", true},
+                                                    {"--scheduler", true},
+                                                    {"--time-limit", true},
+                                                    {"--dump-problems", true},
                                                     {"--jobs", true},
                                                     {"--fp-max-ulps", true}};
   Args a;
   if (argc < 2) usageError("no command");
   a.command = argv[1];
-  // An unknown command is named before its options are looked at (`spvhls schedule --help` is an
+  // An unknown command is named before its options are looked at (`spvhls frobnicate --help` is an
   // error, not the general help).
-  static const std::set<std::string> commands = {"compile", "run", "sim", "as", "dis"};
+  static const std::set<std::string> commands = {"compile", "run", "sim", "schedule", "as", "dis"};
   if (a.command == "--help" || a.command == "-h" || a.command == "help") {
     std::cout << kUsage;
     std::exit(0);
@@ -142,6 +149,29 @@ double parseFraction(const std::string& opt, const std::string& v) {
   usageError(fmt::format("{} expects a number, got '{}'", opt, v));
 }
 
+// --scheduler and --time-limit.
+sched::MinIIOptions minIIOptions(const Args& a, sched::SchedulerKind dflt) {
+  sched::MinIIOptions o;
+  o.kind = dflt;
+  if (a.has("--scheduler")) {
+    const std::string k = a.get("--scheduler");
+    if (k == "auto")
+      o.kind = sched::SchedulerKind::Auto;
+    else if (k == "heuristic")
+      o.kind = sched::SchedulerKind::Heuristic;
+    else if (k == "exact")
+      o.kind = sched::SchedulerKind::Exact;
+    else
+      usageError("--scheduler expects auto, heuristic or exact, got '" + k + "'");
+  }
+  if (a.has("--time-limit")) {
+    const double t = parseFraction("--time-limit", a.get("--time-limit"));
+    if (!(t > 0 && t <= 86400)) usageError("--time-limit expects seconds in (0, 86400]");
+    o.exact.timeLimitSeconds = t;
+  }
+  return o;
+}
+
 driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) {
   driver::CompileOptions o;
   o.kernel = kernel;
@@ -187,6 +217,7 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   if (outer != "fsm" && outer != "pipelined")
     usageError("--outer-loops expects fsm or pipelined, got '" + outer + "'");
   o.pipelineOuterLoops = outer == "pipelined";
+  o.minII = minIIOptions(a, sched::SchedulerKind::Auto);
   return o;
 }
 
@@ -203,10 +234,32 @@ std::string defaultOutDir(const std::string& input) {
 
 sim::SimInterface simInterface(const driver::Compiled& c, const std::map<uint32_t, std::vector<uint8_t>>& hostImages);
 
+// Every loop's scheduling problem as a file of `spvhls schedule`'s format: <module>.loop<l>.json.
+void dumpProblems(const driver::Compiled& c, const std::string& dir) {
+  auto dump = [&](const driver::Compiled& k) {
+    for (size_t l = 0; l < k.schedule.loops.size(); ++l) {
+      const std::string name = fmt::format("{}.loop{}", k.rtl.moduleName, l);
+      writeFile(dir + "/" + name + ".json", sched::problemToJson(k.schedule.loops[l].problem,
+                                                                 name + " (" + k.kernel.loops[l].name + ")"));
+    }
+  };
+  dump(c);
+  for (const driver::Compiled& t : c.tasks)
+    dump(t);
+}
+
+int cmdSchedule(const Args& a) {
+  driver::ScheduleCommandOptions o;
+  o.minII = minIIOptions(a, sched::SchedulerKind::Exact);
+  o.output = a.get("-o");
+  return driver::scheduleCommand(a.input, o);
+}
+
 int cmdCompile(const Args& a) {
   driver::LoadedModule m = driver::loadModule(a.input);
   driver::Compiled c = driver::compile(m, a.input, compileOptions(a, a.get("--kernel")));
   if (a.has("--dump-ir")) std::cout << ir::printKernel(c.kernel) << "\n";
+  if (a.has("--dump-problems")) dumpProblems(c, a.get("--dump-problems"));
   std::string dir = a.get("-o", defaultOutDir(a.input));
   auto files = driver::writeVerilog(c, dir);
   std::string text = driver::reportText(c);
@@ -661,6 +714,7 @@ int main(int argc, char** argv) {
   try {
     if (a.command == "compile") return cmdCompile(a);
     if (a.command == "run") return cmdRun(a);
+    if (a.command == "schedule") return cmdSchedule(a);
     if (a.command == "sim") return cmdSim(a);
     if (a.command == "as") return cmdAs(a);
     if (a.command == "dis") return cmdDis(a);

@@ -119,6 +119,7 @@ void build(Compiled& c, const std::string& inputPath, const CompileOptions& o, r
 
   sched::ScheduleOptions so;
   so.target = o.target;
+  so.minII = o.minII;
   auto scheduleAndPlan = [&] {
     so.exitBeforeMemory = rtl::exitBeforeMemory(choice.loops);
     c.schedule = stage(inputPath, "scheduling", [&] { return sched::scheduleKernel(c.kernel, so); });

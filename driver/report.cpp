@@ -239,6 +239,11 @@ json reportJson(const Compiled& c) {
                 {"res_mii", ls.mii.resMII},
                 {"rec_mii", ls.mii.recMII}};
     jl["limited_by"] = ls.limitingReason;
+    jl["schedule"] = {{"method", ls.method},
+                      {"ii_proven_minimal", ls.iiProvenMinimal},
+                      {"ii_proof", ls.iiProof},
+                      {"register_bits", ls.registerBits},
+                      {"register_bits_proven_minimal", ls.registersProvenMinimal}};
     jl["critical_recurrence"] = opsList(ls.problem, ls.mii.criticalCycle);
     json fr = json::array();
     for (const ir::FpReduction& r : loop.fpReductions)
@@ -473,6 +478,11 @@ std::string reportBody(const Compiled& c) {
     s += fmt::format("  II:               achieved {}, requested {}, MII {} (ResMII {}, RecMII {})\n", ls.schedule.ii,
                      ls.requestedII ? std::to_string(ls.requestedII) : "-", ls.mii.mii(), ls.mii.resMII, ls.mii.recMII);
     s += fmt::format("  limited by:       {}\n", ls.limitingReason);
+    s += fmt::format("  schedule:         {} scheduler; II {}; {} register bits{}\n", ls.method,
+                     ls.iiProof == "requested" ? "as requested"
+                     : ls.iiProvenMinimal      ? "proven minimal (" + ls.iiProof + ")"
+                                               : "not proven minimal (" + ls.iiProof + ")",
+                     ls.registerBits, ls.registersProvenMinimal ? " (proven minimal at this II)" : "");
     for (const ir::FpReduction& r : loop.fpReductions) {
       if (r.partials)
         s += fmt::format(

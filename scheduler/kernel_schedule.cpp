@@ -69,13 +69,6 @@ std::string whyNot(const ir::Loop& loop, const Problem& p, const MIIResult& m, u
   return fmt::format("the modulo scheduler found no schedule at II {} (MII {})", ii, m.mii());
 }
 
-// First II in [from, from + search] with a modulo schedule.
-std::optional<Schedule> searchUpward(const Problem& p, uint32_t from, uint32_t search) {
-  for (uint64_t ii = from; ii <= uint64_t(from) + search; ++ii)
-    if (auto s = moduloSchedule(p, uint32_t(ii))) return s;
-  return std::nullopt;
-}
-
 LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLibrary& lib,
                           const ScheduleOptions& opts) {
   const ir::Loop& loop = k.loops[index];
@@ -106,15 +99,23 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
     const bool task = std::any_of(c.requests.begin(), c.requests.end(),
                                   [](const ir::LoopControlRequest& r) { return r.name == "Pipelined (task sequence)"; });
     const char* control = task ? "Pipelined" : "InitiationIntervalINTEL";
-    if (req >= mii) s = moduloSchedule(ls.problem, req);
+    if (req >= mii) {
+      MinIIResult at = scheduleAtII(ls.problem, req, opts.minII);
+      s = std::move(at.schedule);
+      ls.method = at.method;
+      ls.registersProvenMinimal = at.registersProvenMinimal;
+      ls.iiProof = "requested";
+    }
     if (!s) {
-      std::optional<Schedule> best = searchUpward(ls.problem, mii, opts.maxIISearch);
+      std::optional<Schedule> best = scheduleMinII(ls.problem, ls.mii, opts.minII).schedule;
       std::string smallest =
-          !best ? fmt::format("no II up to {} works", uint64_t(mii) + opts.maxIISearch)
-          : task ? fmt::format("the smallest II that works is {}. Use Pipelined {} (or -1, the compiler's choice) on the "
+          !best  ? fmt::format("no II up to {} works", uint64_t(mii) + opts.minII.maxIISearch)
+          : task ? fmt::format("the smallest II that works is {}. Use Pipelined {} (or -1, the compiler's "
+                               "choice) on the "
                                "task sequence's create",
                                best->ii, best->ii)
-                 : fmt::format("the smallest II that works is {}. Remove the request or use II {}", best->ii, best->ii);
+                 : fmt::format("the smallest II that works is {}. Remove the request or use II {}", best->ii,
+                               best->ii);
       throw DiagnosticError(loop.loc, construct,
                             fmt::format("{} {} cannot be met: {}; {}", control, req,
                                         whyNot(loop, ls.problem, ls.mii, req), smallest));
@@ -122,15 +123,26 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
     ls.limitingReason = req == mii ? fmt::format("requested II {} ({}) equals the MII: {}", req, control, reason)
                                    : fmt::format("requested II {} ({}); MII {}: {}", req, control, mii, reason);
   } else {
-    s = searchUpward(ls.problem, mii, opts.maxIISearch);
+    MinIIResult found = scheduleMinII(ls.problem, ls.mii, opts.minII);
+    s = std::move(found.schedule);
     if (!s)
       throw DiagnosticError(loop.loc, construct,
                             fmt::format("no modulo schedule found for II {}..{} (MII {}: {})", mii,
-                                        uint64_t(mii) + opts.maxIISearch, mii, reason));
-    ls.limitingReason = s->ii == mii ? reason
-                                     : fmt::format("scheduler: no modulo schedule at II {}..{}; II {} is the smallest "
-                                                   "found (MII {}: {})",
-                                                   mii, s->ii - 1, s->ii, mii, reason);
+                                        uint64_t(mii) + opts.minII.maxIISearch, mii, reason));
+    ls.method = found.method;
+    ls.iiProvenMinimal = found.iiProvenMinimal;
+    ls.iiProof = found.proof;
+    ls.registersProvenMinimal = found.registersProvenMinimal;
+    ls.limitingReason =
+        s->ii == mii ? reason
+        : found.iiProvenMinimal
+            ? fmt::format(
+                  "no modulo schedule exists at II {}..{} (proven by the exact scheduler); MII {}: {}", mii,
+                  s->ii - 1, mii, reason)
+            : fmt::format("scheduler: no modulo schedule found at II {}..{} ({}); II {} is the smallest "
+                          "found (MII {}: "
+                          "{})",
+                          mii, s->ii - 1, found.proof, s->ii, mii, reason);
     if (!ls.pipelined)
       ls.limitingReason = fmt::format("not pipelined (PipelineEnableINTEL 0): an iteration starts when the "
                                       "previous one has finished{}; schedule II {}: {}",
@@ -143,6 +155,7 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
     throw InternalError(loop.loc, construct, e.what());
   }
   ls.schedule = std::move(*s);
+  ls.registerBits = registerBits(ls.problem, ls.schedule);
   if (loop.continueCond != ir::kNone) {
     const int64_t known = ls.schedule.start[loop.continueCond] + ls.problem.ops[loop.continueCond].latency;
     const int64_t ii = ls.schedule.ii;

@@ -12,8 +12,9 @@ namespace spvhls::sched {
 
 struct ScheduleOptions {
   Target target;
-  // Extra IIs to try above the MII before giving up on a loop without a requested II.
-  uint32_t maxIISearch = 64;
+  // The method finding each loop's II (its maxIISearch: extra IIs tried above the MII before giving
+  // up on a loop without a requested II).
+  MinIIOptions minII;
   // Per loop (empty = all false): true for loops built as stall-free clusters. Their Control
   // dependences become continueCond -> memory operation with latency(continueCond) + 1 and distance
   // 0: an iteration's exit is known before any of its memory requests, so squashing stays inside the
@@ -64,6 +65,13 @@ struct LoopSchedule {
   // Iterations started after one iteration and before its exit condition is known (its result
   // position over the II, rounded up, less one); bounded by SpeculatedIterationsINTEL when given.
   uint32_t speculated = 0;
+  // How the II was found and whether it is proven minimal (scheduleMinII), for the report. A
+  // requested II is what the user asked, so it is not compared with smaller ones.
+  std::string method; // "heuristic" or "exact"
+  bool iiProvenMinimal = false;
+  std::string iiProof;
+  uint64_t registerBits = 0; // sched::registerBits of the schedule
+  bool registersProvenMinimal = false;
 };
 
 struct BlockSchedule {

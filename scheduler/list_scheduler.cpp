@@ -77,8 +77,15 @@ Schedule listSchedule(const Problem& p) {
     ready.erase(best);
     int64_t t = earliest[v];
     if (int res = p.ops[v].resource; res >= 0) {
-      while (used[{res, t}] >= p.resources[res].limit) ++t;
-      ++used[{res, t}];
+      auto fits = [&](int64_t c) {
+        for (uint32_t b = 0; b < p.ops[v].blocking; ++b)
+          if (used[{res, c + b}] >= p.resources[res].limit) return false;
+        return true;
+      };
+      while (!fits(t))
+        ++t;
+      for (uint32_t b = 0; b < p.ops[v].blocking; ++b)
+        ++used[{res, t + b}];
     }
     s.start[v] = int(t);
     s.length = std::max<int>(s.length, int(t) + int(p.ops[v].latency));

@@ -1,7 +1,7 @@
 // Minimum initiation interval: MII = max(ResMII, RecMII).
 //
-// ResMII: every resource used `uses` times per iteration with `limit` uses per cycle needs
-// II >= ceil(uses / limit).
+// ResMII: a resource held for `held` unit-cycles per iteration (each use holds one unit for its
+// operation's blocking time) with `limit` units needs II >= ceil(held / limit).
 // RecMII: the smallest integer II at which no dependence cycle has a positive total of
 // latency - II * distance. Howard's maximum cycle ratio (latency / distance) gives a fast estimate;
 // the answer is then confirmed exactly with integer positive-cycle checks (the ratio is floating point,
@@ -62,12 +62,16 @@ MIIResult computeMII(const Problem& p) {
   MIIResult r;
 
   std::vector<std::vector<uint32_t>> users(p.resources.size());
+  std::vector<uint64_t> held(p.resources.size(), 0); // unit-cycles per iteration
   for (uint32_t i = 0; i < p.ops.size(); ++i)
-    if (p.ops[i].resource >= 0) users[p.ops[i].resource].push_back(i);
+    if (p.ops[i].resource >= 0) {
+      users[p.ops[i].resource].push_back(i);
+      held[p.ops[i].resource] += p.ops[i].blocking;
+    }
   uint32_t best = 0;
   for (size_t res = 0; res < users.size(); ++res) {
     if (users[res].empty()) continue;
-    uint32_t need = (uint32_t(users[res].size()) + p.resources[res].limit - 1) / p.resources[res].limit;
+    uint32_t need = uint32_t((held[res] + p.resources[res].limit - 1) / p.resources[res].limit);
     if (need > best) {
       best = need;
       r.criticalResource = int(res);

@@ -116,29 +116,48 @@ private:
   static constexpr int64_t kUnscheduled = std::numeric_limits<int64_t>::min();
 
   std::vector<uint32_t>& slot(int res, int64_t t) { return mrt_[res][size_t(t % ii_)]; }
-  bool slotFree(uint32_t op, int64_t t) {
-    int res = p_.ops[op].resource;
-    return res < 0 || slot(res, t).size() < p_.resources[res].limit;
+  // The first MRT slot where `op` started at t would exceed its resource's limit (it holds a unit
+  // for `blocking` cycles, which wrap modulo II), or -1 if it fits.
+  int64_t overfullSlot(uint32_t op, int64_t t) {
+    const Operation& o = p_.ops[op];
+    if (o.resource < 0) return -1;
+    for (uint32_t b = 0; b < o.blocking; ++b) {
+      const int64_t c = t + b;
+      uint32_t need = 0; // how often op occupies c's slot
+      for (uint32_t b2 = 0; b2 < o.blocking; ++b2)
+        need += (t + b2) % ii_ == c % ii_;
+      if (slot(o.resource, c).size() + need > p_.resources[o.resource].limit) return c;
+    }
+    return -1;
   }
+  bool slotFree(uint32_t op, int64_t t) { return overfullSlot(op, t) < 0; }
   void place(uint32_t op, int64_t t) {
     start_[op] = t;
-    if (p_.ops[op].resource >= 0) slot(p_.ops[op].resource, t).push_back(op);
+    if (p_.ops[op].resource >= 0)
+      for (uint32_t b = 0; b < p_.ops[op].blocking; ++b)
+        slot(p_.ops[op].resource, t + b).push_back(op);
   }
   void unplace(uint32_t op) {
     if (int res = p_.ops[op].resource; res >= 0) {
-      auto& s = slot(res, start_[op]);
-      s.erase(std::find(s.begin(), s.end(), op));
+      for (uint32_t b = 0; b < p_.ops[op].blocking; ++b) {
+        auto& s = slot(res, start_[op] + b);
+        s.erase(std::find(s.begin(), s.end(), op));
+      }
     }
     start_[op] = kUnscheduled;
   }
 
-  // Unschedules what conflicts with `op` at cycle t (resource holders in its MRT slot, successors it
+  // Unschedules what conflicts with `op` at cycle t (resource holders in its MRT slots, successors it
   // now starts too late for); returns how many operations it unscheduled.
   size_t evictConflicts(uint32_t op, int64_t t) {
     size_t evicted = 0;
     if (int res = p_.ops[op].resource; res >= 0) {
-      while (slot(res, t).size() >= p_.resources[res].limit) {
-        unplace(slot(res, t).front());
+      // Terminates: the up-front check (units held per iteration <= limit * II) lets op fit alone.
+      for (int64_t c; (c = overfullSlot(op, t)) >= 0;) {
+        if (slot(res, c).empty())
+          throw InternalError(SourceLoc{}, "modulo scheduler",
+                              fmt::format("'{}' does not fit an empty slot", p_.ops[op].name));
+        unplace(slot(res, c).front());
         ++evicted;
       }
     }
@@ -167,9 +186,11 @@ std::optional<Schedule> moduloSchedule(const Problem& p, uint32_t ii) {
     throw InternalError(SourceLoc{}, "modulo scheduler", "asked for a modulo schedule at II 0");
   p.check();
   // Cheap infeasibility tests first: too many uses of a resource, or a recurrence longer than II.
-  std::vector<uint64_t> uses(p.resources.size(), 0);
+  std::vector<uint64_t> held(p.resources.size(), 0);
   for (const Operation& op : p.ops)
-    if (op.resource >= 0 && ++uses[op.resource] > uint64_t(p.resources[op.resource].limit) * ii) return std::nullopt;
+    if (op.resource >= 0 &&
+        (held[op.resource] += op.blocking) > uint64_t(p.resources[op.resource].limit) * ii)
+      return std::nullopt;
   if (!findPositiveCycle(p, ii).empty()) return std::nullopt;
 
   std::optional<std::vector<int64_t>> start = ModuloScheduler(p, ii).run();

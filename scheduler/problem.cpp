@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "scheduler/schedule.h"
@@ -30,6 +31,10 @@ void Problem::check() const {
       throw problemError(fmt::format("operation {} '{}' uses resource {}, expected -1 or 0..{}", i,
                                      ops[i].name, r, int(resources.size()) - 1));
   }
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].resource >= 0 && ops[i].blocking == 0)
+      throw problemError(
+          fmt::format("operation {} '{}' holds its resource for 0 cycles, expected >= 1", i, ops[i].name));
   for (size_t r = 0; r < resources.size(); ++r)
     if (resources[r].limit == 0)
       throw problemError(fmt::format("resource {} '{}' has limit 0, expected >= 1", r, resources[r].name));
@@ -109,14 +114,21 @@ void verify(const Problem& p, const Schedule& s) {
     if (r < 0) continue;
     if (r >= int(p.resources.size()))
       throw verifyError(fmt::format("resource: '{}' uses resource {} of {}", ops[i].name, r, p.resources.size()));
-    int64_t slot = s.ii == 0 ? s.start[i] : s.start[i] % int64_t(s.ii);
-    users[{r, slot}].push_back(i);
+    if (ops[i].blocking == 0)
+      throw verifyError(
+          fmt::format("resource: '{}' holds resource {} for 0 cycles, expected >= 1", ops[i].name, r));
+    for (uint32_t b = 0; b < ops[i].blocking; ++b) {
+      int64_t cycle = int64_t(s.start[i]) + b;
+      users[{r, s.ii == 0 ? cycle : cycle % int64_t(s.ii)}].push_back(i);
+    }
   }
   for (const auto& [key, list] : users) {
     const Resource& res = p.resources[key.first];
     if (list.size() <= res.limit) continue;
     std::string names;
-    for (size_t i : list) names += fmt::format("{}'{}' (start {})", names.empty() ? "" : ", ", ops[i].name, s.start[i]);
+    for (size_t i : list)
+      names += fmt::format("{}'{}' (start {}{})", names.empty() ? "" : ", ", ops[i].name, s.start[i],
+                           ops[i].blocking > 1 ? fmt::format(", holds {} cycles", ops[i].blocking) : "");
     if (s.ii == 0)
       throw verifyError(fmt::format("resource: '{}' is used {} times in cycle {}, limit {}: {}", res.name,
                                     list.size(), key.second, res.limit, names));
@@ -130,6 +142,19 @@ void verify(const Problem& p, const Schedule& s) {
   if (s.length != expected)
     throw verifyError(fmt::format("length: schedule length is {}, expected max(1, max(start + latency)) = {}",
                                   s.length, expected));
+}
+
+uint64_t registerBits(const Problem& p, const Schedule& s) {
+  std::vector<int64_t> lastRead(p.ops.size(), std::numeric_limits<int64_t>::min());
+  for (const Dependence& d : p.deps)
+    if (d.carriesValue())
+      lastRead[d.from] = std::max(lastRead[d.from], int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance);
+  uint64_t bits = 0;
+  for (size_t v = 0; v < p.ops.size(); ++v) {
+    const int64_t ready = int64_t(s.start[v]) + p.ops[v].latency;
+    if (lastRead[v] > ready) bits += uint64_t(p.ops[v].bits) * uint64_t(lastRead[v] - ready);
+  }
+  return bits;
 }
 
 } // namespace spvhls::sched

@@ -20,10 +20,15 @@ std::string operationName(const ir::Op& op, uint32_t index) {
   return fmt::format("{} = {}", valueName(op, index), ir::opKindName(op.kind));
 }
 
-// The scheduling view of an operation: its unit's latency and resource class.
+// The scheduling view of an operation: its unit's latency and resource class, and the bits a
+// pipeline register of its value costs. Constants and loop invariants (arguments, live-ins) are held
+// once, not per pipeline stage, so their lifetimes cost no pipeline registers.
 Operation operationOf(const ir::Op& op, uint32_t index, const OperatorLibrary& lib) {
   const Unit u = lib.unit(op);
-  return Operation{operationName(op, index), u.latency, u.resource};
+  using K = ir::OpKind;
+  const bool invariant = op.kind == K::Const || op.kind == K::Arg || op.kind == K::LiveIn ||
+                         op.kind == K::Undef || op.kind == K::Param;
+  return Operation{operationName(op, index), u.latency, u.resource, 1, invariant ? 0 : op.width()};
 }
 
 InternalError internalIrError(const SourceLoc& loc, const std::string& construct, const std::string& what) {

@@ -94,6 +94,9 @@ private:
 
 struct Dependence {
   enum class Kind { Data, LoopCarried, Memory, Control, PhiOrder };
+  // Data and LoopCarried dependences carry the value of `from` to `to`: the value lives in
+  // registers until `to` reads it (registerBits); the others only order.
+  bool carriesValue() const { return kind == Kind::Data || kind == Kind::LoopCarried; }
   uint32_t from = 0, to = 0;
   int latency = 0;        // start[to] + ii * distance >= start[from] + latency
   uint32_t distance = 0;  // iterations
@@ -109,6 +112,10 @@ struct Operation {
   std::string name;       // for reports: e.g. "%add = Add"
   uint32_t latency = 0;
   int resource = -1;
+  // Cycles the operation holds one unit of its resource from its start (a blocking unit: a
+  // non-pipelined divider of 8 cycles holds it 8). Modulo II, so a blocking time above II wraps.
+  uint32_t blocking = 1;
+  uint32_t bits = 0; // result width: what a register holding it costs (0: no value)
 };
 
 // One scheduling problem: a loop body (modulo) or a basic block (sequential, distances all 0).
@@ -129,8 +136,15 @@ struct Schedule {
 };
 
 // Independent verifier: precedence (latency and II * distance) and resource use modulo II (or per
-// cycle when ii == 0). Throws DiagnosticError naming the violated constraint and the operations.
+// cycle when ii == 0), each operation holding its resource `blocking` cycles. Throws DiagnosticError
+// naming the violated constraint and the operations.
 void verify(const Problem& p, const Schedule& s);
+
+// Register pressure of a schedule: Σ over values of bits × the cycles the value is held after its
+// result is ready (start + latency) until its last reader starts (a reader `distance` iterations later
+// starts II * distance after). The hardware keeps one register per such cycle, so this is the
+// pipeline register bits the values cost.
+uint64_t registerBits(const Problem& p, const Schedule& s);
 
 // ---------------------------------------------------------------------------------------------
 // Algorithms.
@@ -151,6 +165,58 @@ MIIResult computeMII(const Problem& p);
 std::optional<Schedule> moduloSchedule(const Problem& p, uint32_t ii);
 // Sequential (list) schedule of an acyclic problem (all distances 0).
 Schedule listSchedule(const Problem& p);
+
+// Exact modulo scheduling at one II (scheduler/exact_scheduler.cpp): an integer linear program solved
+// by CBC. Among the schedules whose start times lie in [0, exactHorizon(p, ii)] it finds one (Any) or
+// one with the fewest registerBits and, among those, the shortest length (Registers). The horizon is no
+// restriction for feasibility: if any schedule exists at ii, one exists within it (docs/scheduling.md).
+struct ExactOptions {
+  double timeLimitSeconds = 10.0; // per solve; the solver stops there with what it has
+  enum class Objective {
+    Any,       // any schedule: a feasibility question, much faster to prove either way
+    Registers, // the fewest register bits, then the shortest length
+  };
+  Objective objective = Objective::Registers;
+};
+struct ExactResult {
+  enum class Status {
+    Optimal,    // a schedule, proven optimal for the objective (for Any: found)
+    Feasible,   // a schedule, the time limit came before the proof of optimality
+    Infeasible, // proven: no modulo schedule at this II
+    Unknown,    // the time limit came before a schedule or a proof
+  };
+  Status status = Status::Unknown;
+  std::optional<Schedule> schedule; // verified
+  double seconds = 0;
+};
+const char* exactStatusName(ExactResult::Status s);
+ExactResult exactModuloSchedule(const Problem& p, uint32_t ii, const ExactOptions& opts = {});
+int64_t exactHorizon(const Problem& p, uint32_t ii);
+
+// The smallest II with a schedule, by the chosen method, and how sure the answer is.
+enum class SchedulerKind {
+  Heuristic, // iterative modulo scheduling from the MII upwards
+  Exact,     // the exact method at every II from the MII upwards, then register bits minimised at the
+             // II found (within the time limit; the heuristic's schedule if that has fewer)
+  Auto,      // the heuristic; where it misses the MII, the exact method below the heuristic's II
+};
+const char* schedulerKindName(SchedulerKind k);
+struct MinIIOptions {
+  SchedulerKind kind = SchedulerKind::Auto;
+  ExactOptions exact;
+  uint32_t maxIISearch = 64; // IIs tried above the MII before giving up
+};
+struct MinIIResult {
+  std::optional<Schedule> schedule;    // the smallest II found, verified; nullopt if none up to the search
+  bool iiProvenMinimal = false;        // every smaller II is proven infeasible (or the II is the MII)
+  bool registersProvenMinimal = false; // the exact method proved the register bits minimal at this II
+  std::string method;                  // what produced the schedule: "heuristic" or "exact"
+  std::string proof;                   // why the II is (not) proven minimal, for reports
+  double exactSeconds = 0;             // time spent in the exact method
+};
+// Schedules at exactly `ii` (a requested II) with the given method; Auto tries the heuristic first.
+MinIIResult scheduleAtII(const Problem& p, uint32_t ii, const MinIIOptions& opts);
+MinIIResult scheduleMinII(const Problem& p, const MIIResult& mii, const MinIIOptions& opts);
 
 // ---------------------------------------------------------------------------------------------
 // Helpers shared by the problem builders and the algorithms (verify() deliberately uses none).

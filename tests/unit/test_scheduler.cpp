@@ -432,6 +432,12 @@ TEST_CASE("buildLoopProblem: data, carried, phi-order, memory and control depend
   CHECK(p.ops[old].latency == 5);
   CHECK(p.ops[store].resource == 1);
   CHECK(p.ops[store].name == fmt::format("Store #{}", store));
+  // Register cost: a value's width; constants and invariants are held once (no pipeline registers).
+  CHECK(p.ops[old].bits == loop.ops[old].width());
+  CHECK(p.ops[old].bits > 0);
+  CHECK(p.ops[store].bits == 0);
+  for (uint32_t v = 0; v < loop.ops.size(); ++v)
+    if (loop.ops[v].kind == OpKind::Const || loop.ops[v].kind == OpKind::LiveIn) CHECK(p.ops[v].bits == 0);
 
   auto deps = depSet(p);
   using K = Dependence::Kind;
