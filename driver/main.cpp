@@ -168,6 +168,8 @@ sched::MinIIOptions minIIOptions(const Args& a, sched::SchedulerKind dflt) {
     const double t = parseFraction("--time-limit", a.get("--time-limit"));
     if (!(t > 0 && t <= 86400)) usageError("--time-limit expects seconds in (0, 86400]");
     o.exact.timeLimitSeconds = t;
+  } else if (o.kind == sched::SchedulerKind::Auto) {
+    o.exact.timeLimitSeconds = 2; // per loop: the exact method must not make an ordinary compile slow
   }
   return o;
 }
