@@ -346,10 +346,11 @@ private:
     return pos == 0 ? liQ_[loop_.phis[phi].initLiveIn] : init_.at({phi, pos});
   }
 
-  // A counter register: cleared at reset and loop start, +1 on `up` without `down`, -1 the reverse.
-  void counter(const ExprP& r, const ExprP& up, const ExprP& down) {
+  // A counter register: cleared by `clear` (default: reset and loop start), +1 on `up` without
+  // `down`, -1 the reverse.
+  void counter(const ExprP& r, const ExprP& up, const ExprP& down, ExprP clear = nullptr) {
     nl::Register& reg = b_.drive(r);
-    reg.reset = clr_;
+    reg.reset = clear ? clear : clr_;
     reg.resetValue = nl::lit(0, r->width);
     ExprP one = nl::lit(1, r->width);
     reg.updates = {{up & ~down, nl::add(r, one)}, {~up & down, nl::sub(r, one)}};
@@ -653,11 +654,7 @@ private:
       const uint32_t t = p_.start[c];
       fire_[c] = b_.named(fmt::format(FMT_COMPILE("fire{}"), c), fire(c));
       b_.assign(w.start, fire_[c]);
-      nl::Register& inflight = b_.drive(w.inflight);
-      inflight.reset = rst_;
-      inflight.resetValue = nl::lit(0, w.inflight->width);
-      inflight.updates = {{fire_[c] & ~w.done, nl::add(w.inflight, nl::lit(1, w.inflight->width))},
-                          {~fire_[c] & w.done, nl::sub(w.inflight, nl::lit(1, w.inflight->width))}};
+      counter(w.inflight, fire_[c], w.done, rst_);
       b_.assign(w.busy, nl::ne(w.inflight, nl::lit(0, w.inflight->width)));
       std::vector<ExprP> parts(w.lo.rbegin(), w.lo.rend());
       ExprP din = parts.empty() ? nl::zero() : nl::concat(parts);

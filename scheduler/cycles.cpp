@@ -96,4 +96,18 @@ std::vector<uint32_t> findPositiveCycle(const Problem& p, uint32_t ii, bool zero
   return cycle;
 }
 
+std::vector<uint64_t> unitCyclesHeld(const Problem& p) {
+  std::vector<uint64_t> held(p.resources.size(), 0);
+  for (const Operation& op : p.ops)
+    if (op.resource >= 0) held[op.resource] += op.blocking;
+  return held;
+}
+
+bool provablyInfeasible(const Problem& p, uint32_t ii) {
+  const std::vector<uint64_t> held = unitCyclesHeld(p);
+  for (size_t r = 0; r < held.size(); ++r)
+    if (held[r] > uint64_t(p.resources[r].limit) * ii) return true;
+  return !findPositiveCycle(p, ii).empty();
+}
+
 } // namespace spvhls::sched

@@ -188,13 +188,7 @@ ExactResult exactModuloSchedule(const Problem& p, uint32_t ii, const ExactOption
   const auto begin = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - begin).count(); };
   ExactResult r;
-  // The cheap proofs first, as the heuristic does: too many units held, or a recurrence longer than II.
-  std::vector<uint64_t> held(p.resources.size(), 0);
-  bool overfull = false;
-  for (const Operation& op : p.ops)
-    if (op.resource >= 0)
-      overfull |= (held[op.resource] += op.blocking) > uint64_t(p.resources[op.resource].limit) * ii;
-  if (overfull || !findPositiveCycle(p, ii).empty()) {
+  if (provablyInfeasible(p, ii)) { // the cheap proofs first, as the heuristic does
     r.status = ExactResult::Status::Infeasible;
     r.seconds = elapsed();
     return r;

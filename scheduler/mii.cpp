@@ -62,12 +62,9 @@ MIIResult computeMII(const Problem& p) {
   MIIResult r;
 
   std::vector<std::vector<uint32_t>> users(p.resources.size());
-  std::vector<uint64_t> held(p.resources.size(), 0); // unit-cycles per iteration
+  const std::vector<uint64_t> held = unitCyclesHeld(p);
   for (uint32_t i = 0; i < p.ops.size(); ++i)
-    if (p.ops[i].resource >= 0) {
-      users[p.ops[i].resource].push_back(i);
-      held[p.ops[i].resource] += p.ops[i].blocking;
-    }
+    if (p.ops[i].resource >= 0) users[p.ops[i].resource].push_back(i);
   uint32_t best = 0;
   for (size_t res = 0; res < users.size(); ++res) {
     if (users[res].empty()) continue;

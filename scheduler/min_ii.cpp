@@ -23,22 +23,19 @@ ExactOptions feasibilityOnly(const ExactOptions& o) {
 // two at hand.
 void minimiseRegisters(const Problem& p, uint32_t ii, Schedule found, const char* foundBy,
                        const MinIIOptions& opts, MinIIResult& r) {
-  std::optional<Schedule> heuristic =
-      opts.kind == SchedulerKind::Exact ? moduloSchedule(p, ii) : std::nullopt;
-  if (opts.exact.timeLimitSeconds <= 0) { // Auto's budget is spent
-    r.schedule = std::move(found);
-    r.method = foundBy;
-    return;
-  }
+  r.schedule = std::move(found);
+  r.method = foundBy;
+  if (opts.exact.timeLimitSeconds <= 0) return; // Auto's budget is spent
+  // Exact: the heuristic's schedule at this II competes too (unless it is the one found).
+  if (opts.kind == SchedulerKind::Exact && r.method != "heuristic")
+    if (std::optional<Schedule> h = moduloSchedule(p, ii);
+        h && registerBits(p, *h) < registerBits(p, *r.schedule))
+      r.schedule = std::move(h), r.method = "heuristic";
   ExactResult e = exactModuloSchedule(p, ii, opts.exact);
   r.exactSeconds += e.seconds;
-  r.method = foundBy;
-  r.schedule = std::move(found);
-  if (heuristic && registerBits(p, *heuristic) < registerBits(p, *r.schedule))
-    r.schedule = std::move(heuristic), r.method = "heuristic";
   if (e.schedule && registerBits(p, *e.schedule) <= registerBits(p, *r.schedule))
     r.schedule = std::move(e.schedule), r.method = "exact";
-  r.registersProvenMinimal = e.status == ExactResult::Status::Optimal && r.method == std::string("exact");
+  r.registersProvenMinimal = e.status == ExactResult::Status::Optimal && r.method == "exact";
 }
 
 } // namespace
@@ -94,11 +91,11 @@ MinIIResult scheduleMinII(const Problem& p, const MIIResult& mii, const MinIIOpt
   // The exact method from the MII up to (not including) the heuristic's II. Every II it proves
   // infeasible raises the proven lower bound; a time-out leaves it where it is. Auto gives the whole
   // search one time limit (a compile stays quick); Exact gives one to every solve.
-  MinIIOptions budgeted = opts;
   auto remaining = [&] { return opts.exact.timeLimitSeconds - r.exactSeconds; };
-  auto limit = [&] {
-    if (opts.kind == SchedulerKind::Auto) budgeted.exact.timeLimitSeconds = std::max(0.0, remaining());
-    return budgeted.exact;
+  auto budgeted = [&] {
+    MinIIOptions b = opts;
+    if (opts.kind == SchedulerKind::Auto) b.exact.timeLimitSeconds = std::max(0.0, remaining());
+    return b;
   };
   uint64_t provenBelow = from; // every II below this is proven infeasible
   std::vector<uint64_t> timedOut;
@@ -114,7 +111,7 @@ MinIIResult scheduleMinII(const Problem& p, const MIIResult& mii, const MinIIOpt
       timedOut.push_back(ii);
       continue;
     }
-    ExactResult e = exactModuloSchedule(p, uint32_t(ii), feasibilityOnly(limit()));
+    ExactResult e = exactModuloSchedule(p, uint32_t(ii), feasibilityOnly(budgeted().exact));
     r.exactSeconds += e.seconds;
     if (e.status == ExactResult::Status::Infeasible) {
       if (provenBelow == ii) provenBelow = ii + 1;
@@ -128,14 +125,12 @@ MinIIResult scheduleMinII(const Problem& p, const MIIResult& mii, const MinIIOpt
       timedOut.push_back(ii);
       continue;
     }
-    limit();
-    minimiseRegisters(p, uint32_t(ii), std::move(*s), by, budgeted, r);
+    minimiseRegisters(p, uint32_t(ii), std::move(*s), by, budgeted(), r);
     proof(ii);
     return r;
   }
   if (heuristic) {
-    limit();
-    minimiseRegisters(p, uint32_t(heuristicII), std::move(*heuristic), "heuristic", budgeted, r);
+    minimiseRegisters(p, uint32_t(heuristicII), std::move(*heuristic), "heuristic", budgeted(), r);
     proof(heuristicII);
   }
   return r;

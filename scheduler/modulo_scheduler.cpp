@@ -185,13 +185,7 @@ std::optional<Schedule> moduloSchedule(const Problem& p, uint32_t ii) {
   if (ii == 0)
     throw InternalError(SourceLoc{}, "modulo scheduler", "asked for a modulo schedule at II 0");
   p.check();
-  // Cheap infeasibility tests first: too many uses of a resource, or a recurrence longer than II.
-  std::vector<uint64_t> held(p.resources.size(), 0);
-  for (const Operation& op : p.ops)
-    if (op.resource >= 0 &&
-        (held[op.resource] += op.blocking) > uint64_t(p.resources[op.resource].limit) * ii)
-      return std::nullopt;
-  if (!findPositiveCycle(p, ii).empty()) return std::nullopt;
+  if (provablyInfeasible(p, ii)) return std::nullopt;
 
   std::optional<std::vector<int64_t>> start = ModuloScheduler(p, ii).run();
   if (!start) return std::nullopt;

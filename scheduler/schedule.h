@@ -229,5 +229,10 @@ std::string opLabel(const ir::Op& op, uint32_t index);
 // in order along the cycle; empty if there is none. With zeroDistanceOnly, only distance-0 dependences
 // are considered (ii is then irrelevant). Requires valid indices.
 std::vector<uint32_t> findPositiveCycle(const Problem& p, uint32_t ii, bool zeroDistanceOnly = false);
+// Unit-cycles each resource is held per iteration: Σ blocking over its operations (what ResMII divides).
+std::vector<uint64_t> unitCyclesHeld(const Problem& p);
+// The cheap proofs that no modulo schedule exists at ii: a resource held more than limit * ii
+// unit-cycles, or a recurrence longer than ii. Both schedulers ask this first.
+bool provablyInfeasible(const Problem& p, uint32_t ii);
 
 } // namespace spvhls::sched
