@@ -36,11 +36,13 @@ const char* kUsage = R"(usage:
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
                  [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--dump-ir] [--area]
                  [--scheduler auto|heuristic|exact] [--time-limit SECONDS] [--dump-problems DIR]
+                 [--target NAME] [--clock-period NS | --fmax MHZ]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--outer-loops fsm|pipelined] [--jobs N] [--systemc] [--speed]
+                 [--outer-loops fsm|pipelined] [--jobs N] [--systemc] [--speed] [--target NAME]
+                 [--clock-period NS | --fmax MHZ] [--scheduler MODE] [--time-limit SECONDS]
   spvhls schedule <PROBLEM.json> [-o RESULT.json] [--scheduler exact|heuristic|auto] [--time-limit SECONDS]
   spvhls as      <in.spvasm> -o <out.spv>
   spvhls dis     <in.spv> [-o out.spvasm]
@@ -89,6 +91,9 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--scheduler", true},
                                                     {"--time-limit", true},
                                                     {"--dump-problems", true},
+                                                    {"--target", true},
+                                                    {"--clock-period", true},
+                                                    {"--fmax", true},
                                                     {"--jobs", true},
                                                     {"--fp-max-ulps", true}};
   Args a;
@@ -182,6 +187,20 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   else if (c == "stall-free") o.cluster = rtl::ClusterMode::StallFree;
   else if (c == "stall-enable") o.cluster = rtl::ClusterMode::StallEnable;
   else usageError("--cluster expects auto, stall-free or stall-enable, got '" + c + "'");
+  o.target = sched::targetNamed(a.get("--target", "generic-6lut-300mhz"));
+  if (a.has("--clock-period") && a.has("--fmax")) usageError("give --clock-period or --fmax, not both");
+  // The clock the schedule chains operations for; none (or 0) registers every result.
+  if (a.has("--clock-period")) {
+    const double ns = parseFraction("--clock-period", a.get("--clock-period"));
+    if (!(ns >= 0 && ns <= 1e6))
+      usageError("--clock-period expects nanoseconds in [0, 1000000] (0: no chaining)");
+    o.target.clockPeriodNs = ns;
+  } else if (a.has("--fmax")) {
+    const double mhz = parseFraction("--fmax", a.get("--fmax"));
+    if (!(mhz > 0 && mhz <= 1e5)) usageError("--fmax expects MHz in (0, 100000]");
+    o.target.clockPeriodNs = 1000.0 / mhz;
+  }
+  if (o.target.clockPeriodNs > 0) o.target.clockMHz = 1000.0 / o.target.clockPeriodNs;
   if (a.has("--mem-latency")) {
     uint64_t l = parseNumber("--mem-latency", a.get("--mem-latency"));
     if (l < 1 || l > 1000) usageError("--mem-latency must be in 1..1000");

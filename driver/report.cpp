@@ -149,6 +149,55 @@ static std::string opsList(const sched::Problem& p, const std::vector<uint32_t>&
   return s;
 }
 
+// Timing of one schedule: its longest chain within a cycle and the clock it allows (Fmax estimate:
+// the chain plus the register overhead; the control logic and routing beyond the delay table are not
+// in it).
+struct TimingRow {
+  std::string chain;
+  double delayNs = 0, fmaxMHz = 0;
+  uint32_t chained = 0; // operations whose result is read in the cycle it is formed
+};
+static TimingRow timingRow(const Compiled& c, const sched::Problem& p, const sched::Schedule& s) {
+  TimingRow r;
+  const sched::TimingPath t = sched::criticalChain(p, s);
+  r.chain = opsList(p, t.ops);
+  r.delayNs = t.delayNs;
+  r.fmaxMHz = 1000.0 / (t.delayNs + c.target.delays.registerOverheadNs);
+  std::vector<bool> chained(p.ops.size(), false);
+  for (const sched::Dependence& d : p.deps)
+    if (d.carriesValue() && p.ops[d.from].latency == 0 && p.ops[d.from].delayNs > 0 &&
+        int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from])
+      chained[d.from] = true;
+  r.chained = uint32_t(std::count(chained.begin(), chained.end(), true));
+  return r;
+}
+// The FSM's blocks: the row of the longest chain among them.
+static TimingRow fsmTimingRow(const Compiled& c) {
+  TimingRow worst;
+  for (const sched::BlockSchedule& b : c.schedule.blocks) {
+    TimingRow r = timingRow(c, b.problem, b.schedule);
+    if (r.delayNs > worst.delayNs || worst.chain.empty()) worst = std::move(r);
+  }
+  return worst;
+}
+static json timingJson(const Compiled& c, const TimingRow& r) {
+  return {{"clock_period_ns", c.target.clockPeriodNs > 0 ? json(c.target.clockPeriodNs) : json(nullptr)},
+          {"critical_chain", r.chain},
+          {"critical_delay_ns", r.delayNs},
+          {"register_overhead_ns", c.target.delays.registerOverheadNs},
+          {"estimated_fmax_mhz", r.fmaxMHz},
+          {"chained_ops", r.chained}};
+}
+static std::string timingText(const Compiled& c, const TimingRow& r) {
+  return fmt::format("{:.2f} ns of logic in a cycle + {:.2f} ns register overhead: estimated Fmax {:.0f} MHz "
+                     "({}; {} operation(s) chained); critical: {}\n",
+                     r.delayNs, c.target.delays.registerOverheadNs, r.fmaxMHz,
+                     c.target.clockPeriodNs > 0
+                         ? fmt::format("clock period {:.3g} ns", c.target.clockPeriodNs)
+                         : std::string("no clock period: every result registered"),
+                     r.chained, r.chain.empty() ? "-" : r.chain);
+}
+
 namespace {
 // An endless loop serving a task's invocations: the cycle of its result push (its last memory access).
 int pushCycle(const ir::Loop& loop, const sched::LoopSchedule& ls) {
@@ -196,7 +245,13 @@ json reportJson(const Compiled& c) {
   j["kernel"] = k.name;
   j["input"] = c.inputPath;
   j["module"] = c.rtl.moduleName;
-  j["target"] = {{"name", c.target.name}, {"clock_mhz", c.target.clockMHz}, {"mem_latency", c.target.memLatency}};
+  j["target"] = {
+      {"name", c.target.name},
+      {"clock_mhz", c.target.clockMHz},
+      {"clock_period_ns", c.target.clockPeriodNs > 0 ? json(c.target.clockPeriodNs) : json(nullptr)},
+      {"delay_model", c.target.delays.method},
+      {"mem_latency", c.target.memLatency}};
+  j["fsm_timing"] = timingJson(c, fsmTimingRow(c));
   if (!k.registerLimit.empty()) j["register_limit"] = k.registerLimit;
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
@@ -245,6 +300,7 @@ json reportJson(const Compiled& c) {
                       {"register_bits", ls.registerBits},
                       {"register_bits_proven_minimal", ls.registersProvenMinimal}};
     jl["critical_recurrence"] = opsList(ls.problem, ls.mii.criticalCycle);
+    jl["timing"] = timingJson(c, timingRow(c, ls.problem, ls.schedule));
     json fr = json::array();
     for (const ir::FpReduction& r : loop.fpReductions)
       fr.push_back(
@@ -410,8 +466,9 @@ std::string tasksText(const Compiled& c) {
 std::string reportText(const Compiled& c) {
   const ir::Kernel& k = c.kernel;
   std::string s = fmt::format("spvhls report: kernel '{}' from {} -> module {}\n", k.name, c.inputPath, c.rtl.moduleName);
-  s += fmt::format("target: {} at {} MHz, assumed memory latency {} cycles\n", c.target.name, c.target.clockMHz,
-                   c.target.memLatency);
+  s += fmt::format("target: {} at {:.4g} MHz, assumed memory latency {} cycles\n", c.target.name,
+                   c.target.clockMHz, c.target.memLatency);
+  s += "FSM timing: " + timingText(c, fsmTimingRow(c));
   s += reportBody(c);
   s += tasksText(c);
   for (const Diagnostic& w : c.warnings) s += w.str() + "\n";
@@ -507,6 +564,7 @@ std::string reportBody(const Compiled& c) {
                            ? fmt::format("SpeculatedIterationsINTEL {}", *loop.controls.speculatedIterations)
                            : std::string("chosen by the scheduler; squashed when the loop exits"));
     s += fmt::format("  latency:          {} cycles per iteration, {} stages\n", ls.schedule.length, ls.schedule.stages());
+    s += "  timing:           " + timingText(c, timingRow(c, ls.problem, ls.schedule));
     s += fmt::format("  clusters:         {} ({})\n", rtl::clusterModeName(hw.kind), hw.kindReason);
     for (const auto& cc : hw.clusters)
       s += fmt::format("    positions {}..{}{}\n", cc.firstStage, cc.lastStage,

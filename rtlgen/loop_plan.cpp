@@ -151,7 +151,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     if (s < 0) throw InternalError(loop.loc, "loop " + loop.name, "planLoop: negative start");
     p.start[i] = uint32_t(s);
     const sched::Unit& u = units.emplace_back(lib.unit(loop.ops[i]));
-    p.readyPos[i] = p.start[i] + u.latency;
+    p.readyPos[i] = p.start[i] + ls.problem.ops[i].latency; // 0 when chained
     p.compPos[i] = p.start[i] + u.formOffset(false);
   }
   auto use = [&](ir::ValueId v, uint32_t pos) {
@@ -241,12 +241,15 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   }
   // Forwarding: a phi read after its next value is ready in the iteration ahead, in one cluster,
   // takes that value directly; in another cluster a gate makes the carry register current instead.
+  // Tokens in one cluster are at least II positions apart, so the iteration ahead can only be at the
+  // producing position when it is II or more past the read (no multiplexer where it cannot).
   p.forwardPos.assign(n, -1);
   for (size_t v = 0; v < n; ++v) {
     if (loop.ops[v].kind != OpKind::LoopPhi) continue;
     ir::ValueId next = loop.phis[loop.ops[v].index].next;
     uint32_t rn = p.readyPos[next];
-    if (next != v && rn > p.start[v] && p.clusterOf(rn) == p.clusterOf(p.start[v])) p.forwardPos[v] = int(rn);
+    if (next != v && rn >= p.start[v] + p.ii && p.clusterOf(rn) == p.clusterOf(p.start[v]))
+      p.forwardPos[v] = int(rn);
   }
   if (kind == ClusterMode::StallFree) {
     for (const sched::Dependence& d : ls.problem.deps) {

@@ -83,11 +83,16 @@ private:
                          sched::unitBuildName(u.build), u.module));
       if (!instanced && u.build == sched::UnitBuild::Instance)
         fail(fmt::format("{} is built inline, but its unit is an instance of {}", label(v), u.module));
+      // Ready where the schedule has it: the unit's latency, or 0 for a chained single-cycle unit.
       const int64_t form = s + u.formOffset(false);
-      if (p_.readyPos[v] != s + u.latency || p_.compPos[v] != form)
+      const uint32_t lat = ls_.problem.ops[v].latency;
+      if (lat != u.latency && !(lat == 0 && u.chainable))
+        fail(fmt::format("{} has latency {} in its schedule, but its unit ({}) has {}", label(v), lat,
+                         sched::unitBuildName(u.build), u.latency));
+      if (p_.readyPos[v] != s + lat || p_.compPos[v] != form)
         fail(fmt::format("{}: formed at {} and ready at {}, but its unit ({}, latency {}) gives {} and {}",
-                         label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build), u.latency,
-                         form, s + u.latency));
+                         label(v), p_.compPos[v], p_.readyPos[v], sched::unitBuildName(u.build), lat, form,
+                         s + lat));
       if (p_.compPos[v] >= p_.F)
         fail(fmt::format("{} is formed at {}, past the last position {}", label(v), p_.compPos[v], p_.F - 1));
       if (p_.lastUse[v] >= int(p_.F))
@@ -277,7 +282,7 @@ private:
         if (d.distance == 0) continue;
         uint32_t done;
         if (d.kind == sched::Dependence::Kind::LoopCarried)
-          done = p_.start[d.from] + lib_.latency(loop_.ops[d.from]);
+          done = p_.start[d.from] + ls_.problem.ops[d.from].latency;
         else if (d.kind == sched::Dependence::Kind::Memory)
           done = p_.start[d.from] +
                  (loop_.ops[d.from].kind == OpKind::LoopCall ? lib_.unit(loop_.ops[d.from]).resultOffset : 0);
@@ -321,10 +326,11 @@ private:
         continue;
       }
       const ir::ValueId next = loop_.phis[loop_.ops[v].index].next;
-      const uint32_t produced = p_.start[next] + lib_.latency(loop_.ops[next]), read = p_.start[v];
+      const uint32_t produced = p_.start[next] + ls_.problem.ops[next].latency, read = p_.start[v];
       const bool sameCluster = std::upper_bound(p_.cuts.begin(), p_.cuts.end(), produced) ==
                                std::upper_bound(p_.cuts.begin(), p_.cuts.end(), read);
-      const bool needed = next != v && produced > read && sameCluster;
+      // Tokens in one cluster are at least II positions apart: only then is the one ahead there.
+      const bool needed = next != v && produced >= read + p_.ii && sameCluster;
       if (needed != (fwd >= 0) || (needed && uint32_t(fwd) != produced))
         fail(fmt::format("{} is read at {} and its next value {} is produced at {}: forwarding from {}",
                          label(v), read, label(next), produced, fwd));

@@ -116,9 +116,16 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
                                best->ii, best->ii)
                  : fmt::format("the smallest II that works is {}. Remove the request or use II {}", best->ii,
                                best->ii);
+      // Without a clock period every operation takes a cycle; chaining may be what the request needs.
+      const std::string chaining =
+          opts.target.clockPeriodNs > 0
+              ? fmt::format(" (operations chained for a {} ns clock; a longer period chains more)",
+                            opts.target.clockPeriodNs)
+              : " (every operation takes a cycle: give a clock period, --clock-period NS or --fmax MHZ, to "
+                "chain operations within a cycle)";
       throw DiagnosticError(loop.loc, construct,
-                            fmt::format("{} {} cannot be met: {}; {}", control, req,
-                                        whyNot(loop, ls.problem, ls.mii, req), smallest));
+                            fmt::format("{} {} cannot be met: {}; {}{}", control, req,
+                                        whyNot(loop, ls.problem, ls.mii, req), smallest, chaining));
     }
     ls.limitingReason = req == mii ? fmt::format("requested II {} ({}) equals the MII: {}", req, control, reason)
                                    : fmt::format("requested II {} ({}); MII {}: {}", req, control, mii, reason);

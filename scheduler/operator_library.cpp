@@ -43,8 +43,12 @@
 // [3] The inner loop's module, started at start; its done and live-outs go into a response FIFO
 // read imm cycles later, where the outer pipeline waits for them (rtl::LoopPlan, loop_gen.cpp).
 //
-// Delays (ns) are estimates for a 6-LUT fabric, used only for chaining decisions to come: a carry
-// chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per level.
+// Delays (ns) come from the target's delay table (targets/<name>.json, scripts/characterise_target.py)
+// at the operation's width; where the table has no entry (or the target none), estimates for a 6-LUT
+// fabric: a carry chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per
+// level. Single-cycle Inline units are chainable (Unit::chainable); Instance units get a stage's
+// estimate (their first stage is not characterised), memory ports a 64-bit multiplexer's delay (the
+// request), loop phis a multiplexer's (the carry register or a forwarded value, the initial value).
 #include <fmt/format.h>
 
 #include <bit>
@@ -77,7 +81,44 @@ const char* unitBuildName(UnitBuild b) {
   return "?";
 }
 
-Unit OperatorLibrary::unit(const ir::Op& op) const {
+double OperatorLibrary::delayOf(std::string_view op, uint32_t width, double estimate) const {
+  return target_.delays.delay(op, width).value_or(estimate);
+}
+
+Unit OperatorLibrary::unit(const ir::Op& op, uint32_t operandWidth) const {
+  Unit u = unitTiming(op);
+  using K = ir::OpKind;
+  const uint32_t w = op.width();
+  switch (u.build) {
+  case UnitBuild::Inline: {
+    std::string name = ir::opKindName(op.kind);
+    for (char& c : name)
+      c = char(std::tolower(static_cast<unsigned char>(c)));
+    // Unsigned/signed greater-than are the less-than circuits with the operands swapped.
+    if (name == "ugt" || name == "uge") name = name == "ugt" ? "ult" : "ule";
+    if (name == "sgt" || name == "sge") name = name == "sgt" ? "slt" : "sle";
+    // Comparisons are characterised by their operands' width (unknown: the widest, 64).
+    const bool compare = ir::opInfo(op.kind).opClass == ir::OpClass::Compare;
+    const uint32_t cw = compare ? (operandWidth ? operandWidth : 64) : w;
+    u.delayNs = delayOf(name, std::max(cw, 1u), u.delayNs);
+    u.chainable = u.latency == 1;
+    break;
+  }
+  case UnitBuild::Instance:
+    u.delayNs = delayOf("add", std::min(w, 64u), u.delayNs);
+    break;
+  case UnitBuild::MemoryPort:
+  case UnitBuild::SubPipeline:
+    u.delayNs = delayOf("select", 64, 0.3);
+    break;
+  default:
+    if (op.kind == K::LoopPhi) u.delayNs = delayOf("select", std::max(w, 1u), 0.3);
+    break;
+  }
+  return u;
+}
+
+Unit OperatorLibrary::unitTiming(const ir::Op& op) const {
   using K = ir::OpKind;
   const uint32_t w = op.width();
   Unit u;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <map>
 
@@ -135,6 +136,42 @@ void verify(const Problem& p, const Schedule& s) {
     throw verifyError(fmt::format("resource modulo II: '{}' is used {} times in slot {} (start mod II {}), "
                                   "limit {}: {}",
                                   res.name, list.size(), key.second, s.ii, res.limit, names));
+  }
+
+  // Timing: along every chain (values read on a wire in the cycle they are formed: the producer has
+  // latency 0 and the reader starts then, in its iteration) the delays sum to at most the period. An
+  // operation over the period on its own is allowed (it bounds the clock), nothing chained to it.
+  if (p.clockPeriodNs > 0) {
+    std::vector<std::vector<size_t>> onWire(ops.size());
+    for (const Dependence& d : p.deps)
+      if (d.carriesValue() && ops[d.from].latency == 0 &&
+          int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from])
+        onWire[d.to].push_back(d.from);
+    std::vector<double> arrival(ops.size(), 0.0);
+    std::vector<int> state(ops.size(), 0); // 0 new, 1 on the stack, 2 done
+    std::vector<size_t> from(ops.size(), SIZE_MAX);
+    auto finish = [&](auto&& self, size_t v) -> double {
+      if (state[v] == 1)
+        throw verifyError(fmt::format("timing: '{}' (start {}) reads its own value on a wire: a "
+                                      "combinational loop",
+                                      ops[v].name, s.start[v]));
+      if (state[v] == 0) {
+        state[v] = 1;
+        for (size_t u : onWire[v])
+          if (double e = self(self, u); e > arrival[v]) arrival[v] = e, from[v] = u;
+        state[v] = 2;
+      }
+      return arrival[v] + ops[v].delayNs;
+    };
+    for (size_t v = 0; v < ops.size(); ++v) {
+      const double end = finish(finish, v);
+      if (arrival[v] <= 0 || end <= p.clockPeriodNs + 1e-9) continue;
+      std::string chain = fmt::format("'{}' (start {})", ops[v].name, s.start[v]);
+      for (size_t u = from[v]; u != SIZE_MAX; u = from[u])
+        chain = fmt::format("'{}' (start {}) -> ", ops[u].name, s.start[u]) + chain;
+      throw verifyError(fmt::format("timing: the chain {} takes {:.3f} ns, over the cycle's {:.3f} ns", chain,
+                                    end, p.clockPeriodNs));
+    }
   }
 
   int64_t expected = 1; // a schedule lasts at least one cycle

@@ -23,12 +23,39 @@ std::string operationName(const ir::Op& op, uint32_t index) {
 // The scheduling view of an operation: its unit's latency and resource class, and the bits a
 // pipeline register of its value costs. Constants and loop invariants (arguments, live-ins) are held
 // once, not per pipeline stage, so their lifetimes cost no pipeline registers.
-Operation operationOf(const ir::Op& op, uint32_t index, const OperatorLibrary& lib) {
-  const Unit u = lib.unit(op);
+// With a clock period (budget > 0), a chainable unit whose delay fits the cycle gets latency 0: its
+// result is read on a wire in the cycle it is formed (and registered only for later readers), unless
+// `registered` (the loop's continue condition: the loop's control logic reads it from a register).
+// `all`: the ops the operands index, for a comparison's operand width.
+Operation operationOf(const ir::Op& op, uint32_t index, const OperatorLibrary& lib,
+                      const std::vector<ir::Op>& all, double budget, bool registered = false) {
+  const uint32_t operandWidth =
+      !op.operands.empty() && op.operands[0] < all.size() ? all[op.operands[0]].width() : 0;
+  const Unit u = lib.unit(op, operandWidth);
   using K = ir::OpKind;
   const bool invariant = op.kind == K::Const || op.kind == K::Arg || op.kind == K::LiveIn ||
                          op.kind == K::Undef || op.kind == K::Param;
-  return Operation{operationName(op, index), u.latency, u.resource, 1, invariant ? 0 : op.width()};
+  const bool chained = budget > 0 && u.chainable && u.delayNs <= budget && !registered;
+  return Operation{operationName(op, index),
+                   chained ? 0 : u.latency,
+                   u.resource,
+                   1,
+                   invariant ? 0 : op.width(),
+                   u.delayNs};
+}
+
+// The combinational delay a cycle allows on the target (0: no clock period, no chaining).
+double cycleBudget(const OperatorLibrary& lib, const SourceLoc& loc, const std::string& construct) {
+  const Target& t = lib.target();
+  if (t.clockPeriodNs <= 0) return 0;
+  const double budget = t.clockPeriodNs - t.delays.registerOverheadNs;
+  if (budget <= 0)
+    throw DiagnosticError(
+        loc, construct,
+        fmt::format("the clock period {} ns is not above target {}'s register overhead of {} "
+                    "ns (clock-to-out and setup): no logic fits a cycle; use a longer period",
+                    t.clockPeriodNs, t.name, t.delays.registerOverheadNs));
+  return budget;
 }
 
 InternalError internalIrError(const SourceLoc& loc, const std::string& construct, const std::string& what) {
@@ -81,9 +108,11 @@ struct Footprint {
 // queueOwner: per memory (empty: none is a queue), whose task queue it is (Memory::Kind::Queue): the
 // Task process, or -2 / -3 for a pipelined task's own result / invocation queue; -1: not a queue.
 // allLoops: the kernel's loops, for the memories of inner loops the body calls (null: none may be).
+// called: another loop runs this one (it may be built reinvocable: its phis then choose an invocation's
+// initial value).
 Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<std::string> resourceNames,
                   bool namesFromKernel, bool exitBeforeMemory, const std::vector<int>& queueOwner = {},
-                  const std::vector<ir::Loop>* allLoops = nullptr) {
+                  const std::vector<ir::Loop>* allLoops = nullptr, bool called = false) {
   const std::string construct = "loop " + loop.name;
   const auto& ops = loop.ops;
   const uint32_t n = uint32_t(ops.size());
@@ -97,12 +126,13 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
   }
   for (const std::string& name : resourceNames) p.resources.push_back(Resource{name, lib.memoryPortLimit()});
 
+  p.clockPeriodNs = cycleBudget(lib, loop.loc, construct);
   for (uint32_t i = 0; i < n; ++i) {
     const ir::Op& op = ops[i];
     if (isMemoryAccess(op) && op.memory >= p.resources.size())
       throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
                                                            opLabel(op, i), op.memory, p.resources.size()));
-    p.ops.push_back(operationOf(op, i, lib));
+    p.ops.push_back(operationOf(op, i, lib, ops, p.clockPeriodNs, i == loop.continueCond));
   }
   auto lat = [&](uint32_t v) { return int(p.ops[v].latency); };
 
@@ -129,7 +159,14 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     if (next >= n)
       throw internalIrError(loop.loc, construct, fmt::format("phi {} has next value {}, expected an operation "
                                                              "below {}", loop.phis[ops[i].index].name, next, n));
-    addDep(p, next, i, lat(next), 1, Dependence::Kind::LoopCarried);
+    // With chaining, a value of latency 0 reaches the next iteration through its carry register, not
+    // on a wire (which would chain this iteration's logic behind the previous one's).
+    const bool onWire = p.clockPeriodNs > 0 && lat(next) == 0 && ops[next].kind != OpKind::Const &&
+                        ops[next].kind != OpKind::LiveIn && ops[next].kind != OpKind::Undef;
+    addDep(p, next, i, onWire ? 1 : lat(next), 1, Dependence::Kind::LoopCarried);
+    // A phi reads its carry register; a multiplexer (the library's delay) only where the value ahead
+    // may be forwarded (a registered next value, read as it is produced) or an initial value chosen.
+    if (!called && onWire) p.ops[i].delayNs = 0;
     if (next != i) addDep(p, i, next, -lat(next), 0, Dependence::Kind::PhiOrder);
   }
 
@@ -237,6 +274,7 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       for (uint32_t i = 0; i < n; ++i)
         addDep(p, cond, i, lat(cond), *loop.controls.speculatedIterations + 1, Dependence::Kind::Control);
   }
+  addChainBreaks(p);
   return p;
 }
 
@@ -257,7 +295,8 @@ Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibra
                          : m.queueOwn                      ? (m.queueResults ? -2 : -3)
                                                            : int(m.queueProcess));
   }
-  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queueOwner, &k.loops);
+  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queueOwner, &k.loops,
+                   ir::loopCallers(k.loops)[loop] >= 0);
 }
 
 Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLibrary& lib) {
@@ -267,6 +306,7 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
   const std::string construct = "block " + bb.name;
   Problem p;
   for (const ir::Memory& m : k.memories) p.resources.push_back(Resource{m.name, lib.memoryPortLimit()});
+  p.clockPeriodNs = cycleBudget(lib, bb.term.loc, construct);
 
   std::unordered_map<ir::ValueId, uint32_t> local; // Kernel value -> operation index in this block
   for (ir::ValueId v : bb.ops) {
@@ -278,7 +318,7 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
       throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
                                                            opLabel(op, v), op.memory, k.memories.size()));
     local[v] = uint32_t(p.ops.size());
-    p.ops.push_back(operationOf(op, v, lib));
+    p.ops.push_back(operationOf(op, v, lib, k.ops, p.clockPeriodNs));
   }
   auto lat = [&](uint32_t i) { return int(p.ops[i].latency); };
 
@@ -321,7 +361,9 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
   // The terminator: after its condition, the values successors' phis take from here, and side effects.
   const uint32_t term = uint32_t(p.ops.size());
   static const char* const kTermNames[] = {"Branch", "CondBranch", "Switch", "Return", "Unreachable"};
-  p.ops.push_back(Operation{fmt::format("terminator {}", kTermNames[int(bb.term.kind)]), 1, -1});
+  // Its delay: the FSM's next-state multiplexer, which a chained branch condition feeds.
+  p.ops.push_back(Operation{fmt::format("terminator {}", kTermNames[int(bb.term.kind)]), 1, -1, 1, 0,
+                            lib.target().delays.delay("select", 8).value_or(0.3)});
   std::vector<uint32_t> termPreds;
   auto dependOn = [&](ir::ValueId v, Dependence::Kind kind) {
     auto it = local.find(v);
@@ -348,6 +390,7 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
     // A shared function's call: the FSM jumps in the terminator's cycle, reading the arguments then.
     if (kind == OpKind::Call) dependOn(bb.ops[i], Dependence::Kind::Data);
   }
+  addChainBreaks(p);
   return p;
 }
 

@@ -37,6 +37,13 @@ struct Reader {
       fail(where + "." + key, fmt::format("expected an integer in 0..{}, got {}", max, v.dump()));
     return v.get<uint64_t>();
   }
+  double nanoseconds(const json& obj, const std::string& where, const char* key, double dflt) const {
+    if (!obj.contains(key)) return dflt;
+    const json& v = obj.at(key);
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1e6)
+      fail(where + "." + key, fmt::format("expected nanoseconds in 0..1000000, got {}", v.dump()));
+    return v.get<double>();
+  }
   std::string string(const json& obj, const std::string& where, const char* key) const {
     const json& v = member(obj, where, key);
     if (!v.is_string() || v.get<std::string>().empty())
@@ -70,6 +77,7 @@ std::string lineColumn(const std::string& text, size_t offset) {
 struct Type {
   uint32_t latency = 0, blocking = 1;
   int resource = -1;
+  double delayNs = 0;
 };
 
 } // namespace
@@ -88,10 +96,6 @@ ProblemFile problemFromJson(const std::string& text, const std::string& file) {
                                                 "operations", "dependences", "clock_period_ns"};
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (!topKeys.count(it.key())) rd.fail("problem", fmt::format("unknown member \"{}\"", it.key()));
-  if (doc.contains("clock_period_ns"))
-    rd.fail("problem.clock_period_ns", "combinational delays and a clock period (operation chaining) are not "
-                                       "supported yet; remove it: every operation then takes whole cycles");
-
   ProblemFile pf;
   if (doc.contains("name")) pf.name = rd.string(doc, "problem", "name");
   if (doc.contains("ii")) {
@@ -99,6 +103,9 @@ ProblemFile problemFromJson(const std::string& text, const std::string& file) {
     if (*pf.ii == 0) rd.fail("problem.ii", "expected an II >= 1");
   }
   Problem& p = pf.problem;
+  p.clockPeriodNs = rd.nanoseconds(doc, "problem", "clock_period_ns", 0);
+  if (doc.contains("clock_period_ns") && p.clockPeriodNs <= 0)
+    rd.fail("problem.clock_period_ns", "expected a delay per cycle above 0 (leave it out for no chaining)");
 
   std::map<std::string, int> resources;
   const json& res = rd.array(doc, "problem", "resources", false);
@@ -121,6 +128,7 @@ ProblemFile problemFromJson(const std::string& text, const std::string& file) {
     ty.latency = uint32_t(rd.number(ts[t], where, "latency", 0, 1u << 16, true));
     ty.blocking = uint32_t(rd.number(ts[t], where, "blocking", 1, 1u << 16));
     if (ty.blocking == 0) rd.fail(where + ".blocking", "expected a blocking time >= 1");
+    ty.delayNs = rd.nanoseconds(ts[t], where, "delay_ns", 0);
     const uint64_t limit = rd.number(ts[t], where, "limit", 0, 1u << 16);
     if (ts[t].contains("resource")) {
       if (limit)
@@ -155,6 +163,7 @@ ProblemFile problemFromJson(const std::string& text, const std::string& file) {
     if (op.blocking == 0) rd.fail(where + ".blocking", "expected a blocking time >= 1");
     op.resource = it->second.resource;
     op.bits = uint32_t(rd.number(ops[i], where, "bits", 0, 1u << 16));
+    op.delayNs = rd.nanoseconds(ops[i], where, "delay_ns", it->second.delayNs);
     if (!byName.emplace(op.name, uint32_t(i)).second)
       rd.fail(where + ".name", fmt::format("operation '{}' is defined twice", op.name));
     p.ops.push_back(std::move(op));
@@ -192,9 +201,17 @@ ProblemFile problemFromJson(const std::string& text, const std::string& file) {
       d.kind = d.distance ? Dependence::Kind::LoopCarried : Dependence::Kind::Data;
     else if (kind == "order")
       d.kind = Dependence::Kind::Control;
+    else if (kind == "timing")
+      d.kind = Dependence::Kind::Timing;
     else
-      rd.fail(where + ".kind", fmt::format("expected \"data\" or \"order\", got '{}'", kind));
+      rd.fail(where + ".kind", fmt::format("expected \"data\", \"order\" or \"timing\", got '{}'", kind));
     p.deps.push_back(d);
+  }
+  // The chain breaks a clock period implies (those given as "timing" are kept; repeats are harmless).
+  try {
+    addChainBreaks(p);
+  } catch (const DiagnosticError& e) {
+    throw DiagnosticError(SourceLoc{file}, "problem", e.what());
   }
   try {
     p.check();
@@ -242,15 +259,20 @@ std::string problemToJson(const Problem& p, const std::string& name, std::option
     if (op.resource >= 0) o["latency"] = op.latency;
     if (op.blocking != 1) o["blocking"] = op.blocking;
     if (op.bits) o["bits"] = op.bits;
+    if (op.delayNs > 0) o["delay_ns"] = op.delayNs;
     ops.push_back(o);
   }
   json deps = json::array();
   for (const Dependence& d : p.deps) {
     json j = {{"from", d.from}, {"to", d.to}, {"delay", d.latency}};
     if (d.distance) j["distance"] = d.distance;
-    if (!d.carriesValue()) j["kind"] = "order";
+    if (d.kind == Dependence::Kind::Timing)
+      j["kind"] = "timing";
+    else if (!d.carriesValue())
+      j["kind"] = "order";
     deps.push_back(j);
   }
+  if (p.clockPeriodNs > 0) doc["clock_period_ns"] = p.clockPeriodNs;
   if (!resources.empty()) doc["resources"] = resources;
   doc["types"] = types;
   doc["operations"] = ops;

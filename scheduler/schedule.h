@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/hls_ir.h"
@@ -25,7 +27,28 @@ struct Target {
   uint32_t memLatency = 4;
   uint32_t mulLatency = 3;   // up to 32 bits; 64-bit multiplies take mulLatency + 2
   uint32_t requestsPerPortPerCycle = 1;
+  // Chaining: with a clock period (ns, 0 = none) single-cycle operations whose delays fit are chained
+  // within a cycle; the scheduler registers values only where a cycle's combinational delay (the
+  // period less the register overhead) would be exceeded. Without one every operation's result is
+  // registered, as if each took a full cycle.
+  double clockPeriodNs = 0.0;
+  // The target's delay table (targets/<name>.json, characterised by scripts/characterise_target.py):
+  // per operator (ir::OpKind name in lower case) and characterised width, the combinational delay in ns.
+  struct DelayTable {
+    std::string method;              // how it was characterised
+    double registerOverheadNs = 0.0; // clock-to-out, setup and routing of a register-to-register path
+    std::vector<uint32_t> widths;    // ascending
+    std::vector<std::pair<std::string, std::vector<double>>> ops; // per operator, per width (< 0: none)
+    // Delay of `op` at `width`: the first characterised width at or above it (the widest if none).
+    // nullopt if the table has no entry for the operator.
+    std::optional<double> delay(std::string_view op, uint32_t width) const;
+  };
+  DelayTable delays;
 };
+// The targets the compiler knows (their delay tables are built in from targets/*.json).
+std::vector<std::string> targetNames();
+// The named target with its delay table; a DiagnosticError naming the known ones if there is none.
+Target targetNamed(std::string_view name);
 
 // How an operation's hardware is built.
 enum class UnitBuild {
@@ -48,7 +71,13 @@ std::string unitModuleName(ir::OpKind kind, uint32_t width);
 struct Unit {
   uint32_t latency = 0;       // cycles from operands read (start) to result readable from a register
   uint32_t ii = 1;            // the unit's own initiation interval: 1 = pipelined, > 1 = blocking
-  double delayNs = 0.0;       // combinational delay of its logic (its last stage for Instance), for chaining
+  // Combinational delay (ns) from its operands to its first register or port, in its start cycle:
+  // all of its logic for Inline units (a multiply is formed in its start cycle), a stage's estimate for
+  // Instance units, the request multiplexer for memory ports, a multiplexer for loop phis.
+  double delayNs = 0.0;
+  // A single-cycle Inline unit whose result may be used in the very cycle it is formed (chained):
+  // with a clock period, the problem builders give it latency 0 where its delay fits the cycle.
+  bool chainable = false;
   int resource = -1;          // resource class: -1 = unlimited, else the memory index of its port
   uint32_t resourceLimit = 0; // uses per cycle of that resource (0 when unlimited)
   UnitBuild build = UnitBuild::Wire;
@@ -78,7 +107,8 @@ class OperatorLibrary {
 public:
   explicit OperatorLibrary(Target t = {}) : target_(std::move(t)) {}
   const Target& target() const { return target_; }
-  Unit unit(const ir::Op& op) const;
+  // operandWidth: the operands' width, which sets a comparison's delay (0: unknown, taken as 64).
+  Unit unit(const ir::Op& op, uint32_t operandWidth = 0) const;
   // Shorthands for unit(op).latency / unit(op).resource.
   uint32_t latency(const ir::Op& op) const { return unit(op).latency; }
   int resource(const ir::Op& op) const { return unit(op).resource; }
@@ -86,6 +116,8 @@ public:
   uint32_t memoryPortLimit() const { return target_.requestsPerPortPerCycle; }
 
 private:
+  Unit unitTiming(const ir::Op& op) const; // latency, build, resource; delays as estimates
+  double delayOf(std::string_view op, uint32_t width, double estimate) const;
   Target target_;
 };
 
@@ -93,7 +125,9 @@ private:
 // Problems.
 
 struct Dependence {
-  enum class Kind { Data, LoopCarried, Memory, Control, PhiOrder };
+  // Timing: a chain of operations within one cycle would exceed the clock period, so `to` starts at
+  // least a cycle after `from` (addChainBreaks).
+  enum class Kind { Data, LoopCarried, Memory, Control, PhiOrder, Timing };
   // Data and LoopCarried dependences carry the value of `from` to `to`: the value lives in
   // registers until `to` reads it (registerBits); the others only order.
   bool carriesValue() const { return kind == Kind::Data || kind == Kind::LoopCarried; }
@@ -116,6 +150,10 @@ struct Operation {
   // non-pipelined divider of 8 cycles holds it 8). Modulo II, so a blocking time above II wraps.
   uint32_t blocking = 1;
   uint32_t bits = 0; // result width: what a register holding it costs (0: no value)
+  // Combinational delay (ns) in its start cycle, from its operands to its result (latency 0) or to its
+  // first register (latency > 0). With a latency of 0 its result is on a wire in that cycle, and an
+  // operation reading it in the same cycle is chained behind it (Problem::clockPeriodNs).
+  double delayNs = 0.0;
 };
 
 // One scheduling problem: a loop body (modulo) or a basic block (sequential, distances all 0).
@@ -123,6 +161,12 @@ struct Problem {
   std::vector<Operation> ops;
   std::vector<Dependence> deps;
   std::vector<Resource> resources;
+  // The combinational delay one cycle allows (ns): the clock period less the register overhead; 0 = no
+  // timing constraint. A chain is a path of value dependences whose producers have latency 0, read in
+  // the cycle they are formed (for distance d: II * d cycles later in the producer's iteration, i.e.
+  // forwarded); along every chain the delays sum to at most this. An operation whose own delay
+  // exceeds it alone is not a schedule error: it bounds the clock (criticalChain).
+  double clockPeriodNs = 0.0;
   // Checks the inputs: indices in range, resource ids valid, no cycle with total distance 0 and
   // positive latency (it could never be scheduled). Throws DiagnosticError naming the offending ops.
   void check() const;
@@ -139,6 +183,14 @@ struct Schedule {
 // cycle when ii == 0), each operation holding its resource `blocking` cycles. Throws DiagnosticError
 // naming the violated constraint and the operations.
 void verify(const Problem& p, const Schedule& s);
+
+// The longest chain of a schedule (Problem::clockPeriodNs): its operations in order and its delay (ns).
+// The operations' own delays count whether or not the problem has a clock period.
+struct TimingPath {
+  std::vector<uint32_t> ops;
+  double delayNs = 0.0;
+};
+TimingPath criticalChain(const Problem& p, const Schedule& s);
 
 // Register pressure of a schedule: Σ over values of bits × the cycles the value is held after its
 // result is ready (start + latency) until its last reader starts (a reader `distance` iterations later
@@ -229,6 +281,13 @@ std::string opLabel(const ir::Op& op, uint32_t index);
 // in order along the cycle; empty if there is none. With zeroDistanceOnly, only distance-0 dependences
 // are considered (ii is then irrelevant). Requires valid indices.
 std::vector<uint32_t> findPositiveCycle(const Problem& p, uint32_t ii, bool zeroDistanceOnly = false);
+// Adds the Timing dependences that keep every chain within p.clockPeriodNs (none if it is 0): for each
+// operation u of latency 0 and each v reached from it through distance-0 value dependences whose
+// producers have latency 0, if the longest such path's delay (u's and v's included) exceeds the
+// period, v starts at least a cycle after u (Cong & Zhang's SDC formulation; v is the first such on
+// the path, so the longer paths through it follow). Chains across iterations (a value forwarded on
+// a wire) are the builders' concern: they give loop-carried dependences of chained values latency 1.
+void addChainBreaks(Problem& p);
 // Unit-cycles each resource is held per iteration: Σ blocking over its operations (what ResMII divides).
 std::vector<uint64_t> unitCyclesHeld(const Problem& p);
 // The cheap proofs that no modulo schedule exists at ii: a resource held more than limit * ii

@@ -83,6 +83,7 @@ def main():
     ap.add_argument("--share-units", help="passed to spvhls sim (on, off)")
     ap.add_argument("--outer-loops", help="passed to spvhls sim (fsm, pipelined)")
     ap.add_argument("--scheduler", help="passed to spvhls sim (auto, heuristic, exact)")
+    ap.add_argument("--clock-period", help="passed to spvhls sim (ns: operations chained within a cycle)")
     ap.add_argument("--units", default="",
                     help="MODULE=N,...: loop 0 must build exactly N instances of each MODULE (units_built), "
                          "holding every operation of that module the loop's units list")
@@ -117,6 +118,8 @@ def main():
         budget += ["--outer-loops", args.outer_loops]
     if args.scheduler is not None:
         budget += ["--scheduler", args.scheduler]
+    if args.clock_period is not None:
+        budget += ["--clock-period", args.clock_period]
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
              "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)

@@ -290,7 +290,7 @@ module lut_loop1 (
   assign admit_5 = f4_nonempty & (cred5 < 3'h4) & (since5 == 1'h1) & (~f4_v2 | m2_req_ready);
   assign admit_6 = f5_nonempty & (cred6 < 3'h4) & (since6 == 1'h1) & (~f5_v2 | rf11_nonempty);
   assign admit_7 = f6_nonempty & (since7 == 1'h1) & (~f6_v2 | m1_req_ready);
-  assign c0 = vld_p1 ? v16_p1 : carry0;
+  assign c0 = carry0;
   assign c2 = $signed(c0) < $signed(li_1_q);
   assign c3 = {{32{c0[31]}}, c0};
   assign c5 = c3 << 6'h2;

@@ -1,0 +1,109 @@
+// Chaining within a clock cycle: the Timing dependences that keep every chain within the cycle's
+// delay (addChainBreaks), and the longest chain of a schedule (criticalChain, for Fmax estimates).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "scheduler/schedule.h"
+
+namespace spvhls::sched {
+namespace {
+
+// Distance-0 value dependences whose producer has latency 0 (the edges a chain can follow), per
+// producer, and an order of the operations in which every such producer comes first.
+struct ChainGraph {
+  std::vector<std::vector<uint32_t>> succ;
+  std::vector<uint32_t> order;
+};
+
+ChainGraph chainGraph(const Problem& p) {
+  ChainGraph g;
+  const size_t n = p.ops.size();
+  g.succ.resize(n);
+  std::vector<uint32_t> indegree(n, 0);
+  for (const Dependence& d : p.deps)
+    if (d.carriesValue() && d.distance == 0 && p.ops[d.from].latency == 0 && d.from != d.to) {
+      g.succ[d.from].push_back(d.to);
+      ++indegree[d.to];
+    }
+  for (uint32_t v = 0; v < n; ++v)
+    if (indegree[v] == 0) g.order.push_back(v);
+  for (size_t k = 0; k < g.order.size(); ++k)
+    for (uint32_t w : g.succ[g.order[k]])
+      if (--indegree[w] == 0) g.order.push_back(w);
+  // A cycle of latency-0 distance-0 value dependences is a combinational loop: check() reports
+  // positive-latency cycles only, so it is reported here.
+  if (g.order.size() != n)
+    throw DiagnosticError(SourceLoc{}, "scheduling problem",
+                          "a cycle of distance-0 value dependences through latency-0 operations (a "
+                          "combinational loop)");
+  return g;
+}
+
+} // namespace
+
+void addChainBreaks(Problem& p) {
+  if (p.clockPeriodNs <= 0) return;
+  const ChainGraph g = chainGraph(p);
+  const size_t n = p.ops.size();
+  std::vector<int> rank(n);
+  for (size_t k = 0; k < n; ++k)
+    rank[g.order[k]] = int(k);
+  std::vector<double> reach(n);
+  std::vector<bool> reached(n);
+  std::vector<Dependence> breaks;
+  for (uint32_t u = 0; u < n; ++u) {
+    if (p.ops[u].latency != 0 || p.ops[u].delayNs <= 0 || g.succ[u].empty()) continue;
+    std::fill(reached.begin(), reached.end(), false);
+    reach[u] = p.ops[u].delayNs, reached[u] = true;
+    // In order from u: the longest chain from u to each v (stopping at v once it is too long).
+    for (size_t k = size_t(rank[u]); k < n; ++k) {
+      const uint32_t x = g.order[k];
+      if (!reached[x] || (x != u && reach[x] > p.clockPeriodNs)) continue;
+      for (uint32_t v : g.succ[x]) {
+        const double at = reach[x] + p.ops[v].delayNs;
+        if (!reached[v] || at > reach[v]) reach[v] = at, reached[v] = true;
+      }
+    }
+    for (uint32_t v = 0; v < n; ++v)
+      if (reached[v] && v != u && reach[v] > p.clockPeriodNs)
+        breaks.push_back(Dependence{u, v, 1, 0, Dependence::Kind::Timing});
+  }
+  p.deps.insert(p.deps.end(), breaks.begin(), breaks.end());
+}
+
+TimingPath criticalChain(const Problem& p, const Schedule& s) {
+  const size_t n = p.ops.size();
+  // Chains follow value dependences read in the cycle they are formed: distance 0 at the same start,
+  // or forwarded (start(to) + II * distance == start(from)). Ops in order of decreasing start (a
+  // forwarded value goes to an earlier position), topological within a start.
+  const ChainGraph g = chainGraph(p);
+  std::vector<int> rank(n);
+  for (size_t k = 0; k < n; ++k)
+    rank[g.order[k]] = int(k);
+  std::vector<uint32_t> order(g.order);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return s.start[a] > s.start[b]; });
+  std::vector<std::vector<uint32_t>> preds(n);
+  for (const Dependence& d : p.deps)
+    if (d.carriesValue() && p.ops[d.from].latency == 0 && d.from != d.to &&
+        int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from])
+      preds[d.to].push_back(d.from);
+  std::vector<double> end(n, 0.0);
+  std::vector<int> via(n, -1);
+  TimingPath best;
+  int last = -1;
+  for (uint32_t v : order) {
+    double arrive = 0;
+    for (uint32_t u : preds[v])
+      if (end[u] > arrive) arrive = end[u], via[v] = int(u);
+    end[v] = arrive + p.ops[v].delayNs;
+    if (last < 0 || end[v] > best.delayNs) best.delayNs = end[v], last = int(v);
+  }
+  for (int v = last; v >= 0; v = via[size_t(v)])
+    best.ops.push_back(uint32_t(v));
+  std::reverse(best.ops.begin(), best.ops.end());
+  return best;
+}
+
+} // namespace spvhls::sched
