@@ -44,30 +44,40 @@ ChainGraph chainGraph(const Problem& p) {
 
 void addChainBreaks(Problem& p) {
   if (p.clockPeriodNs <= 0) return;
-  const ChainGraph g = chainGraph(p);
+  const ChainGraph g = chainGraph(p); // the distance-0 edges, in topological order
   const size_t n = p.ops.size();
-  std::vector<int> rank(n);
-  for (size_t k = 0; k < n; ++k)
-    rank[g.order[k]] = int(k);
-  std::vector<double> reach(n);
-  std::vector<bool> reached(n);
+  // Edges a chain can follow across iterations: a value of latency 0 read, d iterations later, in the
+  // very cycle it is formed (dependence delay 0, so start(to) + II * d == start(from) can hold).
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> carried(n);
+  for (const Dependence& d : p.deps)
+    if (d.carriesValue() && d.distance > 0 && d.latency <= 0 && p.ops[d.from].latency == 0)
+      carried[d.from].emplace_back(d.to, d.distance);
+  // A chain spanning more iterations than this within one cycle would need as many phis in a row.
+  constexpr uint32_t kMaxDistance = 64;
   std::vector<Dependence> breaks;
   for (uint32_t u = 0; u < n; ++u) {
-    if (p.ops[u].latency != 0 || p.ops[u].delayNs <= 0 || g.succ[u].empty()) continue;
-    std::fill(reached.begin(), reached.end(), false);
-    reach[u] = p.ops[u].delayNs, reached[u] = true;
-    // In order from u: the longest chain from u to each v (stopping at v once it is too long).
-    for (size_t k = size_t(rank[u]); k < n; ++k) {
-      const uint32_t x = g.order[k];
-      if (!reached[x] || (x != u && reach[x] > p.clockPeriodNs)) continue;
-      for (uint32_t v : g.succ[x]) {
-        const double at = reach[x] + p.ops[v].delayNs;
-        if (!reached[v] || at > reach[v]) reach[v] = at, reached[v] = true;
+    if (p.ops[u].latency != 0 || p.ops[u].delayNs <= 0) continue;
+    // reach[D][v]: the longest chain from u to v through D iterations (< 0: none), in order of D and,
+    // within one D, topologically; past the period a chain goes no further (v gets the break).
+    std::vector<std::vector<double>> reach(1, std::vector<double>(n, -1.0));
+    reach[0][u] = p.ops[u].delayNs;
+    for (uint32_t dist = 0; dist < reach.size(); ++dist) {
+      for (uint32_t x : g.order) {
+        const double at = reach[dist][x];
+        if (at < 0) continue;
+        if ((x != u || dist > 0) && at > p.clockPeriodNs) {
+          breaks.push_back(Dependence{u, x, 1, dist, Dependence::Kind::Timing});
+          continue;
+        }
+        for (uint32_t v : g.succ[x])
+          reach[dist][v] = std::max(reach[dist][v], at + p.ops[v].delayNs);
+        for (const auto& [v, d] : carried[x]) {
+          if (dist + d > kMaxDistance) continue;
+          if (reach.size() <= dist + d) reach.resize(dist + d + 1, std::vector<double>(n, -1.0));
+          reach[dist + d][v] = std::max(reach[dist + d][v], at + p.ops[v].delayNs);
+        }
       }
     }
-    for (uint32_t v = 0; v < n; ++v)
-      if (reached[v] && v != u && reach[v] > p.clockPeriodNs)
-        breaks.push_back(Dependence{u, v, 1, 0, Dependence::Kind::Timing});
   }
   p.deps.insert(p.deps.end(), breaks.begin(), breaks.end());
 }

@@ -46,9 +46,10 @@
 // Delays (ns) come from the target's delay table (targets/<name>.json, scripts/characterise_target.py)
 // at the operation's width; where the table has no entry (or the target none), estimates for a 6-LUT
 // fabric: a carry chain 0.3 + 0.02 per bit, bitwise logic and selects 0.3, a barrel shift 0.3 per
-// level. Single-cycle Inline units are chainable (Unit::chainable); Instance units get a stage's
-// estimate (their first stage is not characterised), memory ports a 64-bit multiplexer's delay (the
-// request), loop phis a multiplexer's (the carry register or a forwarded value, the initial value).
+// level. Single-cycle Inline units are chainable (Unit::chainable); Instance units their slowest
+// stage's delay (the table's unit_stage_ns; else an add's of its width), memory ports a 64-bit
+// multiplexer's delay (the request), loop phis a multiplexer's (the carry register or a forwarded
+// value, the initial value).
 #include <fmt/format.h>
 
 #include <bit>
@@ -105,7 +106,9 @@ Unit OperatorLibrary::unit(const ir::Op& op, uint32_t operandWidth) const {
     break;
   }
   case UnitBuild::Instance:
-    u.delayNs = delayOf("add", std::min(w, 64u), u.delayNs);
+    // Its slowest stage, characterised (it bounds the clock, and the logic before its first register
+    // is no longer); else a carry chain of its width.
+    u.delayNs = target_.delays.unitStage(u.module).value_or(delayOf("add", std::min(w, 64u), u.delayNs));
     break;
   case UnitBuild::MemoryPort:
   case UnitBuild::SubPipeline:

@@ -149,6 +149,22 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     }
   }
 
+  // chainEnd[v]: v's value may be the end of a chain of logic in its cycle (v of latency 0 with a
+  // delay, or reading such a value of latency 0); a phi's value comes from its carry register.
+  std::vector<int> chainEnd(n, -1);
+  auto isChainEnd = [&](auto&& self, uint32_t v) -> bool {
+    if (chainEnd[v] < 0) {
+      chainEnd[v] = 0; // operands come first in a body; this only guards a malformed cycle
+      bool end = p.ops[v].latency == 0 && p.ops[v].delayNs > 0 && ops[v].kind != OpKind::LoopPhi;
+      for (ir::ValueId o : ops[v].operands)
+        end = end || (o < n && p.ops[o].latency == 0 && self(self, o));
+      chainEnd[v] = end;
+    }
+    return chainEnd[v] == 1;
+  };
+  for (uint32_t v = 0; v < n; ++v)
+    isChainEnd(isChainEnd, v);
+
   // LoopCarried and PhiOrder, for every LoopPhi operation reading a phi.
   for (uint32_t i = 0; i < n; ++i) {
     if (ops[i].kind != OpKind::LoopPhi) continue;
@@ -159,10 +175,9 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     if (next >= n)
       throw internalIrError(loop.loc, construct, fmt::format("phi {} has next value {}, expected an operation "
                                                              "below {}", loop.phis[ops[i].index].name, next, n));
-    // With chaining, a value of latency 0 reaches the next iteration through its carry register, not
-    // on a wire (which would chain this iteration's logic behind the previous one's).
-    const bool onWire = p.clockPeriodNs > 0 && lat(next) == 0 && ops[next].kind != OpKind::Const &&
-                        ops[next].kind != OpKind::LiveIn && ops[next].kind != OpKind::Undef;
+    // With chaining, a value formed by chained logic reaches the next iteration through its carry
+    // register, not on a wire (which would chain this iteration's logic behind the previous one's).
+    const bool onWire = p.clockPeriodNs > 0 && chainEnd[next];
     addDep(p, next, i, onWire ? 1 : lat(next), 1, Dependence::Kind::LoopCarried);
     // A phi reads its carry register; a multiplexer (the library's delay) only where the value ahead
     // may be forwarded (a registered next value, read as it is produced) or an initial value chosen.

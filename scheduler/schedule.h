@@ -39,9 +39,12 @@ struct Target {
     double registerOverheadNs = 0.0; // clock-to-out, setup and routing of a register-to-register path
     std::vector<uint32_t> widths;    // ascending
     std::vector<std::pair<std::string, std::vector<double>>> ops; // per operator, per width (< 0: none)
+    // Per pipelined unit module (spvhls_fadd_32, ...): the delay of its slowest stage.
+    std::vector<std::pair<std::string, double>> unitStages;
     // Delay of `op` at `width`: the first characterised width at or above it (the widest if none).
     // nullopt if the table has no entry for the operator.
     std::optional<double> delay(std::string_view op, uint32_t width) const;
+    std::optional<double> unitStage(std::string_view module) const;
   };
   DelayTable delays;
 };
@@ -282,11 +285,11 @@ std::string opLabel(const ir::Op& op, uint32_t index);
 // are considered (ii is then irrelevant). Requires valid indices.
 std::vector<uint32_t> findPositiveCycle(const Problem& p, uint32_t ii, bool zeroDistanceOnly = false);
 // Adds the Timing dependences that keep every chain within p.clockPeriodNs (none if it is 0): for each
-// operation u of latency 0 and each v reached from it through distance-0 value dependences whose
-// producers have latency 0, if the longest such path's delay (u's and v's included) exceeds the
-// period, v starts at least a cycle after u (Cong & Zhang's SDC formulation; v is the first such on
-// the path, so the longer paths through it follow). Chains across iterations (a value forwarded on
-// a wire) are the builders' concern: they give loop-carried dependences of chained values latency 1.
+// operation u of latency 0 and each v reached from it through value dependences of delay 0 whose
+// producers have latency 0 (over D iterations: a value forwarded on a wire), if the longest such
+// path's delay (u's and v's included) exceeds the period, a dependence u -> v of delay 1 at distance D
+// keeps them out of one cycle (Cong & Zhang's SDC formulation; only the first such v on a path, the
+// longer paths follow through it). Exact: a schedule meets these iff every chain fits the period.
 void addChainBreaks(Problem& p);
 // Unit-cycles each resource is held per iteration: Σ blocking over its operations (what ResMII divides).
 std::vector<uint64_t> unitCyclesHeld(const Problem& p);

@@ -40,6 +40,9 @@ Target::DelayTable parseTable(std::string_view name, std::string_view text) {
       }
       t.ops.emplace_back(op, std::move(d));
     }
+    if (j.contains("unit_stage_ns"))
+      for (const auto& [module, ns] : j.at("unit_stage_ns").items())
+        t.unitStages.emplace_back(module, ns.get<double>());
   } catch (const nlohmann::json::exception& e) {
     throw targetError(name, fmt::format("malformed delay table: {}", e.what()));
   }
@@ -58,6 +61,12 @@ std::optional<double> Target::DelayTable::delay(std::string_view op, uint32_t wi
     if (widths[k] >= width) return widest;
   }
   return widest;
+}
+
+std::optional<double> Target::DelayTable::unitStage(std::string_view module) const {
+  for (const auto& [m, ns] : unitStages)
+    if (m == module) return ns;
+  return std::nullopt;
 }
 
 std::vector<std::string> targetNames() {

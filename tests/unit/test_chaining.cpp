@@ -44,7 +44,10 @@ Problem randomChainProblem(std::mt19937& rng, int maxOps, double budget) {
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
       if (pick(0, 99) < 45) p.deps.push_back(dep(i, j, int(p.ops[i].latency)));
-      if (pick(0, 99) < 10) p.deps.push_back(dep(j, i, std::max(1, int(p.ops[j].latency)), 1));
+      // Recurrences: through a carry register, or (latency 0) forwarded on a wire to the next iteration.
+      if (pick(0, 99) < 10)
+        p.deps.push_back(
+            dep(j, i, pick(0, 1) ? std::max(1, int(p.ops[j].latency)) : int(p.ops[j].latency), 1));
     }
   return p;
 }
@@ -109,6 +112,24 @@ TEST_CASE("timing: a value forwarded to the next iteration on a wire chains acro
   const TimingPath t = criticalChain(p, fwd);
   CHECK(t.delayNs == doctest::Approx(2.5));
   CHECK(t.ops == std::vector<uint32_t>{2, 0, 1});
+  // The breaks follow chains across iterations: next -> f at distance 1 (2.5 ns) must not share a
+  // cycle, so every schedule the schedulers find passes.
+  Problem broken = p;
+  addChainBreaks(broken);
+  CHECK(std::any_of(broken.deps.begin(), broken.deps.end(), [](const Dependence& d) {
+    return d.kind == Dependence::Kind::Timing && d.from == 2 && d.to == 1 && d.distance == 1;
+  }));
+  // II 1 would put next and the following iteration's f in one cycle: the break makes it infeasible.
+  CHECK(computeMII(broken).mii() == 2);
+  CHECK(exactModuloSchedule(broken, 1).status == ExactResult::Status::Infeasible);
+  for (uint32_t ii = 2; ii <= 3; ++ii) {
+    std::optional<Schedule> h = moduloSchedule(broken, ii);
+    REQUIRE(h);
+    verify(broken, *h);
+    ExactResult e = exactModuloSchedule(broken, ii);
+    REQUIRE(e.schedule);
+    verify(broken, *e.schedule);
+  }
   // Through the carry register (latency 1) it is not forwarded: II 2.
   p.deps[2].latency = 1;
   Schedule reg{2, {0, 0, 1}, 1};
