@@ -17,6 +17,7 @@
 #include "rtlgen/units/fp_div.h"
 #include "rtlgen/units/fp_fma.h"
 #include "rtlgen/units/fp_mul.h"
+#include "rtlgen/units/multiplier.h"
 #include "rtlgen/verilog_printer.h"
 #include "rtlgen/verilog_util.h"
 
@@ -83,6 +84,7 @@ static nl::Module buildUnitModule(const ir::Op& op, const std::string& name,
                                   const sched::OperatorLibrary& lib) {
   if (isDivider(op.kind)) return buildDividerUnit(op.kind, op.width());
   using K = ir::OpKind;
+  if (op.kind == K::Mul) return buildMultiplierUnit(op.width(), lib.latency(op) - 1);
   auto format = [](uint64_t w) { return w == 16 ? kF16 : w == 32 ? kF32 : kF64; };
   const FpFormat f = format(op.width());
   const uint32_t latency = lib.latency(op), ranks = latency - 1; // the unit's ranks + 1

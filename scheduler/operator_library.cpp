@@ -12,7 +12,7 @@
 //   Add Sub Neg Not And Or Xor Shl LShr    1                   1   Inline      0                 -
 //   AShr Eq Ne ULt ULe UGt UGe SLt SLe
 //   SGt SGe Select
-//   Mul                                    mulLatency (3),     1   Inline      0                 -
+//   Mul                                    mulLatency (3),     1   Instance    latency - 1 [4]   -
 //                                          +2 above 32 bit
 //   UDiv SDiv URem SRem SMod               width + 2           1   Instance    width + 1 [1]     -
 //   FAdd FSub (f16 / f32 / f64)            4 / 5 / 6           1   Instance    latency - 1 [2]   -
@@ -39,6 +39,9 @@
 // [2] The IEEE units spvhls_fadd_32, spvhls_ffma_32, spvhls_sitofp_32_from64, ... (rtlgen/units/fp_add.h,
 // fp_mul.h, fp_fma.h, fp_div.h, fp_convert.h), latency - 1 register ranks; the generator checks its
 // unit's latency. Across stall-free cluster boundaries, as [1].
+//
+// [4] The pipelined multiplier spvhls_mul_<width> (rtlgen/units/multiplier.h): slice products, then
+// an adder tree, one level per rank.
 //
 // [3] The inner loop's module, started at start; its done and live-outs go into a response FIFO
 // read imm cycles later, where the outer pipeline waits for them (rtl::LoopPlan, loop_gen.cpp).
@@ -148,8 +151,11 @@ Unit OperatorLibrary::unitTiming(const ir::Op& op) const {
     u.latency = 1, u.build = UnitBuild::Inline, u.delayNs = carryChainNs(w);
     return u;
   case K::Mul:
+    // The pipelined multiplier (rtlgen/units/multiplier.h): partial products, then an adder tree.
     u.latency = w > 32 ? target_.mulLatency + 2 : target_.mulLatency;
-    u.build = UnitBuild::Inline, u.delayNs = carryChainNs(w); // the last stage: a final addition
+    u.build = UnitBuild::Instance, u.delayNs = carryChainNs(w);
+    u.resultOffset = u.latency - 1;
+    u.module = unitModuleName(op.kind, w);
     return u;
   case K::UDiv: case K::SDiv: case K::URem: case K::SRem: case K::SMod:
     // A pipelined restoring divider instance (rtlgen/units/divider.h): an operand stage, one stage

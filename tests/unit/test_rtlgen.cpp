@@ -381,7 +381,7 @@ TEST_CASE("every operation kind lints clean in both cluster kinds") {
       if (!u.empty()) units.insert(u);
     for (const std::string& u : plan.fsm.unitModule)
       if (!u.empty()) units.insert(u);
-    if (kind == rtl::ClusterMode::StallEnable) CHECK(units.size() == 5); // every divider kind
+    if (kind == rtl::ClusterMode::StallEnable) CHECK(units.size() == 6); // every divider kind, the multiplier
     REQUIRE(r.files.size() == 2 + units.size());
     checkText(r);
     CHECK(r.loops[0].kind == kind);

@@ -224,13 +224,19 @@ TEST_CASE("operator library: units say how each operation is built and when its 
   CHECK(w.build == UnitBuild::Wire);
   CHECK(w.formOffset(false) == 0);
   CHECK(w.formOffset(true) == 0);
-  // Inline: in a pipeline formed at start and carried; with held operands (the FSM) in its last cycle.
-  Unit mul = unit(OpKind::Mul, 32);
-  CHECK(mul.build == UnitBuild::Inline);
-  CHECK(mul.ii == 1);
-  CHECK(mul.formOffset(false) == 0);
-  CHECK(mul.formOffset(true) == 2);
+  // Inline: formed at start (a single cycle) in both contexts, chainable.
+  CHECK(unit(OpKind::Add, 32).build == UnitBuild::Inline);
+  CHECK(unit(OpKind::Add, 32).formOffset(false) == 0);
   CHECK(unit(OpKind::Add, 32).formOffset(true) == 0);
+  CHECK(unit(OpKind::Add, 32).chainable);
+  // The multiplier: a pipelined instance, its result out of its last stage in both contexts.
+  Unit mul = unit(OpKind::Mul, 32);
+  CHECK(mul.build == UnitBuild::Instance);
+  CHECK(mul.module == "spvhls_mul_32");
+  CHECK(mul.ii == 1);
+  CHECK(!mul.chainable);
+  CHECK(mul.formOffset(false) == 2);
+  CHECK(mul.formOffset(true) == 2);
   // Dividers: width + 2, pipelined, and the generated unit that implements them named.
   Unit div = unit(OpKind::SDiv, 32);
   CHECK(div.latency == 34);

@@ -1,4 +1,5 @@
-// Operator units: the generated pipelined divider, verilated and compared with the IR evaluator
+// Operator units: the generated pipelined dividers and multipliers, verilated and compared with the IR
+// evaluator
 // (ir/ir_eval.cpp, the reference semantics) over random and edge-case operands with the enable
 // toggled at random, plus lint and synthesis front-end checks of every generated module.
 #include <doctest/doctest.h>
@@ -12,6 +13,8 @@
 
 #include "ir/ir_eval.h"
 #include "rtlgen/units/divider.h"
+#include "rtlgen/units/multiplier.h"
+#include "rtlgen/verilog_printer.h"
 #include "scheduler/schedule.h"
 
 using namespace spvhls;
@@ -24,6 +27,17 @@ struct UnitUnderTest {
   OpKind kind;
   uint32_t width;
   std::string module() const { return sched::unitModuleName(kind, width); }
+  // The operator library's latency, which the generated unit must have.
+  uint32_t latency() const {
+    ir::Op op;
+    op.kind = kind;
+    op.type = ir::Type::bits(width);
+    return sched::OperatorLibrary().latency(op);
+  }
+  std::string verilog() const {
+    return kind == OpKind::Mul ? rtl::printVerilog(rtl::buildMultiplierUnit(width, latency() - 1))
+                               : rtl::generateDividerUnit(kind, width);
+  }
 };
 
 uint64_t mask(uint32_t w) {
@@ -99,14 +113,16 @@ int run(const std::string& cmd, const std::string& log) {
 std::vector<UnitUnderTest> allUnits() {
   std::vector<UnitUnderTest> units;
   for (uint32_t w : {1u, 8u, 32u, 64u})
-    for (OpKind k : {OpKind::UDiv, OpKind::SDiv, OpKind::URem, OpKind::SRem, OpKind::SMod})
+    for (OpKind k : {OpKind::UDiv, OpKind::SDiv, OpKind::URem, OpKind::SRem, OpKind::SMod, OpKind::Mul})
       units.push_back({k, w});
+  for (uint32_t w : {3u, 16u, 33u, 48u})
+    units.push_back({OpKind::Mul, w});
   return units;
 }
 
 } // namespace
 
-TEST_CASE("divider unit names and latency agree with the operator library") {
+TEST_CASE("divider and multiplier unit names and latency agree with the operator library") {
   sched::OperatorLibrary lib;
   for (const UnitUnderTest& u : allUnits()) {
     ir::Op op;
@@ -114,10 +130,11 @@ TEST_CASE("divider unit names and latency agree with the operator library") {
     op.type = ir::Type::bits(u.width);
     sched::Unit unit = lib.unit(op);
     CHECK(unit.module == u.module());
-    CHECK(unit.latency == u.width + 2);
-    std::string text = rtl::generateDividerUnit(u.kind, u.width);
+    CHECK(unit.build == sched::UnitBuild::Instance);
+    CHECK(unit.latency == (u.kind == OpKind::Mul ? (u.width > 32 ? 5u : 3u) : u.width + 2));
+    std::string text = u.verilog();
     CHECK(text.find("module " + u.module() + " (") != std::string::npos);
-    CHECK(text.find(fmt::format("latency {}", u.width + 2)) != std::string::npos);
+    CHECK(text.find(fmt::format("latency {}", unit.latency)) != std::string::npos);
   }
   CHECK(lib.unit([] {
              ir::Op op;
@@ -128,14 +145,16 @@ TEST_CASE("divider unit names and latency agree with the operator library") {
             .module.empty());
   CHECK_THROWS_AS(rtl::generateDividerUnit(OpKind::Add, 32), InternalError);
   CHECK_THROWS_AS(rtl::generateDividerUnit(OpKind::UDiv, 65), InternalError);
+  CHECK_THROWS_AS(rtl::buildMultiplierUnit(65, 2), InternalError);
+  CHECK_THROWS_AS(rtl::buildMultiplierUnit(32, 0), InternalError);
 }
 
-TEST_CASE("every divider unit is lint-clean and synthesizable on its own") {
+TEST_CASE("every divider and multiplier unit is lint-clean and synthesizable on its own") {
   std::string dir = tempDir("lint");
   for (const UnitUnderTest& u : allUnits()) {
     CAPTURE(u.module());
     std::string file = dir + "/" + u.module() + ".v";
-    std::ofstream(file) << rtl::generateDividerUnit(u.kind, u.width);
+    std::ofstream(file) << u.verilog();
     std::string log = dir + "/" + u.module() + ".lint";
     int rc = run("verilator --lint-only -Wall --top-module " + u.module() + " " + file, log);
     INFO(slurp(log));
@@ -151,7 +170,8 @@ TEST_CASE("every divider unit is lint-clean and synthesizable on its own") {
 
 // All units in one verilated wrapper, each with its own enable. Per cycle the harness reads every
 // unit's (en, a, b), prints every y (combinational out of the last stage), then clocks.
-TEST_CASE("pipelined dividers compute ir_eval's results with latency width + 2 and a random enable") {
+TEST_CASE("pipelined dividers and multipliers compute ir_eval's results at the library's latency with a "
+          "random enable") {
   const std::vector<UnitUnderTest> units = allUnits();
   const std::string dir = tempDir("sim");
   std::string wrapper = "module units_tb (\n  input wire clk";
@@ -168,7 +188,7 @@ TEST_CASE("pipelined dividers compute ir_eval's results with latency width + 2 a
   std::ofstream(dir + "/units_tb.v") << wrapper << "\n);\n" << body << "endmodule\n";
   std::string files = dir + "/units_tb.v";
   for (const UnitUnderTest& u : units) {
-    std::ofstream(dir + "/" + u.module() + ".v") << rtl::generateDividerUnit(u.kind, u.width);
+    std::ofstream(dir + "/" + u.module() + ".v") << u.verilog();
     files += " " + dir + "/" + u.module() + ".v";
   }
   std::string drive, sample;
@@ -197,7 +217,7 @@ TEST_CASE("pipelined dividers compute ir_eval's results with latency width + 2 a
   REQUIRE(rc == 0);
 
   // Stimulus and the expected value of every unit in every cycle: op j (the j-th enabled cycle's
-  // operands) is in the last stage once j + width + 1 enabled edges have passed.
+  // operands) is in the last stage once j + latency - 1 enabled edges have passed.
   const uint64_t cycles = 400;
   std::mt19937_64 rng(20261123);
   struct Track {
@@ -217,7 +237,7 @@ TEST_CASE("pipelined dividers compute ir_eval's results with latency width + 2 a
     for (size_t i = 0; i < units.size(); ++i) {
       Track& tr = tracks[i];
       const uint32_t w = units[i].width;
-      int64_t j = int64_t(tr.edges) - 1 - int64_t(w);
+      int64_t j = int64_t(tr.edges) - int64_t(units[i].latency() - 1);
       expect[c][i] = j;
       const bool en = rng() % 10 < 7;
       const uint64_t a = operand(rng, w), b = operand(rng, w);

@@ -30,12 +30,8 @@ module lut_loop0 (
   reg v2_p2;
   reg v2_p3;
   wire [31:0] c3; // Mul mul
-  reg [31:0] v3_p1;
-  reg [31:0] v3_p2;
   reg [31:0] v3_p3;
   wire [31:0] c5; // Mul mul1
-  reg [31:0] v5_p1;
-  reg [31:0] v5_p2;
   reg [31:0] v5_p3;
   wire [31:0] c6; // Sub sub
   wire [63:0] c7; // SExt idxprom
@@ -81,13 +77,25 @@ module lut_loop0 (
   assign admit_1 = f0_nonempty & (~f0_v2 | m2_req_ready);
   assign c0 = vld_p1 ? v12_p1 : carry0;
   assign c2 = $signed(c0) < $signed(32'h10);
-  assign c3 = c0 * c0;
-  assign c5 = 32'h3 * c0;
   assign c6 = v3_p3 - v5_p3;
   assign c7 = {{32{c0[31]}}, c0};
   assign c9 = c7 << 6'h2;
   assign c12 = c0 + 32'h1;
   assign leave_last = vk_p4 & f0_lst;
+  spvhls_mul_32 u_unit3 (
+    .clk(clk),
+    .en(1'h1),
+    .a(c0),
+    .b(c0),
+    .y(c3)
+  );
+  spvhls_mul_32 u_unit5 (
+    .clk(clk),
+    .en(1'h1),
+    .a(32'h3),
+    .b(c0),
+    .y(c5)
+  );
   always @(posedge clk)
     if (rst | start) cred0 <= 4'h0;
     else if (issue & ~admit_1) cred0 <= cred0 + 4'h1;
@@ -117,12 +125,8 @@ module lut_loop0 (
     v2_p1 <= c2;
     v2_p2 <= v2_p1;
     v2_p3 <= v2_p2;
-    v3_p1 <= c3;
-    v3_p2 <= v3_p1;
-    v3_p3 <= v3_p2;
-    v5_p1 <= c5;
-    v5_p2 <= v5_p1;
-    v5_p3 <= v5_p2;
+    v3_p3 <= c3;
+    v5_p3 <= c5;
     v9_p1 <= c9;
     v9_p2 <= v9_p1;
     v9_p3 <= v9_p2;
