@@ -63,13 +63,14 @@ def lut6_levels(op, w, work):
 
 
 # One kernel whose operations instance every pipelined unit: scripts/bench_fp_units.py's floating-point
-# kernel and the integer dividers at 32 and 64 bits.
+# kernel, the integer dividers and multipliers at 32 and 64 bits.
 sys.path.insert(0, HERE)
 from bench_fp_units import KERNEL as FP_KERNEL  # noqa: E402
 
 UNITS_KERNEL = FP_KERNEL.rstrip()[:-1] + r"""
   i[2] = i[3] / i[4]; i[5] = i[6] % i[7]; l[2] = l[3] / l[4]; l[5] = l[6] % l[7];
   i[8] = (int)((uint)i[9] / (uint)i[10]); l[8] = (long)((ulong)l[9] % (ulong)l[10]);
+  i[11] = i[12] * i[13]; l[11] = l[12] * l[13];
 }
 """
 
