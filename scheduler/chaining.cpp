@@ -88,9 +88,6 @@ TimingPath criticalChain(const Problem& p, const Schedule& s) {
   // or forwarded (start(to) + II * distance == start(from)). Ops in order of decreasing start (a
   // forwarded value goes to an earlier position), topological within a start.
   const ChainGraph g = chainGraph(p);
-  std::vector<int> rank(n);
-  for (size_t k = 0; k < n; ++k)
-    rank[g.order[k]] = int(k);
   std::vector<uint32_t> order(g.order);
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return s.start[a] > s.start[b]; });

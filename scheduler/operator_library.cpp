@@ -40,11 +40,11 @@
 // fp_mul.h, fp_fma.h, fp_div.h, fp_convert.h), latency - 1 register ranks; the generator checks its
 // unit's latency. Across stall-free cluster boundaries, as [1].
 //
-// [4] The pipelined multiplier spvhls_mul_<width> (rtlgen/units/multiplier.h): slice products, then
-// an adder tree, one level per rank.
-//
 // [3] The inner loop's module, started at start; its done and live-outs go into a response FIFO
 // read imm cycles later, where the outer pipeline waits for them (rtl::LoopPlan, loop_gen.cpp).
+//
+// [4] The pipelined multiplier spvhls_mul_<width> (rtlgen/units/multiplier.h): slice products, then
+// an adder tree, one level per rank.
 //
 // Delays (ns) come from the target's delay table (targets/<name>.json, scripts/characterise_target.py)
 // at the operation's width; where the table has no entry (or the target none), estimates for a 6-LUT
@@ -63,13 +63,20 @@
 namespace spvhls::sched {
 
 namespace {
-double carryChainNs(uint32_t width) { return 0.3 + 0.02 * width; }
+double carryChainNs(uint32_t width) {
+  return 0.3 + 0.02 * width;
+}
+
+// "sdiv" for SDiv: unit module names and the delay table's operators.
+std::string lowerName(ir::OpKind kind) {
+  std::string name = ir::opKindName(kind);
+  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
 } // namespace
 
 std::string unitModuleName(ir::OpKind kind, uint32_t width) {
-  std::string name = fmt::format("spvhls_{}_{}", ir::opKindName(kind), width);
-  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return name;
+  return fmt::format("spvhls_{}_{}", lowerName(kind), width);
 }
 
 const char* unitBuildName(UnitBuild b) {
@@ -95,9 +102,7 @@ Unit OperatorLibrary::unit(const ir::Op& op, uint32_t operandWidth) const {
   const uint32_t w = op.width();
   switch (u.build) {
   case UnitBuild::Inline: {
-    std::string name = ir::opKindName(op.kind);
-    for (char& c : name)
-      c = char(std::tolower(static_cast<unsigned char>(c)));
+    std::string name = lowerName(op.kind);
     // Unsigned/signed greater-than are the less-than circuits with the operands swapped.
     if (name == "ugt" || name == "uge") name = name == "ugt" ? "ult" : "ule";
     if (name == "sgt" || name == "sge") name = name == "sgt" ? "slt" : "sle";
@@ -110,7 +115,7 @@ Unit OperatorLibrary::unit(const ir::Op& op, uint32_t operandWidth) const {
   }
   case UnitBuild::Instance:
     // Its slowest stage, characterised (it bounds the clock, and the logic before its first register
-    // is no longer); else a carry chain of its width.
+    // is no longer); else an add's of its width.
     u.delayNs = target_.delays.unitStage(u.module).value_or(delayOf("add", std::min(w, 64u), u.delayNs));
     break;
   case UnitBuild::MemoryPort:
