@@ -33,7 +33,8 @@ Target::DelayTable parseTable(std::string_view name, std::string_view text) {
     for (const auto& [op, perWidth] : j.at("delay_ns").items()) {
       std::vector<double> d(t.widths.size(), -1.0);
       for (const auto& [w, ns] : perWidth.items()) {
-        auto it = std::find(t.widths.begin(), t.widths.end(), uint32_t(std::stoul(w)));
+        auto it = std::find_if(t.widths.begin(), t.widths.end(),
+                               [&, key = w](uint32_t x) { return std::to_string(x) == key; });
         if (it == t.widths.end())
           throw targetError(name, fmt::format("delay_ns.{} has width {}, not in widths", op, w));
         d[size_t(it - t.widths.begin())] = ns.get<double>();
