@@ -163,12 +163,7 @@ static TimingRow timingRow(const Compiled& c, const sched::Problem& p, const sch
   r.chain = opsList(p, t.ops);
   r.delayNs = t.delayNs;
   r.fmaxMHz = 1000.0 / (t.delayNs + c.target.delays.registerOverheadNs);
-  std::vector<bool> chained(p.ops.size(), false);
-  for (const sched::Dependence& d : p.deps)
-    if (d.carriesValue() && p.ops[d.from].latency == 0 && p.ops[d.from].delayNs > 0 &&
-        int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from])
-      chained[d.from] = true;
-  r.chained = uint32_t(std::count(chained.begin(), chained.end(), true));
+  r.chained = t.chainedOps;
   return r;
 }
 // The FSM's blocks: the row of the longest chain among them.

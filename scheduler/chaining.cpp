@@ -92,13 +92,17 @@ TimingPath criticalChain(const Problem& p, const Schedule& s) {
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return s.start[a] > s.start[b]; });
   std::vector<std::vector<uint32_t>> preds(n);
+  std::vector<bool> chained(n, false);
   for (const Dependence& d : p.deps)
     if (d.carriesValue() && p.ops[d.from].latency == 0 && d.from != d.to &&
-        int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from])
+        int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from]) {
       preds[d.to].push_back(d.from);
+      chained[d.from] = chained[d.from] || p.ops[d.from].delayNs > 0;
+    }
   std::vector<double> end(n, 0.0);
   std::vector<int> via(n, -1);
   TimingPath best;
+  best.chainedOps = uint32_t(std::count(chained.begin(), chained.end(), true));
   int last = -1;
   for (uint32_t v : order) {
     double arrive = 0;

@@ -192,6 +192,7 @@ void verify(const Problem& p, const Schedule& s);
 struct TimingPath {
   std::vector<uint32_t> ops;
   double delayNs = 0.0;
+  uint32_t chainedOps = 0; // operations with a delay whose result is read in the cycle it is formed
 };
 TimingPath criticalChain(const Problem& p, const Schedule& s);
 

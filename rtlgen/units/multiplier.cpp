@@ -36,27 +36,27 @@ nl::Module buildMultiplierUnit(uint32_t W, uint32_t ranks) {
     b.drive(r).updates = {{en, placed}};
     level.push_back(r);
   }
-  // The adder tree: pairs summed per level, registered except the last level (combinational into y).
-  for (uint32_t depth = 1; depth <= ranks; ++depth) {
-    std::vector<ExprP> next;
-    for (size_t k = 0; k < level.size(); k += 2)
-      next.push_back(k + 1 < level.size() ? nl::add(level[k], level[k + 1]) : level[k]);
-    if (depth == ranks) { // the last rank's output: sum what is left combinationally
-      ExprP sum = next[0];
-      for (size_t k = 1; k < next.size(); ++k)
-        sum = nl::add(sum, next[k]);
-      b.assign(y, sum);
-      return b.take();
-    }
+  // The adder tree: pairs summed per level, a register rank after each level but the last.
+  auto pairs = [](const std::vector<ExprP>& in) {
+    std::vector<ExprP> out;
+    for (size_t k = 0; k < in.size(); k += 2) out.push_back(k + 1 < in.size() ? nl::add(in[k], in[k + 1]) : in[k]);
+    return out;
+  };
+  for (uint32_t depth = 1; depth < ranks; ++depth) {
     std::vector<ExprP> regs;
-    for (size_t k = 0; k < next.size(); ++k) {
-      const ExprP r = b.reg(fmt::format("p{}_{}", depth, k), W);
-      b.drive(r).updates = {{en, next[k]}};
+    for (const ExprP& sum : pairs(level)) {
+      const ExprP r = b.reg(fmt::format("p{}_{}", depth, regs.size()), W);
+      b.drive(r).updates = {{en, sum}};
       regs.push_back(r);
     }
     level = std::move(regs);
   }
-  return b.take(); // not reached: the last depth returns
+  // The last level, combinational out of the last rank: what is left summed.
+  const std::vector<ExprP> last = pairs(level);
+  ExprP sum = last[0];
+  for (size_t k = 1; k < last.size(); ++k) sum = nl::add(sum, last[k]);
+  b.assign(y, sum);
+  return b.take();
 }
 
 } // namespace spvhls::rtl
