@@ -34,14 +34,14 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--dump-ir] [--area]
+                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--ndrange] [--dump-ir] [--area]
                  [--scheduler auto|heuristic|exact] [--time-limit SECONDS] [--dump-problems DIR]
                  [--target NAME] [--clock-period NS | --fmax MHZ]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--outer-loops fsm|pipelined] [--jobs N] [--systemc] [--speed] [--target NAME]
+                 [--outer-loops fsm|pipelined] [--ndrange] [--jobs N] [--systemc] [--speed] [--target NAME]
                  [--clock-period NS | --fmax MHZ] [--scheduler MODE] [--time-limit SECONDS]
   spvhls schedule <PROBLEM.json> [-o RESULT.json] [--scheduler exact|heuristic|auto] [--time-limit SECONDS]
   spvhls as      <in.spvasm> -o <out.spv>
@@ -88,6 +88,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--share-units", true},
                                                     {"--fusion", true},
                                                     {"--outer-loops", true},
+                                                    {"--ndrange", false},
                                                     {"--scheduler", true},
                                                     {"--time-limit", true},
                                                     {"--dump-problems", true},
@@ -238,6 +239,7 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   if (outer != "fsm" && outer != "pipelined")
     usageError("--outer-loops expects fsm or pipelined, got '" + outer + "'");
   o.pipelineOuterLoops = outer == "pipelined";
+  o.ndRange = a.has("--ndrange");
   o.minII = minIIOptions(a, sched::SchedulerKind::Auto);
   return o;
 }
@@ -478,15 +480,42 @@ void printLoopCountChecks(const ir::Kernel& k, const std::function<const ir::Eva
   }
 }
 
+// The run spec as the generated module takes it: an ND-range kernel's sizes follow its own arguments
+// (ir::kNdRangeArgs). A kernel compiled as one work-item runs a single-work-item spec only.
+sim::RunSpec hardwareRunSpec(sim::RunSpec spec, const ir::Kernel& k) {
+  const uint64_t items = spec.globalSize[0] * spec.globalSize[1] * spec.globalSize[2];
+  if (!k.ndRange) {
+    if (items != 1)
+      throw DiagnosticError(
+          SourceLoc{spec.path}, "global_size",
+          fmt::format("kernel '{}' reads no work-item built-in, so it was compiled as a single "
+                      "work-item; this run spec asks for {} work-items (--ndrange compiles it "
+                      "to run its body once per work-item)",
+                      k.name, items));
+    return spec;
+  }
+  const char* names[2] = {"global_size", "local_size"};
+  for (int s = 0; s < 2; ++s)
+    for (int d = 0; d < 3; ++d) {
+      const uint64_t v = (s == 0 ? spec.globalSize : spec.localSize)[d];
+      if (v > UINT32_MAX)
+        throw DiagnosticError(SourceLoc{spec.path}, names[s],
+                              fmt::format("[{}] = {}: the hardware takes ND-range sizes of 32 bits", d, v));
+      sim::ArgSpec arg;
+      arg.name = fmt::format("{}_{}", names[s], d);
+      arg.scalar = v;
+      spec.args.push_back(arg);
+    }
+  sim::ArgSpec dim;
+  dim.name = "work_dim";
+  dim.scalar = spec.workDim;
+  spec.args.push_back(dim);
+  return spec;
+}
+
 int cmdSim(const Args& a) {
   if (!a.has("--run")) usageError("sim needs --run SPEC.json");
   sim::RunSpec spec = sim::loadRunSpec(a.get("--run"));
-  uint64_t items = spec.globalSize[0] * spec.globalSize[1] * spec.globalSize[2];
-  if (items != 1)
-    throw DiagnosticError(SourceLoc{spec.path}, "global_size",
-                          fmt::format("the hardware runs a single work-item; this run spec asks for {} work-items. "
-                                      "ND-range kernels run in the interpreter (`spvhls run`) only, for now",
-                                      items));
   driver::LoadedModule m = driver::loadModule(a.input);
   std::string kernel = driver::pickKernel(*m.view, a.get("--kernel", spec.kernel), a.input);
   spec.kernel = kernel;
@@ -499,6 +528,8 @@ int cmdSim(const Args& a) {
   std::cout << text << "\n";
 
   sim::InterpResult golden = sim::interpret(*m.view, spec);
+  spec = hardwareRunSpec(spec, c.kernel); // from here on, the module's arguments
+  golden.buffers.resize(spec.args.size());
   sim::BufferSet init = sim::initialBuffers(spec);
   const std::map<uint32_t, std::vector<uint8_t>> hostImages = hostGlobalImages(c, spec, golden);
   std::vector<uint64_t> scalarArgs;

@@ -162,7 +162,8 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   std::string name = pickKernel(*m.view, o.kernel, inputPath);
   stage(inputPath, "lowering", [&] {
     c.kernel = ir::lowerKernel(
-        *m.view, name, ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops, o.pipelineOuterLoops});
+        *m.view, name,
+        ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops, o.pipelineOuterLoops, o.ndRange});
     ir::verifyKernel(c.kernel);
   });
   c.warnings = c.kernel.diagnostics;

@@ -26,6 +26,7 @@ struct CompileOptions {
   bool shareUnits = true;     // loop operations share unit instances where the II leaves room (--share-units)
   bool fuseLoops = true;      // adjacent loops with the same trip count are fused (--fusion)
   bool pipelineOuterLoops = false; // every outer loop pipelined around its inner loops (--outer-loops)
+  bool ndRange = false;            // the body runs once per work-item even without built-ins (--ndrange)
   sched::MinIIOptions minII;       // how each loop's II is found (--scheduler, --time-limit)
 };
 

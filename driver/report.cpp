@@ -248,6 +248,12 @@ json reportJson(const Compiled& c) {
       {"mem_latency", c.target.memLatency}};
   j["fsm_timing"] = timingJson(c, fsmTimingRow(c));
   if (!k.registerLimit.empty()) j["register_limit"] = k.registerLimit;
+  if (k.ndRange) {
+    json sizes = json::array();
+    for (size_t i = k.args.size() - ir::kNdRangeArgs; i < k.args.size(); ++i)
+      sizes.push_back(k.args[i].name);
+    j["nd_range"] = {{"work_item_loop", k.workItemLoop}, {"size_args", sizes}};
+  }
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
     args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width()}});
@@ -477,6 +483,11 @@ std::string reportBody(const Compiled& c) {
   std::string s;
   if (!k.registerLimit.empty())
     s += fmt::format("register limit: {} (a GPU register-allocation hint; no effect on FPGA hardware)\n", k.registerLimit);
+  if (k.ndRange)
+    s += fmt::format(
+        "ND-range: work-items stream through loop '{}', one per iteration, work-groups in order; the "
+        "sizes are arguments global_size_0..2, local_size_0..2, work_dim\n",
+        k.workItemLoop);
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

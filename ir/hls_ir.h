@@ -396,6 +396,10 @@ struct LoopTransform {
   std::string what;    // e.g. "fully unrolled: 3 copies of the body, no loop left"
 };
 
+// The scalar arguments an ND-range kernel gets after its own (ir/lower_ndrange.cpp), in this order:
+// global_size_0..2, local_size_0..2, work_dim, each 32 bits.
+constexpr uint32_t kNdRangeArgs = 7;
+
 struct Kernel {
   std::string name;
   SourceLoc loc;
@@ -414,6 +418,11 @@ struct Kernel {
   std::vector<Channel> channels;
   // Task processes' bodies, each lowered from its task function as a kernel of its own.
   std::vector<Kernel> tasks;
+  // An ND-range kernel (ir/lower_ndrange.cpp): its body runs once per work-item in a loop the
+  // compiler adds (Kernel::workItemLoop names its header block), the ND-range's sizes being the last
+  // kNdRangeArgs scalar arguments.
+  bool ndRange = false;
+  std::string workItemLoop;
   // A task body's result (the function's return type; none: void, and always for a kernel): the
   // value its Return terminators carry.
   Type result;

@@ -354,6 +354,9 @@ private:
       switch (op.kind) {
       case OpKind::LiveIn: case OpKind::LoopPhi:
         fail(op.loc, where, "loop-only value in the kernel CFG");
+      case OpKind::WorkItem: // replaced by the loop over work-items (ir/lower_ndrange.cpp)
+        if (final_) fail(op.loc, where, "work-item built-in left after lowering");
+        break;
       case OpKind::Arg:
         if (op.index >= k_.args.size() || k_.args[op.index].isPointer || k_.args[op.index].type != op.type)
           fail(op.loc, where, fmt::format("Arg {} is not a scalar argument of type {}", op.index, typeName(op.type)));
@@ -533,6 +536,7 @@ private:
       checkOp(op, where, typeOf);
       switch (op.kind) {
       case OpKind::Arg:
+      case OpKind::WorkItem:
       case OpKind::Phi:
       case OpKind::Param:
       case OpKind::Call:

@@ -180,6 +180,19 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::checkAfter(k, "loop fusion");
     findAgain();
   }
+  if (task && lower::hasWorkItems(k)) {
+    const Op& wi =
+        *std::find_if(k.ops.begin(), k.ops.end(), [](const Op& op) { return op.kind == OpKind::WorkItem; });
+    throw DiagnosticError(wi.loc, "task " + task->name,
+                          fmt::format("its function reads work-item built-in {}; a task function runs as one "
+                                      "work-item and has none",
+                                      wi.name));
+  }
+  if (!task && (options.ndRange || lower::hasWorkItems(k))) {
+    lower::streamWorkItems(k);
+    lower::checkAfter(k, "building the loop over work-items");
+    findAgain();
+  }
   if (task && task->pipelined != 0) {
     task->notServed = lower::serveInvocations(k, *task, forest);
     task->served = task->notServed.empty();

@@ -35,6 +35,9 @@ struct LowerOptions {
   // (--outer-loops pipelined); otherwise only outer loops whose controls ask for it
   // (InitiationIntervalINTEL, MaxConcurrencyINTEL > 1, PipelineEnableINTEL 1).
   bool pipelineOuterLoops = false;
+  // The kernel runs as an ND-range even if it reads no work-item built-in (--ndrange): its body is
+  // run once per work-item (a kernel that reads one always is).
+  bool ndRange = false;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

@@ -234,6 +234,7 @@ bool isPure(OpKind k) {
   case OpKind::LoopPhi:
   case OpKind::LiveIn:
   case OpKind::Arg:
+  case OpKind::WorkItem: // index (the built-in) is not part of the key
   case OpKind::Undef:
   case OpKind::Call:
   case OpKind::Param:

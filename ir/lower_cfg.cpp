@@ -131,4 +131,26 @@ std::vector<Id> successorLabels(const LBlock& b) {
   return out;
 }
 
+uint32_t moveEntryOps(Kernel& k, std::initializer_list<OpKind> stay) {
+  const uint32_t body = static_cast<uint32_t>(k.blocks.size());
+  BasicBlock moved;
+  moved.name = k.blocks[0].name;
+  moved.term = k.blocks[0].term;
+  std::vector<ValueId> kept;
+  for (ValueId v : k.blocks[0].ops) {
+    if (std::find(stay.begin(), stay.end(), k.ops[v].kind) != stay.end()) {
+      kept.push_back(v);
+      continue;
+    }
+    k.ops[v].block = body;
+    moved.ops.push_back(v);
+  }
+  k.blocks[0].ops = std::move(kept);
+  k.blocks.push_back(std::move(moved));
+  for (Op& op : k.ops)
+    for (uint32_t& pb : op.phiBlocks)
+      if (pb == 0) pb = body;
+  return body;
+}
+
 } // namespace spvhls::ir::lower

@@ -187,6 +187,11 @@ LoopForest findLoops(const Kernel& k);
 // A pipelined task's body (Pipelined != 0) as one loop serving its invocations, on the CFG before
 // loop extraction (lower_task_serve.cpp). Returns why it cannot be (empty: done).
 std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& forest);
+// ND-range kernels (lower_ndrange.cpp): whether translation read a work-item built-in, and the
+// loop over work-items around the kernel's body, on the CFG before loop extraction (it replaces every
+// WorkItem op and sets Kernel::ndRange).
+bool hasWorkItems(const Kernel& k);
+void streamWorkItems(Kernel& k);
 // Moves pending controls onto loop headers (BasicBlock::loopControls); warns about controls outside
 // any loop.
 void attachControls(Kernel& k, LoopForest& lf, std::vector<PendingControls>& pending);
@@ -272,6 +277,11 @@ bool foldConstantBranches(Kernel& k);
 // Bypasses empty blocks that only branch on (not those marked in `keep`), updating phis
 // (lower_compact.cpp).
 void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep);
+// Moves the entry block's ops, but those of the kinds in `stay`, and its terminator to a new block
+// (returned), so that something can run between the entry and the function's first block; phis that
+// named the entry as a predecessor name the new block (lower_cfg.cpp). The entry is left without a
+// terminator.
+uint32_t moveEntryOps(Kernel& k, std::initializer_list<OpKind> stay);
 
 // Removes unreachable blocks, dead ops, dead loop parts and unused local memories; renumbers values
 // and blocks (reverse post-order), orders block ops (phis, leaves, the rest) and gives every block its

@@ -79,26 +79,7 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
   };
   const uint32_t invQ = queue("invocations", false, invBytes), resQ = queue("results", true, resBytes);
 
-  // The function's entry moves to a block of its own; blocks[0] keeps the constants.
-  const uint32_t body = static_cast<uint32_t>(k.blocks.size());
-  BasicBlock moved;
-  moved.name = k.blocks[0].name;
-  moved.term = k.blocks[0].term;
-  std::vector<ValueId> kept;
-  for (ValueId v : k.blocks[0].ops) {
-    OpKind kind = k.ops[v].kind;
-    if (kind == OpKind::Const || kind == OpKind::Undef) {
-      kept.push_back(v);
-      continue;
-    }
-    k.ops[v].block = body;
-    moved.ops.push_back(v);
-  }
-  k.blocks[0].ops = std::move(kept);
-  k.blocks.push_back(std::move(moved));
-  for (Op& op : k.ops)
-    for (uint32_t& pb : op.phiBlocks)
-      if (pb == 0) pb = body;
+  const uint32_t body = moveEntryOps(k, {OpKind::Const, OpKind::Undef});
   const uint32_t serve = static_cast<uint32_t>(k.blocks.size());
   const uint32_t exit = serve + 1;
   k.blocks.resize(exit + 1);

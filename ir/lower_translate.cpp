@@ -225,8 +225,8 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
   if (auto it = c_.mv.decorations.find(var); it != c_.mv.decorations.end())
     for (const auto& dec : it->second)
       if (dec.kind == deco::BuiltIn && !dec.literals.empty())
-        c_.failAt(at, fmt::format("uses built-in {} (work-item functions such as get_global_id); kernels are "
-                                  "compiled as a single work-item, so work-item built-ins are not supported",
+        c_.failAt(at, fmt::format("uses built-in {} other than by loading it (or a component of it); that is "
+                                  "not supported in hardware",
                                   spirv::grammar::enumName(spirv::OperandKind::BuiltIn, dec.literals[0])));
   // Module-scope variables become on-chip memories. Global-address-space ones keep their contents from
   // run to run (their initializer is configured once); constants are read-only; local (Workgroup) and
@@ -365,6 +365,7 @@ std::vector<uint32_t> Translator::dispatch(const Ptr& p, const std::function<voi
 int Translator::memoryOf(Id ptr, const LInst& at) {
   auto it = memOf_.find(ptr);
   if (it != memOf_.end()) return it->second;
+  if (builtinPtrs_.count(ptr) || builtinOf(ptr)) return -1; // no memory: read as WorkItem ops
   if (std::find(c_.mv.globals.begin(), c_.mv.globals.end(), ptr) != c_.mv.globals.end())
     return memOf_[ptr] = single(moduleVariableMemory(ptr, at));
   if (const spirv::Constant* k = c_.mv.findConstant(ptr)) {
@@ -472,7 +473,7 @@ void Translator::translateBlock(uint32_t fi) {
       continue;
     }
     if (&in == &lb.insts.back()) translateTerminator(in);
-    else if (!translateStruct(in) && !translateVector(in))
+    else if (!translateBuiltin(in) && !translateStruct(in) && !translateVector(in))
       translateInst(in);
   }
   exitBlockOf_[lb.label] = current_; // accesses through pointers into several memories add blocks

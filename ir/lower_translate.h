@@ -126,6 +126,11 @@ private:
   void storeWrittenInitialisers();
   void collectControls(Translated& out);
 
+  // lower_ndrange.cpp: work-item built-ins (Input variables decorated BuiltIn), read as WorkItem ops.
+  std::unordered_map<Id, std::pair<uint32_t, int>> builtinPtrs_; // pointer -> (BuiltIn, component; -1: all)
+  std::optional<uint32_t> builtinOf(Id var) const;               // the BuiltIn a module variable is
+  bool translateBuiltin(const LInst& in); // false: the instruction does not touch a built-in
+
   // lower_tasks.cpp: task sequences.
   void translateTask(const LInst& in);
   uint32_t taskProcess(Id sequence, const LInst& at) const;

@@ -166,8 +166,8 @@ private:
       if (a.isPointer)
         ports_.at(a.memory) =
             nl::addMemoryPort(b_, portSpec("mem_" + argName(uint32_t(i)), a.memory), nl::PortRole::Master);
-      else
-        args_[i] = b_.input("arg_" + argName(uint32_t(i)), a.width());
+      else // an argument the kernel does not read (an ND-range size it has no use for) stays a port
+        args_[i] = b_.input("arg_" + argName(uint32_t(i)), a.width(), !argUsed(uint32_t(i)));
     }
     for (size_t m = 0; m < k_.memories.size(); ++m)
       if (k_.memories[m].kind == ir::Memory::Kind::External || k_.memories[m].ownQueue())

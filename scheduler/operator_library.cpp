@@ -134,7 +134,12 @@ Unit OperatorLibrary::unitTiming(const ir::Op& op) const {
   const uint32_t w = op.width();
   Unit u;
   switch (op.kind) {
-  case K::Const: case K::Arg: case K::LiveIn: case K::LoopPhi: case K::Undef:
+  case K::Const:
+  case K::Arg:
+  case K::WorkItem:
+  case K::LiveIn:
+  case K::LoopPhi:
+  case K::Undef:
   case K::ZExt:
   case K::SExt:
   case K::Trunc:

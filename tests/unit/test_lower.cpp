@@ -670,8 +670,49 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     CHECK(e.find("kernel argument %l") != std::string::npos);
     CHECK(e.find("Workgroup") != std::string::npos);
   }
-  SUBCASE("a work-item built-in") {
-    CHECK(lowerError(l, "workitem").find("built-in GlobalInvocationId") != std::string::npos);
+  SUBCASE("a work-item built-in is no error any more: the body runs in a loop over work-items") {
+    ir::Kernel k = lower(l, "workitem");
+    CHECK(k.ndRange);
+    CHECK(k.workItemLoop == "workitem");
+    REQUIRE(k.args.size() == 1 + ir::kNdRangeArgs);
+    CHECK(k.args[1].name == "global_size_0");
+    CHECK(k.args.back().name == "work_dim");
+    CHECK(opsOf(k.ops, OpKind::WorkItem).empty());
+    REQUIRE(k.loops.size() == 1);
+    const ir::Loop& lp = k.loops[0];
+    CHECK(lp.name == "workitem");
+    // No dependence between work-items through the argument's memory.
+    CHECK(lp.controls.memoryDependenceDistance == std::vector<std::pair<uint32_t, uint32_t>>{{0, 0}});
+    CHECK(std::any_of(lp.controls.requests.begin(), lp.controls.requests.end(),
+                      [](const ir::LoopControlRequest& r) { return r.name == "ND-range work-items"; }));
+  }
+  SUBCASE("a subgroup built-in names itself") {
+    Loaded t = loadText(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability SubgroupShuffleINTEL
+               OpExtension "SPV_INTEL_subgroups"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %sgl
+               OpDecorate %sgl BuiltIn SubgroupLocalInvocationId
+       %uint = OpTypeInt 32 0
+       %void = OpTypeVoid
+     %ptr_in = OpTypePointer Input %uint
+      %ptr_g = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr_g
+        %sgl = OpVariable %ptr_in Input
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ptr_g
+      %entry = OpLabel
+         %id = OpLoad %uint %sgl
+               OpStore %a %id
+               OpReturn
+               OpFunctionEnd
+)");
+    std::string e = lowerError(t, "k");
+    CHECK(e.find("OpLoad %id: reads built-in SubgroupLocalInvocationId; subgroups are not built in hardware "
+                 "yet") != std::string::npos);
   }
   SUBCASE("vectors are no error any more: one add per lane, int4 accessed whole") {
     ir::Kernel k = lower(l, "vectors");

@@ -1,0 +1,366 @@
+// ND-range kernels: the work-item built-ins as WorkItem ops (translation), and the loop that runs the
+// kernel's body once per work-item (streamWorkItems, before loop extraction).
+//
+// The hardware streams work-items through one pipeline, the way FPGA flows build ND-range kernels:
+//
+//   entry:         the kernel's arguments, then br workitem
+//   workitem:      phis: local ids l0..l2, group bases g0..g2 (group id x local size), group ids
+//                  w0..w2; the built-ins the body reads, from them; br body
+//   body:          the kernel's blocks; every return goes to workitem.next
+//   workitem.next: the next work-item's counters; br (the last one) exit, workitem
+//   exit:          return
+//
+// Work-items run in the interpreter's order (docs/interpreter.md): work-groups one after another,
+// dimension 0 fastest, and in a group the local ids in linear order. The ND-range's sizes are
+// arguments of the generated module (kNdRangeArgs). Work-items do not see each other's accesses to
+// global memory without a barrier (OpenCL's memory model), so the loop carries no dependence through
+// those memories; private memories (one per work-item in the source, one RAM shared by the
+// work-items in flight here) keep theirs.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "frontend/grammar.h"
+#include "ir/lower_translate.h"
+
+namespace spvhls::ir::lower {
+
+namespace bi = spirv::spv::BuiltIn;
+
+namespace {
+
+const char* shortName(uint32_t builtin) {
+  switch (builtin) {
+  case bi::GlobalInvocationId:
+    return "global_id";
+  case bi::LocalInvocationId:
+    return "local_id";
+  case bi::WorkgroupId:
+    return "group_id";
+  case bi::GlobalSize:
+    return "global_size";
+  case bi::WorkgroupSize:
+    return "local_size";
+  case bi::EnqueuedWorkgroupSize:
+    return "enqueued_local_size";
+  case bi::NumWorkgroups:
+    return "num_groups";
+  case bi::GlobalOffset:
+    return "global_offset";
+  case bi::WorkDim:
+    return "work_dim";
+  case bi::GlobalLinearId:
+    return "global_linear_id";
+  case bi::LocalInvocationIndex:
+    return "local_linear_id";
+  default:
+    return nullptr; // not built in hardware
+  }
+}
+
+bool isSubgroupBuiltin(uint32_t builtin) {
+  return builtin == bi::SubgroupSize || builtin == bi::SubgroupMaxSize || builtin == bi::NumSubgroups ||
+         builtin == bi::NumEnqueuedSubgroups || builtin == bi::SubgroupId ||
+         builtin == bi::SubgroupLocalInvocationId;
+}
+
+std::string builtinName(uint32_t builtin) {
+  return spirv::grammar::enumName(spirv::OperandKind::BuiltIn, builtin);
+}
+
+} // namespace
+
+std::optional<uint32_t> Translator::builtinOf(Id var) const {
+  auto it = c_.mv.decorations.find(var);
+  if (it == c_.mv.decorations.end()) return std::nullopt;
+  for (const auto& dec : it->second)
+    if (dec.kind == spirv::spv::Decoration::BuiltIn && !dec.literals.empty()) return dec.literals[0];
+  return std::nullopt;
+}
+
+bool Translator::translateBuiltin(const LInst& in) {
+  auto rootOf = [&](Id p) -> std::optional<std::pair<uint32_t, int>> {
+    if (auto it = builtinPtrs_.find(p); it != builtinPtrs_.end()) return it->second;
+    if (auto b = builtinOf(p)) return std::pair<uint32_t, int>{*b, -1};
+    return std::nullopt;
+  };
+  auto constantIndex = [&](Id id) -> std::optional<uint64_t> {
+    const spirv::Constant* k = c_.mv.findConstant(id);
+    if (!k || k->isUndef || k->expr || !k->constituents.empty()) return std::nullopt;
+    return k->bits;
+  };
+  switch (in.op) {
+  case SpvOp::OpAccessChain:
+  case SpvOp::OpInBoundsAccessChain:
+  case SpvOp::OpPtrAccessChain:
+  case SpvOp::OpInBoundsPtrAccessChain: {
+    auto r = rootOf(in.ids.at(0));
+    if (!r) return false;
+    std::vector<Id> idx(in.ids.begin() + 1, in.ids.end());
+    if (in.op == SpvOp::OpPtrAccessChain || in.op == SpvOp::OpInBoundsPtrAccessChain) {
+      if (idx.empty() || constantIndex(idx[0]) != 0u)
+        c_.failAt(in, fmt::format("steps off built-in {}; expected element 0", builtinName(r->first)));
+      idx.erase(idx.begin());
+    }
+    if (!idx.empty()) {
+      const auto comp = constantIndex(idx[0]);
+      if (idx.size() != 1 || r->second >= 0 || !comp || *comp > 2)
+        c_.failAt(in, fmt::format("selects a component of built-in {} other than by a constant 0, 1 or 2; "
+                                  "that is not supported in hardware",
+                                  builtinName(r->first)));
+      r->second = static_cast<int>(*comp);
+    }
+    builtinPtrs_[in.result] = *r;
+    return true;
+  }
+  case SpvOp::OpPtrCastToGeneric:
+  case SpvOp::OpGenericCastToPtr:
+  case SpvOp::OpCopyObject:
+  case SpvOp::OpBitcast: {
+    auto r = rootOf(in.ids.at(0));
+    if (!r) return false;
+    builtinPtrs_[in.result] = *r;
+    return true;
+  }
+  case SpvOp::OpLoad: {
+    auto r = rootOf(in.ids.at(0));
+    if (!r) return false;
+    const uint32_t builtin = r->first;
+    if (isSubgroupBuiltin(builtin))
+      c_.failAt(in, fmt::format("reads built-in {}; subgroups are not built in hardware yet (they run in the "
+                                "interpreter, `spvhls run`)",
+                                builtinName(builtin)));
+    const char* name = shortName(builtin);
+    if (!name)
+      c_.failAt(in,
+                fmt::format("reads built-in {}, which an OpenCL kernel does not have", builtinName(builtin)));
+    auto workItem = [&](uint32_t comp, Id type) {
+      Op op;
+      op.kind = OpKind::WorkItem;
+      op.type = Type::bits(widthOf(type, in));
+      op.index = builtin;
+      op.imm = comp;
+      op.name = fmt::format("{}{}", name, comp);
+      return b_.emit(std::move(op));
+    };
+    if (const spirv::Type* vt = vectorType(in.type); vt && r->second < 0) {
+      const std::vector<Id>& lanes = lanesFor(in.result, in);
+      if (lanes.size() > 3) c_.failAt(in, fmt::format("loads {} components of a built-in", lanes.size()));
+      for (uint32_t i = 0; i < lanes.size(); ++i)
+        vals_[lanes[i]] = workItem(i, vt->elem);
+    } else {
+      vals_[in.result] = workItem(static_cast<uint32_t>(std::max(0, r->second)), in.type);
+    }
+    return true;
+  }
+  default:
+    for (Id id : in.ids)
+      if (auto r = rootOf(id))
+        c_.failAt(in,
+                  fmt::format("uses built-in {} other than by loading it; that is not supported in hardware",
+                              builtinName(r->first)));
+    return false;
+  }
+}
+
+bool hasWorkItems(const Kernel& k) {
+  return std::any_of(k.ops.begin(), k.ops.end(), [](const Op& op) { return op.kind == OpKind::WorkItem; });
+}
+
+void streamWorkItems(Kernel& k) {
+  const std::vector<int> fnOf = functionOfBlocks(k);
+  for (const Op& op : k.ops)
+    if (op.kind == OpKind::WorkItem && fnOf[op.block] >= 0)
+      throw DiagnosticError(
+          op.loc, "built-in " + builtinName(op.index),
+          fmt::format("is read in {}, a function kept shared (not inlined); work-item built-ins "
+                      "are read in the kernel only (--inline always inlines it)",
+                      k.functions[fnOf[op.block]].name));
+  if (!k.processes.empty())
+    throw DiagnosticError(k.processes[0].loc, "task " + k.processes[0].name,
+                          "an ND-range kernel that creates task sequences is not supported in hardware yet");
+  const SourceLoc loc = k.loc;
+  Builder b(k.ops, &k.blocks);
+  b.loc = loc;
+
+  // The ND-range's sizes, arguments after the kernel's own.
+  std::array<ValueId, kNdRangeArgs> size{};
+  const char* names[kNdRangeArgs] = {"global_size_0", "global_size_1", "global_size_2", "local_size_0",
+                                     "local_size_1",  "local_size_2",  "work_dim"};
+  b.block = 0;
+  for (uint32_t i = 0; i < kNdRangeArgs; ++i) {
+    KernelArg arg;
+    arg.name = names[i];
+    arg.type = Type::bits(32);
+    k.args.push_back(arg);
+    Op op;
+    op.kind = OpKind::Arg;
+    op.type = arg.type;
+    op.index = static_cast<uint32_t>(k.args.size() - 1);
+    op.name = arg.name;
+    size[i] = b.emit(std::move(op));
+  }
+
+  const uint32_t body = moveEntryOps(k, {OpKind::Const, OpKind::Undef, OpKind::Arg});
+  std::vector<uint32_t> returns;
+  for (uint32_t bb = 1; bb < k.blocks.size(); ++bb)
+    if (k.blocks[bb].term.kind == Terminator::Kind::Return && fnOf.size() > bb && fnOf[bb] < 0)
+      returns.push_back(bb);
+  if (k.blocks[body].term.kind == Terminator::Kind::Return) returns.push_back(body);
+  const uint32_t header = static_cast<uint32_t>(k.blocks.size()), latch = header + 1, exit = header + 2;
+  k.blocks.resize(exit + 1);
+  k.blocks[0].term = Terminator{Terminator::Kind::Branch, kNone, {header}, {}, loc};
+  k.blocks[header].name = "workitem";
+  k.blocks[header].term = Terminator{Terminator::Kind::Branch, kNone, {body}, {}, loc};
+  k.blocks[latch].name = "workitem.next";
+  k.blocks[exit].name = "workitem.exit";
+  k.blocks[exit].term = Terminator{Terminator::Kind::Return, kNone, {}, {}, loc};
+  for (uint32_t bb : returns)
+    k.blocks[bb].term = Terminator{Terminator::Kind::Branch, kNone, {latch}, {}, k.blocks[bb].term.loc};
+
+  // Loop-invariant values, in the entry block: the last local id and the last group base per
+  // dimension (global size less local size), so that the counters compare their current value.
+  const ValueId zero = b.constant(32, 0), one = b.constant(32, 1);
+  std::array<ValueId, 3> lastLocal{}, lastBase{};
+  for (int d = 0; d < 3; ++d) {
+    lastLocal[d] = b.binary(OpKind::Sub, size[3 + d], one);
+    lastBase[d] = b.binary(OpKind::Sub, size[d], size[3 + d]);
+  }
+
+  // The counters: phis in the header, from 0 and from the latch.
+  auto phi = [&](const std::string& name) {
+    Op op;
+    op.kind = OpKind::Phi;
+    op.type = Type::bits(32);
+    op.name = name;
+    op.operands = {zero, kNone};
+    op.phiBlocks = {0, latch};
+    b.block = header;
+    return b.emit(std::move(op));
+  };
+  std::array<ValueId, 3> local{}, base{}, group{};
+  for (int d = 0; d < 3; ++d)
+    local[d] = phi(fmt::format("local_id{}", d));
+  for (int d = 0; d < 3; ++d)
+    base[d] = phi(fmt::format("group_base{}", d));
+  for (int d = 0; d < 3; ++d)
+    group[d] = phi(fmt::format("group_id{}", d));
+
+  // The next work-item: dimension 0 of the local id always steps; a counter steps when every one
+  // before it wraps (`carry`); the last work-item is the one where all of them wrap. A counter's
+  // recurrence is one comparison (of the counter and the carry together: carry && counter == last)
+  // and one multiplexer, so the loop's II is 2 with every result registered, 1 with chaining.
+  b.block = latch;
+  const ValueId bitOne = b.constant(1, 1);
+  ValueId carry = kNone; // kNone: always
+  auto wrapsNow = [&](ValueId counter, ValueId last) {
+    return carry == kNone ? b.binary(OpKind::Eq, counter, last)
+                          : b.binary(OpKind::Eq, b.concat({carry, counter}), b.concat({bitOne, last}));
+  };
+  auto stepBy = [&](ValueId by) { return carry == kNone ? by : b.select(carry, by, zero); };
+  std::array<ValueId, 9> next{};
+  for (int d = 0; d < 3; ++d) {
+    const ValueId wraps = wrapsNow(local[d], lastLocal[d]);
+    next[d] = b.select(wraps, zero, b.binary(OpKind::Add, local[d], stepBy(one)));
+    carry = wraps;
+  }
+  for (int d = 0; d < 3; ++d) {
+    const ValueId wraps = wrapsNow(base[d], lastBase[d]);
+    next[3 + d] = b.select(wraps, zero, b.binary(OpKind::Add, base[d], stepBy(size[3 + d])));
+    next[6 + d] = b.select(wraps, zero, b.binary(OpKind::Add, group[d], stepBy(one)));
+    carry = wraps;
+  }
+  k.blocks[latch].term = Terminator{Terminator::Kind::CondBranch, carry, {exit, header}, {}, loc};
+  for (int d = 0; d < 3; ++d) {
+    k.ops[local[d]].operands[1] = next[d];
+    k.ops[base[d]].operands[1] = next[3 + d];
+    k.ops[group[d]].operands[1] = next[6 + d];
+  }
+
+  // The built-ins, computed in the header (it dominates the body) where the body reads them.
+  b.block = header;
+  std::array<ValueId, 3> global{};
+  for (int d = 0; d < 3; ++d)
+    global[d] = b.binary(OpKind::Add, base[d], local[d]);
+  auto linear = [&](const std::array<ValueId, 3>& id, ValueId sx, ValueId sy) {
+    return b.binary(
+        OpKind::Add, id[0],
+        b.binary(OpKind::Mul, b.binary(OpKind::Add, id[1], b.binary(OpKind::Mul, id[2], sy)), sx));
+  };
+  auto valueOf = [&](const Op& op) -> ValueId {
+    const uint32_t d = static_cast<uint32_t>(op.imm);
+    switch (op.index) {
+    case bi::GlobalInvocationId:
+      return global[d];
+    case bi::LocalInvocationId:
+      return local[d];
+    case bi::WorkgroupId:
+      return group[d];
+    case bi::GlobalSize:
+      return size[d];
+    case bi::WorkgroupSize:
+    case bi::EnqueuedWorkgroupSize:
+      return size[3 + d];
+    case bi::NumWorkgroups: {
+      const uint32_t saved = b.block;
+      b.block = 0; // once, before the work-items
+      const ValueId n = b.binary(OpKind::UDiv, size[d], size[3 + d]);
+      b.block = saved;
+      return n;
+    }
+    case bi::GlobalOffset:
+      return zero;
+    case bi::WorkDim:
+      return size[6];
+    case bi::GlobalLinearId:
+      return linear(global, size[0], size[1]);
+    case bi::LocalInvocationIndex:
+      return linear(local, size[3], size[4]);
+    default:
+      throw InternalError(op.loc, "built-in " + builtinName(op.index), "not a work-item built-in");
+    }
+  };
+  std::map<std::pair<uint32_t, uint64_t>, ValueId> made;
+  std::vector<ValueId> replace(k.ops.size(), kNone);
+  for (ValueId v = 0; v < replace.size(); ++v) {
+    const Op op = k.ops[v];
+    if (op.kind != OpKind::WorkItem) continue;
+    auto [it, fresh] = made.emplace(std::pair{op.index, op.imm}, kNone);
+    if (fresh) it->second = valueOf(op);
+    replace[v] = b.resize(it->second, op.width(), false);
+    k.ops[v].kind = OpKind::Undef; // unused now (compaction drops it)
+  }
+  for (Op& op : k.ops)
+    for (ValueId& o : op.operands)
+      if (o < replace.size() && replace[o] != kNone) o = replace[o];
+  for (BasicBlock& bb : k.blocks)
+    if (bb.term.cond < replace.size() && bb.term.cond != kNone && replace[bb.term.cond] != kNone)
+      bb.term.cond = replace[bb.term.cond];
+
+  // No dependence between work-items through memories they share (arguments, program-scope
+  // globals); private arrays keep theirs.
+  LoopControls controls;
+  std::string shared;
+  for (uint32_t m = 0; m < k.memories.size(); ++m) {
+    const Memory& mem = k.memories[m];
+    if (mem.kind != Memory::Kind::Argument && !mem.persistent) continue;
+    controls.memoryDependenceDistance.emplace_back(m, 0);
+    shared += (shared.empty() ? "" : ", ") + mem.name;
+  }
+  LoopControlRequest r;
+  r.name = "ND-range work-items";
+  r.value = "one per iteration";
+  r.status = LoopControlRequest::Status::Honoured;
+  r.note = shared.empty()
+               ? "the kernel's body runs once per work-item"
+               : fmt::format("the kernel's body runs once per work-item; work-items see no dependence "
+                             "through {} (none without a barrier, in OpenCL)",
+                             shared);
+  controls.requests.push_back(std::move(r));
+  k.blocks[header].loopControls = std::move(controls);
+  k.ndRange = true;
+  k.workItemLoop = k.blocks[header].name;
+}
+
+} // namespace spvhls::ir::lower
