@@ -130,6 +130,13 @@ void build(Compiled& c, const std::string& inputPath, const CompileOptions& o, r
   // Auto: a stall-free schedule whose recurrences cross a cluster boundary needs counter gates that
   // serialise iterations behind the memory latency; one stall-enable cluster is faster there.
   if (requested == rtl::ClusterMode::Auto && rtl::avoidGates(c.plan, choice.loops)) scheduleAndPlan();
+  for (const sched::LoopSchedule& ls : c.schedule.loops)
+    if (!ls.registerBudgetMet) {
+      const ir::Loop& loop = c.kernel.loops[ls.loop];
+      c.warnings.push_back(
+          Diagnostic{Diagnostic::Severity::Warning, loop.loc, "loop " + loop.name,
+                     fmt::format("{} not met: {}", c.kernel.registerLimit, ls.registerBudgetNote)});
+    }
   c.rtl = stage(inputPath, "generation", [&] {
     return rtl::generateVerilog(c.kernel, c.schedule, c.plan, /*keepNetlists=*/false, tasks, moduleName);
   });

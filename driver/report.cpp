@@ -300,6 +300,11 @@ json reportJson(const Compiled& c) {
                       {"ii_proof", ls.iiProof},
                       {"register_bits", ls.registerBits},
                       {"register_bits_proven_minimal", ls.registersProvenMinimal}};
+    if (ls.registerBudget)
+      jl["register_budget"] = {{"bits", ls.registerBudget},
+                               {"used", ls.registerBits},
+                               {"met", ls.registerBudgetMet},
+                               {"note", ls.registerBudgetNote}};
     jl["critical_recurrence"] = opsList(ls.problem, ls.mii.criticalCycle);
     jl["timing"] = timingJson(c, timingRow(c, ls.problem, ls.schedule));
     json fr = json::array();
@@ -482,7 +487,12 @@ std::string reportBody(const Compiled& c) {
   const ir::Kernel& k = c.kernel;
   std::string s;
   if (!k.registerLimit.empty())
-    s += fmt::format("register limit: {} (a GPU register-allocation hint; no effect on FPGA hardware)\n", k.registerLimit);
+    s += k.registerBudgetBits
+             ? fmt::format(
+                   "register limit: {}: a budget of {} bits (32 per register) for each pipelined loop's "
+                   "pipeline registers\n",
+                   k.registerLimit, k.registerBudgetBits)
+             : fmt::format("register limit: {}: no budget\n", k.registerLimit);
   if (k.ndRange)
     s += fmt::format(
         "ND-range: work-items stream through loop '{}', one per iteration, work-groups in order; the "
@@ -546,6 +556,7 @@ std::string reportBody(const Compiled& c) {
                      : ls.iiProvenMinimal      ? "proven minimal (" + ls.iiProof + ")"
                                                : "not proven minimal (" + ls.iiProof + ")",
                      ls.registerBits, ls.registersProvenMinimal ? " (proven minimal at this II)" : "");
+    if (ls.registerBudget) s += fmt::format("  register budget:  {}\n", ls.registerBudgetNote);
     for (const ir::FpReduction& r : loop.fpReductions) {
       if (r.partials)
         s += fmt::format(

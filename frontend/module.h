@@ -210,6 +210,9 @@ ModuleView buildModuleView(const Module& m);
 // "MaximumRegistersINTEL 64", "MaximumRegistersIdINTEL 32 (%n)", "NamedMaximumRegistersINTEL AutoINTEL";
 // empty when it requests none. `entryFunction` is the entry point's OpFunction.
 std::string registerLimitOf(const ModuleView& mv, Id entryFunction);
+// Its number of registers: MaximumRegistersINTEL's literal, MaximumRegistersIdINTEL's constant;
+// nullopt for none and for NamedMaximumRegistersINTEL AutoINTEL (no limit).
+std::optional<uint64_t> registerLimitValue(const ModuleView& mv, Id entryFunction);
 
 // Decodes LoopControl words (mask followed by its parameters) by the extension spec. `words` starts
 // at the mask. Throws DiagnosticError (at `where`) on a missing or malformed operand.

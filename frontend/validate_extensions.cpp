@@ -501,4 +501,14 @@ std::string registerLimitOf(const ModuleView& mv, Id entryFunction) {
   return "";
 }
 
+std::optional<uint64_t> registerLimitValue(const ModuleView& mv, Id entryFunction) {
+  for (const ExecutionMode& em : mv.executionModes) {
+    if (em.entryPoint != entryFunction || em.literals.empty()) continue;
+    if (em.mode == spv::ExecutionMode::MaximumRegistersINTEL) return em.literals[0];
+    if (em.mode == spv::ExecutionMode::MaximumRegistersIdINTEL)
+      if (const Constant* c = mv.findConstant(em.literals[0])) return c->bits;
+  }
+  return std::nullopt;
+}
+
 } // namespace spvhls::spirv

@@ -426,9 +426,10 @@ struct Kernel {
   // A task body's result (the function's return type; none: void, and always for a kernel): the
   // value its Return terminators carry.
   Type result;
-  // SPV_INTEL_maximum_registers request, as text (empty: none). A GPU register-allocation hint:
-  // reported, no effect on the hardware.
+  // SPV_INTEL_maximum_registers request, as text (empty: none), and the budget it sets: N registers
+  // of 32 bits each for the pipeline registers of every pipelined loop (0: none; AutoINTEL sets none).
   std::string registerLimit;
+  uint64_t registerBudgetBits = 0;
   // The on-chip budget lowering placed the memories by (LowerOptions::onChipBudget), for reports.
   uint64_t onChipBudget = kDefaultOnChipBudget;
   // SPV_INTEL_fpga_cluster_attributes on the kernel function: the cluster kind its source asks for

@@ -132,6 +132,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   k.inlinePolicy = inlinePolicyName(options.inlinePolicy);
   lower::checkAfter(k, "translation");
   k.registerLimit = spirv::registerLimitOf(mv, ep.function);
+  if (auto n = spirv::registerLimitValue(mv, ep.function)) k.registerBudgetBits = 32 * *n;
   if (mv.hasDecoration(ep.function, spirv::spv::Decoration::StallEnableINTEL)) k.clusterAttribute = "StallEnableINTEL";
   if (mv.hasDecoration(ep.function, spirv::spv::Decoration::StallFreeINTEL)) {
     if (!k.clusterAttribute.empty())

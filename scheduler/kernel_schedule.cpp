@@ -69,6 +69,76 @@ std::string whyNot(const ir::Loop& loop, const Problem& p, const MIIResult& m, u
   return fmt::format("the modulo scheduler found no schedule at II {} (MII {})", ii, m.mii());
 }
 
+// IIs above the one found that a register budget may take, when the II is the compiler's choice.
+constexpr uint32_t kBudgetExtraIIs = 4;
+
+// SPV_INTEL_maximum_registers: the loop's pipeline register bits within `budget`. First the fewest bits
+// at the II found (the exact method: values placed next to their readers, which may lengthen the
+// iteration), then, unless the II was requested, at the next IIs (a larger II lets operations that
+// compete for a port sit closer). When nothing meets the budget the II stays, with the fewest bits
+// found at it.
+void meetRegisterBudget(LoopSchedule& ls, std::optional<Schedule>& s, uint64_t budget,
+                        const ScheduleOptions& opts) {
+  ls.registerBudget = budget;
+  const uint64_t before = registerBits(ls.problem, *s);
+  if (before <= budget) {
+    ls.registerBudgetNote = fmt::format("{} of {} bits, as scheduled", before, budget);
+    return;
+  }
+  const uint32_t ii0 = s->ii;
+  const int length0 = s->length;
+  ExactOptions eo = opts.minII.exact;
+  eo.objective = ExactOptions::Objective::Registers;
+  const uint32_t lastII = ls.requestedII || !ls.pipelined ? ii0 : ii0 + kBudgetExtraIIs;
+  std::optional<Schedule> atII0;
+  bool atII0Proven = false;
+  std::string tried;
+  for (uint32_t ii = ii0; ii <= lastII; ++ii) {
+    ExactResult r = exactModuloSchedule(ls.problem, ii, eo);
+    if (!r.schedule) {
+      tried += fmt::format("{}II {}: {}", tried.empty() ? "" : ", ", ii, exactStatusName(r.status));
+      continue;
+    }
+    const uint64_t bits = registerBits(ls.problem, *r.schedule);
+    const bool proven = r.status == ExactResult::Status::Optimal;
+    tried +=
+        fmt::format("{}II {}: {} bits{}", tried.empty() ? "" : ", ", ii, bits, proven ? " (fewest)" : "");
+    if (ii == ii0) {
+      atII0 = r.schedule;
+      atII0Proven = proven;
+    }
+    if (bits > budget) continue;
+    const std::string cost =
+        ii > ii0 ? fmt::format("II {} instead of {}", ii, ii0)
+        : r.schedule->length != length0
+            ? fmt::format("the iteration's latency {} cycles instead of {}", r.schedule->length, length0)
+            : std::string("the same II and latency");
+    ls.registerBudgetNote =
+        fmt::format("{} of {} bits: met by the schedule with the fewest register bits (was {}); cost: {}",
+                    bits, budget, before, cost);
+    if (ii > ii0) {
+      ls.limitingReason =
+          fmt::format("the register budget ({} bits: {}); {}", budget, tried, ls.limitingReason);
+      ls.iiProvenMinimal = false;
+      ls.iiProof = "raised to meet the register budget";
+    }
+    s = std::move(r.schedule);
+    ls.method = "exact";
+    ls.registersProvenMinimal = proven;
+    return;
+  }
+  ls.registerBudgetMet = false;
+  if (atII0 && registerBits(ls.problem, *atII0) < before) {
+    s = std::move(atII0);
+    ls.method = "exact";
+    ls.registersProvenMinimal = atII0Proven;
+  }
+  ls.registerBudgetNote = fmt::format(
+      "cannot be met: {} bits against a budget of {} ({}); {}", registerBits(ls.problem, *s), budget, tried,
+      ls.requestedII ? "the II is requested (InitiationIntervalINTEL), so it stays"
+                     : "a larger budget (MaximumRegistersINTEL) or fewer live values would");
+}
+
 LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLibrary& lib,
                           const ScheduleOptions& opts) {
   const ir::Loop& loop = k.loops[index];
@@ -156,6 +226,7 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
                                       ls.requestedII ? ", InitiationIntervalINTEL ignored" : "", s->ii,
                                       ls.limitingReason);
   }
+  if (k.registerBudgetBits) meetRegisterBudget(ls, s, k.registerBudgetBits, opts);
   try {
     verify(ls.problem, *s);
   } catch (const DiagnosticError& e) {

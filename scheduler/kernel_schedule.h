@@ -72,6 +72,11 @@ struct LoopSchedule {
   std::string iiProof;
   uint64_t registerBits = 0; // sched::registerBits of the schedule
   bool registersProvenMinimal = false;
+  // Under a register budget (SPV_INTEL_maximum_registers, Kernel::registerBudgetBits; 0: none): whether
+  // the schedule meets it, and what it cost (or why it cannot be met), for the report.
+  uint64_t registerBudget = 0;
+  bool registerBudgetMet = true;
+  std::string registerBudgetNote;
 };
 
 struct BlockSchedule {

@@ -321,18 +321,25 @@ TEST_CASE("loop control rules") {
 }
 
 TEST_CASE("register limit rules") {
-  SUBCASE("each mode alone is accepted, and registerLimitOf reports it") {
-    const std::pair<const char*, const char*> modes[] = {
-        {"OpExecutionMode %k MaximumRegistersINTEL 64\n", "MaximumRegistersINTEL 64"},
-        {"OpExecutionModeId %k MaximumRegistersIdINTEL %uint_64\n", "MaximumRegistersIdINTEL 64 (%uint_64)"},
-        {"OpExecutionMode %k NamedMaximumRegistersINTEL AutoINTEL\n", "NamedMaximumRegistersINTEL AutoINTEL"},
-        {"", ""}};
-    for (auto [mode, text] : modes) {
-      std::string src = kernel("OpReturn\n", kAllExtensions, mode);
+  SUBCASE("each mode alone is accepted, and registerLimitOf / registerLimitValue report it") {
+    struct Mode {
+      const char* mode;
+      const char* text;
+      std::optional<uint64_t> value; // AutoINTEL: no budget
+    };
+    const Mode modes[] = {{"OpExecutionMode %k MaximumRegistersINTEL 64\n", "MaximumRegistersINTEL 64", 64},
+                          {"OpExecutionModeId %k MaximumRegistersIdINTEL %uint_64\n",
+                           "MaximumRegistersIdINTEL 64 (%uint_64)", 64},
+                          {"OpExecutionMode %k NamedMaximumRegistersINTEL AutoINTEL\n",
+                           "NamedMaximumRegistersINTEL AutoINTEL", std::nullopt},
+                          {"", "", std::nullopt}};
+    for (const Mode& md : modes) {
+      std::string src = kernel("OpReturn\n", kAllExtensions, md.mode);
       CHECK(errorsOf(src).empty());
       Module m = readText(src, "r.spvasm");
       ModuleView v = buildModuleView(m);
-      CHECK(registerLimitOf(v, v.entryPoints.at(0).function) == std::string(text));
+      CHECK(registerLimitOf(v, v.entryPoints.at(0).function) == std::string(md.text));
+      CHECK(registerLimitValue(v, v.entryPoints.at(0).function) == md.value);
     }
   }
   SUBCASE("at most one of the three modes per entry point") {

@@ -807,9 +807,10 @@ TEST_CASE("every kernel of the examples lowers, verifies and matches the interpr
   }
 }
 
-TEST_CASE("a register limit (SPV_INTEL_maximum_registers) is carried to the kernel for the report") {
+TEST_CASE("a register limit (SPV_INTEL_maximum_registers) is carried to the kernel as a budget of bits") {
   std::string text = readFile("controls_intel.spvasm");
   CHECK(lower(loadText(text), "vadd").registerLimit.empty());
+  CHECK(lower(loadText(text), "vadd").registerBudgetBits == 0);
   size_t ep = text.find("OpEntryPoint Kernel");
   REQUIRE(ep != std::string::npos);
   size_t caps = text.find("OpCapability Kernel");
@@ -818,7 +819,9 @@ TEST_CASE("a register limit (SPV_INTEL_maximum_registers) is carried to the kern
   text.insert(text.find('\n', ep) + 1, "OpExecutionMode " + id + " MaximumRegistersINTEL 96\n");
   text.insert(text.find("OpExtension"), "OpExtension \"SPV_INTEL_maximum_registers\"\n");
   text.insert(caps, "OpCapability RegisterLimitsINTEL\n");
-  CHECK(lower(loadText(text), "vadd").registerLimit == "MaximumRegistersINTEL 96");
+  const ir::Kernel k = lower(loadText(text), "vadd");
+  CHECK(k.registerLimit == "MaximumRegistersINTEL 96");
+  CHECK(k.registerBudgetBits == 96 * 32);
 }
 
 TEST_CASE("cluster-kind decorations on the kernel (SPV_INTEL_fpga_cluster_attributes) reach the IR") {
