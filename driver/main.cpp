@@ -34,14 +34,14 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--ndrange] [--dump-ir] [--area]
+                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--dump-ir] [--area]
                  [--scheduler auto|heuristic|exact] [--time-limit SECONDS] [--dump-problems DIR]
                  [--target NAME] [--clock-period NS | --fmax MHZ]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--outer-loops fsm|pipelined] [--ndrange] [--jobs N] [--systemc] [--speed] [--target NAME]
+                 [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--jobs N] [--systemc] [--speed] [--target NAME]
                  [--clock-period NS | --fmax MHZ] [--scheduler MODE] [--time-limit SECONDS]
   spvhls schedule <PROBLEM.json> [-o RESULT.json] [--scheduler exact|heuristic|auto] [--time-limit SECONDS]
   spvhls as      <in.spvasm> -o <out.spv>
@@ -89,6 +89,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--fusion", true},
                                                     {"--outer-loops", true},
                                                     {"--ndrange", false},
+                                                    {"--subgroup-size", true},
                                                     {"--scheduler", true},
                                                     {"--time-limit", true},
                                                     {"--dump-problems", true},
@@ -240,6 +241,8 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
     usageError("--outer-loops expects fsm or pipelined, got '" + outer + "'");
   o.pipelineOuterLoops = outer == "pipelined";
   o.ndRange = a.has("--ndrange");
+  if (a.has("--subgroup-size"))
+    o.subgroupSize = static_cast<uint32_t>(parseNumber("--subgroup-size", a.get("--subgroup-size")));
   o.minII = minIIOptions(a, sched::SchedulerKind::Auto);
   return o;
 }
@@ -493,6 +496,20 @@ sim::RunSpec hardwareRunSpec(sim::RunSpec spec, const ir::Kernel& k) {
                       "to run its body once per work-item)",
                       k.name, items));
     return spec;
+  }
+  if (const uint32_t lanes = k.subgroupLanes; lanes > 1) {
+    if (spec.subgroupSize != lanes)
+      throw DiagnosticError(
+          SourceLoc{spec.path}, "subgroup_size",
+          fmt::format("is {}; the hardware was built with subgroups of {} lanes (the kernel's "
+                      "SubgroupSize, or --subgroup-size)",
+                      spec.subgroupSize, lanes));
+    if (spec.localSize[0] % lanes)
+      throw DiagnosticError(
+          SourceLoc{spec.path}, "local_size",
+          fmt::format("[0] = {} is no multiple of the {} lanes of a subgroup; the hardware runs "
+                      "whole subgroups along dimension 0",
+                      spec.localSize[0], lanes));
   }
   const char* names[2] = {"global_size", "local_size"};
   for (int s = 0; s < 2; ++s)

@@ -27,6 +27,7 @@ struct CompileOptions {
   bool fuseLoops = true;      // adjacent loops with the same trip count are fused (--fusion)
   bool pipelineOuterLoops = false; // every outer loop pipelined around its inner loops (--outer-loops)
   bool ndRange = false;            // the body runs once per work-item even without built-ins (--ndrange)
+  uint32_t subgroupSize = 8;       // lanes of a subgroup without a SubgroupSize mode (--subgroup-size)
   sched::MinIIOptions minII;       // how each loop's II is found (--scheduler, --time-limit)
 };
 

@@ -252,7 +252,8 @@ json reportJson(const Compiled& c) {
     json sizes = json::array();
     for (size_t i = k.args.size() - ir::kNdRangeArgs; i < k.args.size(); ++i)
       sizes.push_back(k.args[i].name);
-    j["nd_range"] = {{"work_item_loop", k.workItemLoop}, {"size_args", sizes}};
+    j["nd_range"] = {
+        {"work_item_loop", k.workItemLoop}, {"size_args", sizes}, {"subgroup_lanes", k.subgroupLanes}};
   }
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
@@ -495,9 +496,11 @@ std::string reportBody(const Compiled& c) {
              : fmt::format("register limit: {}: no budget\n", k.registerLimit);
   if (k.ndRange)
     s += fmt::format(
-        "ND-range: work-items stream through loop '{}', one per iteration, work-groups in order; the "
+        "ND-range: work-items stream through loop '{}', {} per iteration, work-groups in order; the "
         "sizes are arguments global_size_0..2, local_size_0..2, work_dim\n",
-        k.workItemLoop);
+        k.workItemLoop,
+        k.subgroupLanes > 1 ? fmt::format("a subgroup of {} (lanes side by side)", k.subgroupLanes)
+                            : std::string("one"));
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

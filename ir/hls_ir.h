@@ -79,6 +79,15 @@ struct OpInfo {
 
 const OpInfo& opInfo(OpKind k);
 inline const char* opKindName(OpKind k) { return opInfo(k).name; }
+// A subgroup operation (ops.def: Lane, Sg*), replaced by logic across a subgroup's lanes.
+inline bool isSubgroupOp(OpKind k) {
+  return k == OpKind::Lane || k == OpKind::SgShuffle || k == OpKind::SgShuffleDown ||
+         k == OpKind::SgShuffleUp || k == OpKind::SgShuffleXor || k == OpKind::SgScan;
+}
+// Ops that exist only during lowering: work-item built-ins and subgroup operations.
+inline bool isLoweringOnly(OpKind k) {
+  return k == OpKind::WorkItem || isSubgroupOp(k);
+}
 inline bool hasSideEffect(OpKind k) {
   return opInfo(k).sideEffect;
 } // Store, LoopCall, Call
@@ -396,6 +405,9 @@ struct LoopTransform {
   std::string what;    // e.g. "fully unrolled: 3 copies of the body, no loop left"
 };
 
+// How an SgScan op combines its lanes' values (Op::index), in lane order.
+enum class SgCombine : uint32_t { Add, Mul, And, Or, Xor, SMin, UMin, SMax, UMax };
+
 // The scalar arguments an ND-range kernel gets after its own (ir/lower_ndrange.cpp), in this order:
 // global_size_0..2, local_size_0..2, work_dim, each 32 bits.
 constexpr uint32_t kNdRangeArgs = 7;
@@ -423,6 +435,9 @@ struct Kernel {
   // kNdRangeArgs scalar arguments.
   bool ndRange = false;
   std::string workItemLoop;
+  // Work-items per iteration of that loop: a subgroup's lanes side by side (1: one work-item; more
+  // only when the kernel uses subgroups, ir/lower_subgroups.cpp).
+  uint32_t subgroupLanes = 1;
   // A task body's result (the function's return type; none: void, and always for a kernel): the
   // value its Return terminators carry.
   Type result;

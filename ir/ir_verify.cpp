@@ -120,6 +120,12 @@ private:
     return callerOf_[l] >= 0 ? k_.loops[callerOf_[l]].ops : k_.ops;
   }
 
+  // Ops that lowering replaces before it ends (work-item built-ins, subgroup operations).
+  void checkTransient(const Op& op, OpAt where) const {
+    if (final_ && isLoweringOnly(op.kind))
+      fail(op.loc, where, fmt::format("{} left after lowering", opKindName(op.kind)));
+  }
+
   // Rules shared by kernel and loop ops: operand counts and types from ir/ops.def, memory indices.
   template <class TypeOf>
   void checkOp(const Op& op, OpAt where, TypeOf typeOf) const {
@@ -351,12 +357,10 @@ private:
       for (ValueId o : op.operands)
         if (o != kNone && o >= k_.ops.size()) fail(op.loc, where, fmt::format("operand %{} does not exist", o));
       checkOp(op, where, [&](ValueId o) { return o == kNone ? Type::none() : k_.ops[o].type; });
+      checkTransient(op, where);
       switch (op.kind) {
       case OpKind::LiveIn: case OpKind::LoopPhi:
         fail(op.loc, where, "loop-only value in the kernel CFG");
-      case OpKind::WorkItem: // replaced by the loop over work-items (ir/lower_ndrange.cpp)
-        if (final_) fail(op.loc, where, "work-item built-in left after lowering");
-        break;
       case OpKind::Arg:
         if (op.index >= k_.args.size() || k_.args[op.index].isPointer || k_.args[op.index].type != op.type)
           fail(op.loc, where, fmt::format("Arg {} is not a scalar argument of type {}", op.index, typeName(op.type)));
@@ -534,6 +538,7 @@ private:
       for (ValueId o : op.operands)
         if (o != kNone && o >= v) fail(op.loc, where, fmt::format("operand %{} is not defined before its use", o));
       checkOp(op, where, typeOf);
+      checkTransient(op, where);
       switch (op.kind) {
       case OpKind::Arg:
       case OpKind::WorkItem:

@@ -181,16 +181,31 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::checkAfter(k, "loop fusion");
     findAgain();
   }
-  if (task && lower::hasWorkItems(k)) {
+  if (task && (lower::hasWorkItems(k) || lower::hasSubgroups(k))) {
     const Op& wi =
-        *std::find_if(k.ops.begin(), k.ops.end(), [](const Op& op) { return op.kind == OpKind::WorkItem; });
+        *std::find_if(k.ops.begin(), k.ops.end(), [](const Op& op) { return isLoweringOnly(op.kind); });
     throw DiagnosticError(wi.loc, "task " + task->name,
-                          fmt::format("its function reads work-item built-in {}; a task function runs as one "
-                                      "work-item and has none",
-                                      wi.name));
+                          fmt::format("its function uses {} ({}); a task function runs as one work-item, "
+                                      "without work-item built-ins or subgroups",
+                                      wi.name.empty() ? "a subgroup operation" : wi.name,
+                                      opKindName(wi.kind)));
   }
-  if (!task && (options.ndRange || lower::hasWorkItems(k))) {
-    lower::streamWorkItems(k);
+  if (!task && (options.ndRange || lower::hasWorkItems(k) || lower::hasSubgroups(k))) {
+    uint32_t lanes = 1;
+    if (lower::hasSubgroups(k)) {
+      lanes = options.subgroupSize;
+      for (const spirv::ExecutionMode& em : mv.executionModes)
+        if (em.entryPoint == ep.function && em.mode == spirv::spv::ExecutionMode::SubgroupSize &&
+            !em.literals.empty())
+          lanes = em.literals[0];
+      if (lanes < 1 || lanes > 64 || (lanes & (lanes - 1)))
+        throw DiagnosticError(
+            mv.locOf(ep.inst), "SubgroupSize",
+            fmt::format("a subgroup of {} work-items; the hardware builds subgroups of a power of "
+                        "two from 1 to 64 lanes",
+                        lanes));
+    }
+    lower::streamWorkItems(k, lanes);
     lower::checkAfter(k, "building the loop over work-items");
     findAgain();
   }
@@ -208,6 +223,11 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);
   lower::checkAfter(k, "compaction");
+  if (k.subgroupLanes > 1) {
+    lower::buildLanes(k);
+    lower::compactKernel(k); // what the lanes left unused
+    lower::checkAfter(k, "building a subgroup's lanes");
+  }
   if (lower::extractOuterLoops(k, options.pipelineOuterLoops)) {
     lower::compactKernel(k);
     lower::checkAfter(k, "outer-loop extraction");

@@ -38,6 +38,9 @@ struct LowerOptions {
   // The kernel runs as an ND-range even if it reads no work-item built-in (--ndrange): its body is
   // run once per work-item (a kernel that reads one always is).
   bool ndRange = false;
+  // Lanes of a subgroup in hardware when the kernel uses subgroups and has no SubgroupSize execution
+  // mode (--subgroup-size; the interpreter's default is 8). A power of two from 1 to 64.
+  uint32_t subgroupSize = 8;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

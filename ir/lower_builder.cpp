@@ -235,6 +235,7 @@ bool isPure(OpKind k) {
   case OpKind::LiveIn:
   case OpKind::Arg:
   case OpKind::WorkItem: // index (the built-in) is not part of the key
+  case OpKind::SgScan:   // nor the combiner
   case OpKind::Undef:
   case OpKind::Call:
   case OpKind::Param:

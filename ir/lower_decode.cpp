@@ -400,6 +400,53 @@ private:
     case SpvOp::OpTaskSequenceReleaseINTEL:
       li.ids.assign(w.begin(), w.end());
       break;
+    // Subgroups (lower_subgroups.cpp): the shuffles' ids as they are; the group instructions' scope
+    // and values in ids, their GroupOperation (and a ClusterSize id, if any, last in ids).
+    case SpvOp::OpSubgroupShuffleINTEL:
+    case SpvOp::OpSubgroupShuffleDownINTEL:
+    case SpvOp::OpSubgroupShuffleUpINTEL:
+    case SpvOp::OpSubgroupShuffleXorINTEL:
+    case SpvOp::OpGroupBroadcast:
+    case SpvOp::OpGroupNonUniformBroadcast:
+    case SpvOp::OpGroupNonUniformBroadcastFirst:
+    case SpvOp::OpGroupAll:
+    case SpvOp::OpGroupAny:
+    case SpvOp::OpGroupNonUniformAll:
+    case SpvOp::OpGroupNonUniformAny:
+    case SpvOp::OpGroupNonUniformAllEqual:
+    case SpvOp::OpGroupNonUniformElect:
+    case SpvOp::OpSubgroupBlockReadINTEL:
+    case SpvOp::OpSubgroupBlockWriteINTEL:
+      li.ids.assign(w.begin(), w.end());
+      break;
+    case SpvOp::OpGroupIAdd:
+    case SpvOp::OpGroupFAdd:
+    case SpvOp::OpGroupFMin:
+    case SpvOp::OpGroupUMin:
+    case SpvOp::OpGroupSMin:
+    case SpvOp::OpGroupFMax:
+    case SpvOp::OpGroupUMax:
+    case SpvOp::OpGroupSMax:
+    case SpvOp::OpGroupNonUniformIAdd:
+    case SpvOp::OpGroupNonUniformFAdd:
+    case SpvOp::OpGroupNonUniformIMul:
+    case SpvOp::OpGroupNonUniformFMul:
+    case SpvOp::OpGroupNonUniformSMin:
+    case SpvOp::OpGroupNonUniformUMin:
+    case SpvOp::OpGroupNonUniformFMin:
+    case SpvOp::OpGroupNonUniformSMax:
+    case SpvOp::OpGroupNonUniformUMax:
+    case SpvOp::OpGroupNonUniformFMax:
+    case SpvOp::OpGroupNonUniformBitwiseAnd:
+    case SpvOp::OpGroupNonUniformBitwiseOr:
+    case SpvOp::OpGroupNonUniformBitwiseXor:
+    case SpvOp::OpGroupNonUniformLogicalAnd:
+    case SpvOp::OpGroupNonUniformLogicalOr:
+    case SpvOp::OpGroupNonUniformLogicalXor:
+      li.ids = {w.at(0), w.at(2)};
+      li.lits = {w.at(1)};
+      if (w.size() > 3) li.ids.push_back(w[3]);
+      break;
     case SpvOp::OpReturn: case SpvOp::OpUnreachable:
       break;
     case SpvOp::OpReturnValue:

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 #include "frontend/grammar.h"
 #include "ir/lower_translate.h"
@@ -54,15 +55,21 @@ const char* shortName(uint32_t builtin) {
     return "global_linear_id";
   case bi::LocalInvocationIndex:
     return "local_linear_id";
+  case bi::SubgroupSize:
+    return "sub_group_size";
+  case bi::SubgroupMaxSize:
+    return "max_sub_group_size";
+  case bi::NumSubgroups:
+    return "num_sub_groups";
+  case bi::NumEnqueuedSubgroups:
+    return "enqueued_num_sub_groups";
+  case bi::SubgroupId:
+    return "sub_group_id";
+  case bi::SubgroupLocalInvocationId:
+    return "sub_group_local_id";
   default:
     return nullptr; // not built in hardware
   }
-}
-
-bool isSubgroupBuiltin(uint32_t builtin) {
-  return builtin == bi::SubgroupSize || builtin == bi::SubgroupMaxSize || builtin == bi::NumSubgroups ||
-         builtin == bi::NumEnqueuedSubgroups || builtin == bi::SubgroupId ||
-         builtin == bi::SubgroupLocalInvocationId;
 }
 
 std::string builtinName(uint32_t builtin) {
@@ -70,6 +77,12 @@ std::string builtinName(uint32_t builtin) {
 }
 
 } // namespace
+
+bool isSubgroupBuiltin(uint32_t builtin) {
+  return builtin == bi::SubgroupSize || builtin == bi::SubgroupMaxSize || builtin == bi::NumSubgroups ||
+         builtin == bi::NumEnqueuedSubgroups || builtin == bi::SubgroupId ||
+         builtin == bi::SubgroupLocalInvocationId;
+}
 
 std::optional<uint32_t> Translator::builtinOf(Id var) const {
   auto it = c_.mv.decorations.find(var);
@@ -127,10 +140,6 @@ bool Translator::translateBuiltin(const LInst& in) {
     auto r = rootOf(in.ids.at(0));
     if (!r) return false;
     const uint32_t builtin = r->first;
-    if (isSubgroupBuiltin(builtin))
-      c_.failAt(in, fmt::format("reads built-in {}; subgroups are not built in hardware yet (they run in the "
-                                "interpreter, `spvhls run`)",
-                                builtinName(builtin)));
     const char* name = shortName(builtin);
     if (!name)
       c_.failAt(in,
@@ -168,7 +177,7 @@ bool hasWorkItems(const Kernel& k) {
   return std::any_of(k.ops.begin(), k.ops.end(), [](const Op& op) { return op.kind == OpKind::WorkItem; });
 }
 
-void streamWorkItems(Kernel& k) {
+void streamWorkItems(Kernel& k, uint32_t lanes) {
   const std::vector<int> fnOf = functionOfBlocks(k);
   for (const Op& op : k.ops)
     if (op.kind == OpKind::WorkItem && fnOf[op.block] >= 0)
@@ -221,10 +230,11 @@ void streamWorkItems(Kernel& k) {
 
   // Loop-invariant values, in the entry block: the last local id and the last group base per
   // dimension (global size less local size), so that the counters compare their current value.
-  const ValueId zero = b.constant(32, 0), one = b.constant(32, 1);
+  // With subgroups (`lanes` > 1) dimension 0 steps a subgroup at a time.
+  const ValueId zero = b.constant(32, 0), one = b.constant(32, 1), laneCount = b.constant(32, lanes);
   std::array<ValueId, 3> lastLocal{}, lastBase{};
   for (int d = 0; d < 3; ++d) {
-    lastLocal[d] = b.binary(OpKind::Sub, size[3 + d], one);
+    lastLocal[d] = b.binary(OpKind::Sub, size[3 + d], d == 0 ? laneCount : one);
     lastBase[d] = b.binary(OpKind::Sub, size[d], size[3 + d]);
   }
 
@@ -262,7 +272,7 @@ void streamWorkItems(Kernel& k) {
   std::array<ValueId, 9> next{};
   for (int d = 0; d < 3; ++d) {
     const ValueId wraps = wrapsNow(local[d], lastLocal[d]);
-    next[d] = b.select(wraps, zero, b.binary(OpKind::Add, local[d], stepBy(one)));
+    next[d] = b.select(wraps, zero, b.binary(OpKind::Add, local[d], stepBy(d == 0 ? laneCount : one)));
     carry = wraps;
   }
   for (int d = 0; d < 3; ++d) {
@@ -280,9 +290,31 @@ void streamWorkItems(Kernel& k) {
 
   // The built-ins, computed in the header (it dominates the body) where the body reads them.
   b.block = header;
+  // A subgroup's lanes differ in dimension 0 of the local id only (its local size is a multiple of
+  // the lanes); the lane's index is a Lane op until the lanes are built (lower_subgroups.cpp).
+  ValueId lane = zero;
+  const ValueId counter0 = local[0];
+  if (lanes > 1) {
+    Op op;
+    op.kind = OpKind::Lane;
+    op.type = Type::bits(32);
+    op.name = "lane";
+    lane = b.emit(std::move(op));
+    local[0] = b.binary(OpKind::Add, counter0, lane);
+  }
   std::array<ValueId, 3> global{};
   for (int d = 0; d < 3; ++d)
     global[d] = b.binary(OpKind::Add, base[d], local[d]);
+  const uint32_t laneBits = static_cast<uint32_t>(std::countr_zero(lanes));
+  auto inEntry = [&](auto make) { // once, before the work-items
+    const uint32_t saved = b.block;
+    b.block = 0;
+    const ValueId v = make();
+    b.block = saved;
+    return v;
+  };
+  // Subgroups per work-group row (dimension 0) and per work-group.
+  auto rowSubgroups = [&] { return b.binary(OpKind::LShr, size[3], b.constant(32, laneBits)); };
   auto linear = [&](const std::array<ValueId, 3>& id, ValueId sx, ValueId sy) {
     return b.binary(
         OpKind::Add, id[0],
@@ -302,12 +334,24 @@ void streamWorkItems(Kernel& k) {
     case bi::WorkgroupSize:
     case bi::EnqueuedWorkgroupSize:
       return size[3 + d];
-    case bi::NumWorkgroups: {
-      const uint32_t saved = b.block;
-      b.block = 0; // once, before the work-items
-      const ValueId n = b.binary(OpKind::UDiv, size[d], size[3 + d]);
-      b.block = saved;
-      return n;
+    case bi::NumWorkgroups:
+      return inEntry([&] { return b.binary(OpKind::UDiv, size[d], size[3 + d]); });
+    case bi::SubgroupSize:
+    case bi::SubgroupMaxSize:
+      return laneCount;
+    case bi::NumSubgroups:
+    case bi::NumEnqueuedSubgroups:
+      return inEntry(
+          [&] { return b.binary(OpKind::Mul, b.binary(OpKind::Mul, rowSubgroups(), size[4]), size[5]); });
+    case bi::SubgroupLocalInvocationId:
+      return lane;
+    case bi::SubgroupId: {
+      const ValueId row = inEntry(rowSubgroups);
+      const ValueId inRow = b.binary(OpKind::LShr, counter0, b.constant(32, laneBits));
+      return b.binary(OpKind::Add, inRow,
+                      b.binary(OpKind::Mul,
+                               b.binary(OpKind::Add, local[1], b.binary(OpKind::Mul, local[2], size[4])),
+                               row));
     }
     case bi::GlobalOffset:
       return zero;
@@ -350,7 +394,7 @@ void streamWorkItems(Kernel& k) {
   }
   LoopControlRequest r;
   r.name = "ND-range work-items";
-  r.value = "one per iteration";
+  r.value = lanes > 1 ? fmt::format("a subgroup of {} per iteration", lanes) : "one per iteration";
   r.status = LoopControlRequest::Status::Honoured;
   r.note = shared.empty()
                ? "the kernel's body runs once per work-item"
@@ -360,6 +404,7 @@ void streamWorkItems(Kernel& k) {
   controls.requests.push_back(std::move(r));
   k.blocks[header].loopControls = std::move(controls);
   k.ndRange = true;
+  k.subgroupLanes = lanes;
   k.workItemLoop = k.blocks[header].name;
 }
 

@@ -473,7 +473,7 @@ void Translator::translateBlock(uint32_t fi) {
       continue;
     }
     if (&in == &lb.insts.back()) translateTerminator(in);
-    else if (!translateBuiltin(in) && !translateStruct(in) && !translateVector(in))
+    else if (!translateBuiltin(in) && !translateSubgroup(in) && !translateStruct(in) && !translateVector(in))
       translateInst(in);
   }
   exitBlockOf_[lb.label] = current_; // accesses through pointers into several memories add blocks

@@ -130,6 +130,9 @@ private:
   std::unordered_map<Id, std::pair<uint32_t, int>> builtinPtrs_; // pointer -> (BuiltIn, component; -1: all)
   std::optional<uint32_t> builtinOf(Id var) const;               // the BuiltIn a module variable is
   bool translateBuiltin(const LInst& in); // false: the instruction does not touch a built-in
+  // lower_subgroups.cpp: shuffles and group instructions at Subgroup scope as Sg* ops (false: another).
+  bool translateSubgroup(const LInst& in);
+  void blockAccess(const LInst& in); // OpSubgroupBlockReadINTEL / WriteINTEL
 
   // lower_tasks.cpp: task sequences.
   void translateTask(const LInst& in);

@@ -137,6 +137,12 @@ Unit OperatorLibrary::unitTiming(const ir::Op& op) const {
   case K::Const:
   case K::Arg:
   case K::WorkItem:
+  case K::Lane:
+  case K::SgShuffle:
+  case K::SgShuffleDown:
+  case K::SgShuffleUp:
+  case K::SgShuffleXor:
+  case K::SgScan:
   case K::LiveIn:
   case K::LoopPhi:
   case K::Undef:

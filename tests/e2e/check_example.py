@@ -84,6 +84,7 @@ def main():
     ap.add_argument("--outer-loops", help="passed to spvhls sim (fsm, pipelined)")
     ap.add_argument("--scheduler", help="passed to spvhls sim (auto, heuristic, exact)")
     ap.add_argument("--clock-period", help="passed to spvhls sim (ns: operations chained within a cycle)")
+    ap.add_argument("--subgroup-size", help="passed to spvhls sim (lanes of a subgroup without a SubgroupSize mode)")
     ap.add_argument("--units", default="",
                     help="MODULE=N,...: loop 0 must build exactly N instances of each MODULE (units_built), "
                          "holding every operation of that module the loop's units list")
@@ -120,6 +121,8 @@ def main():
         budget += ["--scheduler", args.scheduler]
     if args.clock_period is not None:
         budget += ["--clock-period", args.clock_period]
+    if args.subgroup_size is not None:
+        budget += ["--subgroup-size", args.subgroup_size]
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
              "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)

@@ -613,6 +613,41 @@ TEST_CASE("InitiationIntervalINTEL on an outer loop pipelines it around its inne
     CHECK_FALSE(b.loopControls); // no loop is left in the CFG
 }
 
+// A kernel k(global uint* a) that reads global id 0 into %i and its element's pointer %p, then runs
+// `body` (SPV_INTEL_subgroups declared; `modes` and `decls` added where they belong).
+std::string subgroupKernel(const std::string& modes, const std::string& decls, const std::string& body) {
+  return R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability SubgroupShuffleINTEL
+               OpExtension "SPV_INTEL_subgroups"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+)" + modes +
+         R"(
+               OpDecorate %gid BuiltIn GlobalInvocationId
+      %ulong = OpTypeInt 64 0
+       %uint = OpTypeInt 32 0
+         %v3 = OpTypeVector %ulong 3
+       %void = OpTypeVoid
+     %ptr_in = OpTypePointer Input %v3
+      %ptr_g = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr_g
+     %uint_1 = OpConstant %uint 1
+)" + decls +
+         R"(
+        %gid = OpVariable %ptr_in Input
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ptr_g
+      %entry = OpLabel
+        %ids = OpLoad %v3 %gid
+          %i = OpCompositeExtract %ulong %ids 0
+          %p = OpInBoundsPtrAccessChain %ptr_g %a %i
+)" + body +
+         "               OpFunctionEnd\n";
+}
+
 TEST_CASE("errors name the construct, its location, what was found and what was expected") {
   Loaded l = loadFile("errors.spv");
   SUBCASE("a pointer into two buffers is no error any more: its store dispatches on the memory") {
@@ -686,33 +721,48 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     CHECK(std::any_of(lp.controls.requests.begin(), lp.controls.requests.end(),
                       [](const ir::LoopControlRequest& r) { return r.name == "ND-range work-items"; }));
   }
-  SUBCASE("a subgroup built-in names itself") {
-    Loaded t = loadText(R"(
-               OpCapability Addresses
-               OpCapability Kernel
-               OpCapability Int64
-               OpCapability SubgroupShuffleINTEL
-               OpExtension "SPV_INTEL_subgroups"
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %k "k" %sgl
-               OpDecorate %sgl BuiltIn SubgroupLocalInvocationId
-       %uint = OpTypeInt 32 0
-       %void = OpTypeVoid
-     %ptr_in = OpTypePointer Input %uint
-      %ptr_g = OpTypePointer CrossWorkgroup %uint
-         %fn = OpTypeFunction %void %ptr_g
-        %sgl = OpVariable %ptr_in Input
-          %k = OpFunction %void None %fn
-          %a = OpFunctionParameter %ptr_g
-      %entry = OpLabel
-         %id = OpLoad %uint %sgl
-               OpStore %a %id
+  SUBCASE("subgroups: a subgroup's lanes side by side, a shuffle wired across them") {
+    ir::Kernel k = lower(loadText(subgroupKernel("OpExecutionMode %k SubgroupSize 4\n", "", R"(
+          %x = OpLoad %uint %p
+          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
+               OpStore %p %y
                OpReturn
-               OpFunctionEnd
-)");
-    std::string e = lowerError(t, "k");
-    CHECK(e.find("OpLoad %id: reads built-in SubgroupLocalInvocationId; subgroups are not built in hardware "
-                 "yet") != std::string::npos);
+)")),
+                         "k");
+    CHECK(k.subgroupLanes == 4);
+    REQUIRE(k.loops.size() == 1);
+    const ir::Loop& lp = k.loops[0];
+    std::vector<ir::ValueId> loads, stores;
+    for (ir::ValueId v = 0; v < lp.ops.size(); ++v) {
+      CHECK(!ir::isLoweringOnly(lp.ops[v].kind));
+      if (lp.ops[v].kind == OpKind::Load) loads.push_back(v);
+      if (lp.ops[v].kind == OpKind::Store) stores.push_back(v);
+    }
+    REQUIRE(loads.size() == 4);
+    REQUIRE(stores.size() == 4);
+    for (size_t j = 0; j < 4; ++j)
+      CHECK(lp.ops[stores[j]].operands[1] == loads[j ^ 1]); // lane j stores lane j^1's x
+  }
+  SUBCASE("subgroups in a kernel with a loop of its own name the loop") {
+    const std::string e =
+        lowerError(loadText(subgroupKernel("", "%bool = OpTypeBool\n%uint_4 = OpConstant %uint 4\n",
+                                           R"(
+               OpBranch %head
+       %head = OpLabel
+          %n = OpPhi %uint %uint_1 %entry %n1 %head
+          %x = OpLoad %uint %p
+          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
+               OpStore %p %y
+         %n1 = OpIAdd %uint %n %uint_1
+          %c = OpULessThan %bool %n1 %uint_4
+               OpBranchConditional %c %head %exit
+       %exit = OpLabel
+               OpReturn
+)")),
+                   "k");
+    CHECK(e.find("a kernel that uses subgroups is built only when its body has no loop of its own") !=
+          std::string::npos);
+    CHECK(e.find("it has loop 'head'") != std::string::npos);
   }
   SUBCASE("vectors are no error any more: one add per lane, int4 accessed whole") {
     ir::Kernel k = lower(l, "vectors");

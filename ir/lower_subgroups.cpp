@@ -1,0 +1,445 @@
+// Subgroups in hardware: a subgroup's S work-items as S lanes side by side in one iteration of the loop
+// over work-items (SIMD lanes).
+//
+// Translation reads the shuffles of SPV_INTEL_subgroups and the core group instructions at Subgroup
+// scope as Sg* ops on one lane's values (Translator::translateSubgroup). The loop over work-items
+// steps S work-items at a time (lower_ndrange.cpp; a Lane op is each lane's index), and once that loop
+// is extracted, buildLanes copies its body S times: what is the same in every lane (the counters, what
+// follows from them alone, an access to an address the same in every lane) is built once, everything
+// else once per lane, and each Sg
+// op becomes logic across the lanes' copies: a multiplexer tree on the lane index for a shuffle (wires
+// for a constant index), a chain in lane order for a reduction or scan (the interpreter's order,
+// docs/interpreter.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "frontend/grammar.h"
+#include "ir/lower_translate.h"
+
+namespace spvhls::ir::lower {
+
+namespace {
+constexpr uint64_t kSubgroupScope = 3, kWorkgroupScope = 2;
+} // namespace
+
+bool Translator::translateSubgroup(const LInst& in) {
+  using O = SpvOp;
+  const bool shuffle = in.op == O::OpSubgroupShuffleINTEL || in.op == O::OpSubgroupShuffleDownINTEL ||
+                       in.op == O::OpSubgroupShuffleUpINTEL || in.op == O::OpSubgroupShuffleXorINTEL;
+  std::optional<SgCombine> combine;
+  switch (in.op) {
+  case O::OpGroupIAdd:
+  case O::OpGroupNonUniformIAdd:
+    combine = SgCombine::Add;
+    break;
+  case O::OpGroupNonUniformIMul:
+    combine = SgCombine::Mul;
+    break;
+  case O::OpGroupSMin:
+  case O::OpGroupNonUniformSMin:
+    combine = SgCombine::SMin;
+    break;
+  case O::OpGroupUMin:
+  case O::OpGroupNonUniformUMin:
+    combine = SgCombine::UMin;
+    break;
+  case O::OpGroupSMax:
+  case O::OpGroupNonUniformSMax:
+    combine = SgCombine::SMax;
+    break;
+  case O::OpGroupUMax:
+  case O::OpGroupNonUniformUMax:
+    combine = SgCombine::UMax;
+    break;
+  case O::OpGroupNonUniformBitwiseAnd:
+  case O::OpGroupNonUniformLogicalAnd:
+    combine = SgCombine::And;
+    break;
+  case O::OpGroupNonUniformBitwiseOr:
+  case O::OpGroupNonUniformLogicalOr:
+    combine = SgCombine::Or;
+    break;
+  case O::OpGroupNonUniformBitwiseXor:
+  case O::OpGroupNonUniformLogicalXor:
+    combine = SgCombine::Xor;
+    break;
+  default:
+    break;
+  }
+  const bool floatArith = in.op == O::OpGroupFAdd || in.op == O::OpGroupFMin || in.op == O::OpGroupFMax ||
+                          in.op == O::OpGroupNonUniformFAdd || in.op == O::OpGroupNonUniformFMul ||
+                          in.op == O::OpGroupNonUniformFMin || in.op == O::OpGroupNonUniformFMax;
+  const bool group = combine || floatArith || in.op == O::OpGroupBroadcast ||
+                     in.op == O::OpGroupNonUniformBroadcast || in.op == O::OpGroupNonUniformBroadcastFirst ||
+                     in.op == O::OpGroupAll || in.op == O::OpGroupAny || in.op == O::OpGroupNonUniformAll ||
+                     in.op == O::OpGroupNonUniformAny || in.op == O::OpGroupNonUniformAllEqual ||
+                     in.op == O::OpGroupNonUniformElect;
+  if (in.op == O::OpSubgroupBlockReadINTEL || in.op == O::OpSubgroupBlockWriteINTEL) {
+    blockAccess(in);
+    return true;
+  }
+  if (!shuffle && !group) return false;
+  if (group) {
+    const spirv::Constant* scope = c_.mv.findConstant(in.ids.at(0));
+    if (!scope || scope->bits != kSubgroupScope)
+      c_.failAt(in, scope && scope->bits == kWorkgroupScope
+                        ? "work-group collectives (Workgroup scope) are not built in hardware yet"
+                        : "expected Subgroup scope (the only group scope built in hardware)");
+  }
+  if (floatArith) c_.failAt(in, "floating-point subgroup reductions and scans are not built in hardware yet");
+  if (vectorType(in.type))
+    c_.failAt(in, fmt::format("subgroup operations on vectors ({}) are not built in hardware yet",
+                              c_.typeName(in.type)));
+  const uint32_t w = widthOf(in.type, in);
+  auto emit = [&](OpKind kind, std::vector<ValueId> operands, uint32_t width, uint32_t index = 0,
+                  uint64_t imm = 0) {
+    Op op;
+    op.kind = kind;
+    op.type = Type::bits(width);
+    op.operands = std::move(operands);
+    op.index = index;
+    op.imm = imm;
+    return b_.emit(std::move(op));
+  };
+  auto lane32 = [&](Id id) { return b_.resize(valueOf(id, in), 32, false); };
+  auto value = [&](size_t i) { return operandOf(in.ids.at(i), w, in); };
+  auto lane = [&] {
+    Op op;
+    op.kind = OpKind::Lane;
+    op.type = Type::bits(32);
+    op.name = "lane";
+    return b_.emit(std::move(op));
+  };
+  ValueId r = kNone;
+  switch (in.op) {
+  case O::OpSubgroupShuffleINTEL:
+    r = emit(OpKind::SgShuffle, {value(0), lane32(in.ids.at(1))}, w);
+    break;
+  case O::OpSubgroupShuffleDownINTEL:
+    r = emit(OpKind::SgShuffleDown, {value(0), value(1), lane32(in.ids.at(2))}, w);
+    break;
+  case O::OpSubgroupShuffleUpINTEL:
+    r = emit(OpKind::SgShuffleUp, {value(0), value(1), lane32(in.ids.at(2))}, w);
+    break;
+  case O::OpSubgroupShuffleXorINTEL:
+    r = emit(OpKind::SgShuffleXor, {value(0), lane32(in.ids.at(1))}, w);
+    break;
+  case O::OpGroupBroadcast:
+  case O::OpGroupNonUniformBroadcast:
+    if (vectorType(c_.typeOf(in.ids.at(2))))
+      c_.failAt(in, "expected a scalar LocalId at Subgroup scope (a subgroup local id)");
+    r = emit(OpKind::SgShuffle, {value(1), lane32(in.ids.at(2))}, w);
+    break;
+  case O::OpGroupNonUniformBroadcastFirst: // every lane is active: the first is lane 0
+    r = emit(OpKind::SgShuffle, {value(1), b_.constant(32, 0)}, w);
+    break;
+  case O::OpGroupAll:
+  case O::OpGroupNonUniformAll:
+    r = emit(OpKind::SgScan, {value(1)}, 1, uint32_t(SgCombine::And));
+    break;
+  case O::OpGroupAny:
+  case O::OpGroupNonUniformAny:
+    r = emit(OpKind::SgScan, {value(1)}, 1, uint32_t(SgCombine::Or));
+    break;
+  case O::OpGroupNonUniformAllEqual: {
+    const uint32_t vw = widthOf(c_.typeOf(in.ids.at(1)), in);
+    const ValueId v = operandOf(in.ids.at(1), vw, in);
+    const ValueId first = emit(OpKind::SgShuffle, {v, b_.constant(32, 0)}, vw);
+    r = emit(OpKind::SgScan, {b_.binary(OpKind::Eq, v, first)}, 1, uint32_t(SgCombine::And));
+    break;
+  }
+  case O::OpGroupNonUniformElect:
+    r = b_.binary(OpKind::Eq, lane(), b_.constant(32, 0));
+    break;
+  default: { // the reductions and scans
+    const uint64_t mode = in.lits.at(0);
+    if (mode > 2 || in.ids.size() > 2)
+      c_.failAt(
+          in, fmt::format("GroupOperation {} is not built in hardware yet; expected Reduce, InclusiveScan or "
+                          "ExclusiveScan",
+                          spirv::grammar::enumName(spirv::OperandKind::GroupOperation, uint32_t(mode))));
+    r = emit(OpKind::SgScan, {value(1)}, w, uint32_t(*combine), mode);
+    break;
+  }
+  }
+  vals_[in.result] = r;
+  return true;
+}
+
+// OpSubgroupBlockReadINTEL / WriteINTEL on a buffer: component k of lane i at Ptr[i + k * S], the
+// pointer the same in every lane. Each lane makes its own accesses (not merged into wide ones yet).
+void Translator::blockAccess(const LInst& in) {
+  const bool read = in.op == SpvOp::OpSubgroupBlockReadINTEL;
+  const Id type = read ? in.type : c_.typeOf(in.ids.at(1));
+  const spirv::Type* vt = vectorType(type);
+  const Id elem = vt ? vt->elem : type;
+  const uint32_t eb = accessSize(elem, in), n = vt ? vt->count : 1;
+  const Ptr p = ptrOf(in.ids.at(0), in);
+  Op lane;
+  lane.kind = OpKind::Lane;
+  lane.type = Type::bits(32);
+  lane.name = "lane";
+  Op lanes; // the subgroup's size: S (lower_ndrange.cpp)
+  lanes.kind = OpKind::WorkItem;
+  lanes.type = Type::bits(32);
+  lanes.index = spirv::spv::BuiltIn::SubgroupMaxSize;
+  lanes.name = "max_sub_group_size";
+  const ValueId laneV = b_.resize(b_.emit(std::move(lane)), 64, false);
+  const ValueId size = b_.resize(b_.emit(std::move(lanes)), 64, false);
+  std::vector<ValueId> data;
+  if (!read)
+    data = vt ? [&] {
+    std::vector<ValueId> v;
+    for (Id l : lanesOf(in.ids[1], in)) v.push_back(valueOf(l, in));
+    return v;
+  }()
+                       : std::vector<ValueId>{valueOf(in.ids[1], in)};
+  std::vector<ValueId> loaded;
+  for (uint32_t k = 0; k < n; ++k) {
+    const ValueId element = k == 0 ? laneV : b_.binary(OpKind::Add, laneV, b_.mulConst(size, k));
+    const Ptr at{p.memory, b_.binary(OpKind::Add, p.offset, b_.mulConst(element, eb)), p.set};
+    if (read)
+      loaded.push_back(emitLoad(at, eb, in));
+    else
+      emitStore(at, data.at(k), eb, in);
+  }
+  if (!read) return;
+  if (!vt) {
+    vals_[in.result] = loaded[0];
+    return;
+  }
+  const std::vector<Id>& out = lanesFor(in.result, in);
+  for (uint32_t k = 0; k < n; ++k)
+    vals_[out[k]] = loaded[k];
+}
+
+} // namespace spvhls::ir::lower
+
+namespace spvhls::ir::lower {
+
+namespace {
+
+bool isLaneOp(OpKind k) {
+  return k == OpKind::Lane || k == OpKind::SgShuffle || k == OpKind::SgShuffleDown ||
+         k == OpKind::SgShuffleUp || k == OpKind::SgShuffleXor || k == OpKind::SgScan;
+}
+
+// The lanes' copies of one loop body, built in order.
+class LaneBuilder {
+public:
+  LaneBuilder(Loop& lp, uint32_t lanes) : lp_(lp), lanes_(lanes), b_(lp.ops, nullptr) {}
+
+  void run() {
+    old_ = std::move(lp_.ops);
+    lp_.ops.clear();
+    map_.assign(old_.size(), std::vector<ValueId>(lanes_, kNone));
+    uniform_.assign(old_.size(), 0);
+    for (ValueId v = 0; v < old_.size(); ++v) {
+      const Op& op = old_[v];
+      b_.loc = op.loc;
+      switch (op.kind) {
+      case OpKind::Lane:
+        for (uint32_t j = 0; j < lanes_; ++j)
+          map_[v][j] = b_.constant(32, j);
+        continue;
+      case OpKind::SgShuffle:
+      case OpKind::SgShuffleDown:
+      case OpKind::SgShuffleUp:
+      case OpKind::SgShuffleXor:
+        shuffle(v);
+        continue;
+      case OpKind::SgScan:
+        scan(v);
+        continue;
+      default:
+        break;
+      }
+      // The same in every lane when its operands are: a load or store of one address too (lanes storing
+      // different values there would race, which OpenCL leaves undefined).
+      bool uniform = op.kind == OpKind::Store || !hasSideEffect(op.kind);
+      for (ValueId o : op.operands)
+        uniform = uniform && (o == kNone || uniform_[o]);
+      if (uniform) {
+        uniform_[v] = 1;
+        const ValueId one = b_.emit(copy(op, 0));
+        std::fill(map_[v].begin(), map_[v].end(), one);
+        continue;
+      }
+      for (uint32_t j = 0; j < lanes_; ++j)
+        map_[v][j] = b_.emit(copy(op, j));
+    }
+    auto shared = [&](ValueId v, const char* what) {
+      if (v == kNone) return v;
+      if (!uniform_[v])
+        throw InternalError(lp_.loc, "loop " + lp_.name,
+                            fmt::format("{} differs between a subgroup's lanes", what));
+      return map_[v][0];
+    };
+    for (LoopPhi& phi : lp_.phis)
+      phi.next = shared(phi.next, "a carried value");
+    lp_.continueCond = shared(lp_.continueCond, "the exit condition");
+    for (ValueId& o : lp_.liveOuts)
+      o = shared(o, "a value read after the loop");
+  }
+
+private:
+  Loop& lp_;
+  const uint32_t lanes_;
+  Builder b_;
+  std::vector<Op> old_;
+  std::vector<std::vector<ValueId>> map_; // per old op: its value in each lane
+  std::vector<uint8_t> uniform_;          // the same in every lane (one copy)
+
+  Op copy(Op op, uint32_t lane) const {
+    for (ValueId& o : op.operands)
+      if (o != kNone) o = map_[o][lane];
+    return op;
+  }
+  std::optional<uint64_t> constant(ValueId oldOperand) const { return b_.constValue(map_[oldOperand][0]); }
+
+  // values[index], index's low log2(values.size()) bits choosing (a tree of multiplexers).
+  ValueId pick(std::vector<ValueId> values, ValueId index) {
+    for (uint32_t bit = 0; values.size() > 1; ++bit) {
+      const ValueId sel = b_.extract(index, bit, 1);
+      std::vector<ValueId> next;
+      for (size_t i = 0; i + 1 < values.size(); i += 2)
+        next.push_back(values[i] == values[i + 1] ? values[i] : b_.select(sel, values[i + 1], values[i]));
+      values = std::move(next);
+    }
+    return values[0];
+  }
+
+  void shuffle(ValueId v) {
+    const Op& op = old_[v];
+    const uint32_t s = lanes_;
+    std::vector<ValueId> from; // the values lanes may read, in index order
+    for (uint32_t j = 0; j < s; ++j)
+      from.push_back(map_[op.operands[0]][j]);
+    if (op.kind == OpKind::SgShuffleDown || op.kind == OpKind::SgShuffleUp)
+      for (uint32_t j = 0; j < s; ++j)
+        from.push_back(map_[op.operands[1]][j]);
+    const ValueId amount = op.operands.back();
+    const auto known = constant(amount);
+    const uint64_t n = from.size();
+    for (uint32_t j = 0; j < s; ++j) {
+      // The index into `from`: a shuffle's lane; Down: lane + delta over current then next; Up: lane -
+      // delta over previous then current (so lane + S - delta); Xor: lane ^ value. Out of range is
+      // undefined (the interpreter reports it); the hardware takes the index modulo `from`'s size.
+      ValueId index = kNone;
+      if (known) {
+        const uint64_t c = *known;
+        const uint64_t i = op.kind == OpKind::SgShuffle       ? c
+                           : op.kind == OpKind::SgShuffleDown ? j + c
+                           : op.kind == OpKind::SgShuffleUp   ? j + s - c
+                                                              : (j ^ c);
+        map_[v][j] = from[i % n];
+        continue;
+      }
+      const ValueId d = map_[amount][j];
+      const ValueId lane = b_.constant(32, j);
+      index = op.kind == OpKind::SgShuffle       ? d
+              : op.kind == OpKind::SgShuffleDown ? b_.binary(OpKind::Add, lane, d)
+              : op.kind == OpKind::SgShuffleUp   ? b_.binary(OpKind::Sub, b_.constant(32, j + s), d)
+                                                 : b_.binary(OpKind::Xor, lane, d);
+      map_[v][j] = pick(from, index);
+    }
+  }
+
+  ValueId combine(SgCombine c, ValueId a, ValueId x) {
+    switch (c) {
+    case SgCombine::Add:
+      return b_.binary(OpKind::Add, a, x);
+    case SgCombine::Mul:
+      return b_.binary(OpKind::Mul, a, x);
+    case SgCombine::And:
+      return b_.binary(OpKind::And, a, x);
+    case SgCombine::Or:
+      return b_.binary(OpKind::Or, a, x);
+    case SgCombine::Xor:
+      return b_.binary(OpKind::Xor, a, x);
+    case SgCombine::SMin:
+      return b_.select(b_.binary(OpKind::SLt, x, a), x, a);
+    case SgCombine::UMin:
+      return b_.select(b_.binary(OpKind::ULt, x, a), x, a);
+    case SgCombine::SMax:
+      return b_.select(b_.binary(OpKind::SGt, x, a), x, a);
+    case SgCombine::UMax:
+      return b_.select(b_.binary(OpKind::UGt, x, a), x, a);
+    }
+    return a;
+  }
+
+  uint64_t identity(SgCombine c, uint32_t w) const {
+    const uint64_t ones = w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1, sign = uint64_t(1) << (w - 1);
+    switch (c) {
+    case SgCombine::Mul:
+      return 1;
+    case SgCombine::And:
+    case SgCombine::UMin:
+      return ones;
+    case SgCombine::SMin:
+      return ones >> 1;
+    case SgCombine::SMax:
+      return sign;
+    default:
+      return 0; // Add, Or, Xor, UMax
+    }
+  }
+
+  // In lane order from lane 0, as the interpreter combines them.
+  void scan(ValueId v) {
+    const Op& op = old_[v];
+    const SgCombine c = static_cast<SgCombine>(op.index);
+    std::vector<ValueId> acc(lanes_);
+    acc[0] = map_[op.operands[0]][0];
+    for (uint32_t j = 1; j < lanes_; ++j)
+      acc[j] = combine(c, acc[j - 1], map_[op.operands[0]][j]);
+    for (uint32_t j = 0; j < lanes_; ++j)
+      map_[v][j] = op.imm == 0   ? acc[lanes_ - 1]
+                   : op.imm == 1 ? acc[j]
+                   : j == 0      ? b_.constant(op.width(), identity(c, op.width()))
+                                 : acc[j - 1];
+  }
+};
+
+} // namespace
+
+bool hasSubgroups(const Kernel& k) {
+  return std::any_of(k.ops.begin(), k.ops.end(), [](const Op& op) {
+    return isLaneOp(op.kind) || (op.kind == OpKind::WorkItem && isSubgroupBuiltin(op.index));
+  });
+}
+
+void buildLanes(Kernel& k) {
+  if (k.subgroupLanes <= 1) return;
+  int at = -1;
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    if (k.loops[l].name == k.workItemLoop) at = static_cast<int>(l);
+  auto where = [&]() -> std::optional<SourceLoc> {
+    for (const Op& op : k.ops)
+      if (isLaneOp(op.kind)) return op.loc;
+    for (size_t l = 0; l < k.loops.size(); ++l)
+      if (static_cast<int>(l) != at)
+        for (const Op& op : k.loops[l].ops)
+          if (isLaneOp(op.kind)) return op.loc;
+    return std::nullopt;
+  };
+  if (at < 0 || where()) {
+    std::string inner;
+    for (const Loop& lp : k.loops)
+      if (lp.name != k.workItemLoop) inner = lp.name;
+    for (const BasicBlock& bb : k.blocks)
+      if (!bb.notPipelinedReason.empty() && bb.name != k.workItemLoop) inner = bb.name;
+    throw DiagnosticError(
+        where().value_or(k.loc), "subgroups",
+        fmt::format("a kernel that uses subgroups is built only when its body has no loop of its "
+                    "own (the loop over work-items is then one pipeline, a subgroup's lanes side "
+                    "by side){}; not yet otherwise",
+                    inner.empty() ? "" : fmt::format(": it has loop '{}'", inner)));
+  }
+  LaneBuilder(k.loops[static_cast<size_t>(at)], k.subgroupLanes).run();
+}
+
+} // namespace spvhls::ir::lower
