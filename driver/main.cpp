@@ -497,11 +497,11 @@ sim::RunSpec hardwareRunSpec(sim::RunSpec spec, const ir::Kernel& k) {
                       k.name, items));
     return spec;
   }
-  if (const uint32_t lanes = k.subgroupLanes; lanes > 1) {
+  if (const uint32_t lanes = k.subgroupLanes; k.subgroups) {
     if (spec.subgroupSize != lanes)
       throw DiagnosticError(
           SourceLoc{spec.path}, "subgroup_size",
-          fmt::format("is {}; the hardware was built with subgroups of {} lanes (the kernel's "
+          fmt::format("is {}; the hardware was built with subgroups of {} lane(s) (the kernel's "
                       "SubgroupSize, or --subgroup-size)",
                       spec.subgroupSize, lanes));
     if (spec.localSize[0] % lanes)

@@ -438,6 +438,7 @@ struct Kernel {
   // Work-items per iteration of that loop: a subgroup's lanes side by side (1: one work-item; more
   // only when the kernel uses subgroups, ir/lower_subgroups.cpp).
   uint32_t subgroupLanes = 1;
+  bool subgroups = false; // the kernel uses subgroups (then subgroupLanes is their size, 1 included)
   // A task body's result (the function's return type; none: void, and always for a kernel): the
   // value its Return terminators carry.
   Type result;

@@ -223,7 +223,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   lower::checkAfter(k, "loop extraction");
   lower::compactKernel(k);
   lower::checkAfter(k, "compaction");
-  if (k.subgroupLanes > 1) {
+  if (k.subgroups) {
     lower::buildLanes(k);
     lower::compactKernel(k); // what the lanes left unused
     lower::checkAfter(k, "building a subgroup's lanes");

@@ -178,6 +178,7 @@ bool hasWorkItems(const Kernel& k) {
 }
 
 void streamWorkItems(Kernel& k, uint32_t lanes) {
+  const bool subgroups = hasSubgroups(k); // before the built-ins are replaced
   const std::vector<int> fnOf = functionOfBlocks(k);
   for (const Op& op : k.ops)
     if (op.kind == OpKind::WorkItem && fnOf[op.block] >= 0)
@@ -405,6 +406,7 @@ void streamWorkItems(Kernel& k, uint32_t lanes) {
   k.blocks[header].loopControls = std::move(controls);
   k.ndRange = true;
   k.subgroupLanes = lanes;
+  k.subgroups = subgroups;
   k.workItemLoop = k.blocks[header].name;
 }
 

@@ -413,7 +413,6 @@ bool hasSubgroups(const Kernel& k) {
 }
 
 void buildLanes(Kernel& k) {
-  if (k.subgroupLanes <= 1) return;
   int at = -1;
   for (size_t l = 0; l < k.loops.size(); ++l)
     if (k.loops[l].name == k.workItemLoop) at = static_cast<int>(l);

@@ -743,6 +743,29 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     for (size_t j = 0; j < 4; ++j)
       CHECK(lp.ops[stores[j]].operands[1] == loads[j ^ 1]); // lane j stores lane j^1's x
   }
+  SUBCASE("subgroups of one lane: every subgroup operation on the lane itself") {
+    ir::Kernel k = lower(
+        loadText(subgroupKernel("OpExecutionMode %k SubgroupSize 1\n", "%uint_0 = OpConstant %uint 0\n", R"(
+          %x = OpLoad %uint %p
+          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_0
+               OpStore %p %y
+               OpReturn
+)")),
+        "k");
+    CHECK(k.subgroups);
+    CHECK(k.subgroupLanes == 1);
+    REQUIRE(k.loops.size() == 1);
+    const ir::Loop& lp = k.loops[0];
+    std::vector<ir::ValueId> loads, stores;
+    for (ir::ValueId v = 0; v < lp.ops.size(); ++v) {
+      CHECK(!ir::isLoweringOnly(lp.ops[v].kind));
+      if (lp.ops[v].kind == OpKind::Load) loads.push_back(v);
+      if (lp.ops[v].kind == OpKind::Store) stores.push_back(v);
+    }
+    REQUIRE(loads.size() == 1);
+    REQUIRE(stores.size() == 1);
+    CHECK(lp.ops[stores[0]].operands[1] == loads[0]);
+  }
   SUBCASE("subgroups in a kernel with a loop of its own name the loop") {
     const std::string e =
         lowerError(loadText(subgroupKernel("", "%bool = OpTypeBool\n%uint_4 = OpConstant %uint 4\n",
