@@ -537,6 +537,7 @@ int cmdSim(const Args& a) {
   std::string kernel = driver::pickKernel(*m.view, a.get("--kernel", spec.kernel), a.input);
   spec.kernel = kernel;
   driver::Compiled c = driver::compile(m, a.input, compileOptions(a, kernel));
+  sim::RunSpec hardwareSpec = hardwareRunSpec(spec, c.kernel); // checked before the interpreter runs
   std::string dir = a.get("-o", defaultOutDir(a.input));
   auto files = driver::writeVerilog(c, dir);
   std::string text = driver::reportText(c);
@@ -545,7 +546,7 @@ int cmdSim(const Args& a) {
   std::cout << text << "\n";
 
   sim::InterpResult golden = sim::interpret(*m.view, spec);
-  spec = hardwareRunSpec(spec, c.kernel); // from here on, the module's arguments
+  spec = std::move(hardwareSpec); // from here on, the module's arguments
   golden.buffers.resize(spec.args.size());
   sim::BufferSet init = sim::initialBuffers(spec);
   const std::map<uint32_t, std::vector<uint8_t>> hostImages = hostGlobalImages(c, spec, golden);

@@ -613,6 +613,17 @@ TEST_CASE("InitiationIntervalINTEL on an outer loop pipelines it around its inne
     CHECK_FALSE(b.loopControls); // no loop is left in the CFG
 }
 
+// A loop's loads and stores in order, after checking that no lowering-only op is left in it.
+std::pair<std::vector<ir::ValueId>, std::vector<ir::ValueId>> laneAccesses(const ir::Loop& lp) {
+  std::vector<ir::ValueId> loads, stores;
+  for (ir::ValueId v = 0; v < lp.ops.size(); ++v) {
+    CHECK(!ir::isLoweringOnly(lp.ops[v].kind));
+    if (lp.ops[v].kind == OpKind::Load) loads.push_back(v);
+    if (lp.ops[v].kind == OpKind::Store) stores.push_back(v);
+  }
+  return {loads, stores};
+}
+
 // A kernel k(global uint* a) that reads global id 0 into %i and its element's pointer %p, then runs
 // `body` (SPV_INTEL_subgroups declared; `modes` and `decls` added where they belong).
 std::string subgroupKernel(const std::string& modes, const std::string& decls, const std::string& body) {
@@ -732,12 +743,7 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     CHECK(k.subgroupLanes == 4);
     REQUIRE(k.loops.size() == 1);
     const ir::Loop& lp = k.loops[0];
-    std::vector<ir::ValueId> loads, stores;
-    for (ir::ValueId v = 0; v < lp.ops.size(); ++v) {
-      CHECK(!ir::isLoweringOnly(lp.ops[v].kind));
-      if (lp.ops[v].kind == OpKind::Load) loads.push_back(v);
-      if (lp.ops[v].kind == OpKind::Store) stores.push_back(v);
-    }
+    const auto [loads, stores] = laneAccesses(lp);
     REQUIRE(loads.size() == 4);
     REQUIRE(stores.size() == 4);
     for (size_t j = 0; j < 4; ++j)
@@ -756,12 +762,7 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     CHECK(k.subgroupLanes == 1);
     REQUIRE(k.loops.size() == 1);
     const ir::Loop& lp = k.loops[0];
-    std::vector<ir::ValueId> loads, stores;
-    for (ir::ValueId v = 0; v < lp.ops.size(); ++v) {
-      CHECK(!ir::isLoweringOnly(lp.ops[v].kind));
-      if (lp.ops[v].kind == OpKind::Load) loads.push_back(v);
-      if (lp.ops[v].kind == OpKind::Store) stores.push_back(v);
-    }
+    const auto [loads, stores] = laneAccesses(lp);
     REQUIRE(loads.size() == 1);
     REQUIRE(stores.size() == 1);
     CHECK(lp.ops[stores[0]].operands[1] == loads[0]);
