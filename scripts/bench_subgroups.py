@@ -55,9 +55,10 @@ def main():
         luts = ffs = "-"
         if not args.no_synth:
             files = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".v"))
-            y = run(["yosys", "-q", "-p", "synth -flatten -lut 6 -top lanes; stat"] + files, timeout=3600)
-            lut = re.findall(r"\$lut\s+(\d+)", y.stdout)
-            ff = sum(int(n) for n in re.findall(r"\$_(?:S?DFF|DFFE|SDFFE|SDFFCE|DFFSRE?|ALDFFE?)\w*\s+(\d+)", y.stdout))
+            y = run(["yosys", "-p", "synth -flatten -lut 6 -top lanes; stat"] + files, timeout=3600)
+            last = y.stdout[y.stdout.rfind("=== lanes ==="):]  # the final stat (synth prints its own too)
+            lut = re.findall(r"\$lut\s+(\d+)", last)
+            ff = sum(int(n) for n in re.findall(r"\$_(?:S?DFF|DFFE|SDFFE|SDFFCE|DFFSRE?|ALDFFE?)\w*\s+(\d+)", last))
             luts, ffs = (lut[-1] if lut else "?"), ff
         rows.append((lanes, ii, cycles, items / cycles, luts, ffs))
     print("| lanes | II | cycles | work-items per cycle | LUT6 | FF |")
