@@ -181,7 +181,8 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::checkAfter(k, "loop fusion");
     findAgain();
   }
-  if (task && (lower::hasWorkItems(k) || lower::hasSubgroups(k))) {
+  const bool subgroups = lower::hasSubgroups(k), workItems = lower::hasWorkItems(k);
+  if (task && (workItems || subgroups)) {
     const Op& wi =
         *std::find_if(k.ops.begin(), k.ops.end(), [](const Op& op) { return isLoweringOnly(op.kind); });
     throw DiagnosticError(wi.loc, "task " + task->name,
@@ -190,9 +191,9 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
                                       wi.name.empty() ? "a subgroup operation" : wi.name,
                                       opKindName(wi.kind)));
   }
-  if (!task && (options.ndRange || lower::hasWorkItems(k) || lower::hasSubgroups(k))) {
+  if (!task && (options.ndRange || workItems || subgroups)) {
     uint32_t lanes = 1;
-    if (lower::hasSubgroups(k)) {
+    if (subgroups) {
       lanes = options.subgroupSize;
       for (const spirv::ExecutionMode& em : mv.executionModes)
         if (em.entryPoint == ep.function && em.mode == spirv::spv::ExecutionMode::SubgroupSize &&
@@ -205,7 +206,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
                         "two from 1 to 64 lanes",
                         lanes));
     }
-    lower::streamWorkItems(k, lanes);
+    lower::streamWorkItems(k, lanes, subgroups);
     lower::checkAfter(k, "building the loop over work-items");
     findAgain();
   }

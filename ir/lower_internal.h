@@ -192,13 +192,21 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
 // WorkItem op and sets Kernel::ndRange).
 bool hasWorkItems(const Kernel& k);
 // `lanes` work-items per iteration (a subgroup's lanes; 1 without subgroups), Kernel::subgroupLanes.
-void streamWorkItems(Kernel& k, uint32_t lanes);
+void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups); // subgroups: hasSubgroups(k)
 bool isSubgroupBuiltin(uint32_t builtin); // SubgroupSize, SubgroupLocalInvocationId, ...
 // Subgroups (lower_subgroups.cpp): whether the kernel uses any (operations or built-ins), and, after
 // loop extraction, the loop over work-items with its body built once per lane and the subgroup
 // operations as logic across the lanes.
 bool hasSubgroups(const Kernel& k);
 void buildLanes(Kernel& k);
+// A Lane op (this lane's index in its subgroup, 32 bits), for a builder to emit.
+inline Op laneOp() {
+  Op op;
+  op.kind = OpKind::Lane;
+  op.type = Type::bits(32);
+  op.name = "lane";
+  return op;
+}
 // Moves pending controls onto loop headers (BasicBlock::loopControls); warns about controls outside
 // any loop.
 void attachControls(Kernel& k, LoopForest& lf, std::vector<PendingControls>& pending);

@@ -177,8 +177,7 @@ bool hasWorkItems(const Kernel& k) {
   return std::any_of(k.ops.begin(), k.ops.end(), [](const Op& op) { return op.kind == OpKind::WorkItem; });
 }
 
-void streamWorkItems(Kernel& k, uint32_t lanes) {
-  const bool subgroups = hasSubgroups(k); // before the built-ins are replaced
+void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups) {
   const std::vector<int> fnOf = functionOfBlocks(k);
   for (const Op& op : k.ops)
     if (op.kind == OpKind::WorkItem && fnOf[op.block] >= 0)
@@ -296,11 +295,7 @@ void streamWorkItems(Kernel& k, uint32_t lanes) {
   ValueId lane = zero;
   const ValueId counter0 = local[0];
   if (lanes > 1) {
-    Op op;
-    op.kind = OpKind::Lane;
-    op.type = Type::bits(32);
-    op.name = "lane";
-    lane = b.emit(std::move(op));
+    lane = b.emit(laneOp());
     local[0] = b.binary(OpKind::Add, counter0, lane);
   }
   std::array<ValueId, 3> global{};

@@ -105,13 +105,6 @@ bool Translator::translateSubgroup(const LInst& in) {
   };
   auto lane32 = [&](Id id) { return b_.resize(valueOf(id, in), 32, false); };
   auto value = [&](size_t i) { return operandOf(in.ids.at(i), w, in); };
-  auto lane = [&] {
-    Op op;
-    op.kind = OpKind::Lane;
-    op.type = Type::bits(32);
-    op.name = "lane";
-    return b_.emit(std::move(op));
-  };
   ValueId r = kNone;
   switch (in.op) {
   case O::OpSubgroupShuffleINTEL:
@@ -151,7 +144,7 @@ bool Translator::translateSubgroup(const LInst& in) {
     break;
   }
   case O::OpGroupNonUniformElect:
-    r = b_.binary(OpKind::Eq, lane(), b_.constant(32, 0));
+    r = b_.binary(OpKind::Eq, b_.emit(laneOp()), b_.constant(32, 0));
     break;
   default: { // the reductions and scans
     const uint64_t mode = in.lits.at(0);
@@ -177,16 +170,12 @@ void Translator::blockAccess(const LInst& in) {
   const Id elem = vt ? vt->elem : type;
   const uint32_t eb = accessSize(elem, in), n = vt ? vt->count : 1;
   const Ptr p = ptrOf(in.ids.at(0), in);
-  Op lane;
-  lane.kind = OpKind::Lane;
-  lane.type = Type::bits(32);
-  lane.name = "lane";
   Op lanes; // the subgroup's size: S (lower_ndrange.cpp)
   lanes.kind = OpKind::WorkItem;
   lanes.type = Type::bits(32);
   lanes.index = spirv::spv::BuiltIn::SubgroupMaxSize;
   lanes.name = "max_sub_group_size";
-  const ValueId laneV = b_.resize(b_.emit(std::move(lane)), 64, false);
+  const ValueId laneV = b_.resize(b_.emit(laneOp()), 64, false);
   const ValueId size = b_.resize(b_.emit(std::move(lanes)), 64, false);
   std::vector<ValueId> data;
   if (!read)
