@@ -34,14 +34,14 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--dump-ir] [--area]
+                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--dump-ir] [--area]
                  [--scheduler auto|heuristic|exact] [--time-limit SECONDS] [--dump-problems DIR]
                  [--target NAME] [--clock-period NS | --fmax MHZ]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--jobs N] [--systemc] [--speed] [--target NAME]
+                 [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--jobs N] [--systemc] [--speed] [--target NAME]
                  [--clock-period NS | --fmax MHZ] [--scheduler MODE] [--time-limit SECONDS]
   spvhls schedule <PROBLEM.json> [-o RESULT.json] [--scheduler exact|heuristic|auto] [--time-limit SECONDS]
   spvhls as      <in.spvasm> -o <out.spv>
@@ -90,6 +90,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--outer-loops", true},
                                                     {"--ndrange", false},
                                                     {"--subgroup-size", true},
+                                                    {"--max-work-group-size", true},
                                                     {"--scheduler", true},
                                                     {"--time-limit", true},
                                                     {"--dump-problems", true},
@@ -243,6 +244,11 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   o.ndRange = a.has("--ndrange");
   if (a.has("--subgroup-size"))
     o.subgroupSize = static_cast<uint32_t>(parseNumber("--subgroup-size", a.get("--subgroup-size")));
+  if (a.has("--max-work-group-size")) {
+    o.maxWorkGroupSize = parseNumber("--max-work-group-size", a.get("--max-work-group-size"));
+    if (o.maxWorkGroupSize < 1 || o.maxWorkGroupSize > (1u << 20))
+      usageError("--max-work-group-size expects 1 to 1048576 work-items");
+  }
   o.minII = minIIOptions(a, sched::SchedulerKind::Auto);
   return o;
 }
@@ -342,7 +348,9 @@ std::vector<uint32_t> simulatedMemories(const driver::Compiled& c) {
   std::vector<uint32_t> out;
   for (size_t m = 0; m < c.kernel.memories.size(); ++m) {
     const ir::Memory& mem = c.kernel.memories[m];
-    if (mem.kind == ir::Memory::Kind::External || (mem.onChip() && mem.spirvVar && !mem.holdsPointers))
+    // Local memory's contents are undefined once its work-group is done.
+    if (mem.kind == ir::Memory::Kind::External ||
+        (mem.onChip() && mem.spirvVar && !mem.holdsPointers && mem.kind != ir::Memory::Kind::WorkGroup))
       out.push_back(uint32_t(m));
   }
   return out;
@@ -511,6 +519,13 @@ sim::RunSpec hardwareRunSpec(sim::RunSpec spec, const ir::Kernel& k) {
                       "whole subgroups along dimension 0",
                       spec.localSize[0], lanes));
   }
+  if (const uint64_t group = spec.localSize[0] * spec.localSize[1] * spec.localSize[2];
+      k.maxWorkGroupItems && group > k.maxWorkGroupItems)
+    throw DiagnosticError(
+        SourceLoc{spec.path}, "local_size",
+        fmt::format("asks for work-groups of {} work-items; the hardware's barrier buffers hold {} (the "
+                    "kernel's reqd_work_group_size or max_work_group_size, else --max-work-group-size)",
+                    group, k.maxWorkGroupItems));
   const char* names[2] = {"global_size", "local_size"};
   for (int s = 0; s < 2; ++s)
     for (int d = 0; d < 3; ++d) {

@@ -28,6 +28,7 @@ struct CompileOptions {
   bool pipelineOuterLoops = false; // every outer loop pipelined around its inner loops (--outer-loops)
   bool ndRange = false;            // the body runs once per work-item even without built-ins (--ndrange)
   uint32_t subgroupSize = 8;       // lanes of a subgroup without a SubgroupSize mode (--subgroup-size)
+  uint64_t maxWorkGroupSize = 256; // barrier buffers' work-items without a size in the source
   sched::MinIIOptions minII;       // how each loop's II is found (--scheduler, --time-limit)
 };
 

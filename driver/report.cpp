@@ -254,6 +254,11 @@ json reportJson(const Compiled& c) {
       sizes.push_back(k.args[i].name);
     j["nd_range"] = {
         {"work_item_loop", k.workItemLoop}, {"size_args", sizes}, {"subgroup_lanes", k.subgroupLanes}};
+    if (!k.barrierLoops.empty())
+      j["nd_range"]["barriers"] = {{"stretch_loops", k.barrierLoops},
+                                   {"work_groups_in_flight", 1},
+                                   {"max_work_group_items", k.maxWorkGroupItems},
+                                   {"buffer_bits_per_work_item", k.barrierBufferBits}};
   }
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
@@ -501,6 +506,16 @@ std::string reportBody(const Compiled& c) {
         k.workItemLoop,
         k.subgroupLanes > 1 ? fmt::format("a subgroup of {} (lanes side by side)", k.subgroupLanes)
                             : std::string("one"));
+  if (!k.barrierLoops.empty()) {
+    std::string loops;
+    for (const std::string& l : k.barrierLoops)
+      loops += (loops.empty() ? "'" : ", '") + l + "'";
+    s += fmt::format(
+        "work-group barriers: the work-items run in {} loops, one per stretch between barriers ({}), each "
+        "finishing the work-group before the next starts; one work-group in flight; values and private "
+        "arrays kept across a barrier: {} bits per work-item, buffered for up to {} work-items\n",
+        k.barrierLoops.size(), loops, k.barrierBufferBits, k.maxWorkGroupItems);
+  }
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

@@ -56,8 +56,6 @@ void checkHardwareSupport(const Kernel& k) {
       unsupported(k.loc, "kernel argument " + a.name,
                   fmt::format("an argument of type {}", typeName(a.type)));
   for (const Memory& m : k.memories) {
-    if (m.kind == Memory::Kind::WorkGroup)
-      unsupported(k.loc, "memory " + m.name, "a work-group local memory");
     if (m.wordBits < kMaxHardwareBits || m.wordBits > 8 * kMaxAccessBytes)
       unsupported(
           k.loc, "memory " + m.name,

@@ -84,9 +84,9 @@ inline bool isSubgroupOp(OpKind k) {
   return k == OpKind::Lane || k == OpKind::SgShuffle || k == OpKind::SgShuffleDown ||
          k == OpKind::SgShuffleUp || k == OpKind::SgShuffleXor || k == OpKind::SgScan;
 }
-// Ops that exist only during lowering: work-item built-ins and subgroup operations.
+// Ops that exist only during lowering: work-item built-ins, barriers and subgroup operations.
 inline bool isLoweringOnly(OpKind k) {
-  return k == OpKind::WorkItem || isSubgroupOp(k);
+  return k == OpKind::WorkItem || k == OpKind::Barrier || isSubgroupOp(k);
 }
 inline bool hasSideEffect(OpKind k) {
   return opInfo(k).sideEffect;
@@ -133,8 +133,10 @@ struct MemoryPort {
 struct Memory {
   // Argument: a pointer argument's buffer, outside the kernel (a memory port of the top module).
   // ProgramScope: a module-scope variable (program-scope global or constant, a kernel's local array,
-  // a private module-scope variable); Private: a function's private array; WorkGroup: nothing produces
-  // it yet. These three become on-chip RAMs while they fit the on-chip budget.
+  // a private module-scope variable); Private: a function's private array, or a buffer holding each
+  // work-item's values across a barrier (ir/lower_barriers.cpp); WorkGroup: a work-group's local
+  // memory (a Workgroup variable), its contents undefined at the start of each work-group and after
+  // the run. These three become on-chip RAMs while they fit the on-chip budget.
   // External: a program-scope variable or private array that did not fit the on-chip budget
   // (LowerOptions::onChipBudget); a memory port of the top module of its own, like an argument's,
   // whose buffer the host loads with `init` (docs/hardware-interface.md).
@@ -162,6 +164,14 @@ struct Memory {
   uint32_t wordBits = 64;
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
   std::vector<MemoryPort> ports;
+  // WorkGroup: a work-group collective's accumulator (bytes [0, elemBytes)) and result (the next
+  // elemBytes), which the work-items update in order (ir/lower_barriers.cpp): unlike other local
+  // memory, the loop over work-items keeps its dependences.
+  bool collective = false;
+  // A Private memory holding one slice per work-item of a work-group, indexed by the local linear id
+  // (values and private arrays kept across a barrier, ir/lower_barriers.cpp): a subgroup's lanes
+  // already access slices of their own.
+  bool perWorkItem = false;
   // Queue: the Task process and which of its queues (results, or invocations).
   uint32_t queueProcess = 0;
   bool queueResults = false;
@@ -439,6 +449,14 @@ struct Kernel {
   // only when the kernel uses subgroups, ir/lower_subgroups.cpp).
   uint32_t subgroupLanes = 1;
   bool subgroups = false; // the kernel uses subgroups (then subgroupLanes is their size, 1 included)
+  // Work-group barriers (ir/lower_barriers.cpp): the loop over work-items is split at them into
+  // `barrierLoops` loops (their header blocks), run one after another for each work-group inside the
+  // loop over work-groups (workItemLoop); values live across a barrier wait in per-work-item buffers
+  // (Private memories of maxWorkGroupItems entries, `barrierBufferBits` bits per work-item in all).
+  // One work-group is in flight at a time.
+  std::vector<std::string> barrierLoops;
+  uint64_t maxWorkGroupItems = 0; // the largest work-group the buffers hold (0: no barrier)
+  uint64_t barrierBufferBits = 0;
   // A task body's result (the function's return type; none: void, and always for a kernel): the
   // value its Return terminators carry.
   Type result;

@@ -55,6 +55,30 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
 namespace lower {
 
 namespace {
+// Lanes of a subgroup in hardware: the kernel's SubgroupSize, else --subgroup-size (checked where
+// the kernel uses subgroups).
+uint32_t subgroupLanesOf(const spirv::ModuleView& mv, const spirv::EntryPoint& ep,
+                         const LowerOptions& options) {
+  uint32_t lanes = options.subgroupSize;
+  for (const spirv::ExecutionMode& em : mv.executionModes)
+    if (em.entryPoint == ep.function && em.mode == spirv::spv::ExecutionMode::SubgroupSize &&
+        !em.literals.empty())
+      lanes = em.literals[0];
+  return lanes;
+}
+
+// The largest work-group the kernel runs (what its barriers' buffers hold): reqd_work_group_size
+// (LocalSize), else max_work_group_size (MaxWorkgroupSizeINTEL), else --max-work-group-size.
+uint64_t maxWorkGroupItems(const spirv::ModuleView& mv, const spirv::EntryPoint& ep,
+                           const LowerOptions& options) {
+  for (const spirv::ExecutionMode& em : mv.executionModes)
+    if (em.entryPoint == ep.function && em.literals.size() >= 3 &&
+        (em.mode == spirv::spv::ExecutionMode::LocalSize ||
+         em.mode == spirv::spv::ExecutionMode::MaxWorkgroupSizeINTEL))
+      return uint64_t(em.literals[0]) * em.literals[1] * em.literals[2];
+  return options.maxWorkGroupSize;
+}
+
 // Lowers the body of every Task process of `k` (its task function, as a kernel of its own whose
 // arguments are the parameters) and binds the body's memories to the kernel's: a pointer parameter
 // to the memory the asyncs pass pointers into, a global variable to the kernel's memory of it (added
@@ -122,6 +146,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   const std::string& entryName = ep.name;
   lower::Context c(mv, ep, fn);
   c.taskBody = task != nullptr;
+  c.subgroupLanes = subgroupLanesOf(mv, ep, options);
   lower::LFunc lf = lower::decodeAndInline(c, options.inlinePolicy);
   lower::checkFunc(c, lf, "inlining");
   lower::promoteVariables(c, lf);
@@ -181,7 +206,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::checkAfter(k, "loop fusion");
     findAgain();
   }
-  const bool subgroups = lower::hasSubgroups(k), workItems = lower::hasWorkItems(k);
+  const bool subgroups = lower::hasSubgroups(k), workItems = lower::hasWorkItems(k) || lower::hasBarriers(k);
   if (task && (workItems || subgroups)) {
     const Op& wi =
         *std::find_if(k.ops.begin(), k.ops.end(), [](const Op& op) { return isLoweringOnly(op.kind); });
@@ -192,21 +217,14 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
                                       opKindName(wi.kind)));
   }
   if (!task && (options.ndRange || workItems || subgroups)) {
-    uint32_t lanes = 1;
-    if (subgroups) {
-      lanes = options.subgroupSize;
-      for (const spirv::ExecutionMode& em : mv.executionModes)
-        if (em.entryPoint == ep.function && em.mode == spirv::spv::ExecutionMode::SubgroupSize &&
-            !em.literals.empty())
-          lanes = em.literals[0];
-      if (lanes < 1 || lanes > 64 || (lanes & (lanes - 1)))
-        throw DiagnosticError(
-            mv.locOf(ep.inst), "SubgroupSize",
-            fmt::format("a subgroup of {} work-items; the hardware builds subgroups of a power of "
-                        "two from 1 to 64 lanes",
-                        lanes));
-    }
-    lower::streamWorkItems(k, lanes, subgroups);
+    const uint32_t lanes = subgroups ? c.subgroupLanes : 1;
+    if (lanes < 1 || lanes > 64 || (lanes & (lanes - 1)))
+      throw DiagnosticError(
+          mv.locOf(ep.inst), "SubgroupSize",
+          fmt::format("a subgroup of {} work-items; the hardware builds subgroups of a power of "
+                      "two from 1 to 64 lanes",
+                      lanes));
+    lower::streamWorkItems(k, lanes, subgroups, maxWorkGroupItems(mv, ep, options));
     lower::checkAfter(k, "building the loop over work-items");
     findAgain();
   }

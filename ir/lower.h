@@ -41,6 +41,10 @@ struct LowerOptions {
   // Lanes of a subgroup in hardware when the kernel uses subgroups and has no SubgroupSize execution
   // mode (--subgroup-size; the interpreter's default is 8). A power of two from 1 to 64.
   uint32_t subgroupSize = 8;
+  // The largest work-group a kernel with barriers runs when its source says nothing
+  // (reqd_work_group_size, max_work_group_size): its buffers hold a value per work-item
+  // (--max-work-group-size; Intel's FPGA flow assumes 256 too).
+  uint64_t maxWorkGroupSize = 256;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

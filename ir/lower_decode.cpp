@@ -402,6 +402,13 @@ private:
       break;
     // Subgroups (lower_subgroups.cpp): the shuffles' ids as they are; the group instructions' scope
     // and values in ids, their GroupOperation (and a ClusterSize id, if any, last in ids).
+    case SpvOp::OpSubgroup2DBlockLoadINTEL: // the shape, pointers and surface (lower_block2d.cpp)
+    case SpvOp::OpSubgroup2DBlockLoadTransformINTEL:
+    case SpvOp::OpSubgroup2DBlockLoadTransposeINTEL:
+    case SpvOp::OpSubgroup2DBlockPrefetchINTEL:
+    case SpvOp::OpSubgroup2DBlockStoreINTEL:
+    case SpvOp::OpControlBarrier: // scopes and semantics (lower_barriers.cpp)
+    case SpvOp::OpMemoryBarrier:
     case SpvOp::OpSubgroupShuffleINTEL:
     case SpvOp::OpSubgroupShuffleDownINTEL:
     case SpvOp::OpSubgroupShuffleUpINTEL:

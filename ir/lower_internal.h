@@ -1,6 +1,7 @@
 // Internals shared by the lowering steps (ir/lower_*.cpp); not part of the IR's interface.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -18,6 +19,8 @@ namespace spvhls::ir::lower {
 
 using spirv::Id;
 using SpvOp = spirv::Op;
+
+class Builder;
 
 // ---------------------------------------------------------------------------------------------
 // The working copy: SPIR-V instructions reduced to what lowering needs. Every id operand (values and
@@ -77,6 +80,9 @@ public:
   // Lowering a task function's body (a Task process, lower_tasks.cpp) rather than a kernel: its
   // parameters may be bools and it may return a value (Kernel::result).
   bool taskBody = false;
+  // Lanes of a subgroup in hardware (lower.cpp: the kernel's SubgroupSize, else --subgroup-size):
+  // the 2D block instructions' shape depends on it.
+  uint32_t subgroupLanes = 8;
 
   // A new id standing for a copy of `copyOf` (same name, type and location).
   Id freshId(Id copyOf);
@@ -192,13 +198,54 @@ std::string serveInvocations(Kernel& k, const Process& p, const LoopForest& fore
 // WorkItem op and sets Kernel::ndRange).
 bool hasWorkItems(const Kernel& k);
 // `lanes` work-items per iteration (a subgroup's lanes; 1 without subgroups), Kernel::subgroupLanes.
-void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups); // subgroups: hasSubgroups(k)
+// Barriers need per-work-item buffers of `maxWorkGroupItems` entries.
+void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups, uint64_t maxWorkGroupItems);
+// Parts of it, shared with the loops over work-groups that barriers need (lower_barriers.cpp).
+struct NdRange {
+  std::array<ValueId, kNdRangeArgs> size{}; // the arguments
+  std::array<ValueId, 3> lastLocal{}, lastBase{};
+  ValueId zero = kNone, one = kNone, laneCount = kNone;
+  uint32_t lanes = 1;
+  uint32_t body = 0; // the block the entry's work moved to
+};
+// Adds the ND-range's arguments, moves the entry block's work to NdRange::body (the entry is left
+// without a terminator) and computes in the entry what the counters compare against.
+NdRange beginNdRange(Kernel& k, Builder& b, uint32_t lanes);
+// Three 32-bit phis named `name`0..2 in `header`, without entries yet.
+std::array<ValueId, 3> counterPhis(Builder& b, const NdRange& nd, uint32_t header, const std::string& name);
+void addPhiEntry(Kernel& k, ValueId phi, uint32_t from, ValueId value);
+// The next local ids (or group bases and ids) in `b.block`, stepping when `carry` (kNone: always);
+// returns the carry out: every counter wrapped.
+ValueId stepLocalIds(Builder& b, const NdRange& nd, const std::array<ValueId, 3>& local, ValueId carry,
+                     std::array<ValueId, 3>& next);
+ValueId stepGroups(Builder& b, const NdRange& nd, const std::array<ValueId, 3>& base,
+                   const std::array<ValueId, 3>& group, ValueId carry, std::array<ValueId, 3>& nextBase,
+                   std::array<ValueId, 3>& nextGroup);
+struct WorkItemIds {
+  std::array<ValueId, 3> local{}, base{}, group{}; // local id (a subgroup's first), group base and id
+};
+// Uses of WorkItem ops in `blocks` read the built-ins of `ids`, computed in `block` (which dominates
+// them).
+void replaceWorkItems(Kernel& k, Builder& b, const NdRange& nd, const WorkItemIds& ids, uint32_t block,
+                      const std::vector<uint32_t>& blocks);
+void retireWorkItemOps(Kernel& k); // every WorkItem op, unused by now, becomes a dead Undef
+// The loop over work-items' controls: no dependence between work-items through memories they share,
+// nor through those marked in `alsoFree` (each work-item's own slices).
+LoopControls workItemControls(const Kernel& k, uint32_t lanes, const std::vector<uint8_t>& alsoFree);
+// Barriers (lower_barriers.cpp): the loop over work-groups, in it one loop over the work-group's items
+// per stretch of the kernel between barriers; called by streamWorkItems when the kernel has a barrier.
+void streamWorkGroups(Kernel& k, uint64_t maxWorkGroupItems);
+bool hasBarriers(const Kernel& k);        // a Barrier op (OpControlBarrier at Workgroup scope)
 bool isSubgroupBuiltin(uint32_t builtin); // SubgroupSize, SubgroupLocalInvocationId, ...
 // Subgroups (lower_subgroups.cpp): whether the kernel uses any (operations or built-ins), and, after
 // loop extraction, the loop over work-items with its body built once per lane and the subgroup
 // operations as logic across the lanes.
 bool hasSubgroups(const Kernel& k);
 void buildLanes(Kernel& k);
+// One step of a reduction or scan (`a` so far, `x` the next value), and the value an exclusive scan
+// starts from (the interpreter's identities).
+ValueId combineValues(Builder& b, SgCombine c, ValueId a, ValueId x);
+uint64_t combineIdentity(SgCombine c, uint32_t w);
 // A Lane op (this lane's index in its subgroup, 32 bits), for a builder to emit.
 inline Op laneOp() {
   Op op;

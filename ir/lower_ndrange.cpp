@@ -177,24 +177,10 @@ bool hasWorkItems(const Kernel& k) {
   return std::any_of(k.ops.begin(), k.ops.end(), [](const Op& op) { return op.kind == OpKind::WorkItem; });
 }
 
-void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups) {
-  const std::vector<int> fnOf = functionOfBlocks(k);
-  for (const Op& op : k.ops)
-    if (op.kind == OpKind::WorkItem && fnOf[op.block] >= 0)
-      throw DiagnosticError(
-          op.loc, "built-in " + builtinName(op.index),
-          fmt::format("is read in {}, a function kept shared (not inlined); work-item built-ins "
-                      "are read in the kernel only (--inline always inlines it)",
-                      k.functions[fnOf[op.block]].name));
-  if (!k.processes.empty())
-    throw DiagnosticError(k.processes[0].loc, "task " + k.processes[0].name,
-                          "an ND-range kernel that creates task sequences is not supported in hardware yet");
-  const SourceLoc loc = k.loc;
-  Builder b(k.ops, &k.blocks);
-  b.loc = loc;
-
+NdRange beginNdRange(Kernel& k, Builder& b, uint32_t lanes) {
+  NdRange nd;
+  nd.lanes = lanes;
   // The ND-range's sizes, arguments after the kernel's own.
-  std::array<ValueId, kNdRangeArgs> size{};
   const char* names[kNdRangeArgs] = {"global_size_0", "global_size_1", "global_size_2", "local_size_0",
                                      "local_size_1",  "local_size_2",  "work_dim"};
   b.block = 0;
@@ -208,10 +194,247 @@ void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups) {
     op.type = arg.type;
     op.index = static_cast<uint32_t>(k.args.size() - 1);
     op.name = arg.name;
-    size[i] = b.emit(std::move(op));
+    nd.size[i] = b.emit(std::move(op));
   }
+  nd.body = moveEntryOps(k, {OpKind::Const, OpKind::Undef, OpKind::Arg});
+  // Loop-invariant values, in the entry block: the last local id and the last group base per
+  // dimension (global size less local size), so that the counters compare their current value.
+  // With subgroups (`lanes` > 1) dimension 0 steps a subgroup at a time.
+  nd.zero = b.constant(32, 0);
+  nd.one = b.constant(32, 1);
+  nd.laneCount = b.constant(32, lanes);
+  for (int d = 0; d < 3; ++d) {
+    nd.lastLocal[d] = b.binary(OpKind::Sub, nd.size[3 + d], d == 0 ? nd.laneCount : nd.one);
+    nd.lastBase[d] = b.binary(OpKind::Sub, nd.size[d], nd.size[3 + d]);
+  }
+  return nd;
+}
 
-  const uint32_t body = moveEntryOps(k, {OpKind::Const, OpKind::Undef, OpKind::Arg});
+std::array<ValueId, 3> counterPhis(Builder& b, const NdRange& nd, uint32_t header, const std::string& name) {
+  std::array<ValueId, 3> phis{};
+  b.block = header;
+  for (int d = 0; d < 3; ++d) {
+    Op op;
+    op.kind = OpKind::Phi;
+    op.type = Type::bits(32);
+    op.name = fmt::format("{}{}", name, d);
+    (void)nd;
+    phis[d] = b.emit(std::move(op));
+  }
+  return phis;
+}
+
+void addPhiEntry(Kernel& k, ValueId phi, uint32_t from, ValueId value) {
+  k.ops[phi].operands.push_back(value);
+  k.ops[phi].phiBlocks.push_back(from);
+}
+
+// The next work-item: dimension 0 of the local id always steps (with `carry` kNone); a counter steps
+// when every one before it wraps (`carry`); the last one is where all of them wrap. A counter's
+// recurrence is one comparison (of the counter and the carry together: carry && counter == last)
+// and one multiplexer, so the loop's II is 2 with every result registered, 1 with chaining.
+namespace {
+ValueId wrapsNow(Builder& b, ValueId carry, ValueId counter, ValueId last) {
+  return carry == kNone
+             ? b.binary(OpKind::Eq, counter, last)
+             : b.binary(OpKind::Eq, b.concat({carry, counter}), b.concat({b.constant(1, 1), last}));
+}
+ValueId stepBy(Builder& b, const NdRange& nd, ValueId carry, ValueId by) {
+  return carry == kNone ? by : b.select(carry, by, nd.zero);
+}
+} // namespace
+
+ValueId stepLocalIds(Builder& b, const NdRange& nd, const std::array<ValueId, 3>& local, ValueId carry,
+                     std::array<ValueId, 3>& next) {
+  for (int d = 0; d < 3; ++d) {
+    const ValueId wraps = wrapsNow(b, carry, local[d], nd.lastLocal[d]);
+    next[d] = b.select(wraps, nd.zero,
+                       b.binary(OpKind::Add, local[d], stepBy(b, nd, carry, d == 0 ? nd.laneCount : nd.one)));
+    carry = wraps;
+  }
+  return carry;
+}
+
+ValueId stepGroups(Builder& b, const NdRange& nd, const std::array<ValueId, 3>& base,
+                   const std::array<ValueId, 3>& group, ValueId carry, std::array<ValueId, 3>& nextBase,
+                   std::array<ValueId, 3>& nextGroup) {
+  for (int d = 0; d < 3; ++d) {
+    const ValueId wraps = wrapsNow(b, carry, base[d], nd.lastBase[d]);
+    nextBase[d] =
+        b.select(wraps, nd.zero, b.binary(OpKind::Add, base[d], stepBy(b, nd, carry, nd.size[3 + d])));
+    nextGroup[d] = b.select(wraps, nd.zero, b.binary(OpKind::Add, group[d], stepBy(b, nd, carry, nd.one)));
+    carry = wraps;
+  }
+  return carry;
+}
+
+void replaceWorkItems(Kernel& k, Builder& b, const NdRange& nd, const WorkItemIds& ids, uint32_t block,
+                      const std::vector<uint32_t>& blocks) {
+  b.block = block;
+  // A subgroup's lanes differ in dimension 0 of the local id only (its local size is a multiple of
+  // the lanes); the lane's index is a Lane op until the lanes are built (lower_subgroups.cpp).
+  ValueId lane = nd.zero;
+  std::array<ValueId, 3> local = ids.local;
+  const ValueId counter0 = local[0];
+  if (nd.lanes > 1) {
+    lane = b.emit(laneOp());
+    local[0] = b.binary(OpKind::Add, counter0, lane);
+  }
+  std::array<ValueId, 3> global{};
+  for (int d = 0; d < 3; ++d)
+    global[d] = b.binary(OpKind::Add, ids.base[d], local[d]);
+  const uint32_t laneBits = static_cast<uint32_t>(std::countr_zero(nd.lanes));
+  auto inEntry = [&](auto make) { // once, before the work-items
+    const uint32_t saved = b.block;
+    b.block = 0;
+    const ValueId v = make();
+    b.block = saved;
+    return v;
+  };
+  const auto& size = nd.size;
+  // Subgroups per work-group row (dimension 0) and per work-group.
+  auto rowSubgroups = [&] { return b.binary(OpKind::LShr, size[3], b.constant(32, laneBits)); };
+  auto linear = [&](const std::array<ValueId, 3>& id, ValueId sx, ValueId sy) {
+    return b.binary(
+        OpKind::Add, id[0],
+        b.binary(OpKind::Mul, b.binary(OpKind::Add, id[1], b.binary(OpKind::Mul, id[2], sy)), sx));
+  };
+  auto valueOf = [&](const Op& op) -> ValueId {
+    const uint32_t d = static_cast<uint32_t>(op.imm);
+    switch (op.index) {
+    case bi::GlobalInvocationId:
+      return global[d];
+    case bi::LocalInvocationId:
+      return local[d];
+    case bi::WorkgroupId:
+      return ids.group[d];
+    case bi::GlobalSize:
+      return size[d];
+    case bi::WorkgroupSize:
+    case bi::EnqueuedWorkgroupSize:
+      return size[3 + d];
+    case bi::NumWorkgroups:
+      return inEntry([&] { return b.binary(OpKind::UDiv, size[d], size[3 + d]); });
+    case bi::SubgroupSize:
+    case bi::SubgroupMaxSize:
+      return nd.laneCount;
+    case bi::NumSubgroups:
+    case bi::NumEnqueuedSubgroups:
+      return inEntry(
+          [&] { return b.binary(OpKind::Mul, b.binary(OpKind::Mul, rowSubgroups(), size[4]), size[5]); });
+    case bi::SubgroupLocalInvocationId:
+      return lane;
+    case bi::SubgroupId: {
+      const ValueId row = inEntry(rowSubgroups);
+      const ValueId inRow = b.binary(OpKind::LShr, counter0, b.constant(32, laneBits));
+      return b.binary(OpKind::Add, inRow,
+                      b.binary(OpKind::Mul,
+                               b.binary(OpKind::Add, local[1], b.binary(OpKind::Mul, local[2], size[4])),
+                               row));
+    }
+    case bi::GlobalOffset:
+      return nd.zero;
+    case bi::WorkDim:
+      return size[6];
+    case bi::GlobalLinearId:
+      return linear(global, size[0], size[1]);
+    case bi::LocalInvocationIndex:
+      return linear(local, size[3], size[4]);
+    default:
+      throw InternalError(op.loc, "built-in " + builtinName(op.index), "not a work-item built-in");
+    }
+  };
+  // Each built-in once, in `block`, where the blocks read it.
+  std::map<std::pair<uint32_t, uint64_t>, ValueId> made;
+  std::map<std::pair<ValueId, uint32_t>, ValueId> resized;
+  auto replace = [&](ValueId& o) {
+    if (o >= k.ops.size() || k.ops[o].kind != OpKind::WorkItem) return;
+    const Op op = k.ops[o];
+    auto [it, fresh] = made.emplace(std::pair{op.index, op.imm}, kNone);
+    if (fresh) it->second = valueOf(op);
+    auto [r, first] = resized.emplace(std::pair{it->second, op.width()}, kNone);
+    if (first) r->second = b.resize(it->second, op.width(), false);
+    o = r->second;
+  };
+  for (uint32_t bb : blocks) {
+    for (size_t i = 0; i < k.blocks[bb].ops.size(); ++i) {
+      const ValueId v = k.blocks[bb].ops[i];
+      for (size_t j = 0; j < k.ops[v].operands.size(); ++j) {
+        ValueId o = k.ops[v].operands[j];
+        replace(o); // may grow k.ops
+        k.ops[v].operands[j] = o;
+      }
+    }
+    ValueId cond = k.blocks[bb].term.cond;
+    replace(cond);
+    k.blocks[bb].term.cond = cond;
+  }
+}
+
+void retireWorkItemOps(Kernel& k) {
+  for (Op& op : k.ops)
+    if (op.kind == OpKind::WorkItem) op.kind = OpKind::Undef; // unused now (compaction drops it)
+}
+
+LoopControls workItemControls(const Kernel& k, uint32_t lanes, const std::vector<uint8_t>& alsoFree) {
+  // No dependence between work-items through memories they share (arguments, program-scope
+  // globals, local memory: none without a barrier, in OpenCL) or through the slices each work-item
+  // owns (`alsoFree`); private arrays keep theirs.
+  LoopControls controls;
+  std::string shared, own;
+  for (uint32_t m = 0; m < k.memories.size(); ++m) {
+    const Memory& mem = k.memories[m];
+    const bool slices = m < alsoFree.size() && alsoFree[m];
+    const bool local = mem.kind == Memory::Kind::WorkGroup && !mem.collective;
+    if (!slices && mem.kind != Memory::Kind::Argument && !local && !mem.persistent) continue;
+    controls.memoryDependenceDistance.emplace_back(m, 0);
+    std::string& list = slices ? own : shared;
+    list += (list.empty() ? "" : ", ") + mem.name;
+  }
+  LoopControlRequest r;
+  r.name = "ND-range work-items";
+  r.value = lanes > 1 ? fmt::format("a subgroup of {} per iteration", lanes) : "one per iteration";
+  r.status = LoopControlRequest::Status::Honoured;
+  r.note = "the kernel's body runs once per work-item";
+  if (!shared.empty())
+    r.note +=
+        fmt::format("; work-items see no dependence through {} (none without a barrier, in OpenCL)", shared);
+  if (!own.empty()) r.note += fmt::format("; each work-item has its own entries of {}", own);
+  controls.requests.push_back(std::move(r));
+  return controls;
+}
+
+void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups, uint64_t maxWorkGroupItems) {
+  const std::vector<int> fnOf = functionOfBlocks(k);
+  for (const Op& op : k.ops)
+    if ((op.kind == OpKind::WorkItem || op.kind == OpKind::Barrier) && fnOf[op.block] >= 0)
+      throw DiagnosticError(
+          op.loc,
+          op.kind == OpKind::Barrier ? std::string("OpControlBarrier") : "built-in " + builtinName(op.index),
+          fmt::format("is {} in {}, a function kept shared (not inlined); work-item built-ins and barriers "
+                      "are read in the kernel only (--inline always inlines it)",
+                      op.kind == OpKind::Barrier ? "called" : "read", k.functions[fnOf[op.block]].name));
+  if (!k.processes.empty())
+    throw DiagnosticError(k.processes[0].loc, "task " + k.processes[0].name,
+                          "an ND-range kernel that creates task sequences is not supported in hardware yet");
+  if (subgroups)
+    for (const Memory& mem : k.memories)
+      if (mem.collective)
+        throw DiagnosticError(k.loc, "kernel " + k.name,
+                              "uses subgroups and work-group collectives; work-group collectives in a kernel "
+                              "with subgroups are not built in hardware yet");
+  k.ndRange = true;
+  k.subgroupLanes = lanes;
+  k.subgroups = subgroups;
+  if (std::any_of(k.ops.begin(), k.ops.end(), [](const Op& op) { return op.kind == OpKind::Barrier; })) {
+    streamWorkGroups(k, maxWorkGroupItems);
+    return;
+  }
+  const SourceLoc loc = k.loc;
+  Builder b(k.ops, &k.blocks);
+  b.loc = loc;
+  const NdRange nd = beginNdRange(k, b, lanes);
+  const uint32_t body = nd.body;
   std::vector<uint32_t> returns;
   for (uint32_t bb = 1; bb < k.blocks.size(); ++bb)
     if (k.blocks[bb].term.kind == Terminator::Kind::Return && fnOf.size() > bb && fnOf[bb] < 0)
@@ -228,180 +451,32 @@ void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups) {
   for (uint32_t bb : returns)
     k.blocks[bb].term = Terminator{Terminator::Kind::Branch, kNone, {latch}, {}, k.blocks[bb].term.loc};
 
-  // Loop-invariant values, in the entry block: the last local id and the last group base per
-  // dimension (global size less local size), so that the counters compare their current value.
-  // With subgroups (`lanes` > 1) dimension 0 steps a subgroup at a time.
-  const ValueId zero = b.constant(32, 0), one = b.constant(32, 1), laneCount = b.constant(32, lanes);
-  std::array<ValueId, 3> lastLocal{}, lastBase{};
-  for (int d = 0; d < 3; ++d) {
-    lastLocal[d] = b.binary(OpKind::Sub, size[3 + d], d == 0 ? laneCount : one);
-    lastBase[d] = b.binary(OpKind::Sub, size[d], size[3 + d]);
-  }
-
   // The counters: phis in the header, from 0 and from the latch.
-  auto phi = [&](const std::string& name) {
-    Op op;
-    op.kind = OpKind::Phi;
-    op.type = Type::bits(32);
-    op.name = name;
-    op.operands = {zero, kNone};
-    op.phiBlocks = {0, latch};
-    b.block = header;
-    return b.emit(std::move(op));
-  };
-  std::array<ValueId, 3> local{}, base{}, group{};
-  for (int d = 0; d < 3; ++d)
-    local[d] = phi(fmt::format("local_id{}", d));
-  for (int d = 0; d < 3; ++d)
-    base[d] = phi(fmt::format("group_base{}", d));
-  for (int d = 0; d < 3; ++d)
-    group[d] = phi(fmt::format("group_id{}", d));
-
-  // The next work-item: dimension 0 of the local id always steps; a counter steps when every one
-  // before it wraps (`carry`); the last work-item is the one where all of them wrap. A counter's
-  // recurrence is one comparison (of the counter and the carry together: carry && counter == last)
-  // and one multiplexer, so the loop's II is 2 with every result registered, 1 with chaining.
+  WorkItemIds ids;
+  ids.local = counterPhis(b, nd, header, "local_id");
+  ids.base = counterPhis(b, nd, header, "group_base");
+  ids.group = counterPhis(b, nd, header, "group_id");
   b.block = latch;
-  const ValueId bitOne = b.constant(1, 1);
-  ValueId carry = kNone; // kNone: always
-  auto wrapsNow = [&](ValueId counter, ValueId last) {
-    return carry == kNone ? b.binary(OpKind::Eq, counter, last)
-                          : b.binary(OpKind::Eq, b.concat({carry, counter}), b.concat({bitOne, last}));
-  };
-  auto stepBy = [&](ValueId by) { return carry == kNone ? by : b.select(carry, by, zero); };
-  std::array<ValueId, 9> next{};
-  for (int d = 0; d < 3; ++d) {
-    const ValueId wraps = wrapsNow(local[d], lastLocal[d]);
-    next[d] = b.select(wraps, zero, b.binary(OpKind::Add, local[d], stepBy(d == 0 ? laneCount : one)));
-    carry = wraps;
-  }
-  for (int d = 0; d < 3; ++d) {
-    const ValueId wraps = wrapsNow(base[d], lastBase[d]);
-    next[3 + d] = b.select(wraps, zero, b.binary(OpKind::Add, base[d], stepBy(size[3 + d])));
-    next[6 + d] = b.select(wraps, zero, b.binary(OpKind::Add, group[d], stepBy(one)));
-    carry = wraps;
-  }
+  std::array<ValueId, 3> nextLocal{}, nextBase{}, nextGroup{};
+  ValueId carry = stepLocalIds(b, nd, ids.local, kNone, nextLocal);
+  carry = stepGroups(b, nd, ids.base, ids.group, carry, nextBase, nextGroup);
   k.blocks[latch].term = Terminator{Terminator::Kind::CondBranch, carry, {exit, header}, {}, loc};
   for (int d = 0; d < 3; ++d) {
-    k.ops[local[d]].operands[1] = next[d];
-    k.ops[base[d]].operands[1] = next[3 + d];
-    k.ops[group[d]].operands[1] = next[6 + d];
+    addPhiEntry(k, ids.local[d], 0, nd.zero);
+    addPhiEntry(k, ids.local[d], latch, nextLocal[d]);
+    addPhiEntry(k, ids.base[d], 0, nd.zero);
+    addPhiEntry(k, ids.base[d], latch, nextBase[d]);
+    addPhiEntry(k, ids.group[d], 0, nd.zero);
+    addPhiEntry(k, ids.group[d], latch, nextGroup[d]);
   }
 
   // The built-ins, computed in the header (it dominates the body) where the body reads them.
-  b.block = header;
-  // A subgroup's lanes differ in dimension 0 of the local id only (its local size is a multiple of
-  // the lanes); the lane's index is a Lane op until the lanes are built (lower_subgroups.cpp).
-  ValueId lane = zero;
-  const ValueId counter0 = local[0];
-  if (lanes > 1) {
-    lane = b.emit(laneOp());
-    local[0] = b.binary(OpKind::Add, counter0, lane);
-  }
-  std::array<ValueId, 3> global{};
-  for (int d = 0; d < 3; ++d)
-    global[d] = b.binary(OpKind::Add, base[d], local[d]);
-  const uint32_t laneBits = static_cast<uint32_t>(std::countr_zero(lanes));
-  auto inEntry = [&](auto make) { // once, before the work-items
-    const uint32_t saved = b.block;
-    b.block = 0;
-    const ValueId v = make();
-    b.block = saved;
-    return v;
-  };
-  // Subgroups per work-group row (dimension 0) and per work-group.
-  auto rowSubgroups = [&] { return b.binary(OpKind::LShr, size[3], b.constant(32, laneBits)); };
-  auto linear = [&](const std::array<ValueId, 3>& id, ValueId sx, ValueId sy) {
-    return b.binary(
-        OpKind::Add, id[0],
-        b.binary(OpKind::Mul, b.binary(OpKind::Add, id[1], b.binary(OpKind::Mul, id[2], sy)), sx));
-  };
-  auto valueOf = [&](const Op& op) -> ValueId {
-    const uint32_t d = static_cast<uint32_t>(op.imm);
-    switch (op.index) {
-    case bi::GlobalInvocationId:
-      return global[d];
-    case bi::LocalInvocationId:
-      return local[d];
-    case bi::WorkgroupId:
-      return group[d];
-    case bi::GlobalSize:
-      return size[d];
-    case bi::WorkgroupSize:
-    case bi::EnqueuedWorkgroupSize:
-      return size[3 + d];
-    case bi::NumWorkgroups:
-      return inEntry([&] { return b.binary(OpKind::UDiv, size[d], size[3 + d]); });
-    case bi::SubgroupSize:
-    case bi::SubgroupMaxSize:
-      return laneCount;
-    case bi::NumSubgroups:
-    case bi::NumEnqueuedSubgroups:
-      return inEntry(
-          [&] { return b.binary(OpKind::Mul, b.binary(OpKind::Mul, rowSubgroups(), size[4]), size[5]); });
-    case bi::SubgroupLocalInvocationId:
-      return lane;
-    case bi::SubgroupId: {
-      const ValueId row = inEntry(rowSubgroups);
-      const ValueId inRow = b.binary(OpKind::LShr, counter0, b.constant(32, laneBits));
-      return b.binary(OpKind::Add, inRow,
-                      b.binary(OpKind::Mul,
-                               b.binary(OpKind::Add, local[1], b.binary(OpKind::Mul, local[2], size[4])),
-                               row));
-    }
-    case bi::GlobalOffset:
-      return zero;
-    case bi::WorkDim:
-      return size[6];
-    case bi::GlobalLinearId:
-      return linear(global, size[0], size[1]);
-    case bi::LocalInvocationIndex:
-      return linear(local, size[3], size[4]);
-    default:
-      throw InternalError(op.loc, "built-in " + builtinName(op.index), "not a work-item built-in");
-    }
-  };
-  std::map<std::pair<uint32_t, uint64_t>, ValueId> made;
-  std::vector<ValueId> replace(k.ops.size(), kNone);
-  for (ValueId v = 0; v < replace.size(); ++v) {
-    const Op op = k.ops[v];
-    if (op.kind != OpKind::WorkItem) continue;
-    auto [it, fresh] = made.emplace(std::pair{op.index, op.imm}, kNone);
-    if (fresh) it->second = valueOf(op);
-    replace[v] = b.resize(it->second, op.width(), false);
-    k.ops[v].kind = OpKind::Undef; // unused now (compaction drops it)
-  }
-  for (Op& op : k.ops)
-    for (ValueId& o : op.operands)
-      if (o < replace.size() && replace[o] != kNone) o = replace[o];
-  for (BasicBlock& bb : k.blocks)
-    if (bb.term.cond < replace.size() && bb.term.cond != kNone && replace[bb.term.cond] != kNone)
-      bb.term.cond = replace[bb.term.cond];
-
-  // No dependence between work-items through memories they share (arguments, program-scope
-  // globals); private arrays keep theirs.
-  LoopControls controls;
-  std::string shared;
-  for (uint32_t m = 0; m < k.memories.size(); ++m) {
-    const Memory& mem = k.memories[m];
-    if (mem.kind != Memory::Kind::Argument && !mem.persistent) continue;
-    controls.memoryDependenceDistance.emplace_back(m, 0);
-    shared += (shared.empty() ? "" : ", ") + mem.name;
-  }
-  LoopControlRequest r;
-  r.name = "ND-range work-items";
-  r.value = lanes > 1 ? fmt::format("a subgroup of {} per iteration", lanes) : "one per iteration";
-  r.status = LoopControlRequest::Status::Honoured;
-  r.note = shared.empty()
-               ? "the kernel's body runs once per work-item"
-               : fmt::format("the kernel's body runs once per work-item; work-items see no dependence "
-                             "through {} (none without a barrier, in OpenCL)",
-                             shared);
-  controls.requests.push_back(std::move(r));
-  k.blocks[header].loopControls = std::move(controls);
-  k.ndRange = true;
-  k.subgroupLanes = lanes;
-  k.subgroups = subgroups;
+  std::vector<uint32_t> all(k.blocks.size());
+  for (uint32_t bb = 0; bb < all.size(); ++bb)
+    all[bb] = bb;
+  replaceWorkItems(k, b, nd, ids, header, all);
+  retireWorkItemOps(k);
+  k.blocks[header].loopControls = workItemControls(k, lanes, {});
   k.workItemLoop = k.blocks[header].name;
 }
 

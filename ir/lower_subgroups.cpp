@@ -24,6 +24,47 @@ namespace {
 constexpr uint64_t kSubgroupScope = 3, kWorkgroupScope = 2;
 } // namespace
 
+ValueId combineValues(Builder& b, SgCombine c, ValueId a, ValueId x) {
+  switch (c) {
+  case SgCombine::Add:
+    return b.binary(OpKind::Add, a, x);
+  case SgCombine::Mul:
+    return b.binary(OpKind::Mul, a, x);
+  case SgCombine::And:
+    return b.binary(OpKind::And, a, x);
+  case SgCombine::Or:
+    return b.binary(OpKind::Or, a, x);
+  case SgCombine::Xor:
+    return b.binary(OpKind::Xor, a, x);
+  case SgCombine::SMin:
+    return b.select(b.binary(OpKind::SLt, x, a), x, a);
+  case SgCombine::UMin:
+    return b.select(b.binary(OpKind::ULt, x, a), x, a);
+  case SgCombine::SMax:
+    return b.select(b.binary(OpKind::SGt, x, a), x, a);
+  case SgCombine::UMax:
+    return b.select(b.binary(OpKind::UGt, x, a), x, a);
+  }
+  return a;
+}
+
+uint64_t combineIdentity(SgCombine c, uint32_t w) {
+  const uint64_t ones = w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1, sign = uint64_t(1) << (w - 1);
+  switch (c) {
+  case SgCombine::Mul:
+    return 1;
+  case SgCombine::And:
+  case SgCombine::UMin:
+    return ones;
+  case SgCombine::SMin:
+    return ones >> 1;
+  case SgCombine::SMax:
+    return sign;
+  default:
+    return 0; // Add, Or, Xor, UMax
+  }
+}
+
 bool Translator::translateSubgroup(const LInst& in) {
   using O = SpvOp;
   const bool shuffle = in.op == O::OpSubgroupShuffleINTEL || in.op == O::OpSubgroupShuffleDownINTEL ||
@@ -83,10 +124,9 @@ bool Translator::translateSubgroup(const LInst& in) {
   if (!shuffle && !group) return false;
   if (group) {
     const spirv::Constant* scope = c_.mv.findConstant(in.ids.at(0));
+    if (scope && scope->bits == kWorkgroupScope) return translateWorkGroupCollective(in);
     if (!scope || scope->bits != kSubgroupScope)
-      c_.failAt(in, scope && scope->bits == kWorkgroupScope
-                        ? "work-group collectives (Workgroup scope) are not built in hardware yet"
-                        : "expected Subgroup scope (the only group scope built in hardware)");
+      c_.failAt(in, "expected Subgroup or Workgroup scope (the group scopes built in hardware)");
   }
   if (floatArith) c_.failAt(in, "floating-point subgroup reductions and scans are not built in hardware yet");
   if (vectorType(in.type))
@@ -218,7 +258,10 @@ bool isLaneOp(OpKind k) {
 // The lanes' copies of one loop body, built in order.
 class LaneBuilder {
 public:
-  LaneBuilder(Loop& lp, uint32_t lanes) : lp_(lp), lanes_(lanes), b_(lp.ops, nullptr) {}
+  // `slice`: per memory, the bytes of each work-item's own copy (a private array: one slice per lane),
+  // 0 for memories the work-items share.
+  LaneBuilder(Loop& lp, uint32_t lanes, std::vector<uint64_t> slice)
+      : lp_(lp), lanes_(lanes), b_(lp.ops, nullptr), slice_(std::move(slice)) {}
 
   void run() {
     old_ = std::move(lp_.ops);
@@ -247,7 +290,10 @@ public:
       }
       // The same in every lane when its operands are: a load or store of one address too (lanes storing
       // different values there would race, which OpenCL leaves undefined).
-      bool uniform = op.kind == OpKind::Store || !hasSideEffect(op.kind);
+      // A private array is each work-item's own: every lane accesses its slice.
+      const bool own = (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory < slice_.size() &&
+                       slice_[op.memory] > 0;
+      bool uniform = (op.kind == OpKind::Store || !hasSideEffect(op.kind)) && !own;
       for (ValueId o : op.operands)
         uniform = uniform && (o == kNone || uniform_[o]);
       if (uniform) {
@@ -256,8 +302,12 @@ public:
         std::fill(map_[v].begin(), map_[v].end(), one);
         continue;
       }
-      for (uint32_t j = 0; j < lanes_; ++j)
-        map_[v][j] = b_.emit(copy(op, j));
+      for (uint32_t j = 0; j < lanes_; ++j) {
+        Op c = copy(op, j);
+        if (own && j > 0)
+          c.operands[0] = b_.binary(OpKind::Add, c.operands[0], b_.constant(64, j * slice_[op.memory]));
+        map_[v][j] = b_.emit(std::move(c));
+      }
     }
     auto shared = [&](ValueId v, const char* what) {
       if (v == kNone) return v;
@@ -280,6 +330,7 @@ private:
   std::vector<Op> old_;
   std::vector<std::vector<ValueId>> map_; // per old op: its value in each lane
   std::vector<uint8_t> uniform_;          // the same in every lane (one copy)
+  std::vector<uint64_t> slice_;
 
   Op copy(Op op, uint32_t lane) const {
     for (ValueId& o : op.operands)
@@ -336,46 +387,8 @@ private:
     }
   }
 
-  ValueId combine(SgCombine c, ValueId a, ValueId x) {
-    switch (c) {
-    case SgCombine::Add:
-      return b_.binary(OpKind::Add, a, x);
-    case SgCombine::Mul:
-      return b_.binary(OpKind::Mul, a, x);
-    case SgCombine::And:
-      return b_.binary(OpKind::And, a, x);
-    case SgCombine::Or:
-      return b_.binary(OpKind::Or, a, x);
-    case SgCombine::Xor:
-      return b_.binary(OpKind::Xor, a, x);
-    case SgCombine::SMin:
-      return b_.select(b_.binary(OpKind::SLt, x, a), x, a);
-    case SgCombine::UMin:
-      return b_.select(b_.binary(OpKind::ULt, x, a), x, a);
-    case SgCombine::SMax:
-      return b_.select(b_.binary(OpKind::SGt, x, a), x, a);
-    case SgCombine::UMax:
-      return b_.select(b_.binary(OpKind::UGt, x, a), x, a);
-    }
-    return a;
-  }
-
-  uint64_t identity(SgCombine c, uint32_t w) const {
-    const uint64_t ones = w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1, sign = uint64_t(1) << (w - 1);
-    switch (c) {
-    case SgCombine::Mul:
-      return 1;
-    case SgCombine::And:
-    case SgCombine::UMin:
-      return ones;
-    case SgCombine::SMin:
-      return ones >> 1;
-    case SgCombine::SMax:
-      return sign;
-    default:
-      return 0; // Add, Or, Xor, UMax
-    }
-  }
+  ValueId combine(SgCombine c, ValueId a, ValueId x) { return combineValues(b_, c, a, x); }
+  uint64_t identity(SgCombine c, uint32_t w) const { return combineIdentity(c, w); }
 
   // In lane order from lane 0, as the interpreter combines them.
   void scan(ValueId v) {
@@ -402,24 +415,32 @@ bool hasSubgroups(const Kernel& k) {
 }
 
 void buildLanes(Kernel& k) {
-  int at = -1;
+  // The loops over work-items: one, or one per stretch between barriers (lower_barriers.cpp).
+  const std::vector<std::string> targets =
+      k.barrierLoops.empty() ? std::vector<std::string>{k.workItemLoop} : k.barrierLoops;
+  auto isTarget = [&](const std::string& name) {
+    return std::find(targets.begin(), targets.end(), name) != targets.end();
+  };
+  std::vector<size_t> at;
   for (size_t l = 0; l < k.loops.size(); ++l)
-    if (k.loops[l].name == k.workItemLoop) at = static_cast<int>(l);
+    if (isTarget(k.loops[l].name)) at.push_back(l);
   auto where = [&]() -> std::optional<SourceLoc> {
     for (const Op& op : k.ops)
       if (isLaneOp(op.kind)) return op.loc;
     for (size_t l = 0; l < k.loops.size(); ++l)
-      if (static_cast<int>(l) != at)
+      if (!isTarget(k.loops[l].name))
         for (const Op& op : k.loops[l].ops)
           if (isLaneOp(op.kind)) return op.loc;
     return std::nullopt;
   };
-  if (at < 0 || where()) {
+  if (at.size() != targets.size() || where()) {
     std::string inner;
     for (const Loop& lp : k.loops)
-      if (lp.name != k.workItemLoop) inner = lp.name;
+      if (!isTarget(lp.name)) inner = lp.name;
     for (const BasicBlock& bb : k.blocks)
-      if (!bb.notPipelinedReason.empty() && bb.name != k.workItemLoop) inner = bb.name;
+      if (!bb.notPipelinedReason.empty() && !isTarget(bb.name) && bb.name != k.workItemLoop &&
+          bb.name.rfind("stretch", 0) != 0)
+        inner = bb.name;
     throw DiagnosticError(
         where().value_or(k.loc), "subgroups",
         fmt::format("a kernel that uses subgroups is built only when its body has no loop of its "
@@ -427,7 +448,25 @@ void buildLanes(Kernel& k) {
                     "by side){}; not yet otherwise",
                     inner.empty() ? "" : fmt::format(": it has loop '{}'", inner)));
   }
-  LaneBuilder(k.loops[static_cast<size_t>(at)], k.subgroupLanes).run();
+  // Private arrays (one per work-item in the source, one RAM shared by the work-items in flight)
+  // get a slice per lane; lowering puts no private array anywhere but in the loop over work-items.
+  std::vector<uint64_t> slice(k.memories.size(), 0);
+  for (uint32_t m = 0; m < k.memories.size(); ++m) {
+    Memory& mem = k.memories[m];
+    const bool privateArray = mem.kind == Memory::Kind::Private ||
+                              (mem.kind == Memory::Kind::External && !mem.persistent && !mem.spirvVar);
+    if (!privateArray || mem.perWorkItem || k.subgroupLanes < 2) continue;
+    slice[m] = mem.sizeBytes;
+    mem.sizeBytes *= k.subgroupLanes;
+    if (!mem.init.empty()) {
+      std::vector<uint8_t> init;
+      for (uint32_t j = 0; j < k.subgroupLanes; ++j)
+        init.insert(init.end(), mem.init.begin(), mem.init.end());
+      mem.init = std::move(init);
+    }
+  }
+  for (size_t l : at)
+    LaneBuilder(k.loops[l], k.subgroupLanes, slice).run();
 }
 
 } // namespace spvhls::ir::lower

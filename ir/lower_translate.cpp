@@ -238,7 +238,7 @@ uint32_t Translator::moduleVariableMemory(Id var, const LInst& at) {
                               "UniformConstant, Workgroup or Private",
                               c_.ref(var), spirv::grammar::enumName(spirv::OperandKind::StorageClass, storage)));
   Memory m;
-  m.kind = Memory::Kind::ProgramScope;
+  m.kind = storage == sc::Workgroup ? Memory::Kind::WorkGroup : Memory::Kind::ProgramScope;
   m.name = c_.nameOf(var);
   m.spirvVar = var;
   m.persistent = global;
@@ -473,7 +473,8 @@ void Translator::translateBlock(uint32_t fi) {
       continue;
     }
     if (&in == &lb.insts.back()) translateTerminator(in);
-    else if (!translateBuiltin(in) && !translateSubgroup(in) && !translateStruct(in) && !translateVector(in))
+    else if (!translateBuiltin(in) && !translateSubgroup(in) && !translateBarrier(in) &&
+             !translateBlock2D(in) && !translateStruct(in) && !translateVector(in))
       translateInst(in);
   }
   exitBlockOf_[lb.label] = current_; // accesses through pointers into several memories add blocks

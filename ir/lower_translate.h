@@ -132,6 +132,13 @@ private:
   bool translateBuiltin(const LInst& in); // false: the instruction does not touch a built-in
   // lower_subgroups.cpp: shuffles and group instructions at Subgroup scope as Sg* ops (false: another).
   bool translateSubgroup(const LInst& in);
+  bool translateBarrier(const LInst& in); // OpControlBarrier, OpMemoryBarrier (lower_barriers.cpp)
+  bool translateBlock2D(const LInst& in); // SPV_INTEL_2d_block_io (lower_block2d.cpp)
+  // A store that happens when `cond` holds: in a block of its own (CFG stores take no predicate), named
+  // after the current block and `what`; translation continues in the block after it.
+  void storeIf(ValueId cond, const Ptr& at, ValueId data, uint32_t size, const LInst& in,
+               const std::string& what);
+  bool translateWorkGroupCollective(const LInst& in); // OpGroup* at Workgroup scope (lower_barriers.cpp)
   void blockAccess(const LInst& in); // OpSubgroupBlockReadINTEL / WriteINTEL
 
   // lower_tasks.cpp: task sequences.

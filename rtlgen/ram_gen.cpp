@@ -31,7 +31,9 @@ std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
 }
 
 nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& name) {
-  const char* what = mem.kind == ir::Memory::Kind::ProgramScope ? "Program-scope variable" : "Private array";
+  const char* what = mem.kind == ir::Memory::Kind::ProgramScope ? "Program-scope variable"
+                     : mem.kind == ir::Memory::Kind::WorkGroup  ? "Work-group local memory"
+                                                                : "Private array";
   nl::ModuleBuilder b(name,
                       fmt::format("{} '{}' ({} bytes) as on-chip RAM{}: always ready, reads answer the next "
                                   "cycle.",

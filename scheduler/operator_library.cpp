@@ -137,6 +137,7 @@ Unit OperatorLibrary::unitTiming(const ir::Op& op) const {
   case K::Const:
   case K::Arg:
   case K::WorkItem:
+  case K::Barrier:
   case K::Lane:
   case K::SgShuffle:
   case K::SgShuffleDown:

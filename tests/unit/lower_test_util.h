@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -143,12 +144,19 @@ inline std::vector<int32_t> pseudoRandom(size_t n, uint32_t seed, int32_t lo, in
 }
 
 // Runs the golden interpreter on the SPIR-V and the IR evaluator on the lowered kernel; checks that
-// every buffer ends up identical and returns the IR's result.
-inline ir::EvalResult runBoth(const Loaded& l, const ir::Kernel& k, std::vector<sim::ArgSpec> args) {
+// every buffer ends up identical and returns the IR's result. An ND-range kernel runs on `global` and
+// `local` sizes (its size arguments follow the others, ir::kNdRangeArgs).
+inline ir::EvalResult runBoth(const Loaded& l, const ir::Kernel& k, std::vector<sim::ArgSpec> args,
+                              std::array<uint64_t, 3> global = {1, 1, 1},
+                              std::array<uint64_t, 3> local = {1, 1, 1}) {
   sim::RunSpec spec;
   spec.path = "test";
   spec.kernel = k.name;
   spec.args = std::move(args);
+  spec.globalSize = global;
+  spec.localSize = local;
+  spec.workDim = global[2] > 1 ? 3 : global[1] > 1 ? 2 : 1;
+  if (k.subgroups) spec.subgroupSize = k.subgroupLanes;
   sim::InterpResult golden = sim::interpret(*l.view, spec);
   std::vector<uint64_t> scalars;
   std::vector<std::vector<uint8_t>> buffers;
@@ -156,8 +164,14 @@ inline ir::EvalResult runBoth(const Loaded& l, const ir::Kernel& k, std::vector<
     scalars.push_back(a.scalar);
     buffers.push_back(a.isBuffer ? a.init : std::vector<uint8_t>{});
   }
+  if (k.ndRange) {
+    scalars.insert(scalars.end(), global.begin(), global.end());
+    scalars.insert(scalars.end(), local.begin(), local.end());
+    scalars.push_back(spec.workDim);
+    buffers.resize(scalars.size());
+  }
   ir::EvalResult r = ir::evaluateKernel(k, scalars, buffers);
-  REQUIRE(r.buffers.size() == spec.args.size());
+  REQUIRE(r.buffers.size() >= spec.args.size());
   for (size_t i = 0; i < spec.args.size(); ++i)
     if (spec.args[i].isBuffer)
       CHECK_MESSAGE(r.buffers[i] == golden.buffers[i],

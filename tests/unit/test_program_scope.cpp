@@ -105,13 +105,13 @@ TEST_CASE("program-scope variables: on-chip memories with their contents and per
   CHECK(zeros.persistent);
   CHECK(zeros.init == std::vector<uint8_t>(24, 0));
   CHECK(memoryNamed(k, "counter").persistent);
-  // A constant is read-only and not persistent (it never changes); a kernel's local array has no
-  // initial contents.
+  // A constant is read-only and not persistent (it never changes); a kernel's local array is
+  // work-group memory without initial contents.
   const ir::Memory& sbox = memoryNamed(k, "sbox");
   CHECK_FALSE(sbox.persistent);
   CHECK(sbox.init.size() == 16);
   const ir::Memory& scratch = memoryNamed(k, "k.scratch");
-  CHECK(scratch.kind == ir::Memory::Kind::ProgramScope);
+  CHECK(scratch.kind == ir::Memory::Kind::WorkGroup);
   CHECK_FALSE(scratch.persistent);
   CHECK(scratch.init.empty());
   // The kernel writes table, and nothing stores its initial contents at the start.
