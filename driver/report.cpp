@@ -499,13 +499,20 @@ std::string reportBody(const Compiled& c) {
                    "pipeline registers\n",
                    k.registerLimit, k.registerBudgetBits)
              : fmt::format("register limit: {}: no budget\n", k.registerLimit);
-  if (k.ndRange)
+  const std::string perIteration = k.subgroupLanes > 1
+                                       ? fmt::format("a subgroup of {} (lanes side by side)", k.subgroupLanes)
+                                       : std::string("one");
+  if (k.ndRange && k.barrierLoops.empty())
     s += fmt::format(
         "ND-range: work-items stream through loop '{}', {} per iteration, work-groups in order; the "
         "sizes are arguments global_size_0..2, local_size_0..2, work_dim\n",
-        k.workItemLoop,
-        k.subgroupLanes > 1 ? fmt::format("a subgroup of {} (lanes side by side)", k.subgroupLanes)
-                            : std::string("one"));
+        k.workItemLoop, perIteration);
+  else if (k.ndRange)
+    s += fmt::format(
+        "ND-range: work-groups run one after another in loop '{}', their work-items {} per "
+        "iteration of the loops below; the sizes are arguments global_size_0..2, local_size_0..2, "
+        "work_dim\n",
+        k.workItemLoop, perIteration);
   if (!k.barrierLoops.empty()) {
     std::string loops;
     for (const std::string& l : k.barrierLoops)
