@@ -165,7 +165,7 @@ struct Memory {
   // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
   std::vector<MemoryPort> ports;
   // WorkGroup: a work-group collective's accumulator (bytes [0, elemBytes)) and result (the next
-  // elemBytes), which the work-items update in order (ir/lower_barriers.cpp): unlike other local
+  // elemBytes), which the work-items update in order (ir/lower_collectives.cpp): unlike other local
   // memory, the loop over work-items keeps its dependences.
   bool collective = false;
   // A Private memory holding one slice per work-item of a work-group, indexed by the local linear id

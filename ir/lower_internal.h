@@ -212,7 +212,7 @@ struct NdRange {
 // without a terminator) and computes in the entry what the counters compare against.
 NdRange beginNdRange(Kernel& k, Builder& b, uint32_t lanes);
 // Three 32-bit phis named `name`0..2 in `header`, without entries yet.
-std::array<ValueId, 3> counterPhis(Builder& b, const NdRange& nd, uint32_t header, const std::string& name);
+std::array<ValueId, 3> counterPhis(Builder& b, uint32_t header, const std::string& name);
 void addPhiEntry(Kernel& k, ValueId phi, uint32_t from, ValueId value);
 // The next local ids (or group bases and ids) in `b.block`, stepping when `carry` (kNone: always);
 // returns the carry out: every counter wrapped.

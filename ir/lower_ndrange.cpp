@@ -210,7 +210,7 @@ NdRange beginNdRange(Kernel& k, Builder& b, uint32_t lanes) {
   return nd;
 }
 
-std::array<ValueId, 3> counterPhis(Builder& b, const NdRange& nd, uint32_t header, const std::string& name) {
+std::array<ValueId, 3> counterPhis(Builder& b, uint32_t header, const std::string& name) {
   std::array<ValueId, 3> phis{};
   b.block = header;
   for (int d = 0; d < 3; ++d) {
@@ -218,7 +218,6 @@ std::array<ValueId, 3> counterPhis(Builder& b, const NdRange& nd, uint32_t heade
     op.kind = OpKind::Phi;
     op.type = Type::bits(32);
     op.name = fmt::format("{}{}", name, d);
-    (void)nd;
     phis[d] = b.emit(std::move(op));
   }
   return phis;
@@ -453,9 +452,9 @@ void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups, uint64_t maxWork
 
   // The counters: phis in the header, from 0 and from the latch.
   WorkItemIds ids;
-  ids.local = counterPhis(b, nd, header, "local_id");
-  ids.base = counterPhis(b, nd, header, "group_base");
-  ids.group = counterPhis(b, nd, header, "group_id");
+  ids.local = counterPhis(b, header, "local_id");
+  ids.base = counterPhis(b, header, "group_base");
+  ids.group = counterPhis(b, header, "group_id");
   b.block = latch;
   std::array<ValueId, 3> nextLocal{}, nextBase{}, nextGroup{};
   ValueId carry = stepLocalIds(b, nd, ids.local, kNone, nextLocal);

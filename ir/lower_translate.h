@@ -138,7 +138,7 @@ private:
   // after the current block and `what`; translation continues in the block after it.
   void storeIf(ValueId cond, const Ptr& at, ValueId data, uint32_t size, const LInst& in,
                const std::string& what);
-  bool translateWorkGroupCollective(const LInst& in); // OpGroup* at Workgroup scope (lower_barriers.cpp)
+  bool translateWorkGroupCollective(const LInst& in); // OpGroup* at Workgroup scope (lower_collectives.cpp)
   void blockAccess(const LInst& in); // OpSubgroupBlockReadINTEL / WriteINTEL
 
   // lower_tasks.cpp: task sequences.
