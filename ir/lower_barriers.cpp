@@ -230,12 +230,8 @@ void WorkGroups::run() {
     std::array<ValueId, 3> nextBase{}, nextGroup{};
     const ValueId last = stepGroups(g, nd_, groupIds.base, groupIds.group, kNone, nextBase, nextGroup);
     k_.blocks[groupNext].term = Terminator{Terminator::Kind::CondBranch, last, {exit, group}, {}, loc};
-    for (int d = 0; d < 3; ++d) {
-      addPhiEntry(k_, groupIds.base[d], 0, nd_.zero);
-      addPhiEntry(k_, groupIds.base[d], groupNext, nextBase[d]);
-      addPhiEntry(k_, groupIds.group[d], 0, nd_.zero);
-      addPhiEntry(k_, groupIds.group[d], groupNext, nextGroup[d]);
-    }
+    closeCounters(k_, nd_, groupIds.base, 0, groupNext, nextBase);
+    closeCounters(k_, nd_, groupIds.group, 0, groupNext, nextGroup);
   }
   // Where each stretch's loop goes when its last work-item is done: a block of the next stretch's
   // own before its loop, so that a loop around a barrier is a loop of its own around the loop over
@@ -257,9 +253,6 @@ void WorkGroups::run() {
       }
     }
   }
-  for (uint32_t r = 0; r < starts_.size(); ++r)
-    for (int d = 0; d < 3; ++d)
-      addPhiEntry(k_, ids_[r].local[d], begin_[r], nd_.zero);
 
   detachUnreachable(k_);
   const std::vector<int> idom = immediateDominators(kernelSuccessors(k_), 0);
@@ -267,11 +260,12 @@ void WorkGroups::run() {
   // again copy the original built-ins).
   for (uint32_t r = 0; r < starts_.size(); ++r)
     readAcrossBarriers(r, idom);
+  const LoopControls controls = workItemControls(k_, k_.subgroupLanes, perItem_);
   for (uint32_t r = 0; r < starts_.size(); ++r) {
     Builder rb(k_.ops, &k_.blocks);
     rb.loc = loc;
     replaceWorkItems(k_, rb, nd_, ids_[r], head_[r], built_[r]);
-    k_.blocks[head_[r]].loopControls = workItemControls(k_, k_.subgroupLanes, perItem_);
+    k_.blocks[head_[r]].loopControls = controls;
     k_.barrierLoops.push_back(k_.blocks[head_[r]].name);
   }
   retireWorkItemOps(k_);
@@ -295,7 +289,7 @@ void WorkGroups::splitAtBarriers() {
       BasicBlock nb;
       nb.name = fmt::format("{}.barrier{}", k_.blocks[cur].name, starts_.size());
       nb.ops.assign(it + 1, ops.end());
-      ops.erase(it, ops.end());
+      ops.erase(it + 1, ops.end());
       nb.term = k_.blocks[cur].term;
       const SourceLoc at = k_.ops[barrier].loc;
       k_.blocks[cur].term = Terminator{Terminator::Kind::Branch, kNone, {after}, {}, at};
@@ -303,14 +297,10 @@ void WorkGroups::splitAtBarriers() {
         k_.ops[v].block = after;
       k_.blocks.push_back(std::move(nb));
       fnOf_.push_back(-1);
-      const Succs succ = kernelSuccessors(k_);
-      for (uint32_t s : succ[after])
+      for (uint32_t s : k_.blocks[after].term.targets) // (a target named twice: renamed the first time)
         renamePhiEntries(k_, s, cur, after);
-      // The barrier itself is gone: a dead Undef (compaction drops it).
-      Op& dead = k_.ops[barrier];
-      dead.kind = OpKind::Undef;
-      dead.type = Type::bits(1);
-      k_.blocks[cur].ops.push_back(barrier);
+      neutralize(k_, barrier); // the barrier itself is gone
+      k_.ops[barrier].type = Type::bits(1);
       starts_.push_back(after);
       cur = after;
     }
@@ -547,8 +537,7 @@ void WorkGroups::wireStretch(uint32_t r) {
   std::array<ValueId, 3> nextLocal{};
   const ValueId last = stepLocalIds(b, nd_, ids_[r].local, kNone, nextLocal);
   k_.blocks[next_[r]].term = Terminator{Terminator::Kind::CondBranch, last, {done_[r], head_[r]}, {}, loc};
-  for (int d = 0; d < 3; ++d)
-    addPhiEntry(k_, ids_[r].local[d], next_[r], nextLocal[d]);
+  closeCounters(k_, nd_, ids_[r].local, begin_[r], next_[r], nextLocal);
 }
 
 // In stretch r, a value computed where the use does not see it (before a barrier, or in an earlier
@@ -666,14 +655,7 @@ bool WorkGroups::recomputable(ValueId v) {
 ValueId WorkGroups::recompute(Insert& ins, ValueId v) {
   const Op& op = k_.ops[v];
   if (op.block == 0) return v;
-  if (op.kind == OpKind::Const || op.kind == OpKind::Undef || op.kind == OpKind::WorkItem) {
-    Op copy = op;
-    const ValueId c = ins.add(copy.kind, copy.width(), {}, copy.imm);
-    k_.ops[c] = copy;
-    k_.ops[c].block = ins.block();
-    return c;
-  }
-  Op copy = op;
+  Op copy = op; // a leaf (constant, built-in) as it is
   for (ValueId& o : copy.operands)
     o = recompute(ins, o);
   const ValueId c = ins.add(copy.kind, copy.width(), {}, copy.imm);

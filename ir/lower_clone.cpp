@@ -95,8 +95,6 @@ void keepPhiEntriesFrom(Kernel& k, uint32_t block, const std::vector<uint32_t>& 
   }
 }
 
-namespace {
-
 // An op nobody uses any more becomes a dead Undef at the end of its block (every op stays in a block;
 // compaction removes it).
 void neutralize(Kernel& k, ValueId v) {
@@ -108,6 +106,8 @@ void neutralize(Kernel& k, ValueId v) {
   op.operands.clear();
   op.phiBlocks.clear();
 }
+
+namespace {
 
 void makeConst(Op& op, uint64_t imm) {
   op.kind = OpKind::Const;

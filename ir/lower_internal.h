@@ -214,6 +214,9 @@ NdRange beginNdRange(Kernel& k, Builder& b, uint32_t lanes);
 // Three 32-bit phis named `name`0..2 in `header`, without entries yet.
 std::array<ValueId, 3> counterPhis(Builder& b, uint32_t header, const std::string& name);
 void addPhiEntry(Kernel& k, ValueId phi, uint32_t from, ValueId value);
+// Each counter phi takes 0 from `entry` and its next value from `latch`.
+void closeCounters(Kernel& k, const NdRange& nd, const std::array<ValueId, 3>& phis, uint32_t entry,
+                   uint32_t latch, const std::array<ValueId, 3>& next);
 // The next local ids (or group bases and ids) in `b.block`, stepping when `carry` (kNone: always);
 // returns the carry out: every counter wrapped.
 ValueId stepLocalIds(Builder& b, const NdRange& nd, const std::array<ValueId, 3>& local, ValueId carry,
@@ -317,6 +320,8 @@ void keepPhiEntriesFrom(Kernel& k, uint32_t block, const std::vector<uint32_t>& 
 // definitions (itself and one per copy): its uses outside the original blocks and the copies read
 // the one that reaches them, through new phis where they meet.
 void repairSsa(Kernel& k, const std::vector<BlockCopy>& copies);
+// An op nobody uses any more becomes a dead Undef at the end of its block (compaction removes it).
+void neutralize(Kernel& k, ValueId v);
 // Unreachable blocks lose their edges (and the phi entries those fed).
 void detachUnreachable(Kernel& k);
 // Folds operations over constants, phis of one value, selects and branches on constants, to a fixed

@@ -228,6 +228,14 @@ void addPhiEntry(Kernel& k, ValueId phi, uint32_t from, ValueId value) {
   k.ops[phi].phiBlocks.push_back(from);
 }
 
+void closeCounters(Kernel& k, const NdRange& nd, const std::array<ValueId, 3>& phis, uint32_t entry,
+                   uint32_t latch, const std::array<ValueId, 3>& next) {
+  for (int d = 0; d < 3; ++d) {
+    addPhiEntry(k, phis[d], entry, nd.zero);
+    addPhiEntry(k, phis[d], latch, next[d]);
+  }
+}
+
 // The next work-item: dimension 0 of the local id always steps (with `carry` kNone); a counter steps
 // when every one before it wraps (`carry`); the last one is where all of them wrap. A counter's
 // recurrence is one comparison (of the counter and the carry together: carry && counter == last)
@@ -460,14 +468,9 @@ void streamWorkItems(Kernel& k, uint32_t lanes, bool subgroups, uint64_t maxWork
   ValueId carry = stepLocalIds(b, nd, ids.local, kNone, nextLocal);
   carry = stepGroups(b, nd, ids.base, ids.group, carry, nextBase, nextGroup);
   k.blocks[latch].term = Terminator{Terminator::Kind::CondBranch, carry, {exit, header}, {}, loc};
-  for (int d = 0; d < 3; ++d) {
-    addPhiEntry(k, ids.local[d], 0, nd.zero);
-    addPhiEntry(k, ids.local[d], latch, nextLocal[d]);
-    addPhiEntry(k, ids.base[d], 0, nd.zero);
-    addPhiEntry(k, ids.base[d], latch, nextBase[d]);
-    addPhiEntry(k, ids.group[d], 0, nd.zero);
-    addPhiEntry(k, ids.group[d], latch, nextGroup[d]);
-  }
+  closeCounters(k, nd, ids.local, 0, latch, nextLocal);
+  closeCounters(k, nd, ids.base, 0, latch, nextBase);
+  closeCounters(k, nd, ids.group, 0, latch, nextGroup);
 
   // The built-ins, computed in the header (it dominates the body) where the body reads them.
   std::vector<uint32_t> all(k.blocks.size());
