@@ -34,14 +34,14 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--fusion on|off] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--dump-ir] [--area]
+                 [--share-units on|off] [--fusion on|off] [--datapath-opt on|off] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--dump-ir] [--area]
                  [--scheduler auto|heuristic|exact] [--time-limit SECONDS] [--dump-problems DIR]
                  [--target NAME] [--clock-period NS | --fmax MHZ]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--jobs N] [--systemc] [--speed] [--target NAME]
+                 [--datapath-opt on|off] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--jobs N] [--systemc] [--speed] [--target NAME]
                  [--clock-period NS | --fmax MHZ] [--scheduler MODE] [--time-limit SECONDS]
   spvhls schedule <PROBLEM.json> [-o RESULT.json] [--scheduler exact|heuristic|auto] [--time-limit SECONDS]
   spvhls as      <in.spvasm> -o <out.spv>
@@ -87,6 +87,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--fp-reassociate", false},
                                                     {"--share-units", true},
                                                     {"--fusion", true},
+                                                    {"--datapath-opt", true},
                                                     {"--outer-loops", true},
                                                     {"--ndrange", false},
                                                     {"--subgroup-size", true},
@@ -237,6 +238,10 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   const std::string fusion = a.get("--fusion", "on");
   if (fusion != "on" && fusion != "off") usageError("--fusion expects on or off, got '" + fusion + "'");
   o.fuseLoops = fusion == "on";
+  const std::string datapath = a.get("--datapath-opt", "on");
+  if (datapath != "on" && datapath != "off")
+    usageError("--datapath-opt expects on or off, got '" + datapath + "'");
+  o.optimizeDatapath = datapath == "on";
   const std::string outer = a.get("--outer-loops", "fsm");
   if (outer != "fsm" && outer != "pipelined")
     usageError("--outer-loops expects fsm or pipelined, got '" + outer + "'");

@@ -171,7 +171,7 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
     c.kernel =
         ir::lowerKernel(*m.view, name,
                         ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops, o.pipelineOuterLoops,
-                                         o.ndRange, o.subgroupSize, o.maxWorkGroupSize});
+                                         o.ndRange, o.subgroupSize, o.maxWorkGroupSize, o.optimizeDatapath});
     ir::verifyKernel(c.kernel);
   });
   c.warnings = c.kernel.diagnostics;

@@ -29,6 +29,7 @@ struct CompileOptions {
   bool ndRange = false;            // the body runs once per work-item even without built-ins (--ndrange)
   uint32_t subgroupSize = 8;       // lanes of a subgroup without a SubgroupSize mode (--subgroup-size)
   uint64_t maxWorkGroupSize = 256; // barrier buffers' work-items without a size in the source
+  bool optimizeDatapath = true; // constant multiplies, divides and shifts as cheaper logic (--datapath-opt)
   sched::MinIIOptions minII;       // how each loop's II is found (--scheduler, --time-limit)
 };
 

@@ -260,6 +260,11 @@ json reportJson(const Compiled& c) {
                                    {"max_work_group_items", k.maxWorkGroupItems},
                                    {"buffer_bits_per_work_item", k.barrierBufferBits}};
   }
+  j["datapath_optimisations"] = {{"shifts_as_wires", k.datapath.shifts},
+                                 {"multiplications_by_constants", k.datapath.multiplications},
+                                 {"divisions_by_constants", k.datapath.divisions},
+                                 {"hoisted_invariants", k.datapath.hoisted},
+                                 {"induction_multiplications", k.datapath.inductions}};
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
     args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width()}});
@@ -523,6 +528,13 @@ std::string reportBody(const Compiled& c) {
         "arrays kept across a barrier: {} bits per work-item, buffered for up to {} work-items\n",
         k.barrierLoops.size(), loops, k.barrierBufferBits, k.maxWorkGroupItems);
   }
+  if (const auto& d = k.datapath; d.shifts + d.multiplications + d.divisions + d.hoisted + d.inductions)
+    s += fmt::format(
+        "datapath optimisations (--datapath-opt): {} shifts by constants as wires, {} multiplications "
+        "by constants as shifts and adds, {} divisions or remainders by constants without a divider, {} "
+        "loop-invariant values computed before their loop, {} induction-variable multiplications as "
+        "additions\n",
+        d.shifts, d.multiplications, d.divisions, d.hoisted, d.inductions);
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

@@ -464,6 +464,12 @@ struct Kernel {
   // of 32 bits each for the pipeline registers of every pipelined loop (0: none; AutoINTEL sets none).
   std::string registerLimit;
   uint64_t registerBudgetBits = 0;
+  // What the datapath optimisations did (ir/lower_datapath.cpp; LowerOptions::optimizeDatapath), for
+  // the report: operations by a constant rewritten, invariant values computed before their loop,
+  // induction-variable multiplications turned into additions.
+  struct DatapathRewrites {
+    uint32_t shifts = 0, multiplications = 0, divisions = 0, hoisted = 0, inductions = 0;
+  } datapath;
   // The on-chip budget lowering placed the memories by (LowerOptions::onChipBudget), for reports.
   uint64_t onChipBudget = kDefaultOnChipBudget;
   // SPV_INTEL_fpga_cluster_attributes on the kernel function: the cluster kind its source asks for

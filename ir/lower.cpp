@@ -247,6 +247,10 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::compactKernel(k); // what the lanes left unused
     lower::checkAfter(k, "building a subgroup's lanes");
   }
+  if (options.optimizeDatapath && lower::optimizeDatapath(k)) {
+    lower::compactKernel(k);
+    lower::checkAfter(k, "datapath optimisations");
+  }
   if (lower::extractOuterLoops(k, options.pipelineOuterLoops)) {
     lower::compactKernel(k);
     lower::checkAfter(k, "outer-loop extraction");

@@ -45,6 +45,10 @@ struct LowerOptions {
   // (reqd_work_group_size, max_work_group_size): its buffers hold a value per work-item
   // (--max-work-group-size; Intel's FPGA flow assumes 256 too).
   uint64_t maxWorkGroupSize = 256;
+  // Datapath optimisations before scheduling (--datapath-opt): operations with a constant operand
+  // become cheaper logic (shifts as wires, multiplications and divisions by constants as shifts and
+  // adds or a multiplication by the reciprocal).
+  bool optimizeDatapath = true;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

@@ -16,9 +16,7 @@
 #include "ir/lower_internal.h"
 
 namespace spvhls::ir::lower {
-namespace {
 
-// A new operation standing for `from` (same type, name, origin and location).
 Op standIn(const Op& from, OpKind kind, uint32_t index) {
   Op op;
   op.kind = kind;
@@ -29,6 +27,8 @@ Op standIn(const Op& from, OpKind kind, uint32_t index) {
   op.loc = from.loc;
   return op;
 }
+
+namespace {
 
 class Extractor {
 public:

@@ -350,6 +350,17 @@ void threadForwardingBlocks(Kernel& k, const std::vector<uint8_t>& keep);
 // terminator.
 uint32_t moveEntryOps(Kernel& k, std::initializer_list<OpKind> stay);
 
+// Datapath optimisations (lower_datapath.cpp): shifts by a constant become wires, multiplications and
+// divisions by a constant shifts and adds or a multiplication by the reciprocal, in the CFG and in
+// every loop body. Returns whether anything changed (compaction then drops what was replaced).
+bool optimizeDatapath(Kernel& k);
+// A new operation standing for `from` (same type, name, origin and location): a LiveIn or LoopPhi
+// `index` in a loop body (lower_extract.cpp).
+Op standIn(const Op& from, OpKind kind, uint32_t index);
+// The cheaper form of one such operation, built with `b` from `op`'s operands (values of b's list);
+// kNone when it stays as it is. For tests.
+ValueId reduceOperation(Builder& b, const Op& op);
+
 // Removes unreachable blocks, dead ops, dead loop parts and unused local memories; renumbers values
 // and blocks (reverse post-order), orders block ops (phis, leaves, the rest) and gives every block its
 // own copies of the constants it uses (lower_compact.cpp).

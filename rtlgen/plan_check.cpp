@@ -329,6 +329,11 @@ private:
       const uint32_t produced = p_.start[next] + ls_.problem.ops[next].latency, read = p_.start[v];
       const bool sameCluster = std::upper_bound(p_.cuts.begin(), p_.cuts.end(), produced) ==
                                std::upper_bound(p_.cuts.begin(), p_.cuts.end(), read);
+      // The iteration ahead, II positions on, must have produced it by the time this one reads it
+      // (forwarded in that very cycle at the latest): later, the read would take a stale value.
+      if (next != v && produced > read + p_.ii)
+        fail(fmt::format("{} is read at {} but its next value {} is produced at {}, more than II = {} later",
+                         label(v), read, label(next), produced, p_.ii));
       // Tokens in one cluster are at least II positions apart: only then is the one ahead there.
       const bool needed = next != v && produced >= read + p_.ii && sameCluster;
       if (needed != (fwd >= 0) || (needed && uint32_t(fwd) != produced))

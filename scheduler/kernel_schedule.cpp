@@ -226,7 +226,25 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
                                       ls.requestedII ? ", InitiationIntervalINTEL ignored" : "", s->ii,
                                       ls.limitingReason);
   }
-  if (k.registerBudgetBits) meetRegisterBudget(ls, s, k.registerBudgetBits, opts);
+  // Wires formed next to their readers where the pipeline then carries fewer bits. Not the values
+  // the loop's control and its next iteration read where they are ready (the exit condition, the
+  // carried values), nor the live-outs.
+  std::vector<uint8_t> movable(loop.ops.size(), 0);
+  for (size_t v = 0; v < loop.ops.size(); ++v) {
+    const ir::OpKind kind = loop.ops[v].kind;
+    movable[v] = kind == ir::OpKind::ZExt || kind == ir::OpKind::SExt || kind == ir::OpKind::Trunc ||
+                 kind == ir::OpKind::Extract || kind == ir::OpKind::Concat;
+  }
+  if (loop.continueCond != ir::kNone) movable[loop.continueCond] = 0;
+  for (const ir::LoopPhi& phi : loop.phis)
+    movable[phi.next] = 0;
+  for (ir::ValueId v : loop.liveOuts)
+    movable[v] = 0;
+  sinkWires(ls.problem, *s, movable);
+  if (k.registerBudgetBits) {
+    meetRegisterBudget(ls, s, k.registerBudgetBits, opts);
+    sinkWires(ls.problem, *s, movable);
+  }
   try {
     verify(ls.problem, *s);
   } catch (const DiagnosticError& e) {

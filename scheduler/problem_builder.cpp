@@ -149,16 +149,18 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     }
   }
 
-  // chainEnd[v]: v's value may be the end of a chain of logic in its cycle (v of latency 0 with a
-  // delay, or reading such a value of latency 0); a phi's value comes from its carry register.
+  // chainEnd[v]: v's value may be the end of a chain of logic in its cycle: v of latency 0 (its value
+  // on a wire) with a delay, or reading such a value. A phi's value comes from its carry register, and
+  // a value of latency > 0 from a register (a load whose address is chained logic is no chain end:
+  // its response comes latency cycles later).
   std::vector<int> chainEnd(n, -1);
   auto isChainEnd = [&](auto&& self, uint32_t v) -> bool {
     if (chainEnd[v] < 0) {
       chainEnd[v] = 0; // operands come first in a body; this only guards a malformed cycle
-      bool end = p.ops[v].latency == 0 && p.ops[v].delayNs > 0 && ops[v].kind != OpKind::LoopPhi;
+      bool end = p.ops[v].delayNs > 0 && ops[v].kind != OpKind::LoopPhi;
       for (ir::ValueId o : ops[v].operands)
         end = end || (o < n && p.ops[o].latency == 0 && self(self, o));
-      chainEnd[v] = end;
+      chainEnd[v] = p.ops[v].latency == 0 && end;
     }
     return chainEnd[v] == 1;
   };

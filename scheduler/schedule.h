@@ -182,6 +182,12 @@ struct Schedule {
   uint32_t stages() const;       // ceil(length / ii) for modulo schedules
 };
 
+// Moves the operations marked `movable` that have no latency and no resource (wires: extensions, bit
+// selections) later, toward their readers, wherever that lowers registerBits (the pipeline then
+// carries their operands instead); returns the bits saved. Precedence, resources, the II and the
+// length stay as they were (scheduler/register_sink.cpp).
+uint64_t sinkWires(const Problem& p, Schedule& s, const std::vector<uint8_t>& movable);
+
 // Independent verifier: precedence (latency and II * distance) and resource use modulo II (or per
 // cycle when ii == 0), each operation holding its resource `blocking` cycles. Throws DiagnosticError
 // naming the violated constraint and the operations.

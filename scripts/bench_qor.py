@@ -13,9 +13,11 @@ after every 4-input level, so that pins do not limit the design and the shell ad
 
     bash scripts/setup.sh nextpnr-ice40 fpga-icestorm     # place and route tools (not needed by tests)
     python3 scripts/bench_qor.py --spvhls build/spvhls --build build [--clocks 0,3.33,5] [--seeds 1,2,3]
-        [--only vadd,chain10] [--no-pnr] [--json out.json]
+        [--datapath-opt on,off] [--only vadd,chain10] [--no-pnr] [--json out.json]
 
-Clock 0 is every result registered (no chaining). Prints a markdown table. Not a test: numbers depend
+Clock 0 is every result registered (no chaining). --datapath-opt lists the settings of spvhls's
+datapath optimisations to build each kernel with (default: on, the compiler's default). Prints a
+markdown table. Not a test: numbers depend
 on the tools' versions and, for place and route, on the seed.
 """
 import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile
@@ -26,7 +28,8 @@ ROOT = os.path.normpath(os.path.join(HERE, ".."))
 # (name, input relative to the build directory, the report's loop to quote)
 KERNELS = [("vadd", "examples/vadd.spv"), ("dot", "examples/dot.spv"), ("fir", "examples/fir.spv"),
            ("histogram", "examples/histogram.spv"), ("lut", "examples/lut.spv"),
-           ("chain10", "loops/chain10_free.spvasm")]
+           ("chain10", "loops/chain10_free.spvasm"), ("constdiv", "regress/constdiv.spv"),
+           ("imatmul", "regress/imatmul.spv")]
 
 
 def run(cmd, cwd=None, timeout=None):
@@ -128,6 +131,7 @@ def main():
     ap.add_argument("--build", required=True, help="the build directory (its examples/ and loops/)")
     ap.add_argument("--clocks", default="0,3.33,5")
     ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--datapath-opt", default="on")
     ap.add_argument("--only")
     ap.add_argument("--no-pnr", action="store_true")
     ap.add_argument("--json")
@@ -139,18 +143,19 @@ def main():
     for name, rel in KERNELS:
         if a.only and name not in a.only.split(","):
             continue
-        for clock in a.clocks.split(","):
+        for clock, datapath in [(c, d) for c in a.clocks.split(",") for d in a.datapath_opt.split(",")]:
             work = tempfile.mkdtemp(prefix=f"spvhls-qor-{name}-")
             out = os.path.join(work, "out")
-            r = run([a.spvhls, "compile", os.path.join(a.build, rel), "-o", out, "--clock-period", clock])
+            r = run([a.spvhls, "compile", os.path.join(a.build, rel), "-o", out, "--clock-period", clock,
+                     "--datapath-opt", datapath])
             if r.returncode:
-                sys.exit(f"spvhls compile {name} --clock-period {clock} failed:\n{r.stdout}")
+                sys.exit(f"spvhls compile {name} --clock-period {clock} --datapath-opt {datapath} failed:\n{r.stdout}")
             rep = json.load(open(os.path.join(out, "report.json")))
             files = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".v"))
             top = rep["module"]
             open(os.path.join(work, "bench_top.v"), "w").write(shell(open(os.path.join(out, top + ".v")).read(), top))
             files.append(os.path.join(work, "bench_top.v"))
-            row = {"kernel": name, "clock_ns": float(clock)}
+            row = {"kernel": name, "clock_ns": float(clock), "datapath_opt": datapath}
             loops = rep["loops"]
             row["ii"] = ",".join(str(l["ii"]["achieved"]) for l in loops)
             row["latency"] = ",".join(str(l["iteration_latency"]) for l in loops)
@@ -161,13 +166,13 @@ def main():
                 row["ice40"] = ice40(files, work, seeds)
             rows.append(row)
             print(f"{name} clock {clock}: {row}", file=sys.stderr)
-    print("| kernel | clock (ns) | II | iteration latency | estimated Fmax (MHz) | LUT6 | FF | iCE40 LUT4 | iCE40 FF | BRAM | iCE40 Fmax (MHz) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| kernel | clock (ns) | datapath opt | II | iteration latency | estimated Fmax (MHz) | LUT6 | FF | iCE40 LUT4 | iCE40 FF | BRAM | iCE40 Fmax (MHz) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         i = r.get("ice40") or {}
         fmax = f"{i['fmax']:.1f}" if i.get("fmax") else (i.get("why") or "-")
         clock = "registered" if r["clock_ns"] == 0 else f"{r['clock_ns']:g}"
-        print(f"| {r['kernel']} | {clock} | {r['ii']} | {r['latency']} | {r['estimated_fmax']} | {r['lut6']:,} | "
+        print(f"| {r['kernel']} | {clock} | {r['datapath_opt']} | {r['ii']} | {r['latency']} | {r['estimated_fmax']} | {r['lut6']:,} | "
               f"{r['ff6']:,} | {i.get('lut4', '-')} | {i.get('ff', '-')} | {i.get('bram', '-')} | {fmax} |")
     if a.json:
         json.dump(rows, open(a.json, "w"), indent=1)

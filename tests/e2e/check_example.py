@@ -85,6 +85,9 @@ def main():
     ap.add_argument("--scheduler", help="passed to spvhls sim (auto, heuristic, exact)")
     ap.add_argument("--clock-period", help="passed to spvhls sim (ns: operations chained within a cycle)")
     ap.add_argument("--subgroup-size", help="passed to spvhls sim (lanes of a subgroup without a SubgroupSize mode)")
+    ap.add_argument("--datapath-opt", help="passed to spvhls sim (on, off)")
+    ap.add_argument("--no-module", action="append", default=[], metavar="REGEX",
+                    help="no module of the generated Verilog has a name matching this (e.g. no divider)")
     ap.add_argument("--units", default="",
                     help="MODULE=N,...: loop 0 must build exactly N instances of each MODULE (units_built), "
                          "holding every operation of that module the loop's units list")
@@ -123,6 +126,8 @@ def main():
         budget += ["--clock-period", args.clock_period]
     if args.subgroup_size is not None:
         budget += ["--subgroup-size", args.subgroup_size]
+    if args.datapath_opt is not None:
+        budget += ["--datapath-opt", args.datapath_opt]
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
              "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)
@@ -219,6 +224,10 @@ def main():
         files = sorted(glob.glob(os.path.join(args.out, "*.v")))
         for f in files:
             failures += [f"{os.path.basename(f)}: {p}" for p in verilog_text_problems(open(f).read())]
+        modules = [m for f in files for m in re.findall(r"^\s*module\s+(\w+)", open(f).read(), re.M)]
+        for pattern in args.no_module:
+            if any(re.fullmatch(pattern, m) for m in modules):
+                failures.append(f"a module matches {pattern!r}: {[m for m in modules if re.fullmatch(pattern, m)]}")
         lint = run(["verilator", "--lint-only", "-Wall", "--top-module", top] + files)
         if lint.returncode != 0 or lint.stderr.strip():
             failures.append("verilator lint:\n" + lint.stderr)

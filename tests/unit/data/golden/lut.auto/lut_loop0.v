@@ -24,45 +24,59 @@ module lut_loop0 (
   reg vld_p3;
   wire vk_p3;
   wire vk_p4;
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
   wire [31:0] c0; // LoopPhi k
+  /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
+  reg [31:0] v0_p1;
+  /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
+  reg [31:0] v0_p2;
+  /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
+  reg [31:0] v0_p3;
+  /* verilator lint_on UNUSEDSIGNAL */
   wire c2; // SLt cmp
   reg v2_p1;
   reg v2_p2;
   reg v2_p3;
   wire [31:0] c3; // Mul mul
   reg [31:0] v3_p3;
-  wire [31:0] c5; // Mul mul1
-  reg [31:0] v5_p3;
-  wire [31:0] c6; // Sub sub
-  wire [63:0] c7; // SExt idxprom
-  wire [63:0] c9; // Shl 
-  reg [63:0] v9_p1;
-  reg [63:0] v9_p2;
-  reg [63:0] v9_p3;
-  wire [31:0] c12; // Add inc
-  reg [31:0] v12_p1;
+  wire [29:0] c5; // Extract 
+  wire [31:0] c6; // Concat 
+  wire [31:0] c7; // Sub mul1
+  reg [31:0] v7_p1;
+  reg [31:0] v7_p2;
+  reg [31:0] v7_p3;
+  wire [31:0] c8; // Sub sub
+  wire [61:0] c9; // SExt 
+  wire [63:0] c10; // Concat 
+  wire [31:0] c13; // Add inc
+  reg [31:0] v13_p1;
   reg lst_p2;
   reg lst_p3;
   reg [31:0] carry0;
   wire f0_lst;
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
+  wire [31:0] f0_v0;
+  /* verilator lint_on UNUSEDSIGNAL */
   wire f0_v2;
-  wire [31:0] f0_v6;
-  wire [63:0] f0_v9;
-  wire fire10;
-  wire [97:0] f0_dout;
+  wire [31:0] f0_v8;
+  wire fire11;
+  wire [65:0] f0_dout;
   wire f0_nonempty;
   reg [3:0] cred0;
   wire leave_last;
-  reg [97:0] f0_mem [0:7];
+  reg [65:0] f0_mem [0:7];
   reg [2:0] f0_rd;
   reg [2:0] f0_wr;
   reg [3:0] f0_count;
-  assign fire10 = admit_1 & f0_v2;
-  assign m2_req_valid = fire10;
-  assign m2_req_write = fire10;
-  assign m2_req_addr = fire10 ? f0_v9 : 64'h0;
-  assign m2_req_size = fire10 ? 4'h4 : 4'h0;
-  assign m2_req_wdata = fire10 ? {32'h0, f0_v6} : 64'h0;
+  assign fire11 = admit_1 & f0_v2;
+  assign m2_req_valid = fire11;
+  assign m2_req_write = fire11;
+  assign m2_req_addr = fire11 ? c10 : 64'h0;
+  assign m2_req_size = fire11 ? 4'h4 : 4'h0;
+  assign m2_req_wdata = fire11 ? {32'h0, f0_v8} : 64'h0;
   assign exit_det = vld_p1 & ~v2_p1;
   assign vk_p0 = issue & ~exit_det;
   assign vk_p1 = vld_p1;
@@ -70,17 +84,20 @@ module lut_loop0 (
   assign vk_p3 = vld_p3;
   assign vk_p4 = admit_1;
   assign f0_lst = f0_dout[0];
-  assign f0_v2 = f0_dout[1];
-  assign f0_v6 = f0_dout[33:2];
-  assign f0_v9 = f0_dout[97:34];
+  assign f0_v0 = f0_dout[32:1];
+  assign f0_v2 = f0_dout[33];
+  assign f0_v8 = f0_dout[65:34];
   assign issue = running & (cred0 < 4'h8);
   assign admit_1 = f0_nonempty & (~f0_v2 | m2_req_ready);
-  assign c0 = vld_p1 ? v12_p1 : carry0;
+  assign c0 = vld_p1 ? v13_p1 : carry0;
   assign c2 = $signed(c0) < $signed(32'h10);
-  assign c6 = v3_p3 - v5_p3;
-  assign c7 = {{32{c0[31]}}, c0};
-  assign c9 = c7 << 6'h2;
-  assign c12 = c0 + 32'h1;
+  assign c5 = c0[29:0];
+  assign c6 = {c5, 2'h0};
+  assign c7 = c6 - c0;
+  assign c8 = v3_p3 - v7_p3;
+  assign c9 = {{30{f0_v0[31]}}, f0_v0};
+  assign c10 = {c9, 2'h0};
+  assign c13 = c0 + 32'h1;
   assign leave_last = vk_p4 & f0_lst;
   spvhls_mul_32 u_unit3 (
     .clk(clk),
@@ -88,13 +105,6 @@ module lut_loop0 (
     .a(c0),
     .b(c0),
     .y(c3)
-  );
-  spvhls_mul_32 u_unit5 (
-    .clk(clk),
-    .en(1'h1),
-    .a(32'h3),
-    .b(c0),
-    .y(c5)
   );
   always @(posedge clk)
     if (rst | start) cred0 <= 4'h0;
@@ -115,24 +125,26 @@ module lut_loop0 (
     else vld_p3 <= vk_p2;
   always @(posedge clk)
     if (start) carry0 <= li_0;
-    else if (vk_p1) carry0 <= v12_p1;
+    else if (vk_p1) carry0 <= v13_p1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
   always @(posedge clk) begin
     lst_p2 <= ~v2_p1;
     lst_p3 <= lst_p2;
+    v0_p1 <= c0;
+    v0_p2 <= v0_p1;
+    v0_p3 <= v0_p2;
     v2_p1 <= c2;
     v2_p2 <= v2_p1;
     v2_p3 <= v2_p2;
     v3_p3 <= c3;
-    v5_p3 <= c5;
-    v9_p1 <= c9;
-    v9_p2 <= v9_p1;
-    v9_p3 <= v9_p2;
-    v12_p1 <= c12;
+    v7_p1 <= c7;
+    v7_p2 <= v7_p1;
+    v7_p3 <= v7_p2;
+    v13_p1 <= c13;
   end
-  wire [97:0] f0_din = {v9_p3, c6, v2_p3, lst_p3};
+  wire [65:0] f0_din = {c8, v2_p3, v0_p3, lst_p3};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 4'h0);
   always @(posedge clk) begin

@@ -1,4 +1,4 @@
-// Pipelined loop 'for.cond2': II 2, 16 positions, 8 cluster(s) (stall-free).
+// Pipelined loop 'for.cond2': II 2, 15 positions, 8 cluster(s) (stall-free).
 module lut_loop1 (
   input wire clk,
   input wire rst,
@@ -51,66 +51,59 @@ module lut_loop1 (
   wire vk_p5;
   wire vk_p6;
   wire vk_p7;
-  reg vld_p8;
   wire vk_p8;
+  reg vld_p9;
   wire vk_p9;
   reg vld_p10;
   wire vk_p10;
   reg vld_p11;
   wire vk_p11;
-  reg vld_p12;
   wire vk_p12;
+  reg vld_p13;
   wire vk_p13;
-  reg vld_p14;
   wire vk_p14;
-  wire vk_p15;
   wire [31:0] c0; // LoopPhi i
+  reg [31:0] v0_p1;
   wire c2; // SLt cmp3
   reg v2_p1;
   reg v2_p4;
   reg v2_p5;
-  reg v2_p8;
+  reg v2_p9;
   reg v2_p10;
   reg v2_p11;
-  reg v2_p12;
-  reg v2_p14;
-  wire [63:0] c3; // SExt idxprom5
-  wire [63:0] c5; // Shl 
-  reg [63:0] v5_p1;
+  reg v2_p13;
+  wire [61:0] c4; // SExt 
+  wire [63:0] c5; // Concat 
   reg [63:0] v5_p4;
   reg [63:0] v5_p5;
-  reg [63:0] v5_p8;
+  reg [63:0] v5_p9;
   reg [63:0] v5_p10;
   reg [63:0] v5_p11;
-  reg [63:0] v5_p12;
-  reg [63:0] v5_p14;
+  reg [63:0] v5_p13;
   wire [31:0] c6; // Load 
   wire [31:0] c8; // And and
-  reg [31:0] v8_p8;
-  wire [63:0] c9; // SExt idxprom7
-  wire [63:0] c10; // Shl 
+  wire [61:0] c9; // SExt 
+  wire [63:0] c10; // Concat 
   wire [31:0] c11; // Load 
-  reg [31:0] v11_p14;
+  reg [31:0] v11_p13;
   wire [31:0] c12; // Load 
-  reg [31:0] v12_p8;
+  reg [31:0] v12_p9;
   reg [31:0] v12_p10;
   reg [31:0] v12_p11;
-  reg [31:0] v12_p12;
-  reg [31:0] v12_p14;
+  reg [31:0] v12_p13;
   wire [31:0] c13; // Add add
   wire [31:0] c16; // Add inc14
   reg [31:0] v16_p1;
   reg lst_p4;
   reg lst_p5;
-  reg lst_p8;
+  reg lst_p9;
   reg lst_p10;
   reg lst_p11;
-  reg lst_p12;
-  reg lst_p14;
+  reg lst_p13;
   reg [31:0] carry0;
   wire f0_lst;
+  wire [31:0] f0_v0;
   wire f0_v2;
-  wire [63:0] f0_v5;
   wire f1_lst;
   wire f1_v2;
   wire [63:0] f1_v5;
@@ -124,7 +117,7 @@ module lut_loop1 (
   wire f4_lst;
   wire f4_v2;
   wire [63:0] f4_v5;
-  wire [63:0] f4_v10;
+  wire [31:0] f4_v8;
   wire [31:0] f4_v12;
   wire f5_lst;
   wire f5_v2;
@@ -146,7 +139,7 @@ module lut_loop1 (
   wire fire11;
   wire [31:0] rf11_dout;
   wire rf11_nonempty;
-  wire [65:0] f0_dout;
+  wire [33:0] f0_dout;
   wire f0_nonempty;
   reg [2:0] cred0;
   wire [65:0] f1_dout;
@@ -158,9 +151,9 @@ module lut_loop1 (
   wire [97:0] f3_dout;
   wire f3_nonempty;
   reg [1:0] cred3;
-  wire [161:0] f4_dout;
+  wire [129:0] f4_dout;
   wire f4_nonempty;
-  reg [2:0] cred4;
+  reg [1:0] cred4;
   wire [97:0] f5_dout;
   wire f5_nonempty;
   reg [2:0] cred5;
@@ -192,7 +185,7 @@ module lut_loop1 (
   reg [2:0] rf11_rd;
   reg [2:0] rf11_wr;
   reg [3:0] rf11_count;
-  reg [65:0] f0_mem [0:3];
+  reg [33:0] f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
@@ -208,10 +201,10 @@ module lut_loop1 (
   reg f3_rd;
   reg f3_wr;
   reg [1:0] f3_count;
-  reg [161:0] f4_mem [0:3];
-  reg [1:0] f4_rd;
-  reg [1:0] f4_wr;
-  reg [2:0] f4_count;
+  reg [129:0] f4_mem [0:1];
+  reg f4_rd;
+  reg f4_wr;
+  reg [1:0] f4_count;
   reg [97:0] f5_mem [0:3];
   reg [1:0] f5_rd;
   reg [1:0] f5_wr;
@@ -224,7 +217,7 @@ module lut_loop1 (
   assign fire12 = admit_2 & f1_v2;
   assign m0_req_valid = fire6 | fire12;
   assign m0_req_write = 1'h0;
-  assign m0_req_addr = fire12 ? f1_v5 : fire6 ? f0_v5 : 64'h0;
+  assign m0_req_addr = fire12 ? f1_v5 : fire6 ? c5 : 64'h0;
   assign m0_req_size = fire12 ? 4'h4 : fire6 ? 4'h4 : 4'h0;
   assign m0_req_wdata = 64'h0;
   assign fire14 = admit_7 & f6_v2;
@@ -236,7 +229,7 @@ module lut_loop1 (
   assign fire11 = admit_5 & f4_v2;
   assign m2_req_valid = fire11;
   assign m2_req_write = 1'h0;
-  assign m2_req_addr = fire11 ? f4_v10 : 64'h0;
+  assign m2_req_addr = fire11 ? c10 : 64'h0;
   assign m2_req_size = fire11 ? 4'h4 : 4'h0;
   assign m2_req_wdata = 64'h0;
   assign exit_det = vld_p1 & ~v2_p1;
@@ -248,17 +241,16 @@ module lut_loop1 (
   assign vk_p5 = vld_p5;
   assign vk_p6 = admit_3;
   assign vk_p7 = admit_4;
-  assign vk_p8 = vld_p8;
-  assign vk_p9 = admit_5;
+  assign vk_p8 = admit_5;
+  assign vk_p9 = vld_p9;
   assign vk_p10 = vld_p10;
   assign vk_p11 = vld_p11;
-  assign vk_p12 = vld_p12;
-  assign vk_p13 = admit_6;
-  assign vk_p14 = vld_p14;
-  assign vk_p15 = admit_7;
+  assign vk_p12 = admit_6;
+  assign vk_p13 = vld_p13;
+  assign vk_p14 = admit_7;
   assign f0_lst = f0_dout[0];
-  assign f0_v2 = f0_dout[1];
-  assign f0_v5 = f0_dout[65:2];
+  assign f0_v0 = f0_dout[32:1];
+  assign f0_v2 = f0_dout[33];
   assign f1_lst = f1_dout[0];
   assign f1_v2 = f1_dout[1];
   assign f1_v5 = f1_dout[65:2];
@@ -272,8 +264,8 @@ module lut_loop1 (
   assign f4_lst = f4_dout[0];
   assign f4_v2 = f4_dout[1];
   assign f4_v5 = f4_dout[65:2];
-  assign f4_v10 = f4_dout[129:66];
-  assign f4_v12 = f4_dout[161:130];
+  assign f4_v8 = f4_dout[97:66];
+  assign f4_v12 = f4_dout[129:98];
   assign f5_lst = f5_dout[0];
   assign f5_v2 = f5_dout[1];
   assign f5_v5 = f5_dout[65:2];
@@ -286,23 +278,23 @@ module lut_loop1 (
   assign admit_1 = f0_nonempty & (cred1 < 2'h2) & (since1 == 1'h1) & (~f0_v2 | (m0_req_ready & ~(admit_2 & f1_v2)));
   assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (since2 == 1'h1) & (~f1_v2 | m0_req_ready);
   assign admit_3 = f2_nonempty & (cred3 < 2'h2) & (since3 == 1'h1) & (~f2_v2 | rf6_nonempty);
-  assign admit_4 = f3_nonempty & (cred4 < 3'h4) & (since4 == 1'h1) & (~f3_v2 | rf12_nonempty);
+  assign admit_4 = f3_nonempty & (cred4 < 2'h2) & (since4 == 1'h1) & (~f3_v2 | rf12_nonempty);
   assign admit_5 = f4_nonempty & (cred5 < 3'h4) & (since5 == 1'h1) & (~f4_v2 | m2_req_ready);
   assign admit_6 = f5_nonempty & (cred6 < 3'h4) & (since6 == 1'h1) & (~f5_v2 | rf11_nonempty);
   assign admit_7 = f6_nonempty & (since7 == 1'h1) & (~f6_v2 | m1_req_ready);
   assign c0 = carry0;
   assign c2 = $signed(c0) < $signed(li_1_q);
-  assign c3 = {{32{c0[31]}}, c0};
-  assign c5 = c3 << 6'h2;
+  assign c4 = {{30{f0_v0[31]}}, f0_v0};
+  assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c8 = f3_v6 & 32'hf;
-  assign c9 = {{32{v8_p8[31]}}, v8_p8};
-  assign c10 = c9 << 6'h2;
+  assign c9 = {{30{f4_v8[31]}}, f4_v8};
+  assign c10 = {c9, 2'h0};
   assign c11 = rf11_dout;
   assign c12 = rf12_dout;
-  assign c13 = v11_p14 + v12_p14;
+  assign c13 = v11_p13 + v12_p13;
   assign c16 = c0 + 32'h1;
-  assign leave_last = vk_p15 & f6_lst;
+  assign leave_last = vk_p14 & f6_lst;
   always @(posedge clk)
     if (rst | start) cred0 <= 3'h0;
     else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
@@ -320,9 +312,9 @@ module lut_loop1 (
     else if (admit_3 & ~admit_4) cred3 <= cred3 + 2'h1;
     else if (~admit_3 & admit_4) cred3 <= cred3 - 2'h1;
   always @(posedge clk)
-    if (rst | start) cred4 <= 3'h0;
-    else if (admit_4 & ~admit_5) cred4 <= cred4 + 3'h1;
-    else if (~admit_4 & admit_5) cred4 <= cred4 - 3'h1;
+    if (rst | start) cred4 <= 2'h0;
+    else if (admit_4 & ~admit_5) cred4 <= cred4 + 2'h1;
+    else if (~admit_4 & admit_5) cred4 <= cred4 - 2'h1;
   always @(posedge clk)
     if (rst | start) cred5 <= 3'h0;
     else if (admit_5 & ~admit_6) cred5 <= cred5 + 3'h1;
@@ -377,8 +369,8 @@ module lut_loop1 (
     if (rst | start) vld_p5 <= 1'h0;
     else vld_p5 <= vk_p4;
   always @(posedge clk)
-    if (rst | start) vld_p8 <= 1'h0;
-    else vld_p8 <= vk_p7;
+    if (rst | start) vld_p9 <= 1'h0;
+    else vld_p9 <= vk_p8;
   always @(posedge clk)
     if (rst | start) vld_p10 <= 1'h0;
     else vld_p10 <= vk_p9;
@@ -386,11 +378,8 @@ module lut_loop1 (
     if (rst | start) vld_p11 <= 1'h0;
     else vld_p11 <= vk_p10;
   always @(posedge clk)
-    if (rst | start) vld_p12 <= 1'h0;
-    else vld_p12 <= vk_p11;
-  always @(posedge clk)
-    if (rst | start) vld_p14 <= 1'h0;
-    else vld_p14 <= vk_p13;
+    if (rst | start) vld_p13 <= 1'h0;
+    else vld_p13 <= vk_p12;
   always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1) carry0 <= v16_p1;
@@ -400,34 +389,29 @@ module lut_loop1 (
   always @(posedge clk) begin
     lst_p4 <= f1_lst;
     lst_p5 <= lst_p4;
-    lst_p8 <= f3_lst;
-    lst_p10 <= f4_lst;
+    lst_p9 <= f4_lst;
+    lst_p10 <= lst_p9;
     lst_p11 <= lst_p10;
-    lst_p12 <= lst_p11;
-    lst_p14 <= f5_lst;
+    lst_p13 <= f5_lst;
+    v0_p1 <= c0;
     v2_p1 <= c2;
     v2_p4 <= f1_v2;
     v2_p5 <= v2_p4;
-    v2_p8 <= f3_v2;
-    v2_p10 <= f4_v2;
+    v2_p9 <= f4_v2;
+    v2_p10 <= v2_p9;
     v2_p11 <= v2_p10;
-    v2_p12 <= v2_p11;
-    v2_p14 <= f5_v2;
-    v5_p1 <= c5;
+    v2_p13 <= f5_v2;
     v5_p4 <= f1_v5;
     v5_p5 <= v5_p4;
-    v5_p8 <= f3_v5;
-    v5_p10 <= f4_v5;
+    v5_p9 <= f4_v5;
+    v5_p10 <= v5_p9;
     v5_p11 <= v5_p10;
-    v5_p12 <= v5_p11;
-    v5_p14 <= f5_v5;
-    v8_p8 <= c8;
-    v11_p14 <= c11;
-    v12_p8 <= c12;
-    v12_p10 <= f4_v12;
+    v5_p13 <= f5_v5;
+    v11_p13 <= c11;
+    v12_p9 <= f4_v12;
+    v12_p10 <= v12_p9;
     v12_p11 <= v12_p10;
-    v12_p12 <= v12_p11;
-    v12_p14 <= f5_v12;
+    v12_p13 <= f5_v12;
     v16_p1 <= c16;
   end
   always @(posedge clk)
@@ -510,7 +494,7 @@ module lut_loop1 (
       if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0))) && (rf11_pop && (rf11_count != 4'h0))) rf11_count <= rf11_count - 4'h1;
     end
   end
-  wire [65:0] f0_din = {v5_p1, v2_p1, ~v2_p1};
+  wire [33:0] f0_din = {v2_p1, v0_p1, ~v2_p1};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 3'h0);
   always @(posedge clk) begin
@@ -528,7 +512,7 @@ module lut_loop1 (
       if (!vk_p1 && admit_1) f0_count <= f0_count - 3'h1;
     end
   end
-  wire [65:0] f1_din = {f0_v5, f0_v2, f0_lst};
+  wire [65:0] f1_din = {c5, f0_v2, f0_lst};
   assign f1_dout = f1_mem[f1_rd];
   assign f1_nonempty = (f1_count != 2'h0);
   always @(posedge clk) begin
@@ -582,25 +566,25 @@ module lut_loop1 (
       if (!vk_p6 && admit_4) f3_count <= f3_count - 2'h1;
     end
   end
-  wire [161:0] f4_din = {v12_p8, c10, v5_p8, v2_p8, lst_p8};
+  wire [129:0] f4_din = {c12, c8, f3_v5, f3_v2, f3_lst};
   assign f4_dout = f4_mem[f4_rd];
-  assign f4_nonempty = (f4_count != 3'h0);
+  assign f4_nonempty = (f4_count != 2'h0);
   always @(posedge clk) begin
     if (rst || start) begin
-      f4_rd <= 2'h0;
-      f4_wr <= 2'h0;
-      f4_count <= 3'h0;
+      f4_rd <= 1'h0;
+      f4_wr <= 1'h0;
+      f4_count <= 2'h0;
     end else begin
-      if (vk_p8) begin
+      if (vk_p7) begin
         f4_mem[f4_wr] <= f4_din;
-        f4_wr <= f4_wr + 2'h1;
+        f4_wr <= f4_wr + 1'h1;
       end
-      if (admit_5) f4_rd <= f4_rd + 2'h1;
-      if (vk_p8 && !admit_5) f4_count <= f4_count + 3'h1;
-      if (!vk_p8 && admit_5) f4_count <= f4_count - 3'h1;
+      if (admit_5) f4_rd <= f4_rd + 1'h1;
+      if (vk_p7 && !admit_5) f4_count <= f4_count + 2'h1;
+      if (!vk_p7 && admit_5) f4_count <= f4_count - 2'h1;
     end
   end
-  wire [97:0] f5_din = {v12_p12, v5_p12, v2_p12, lst_p12};
+  wire [97:0] f5_din = {v12_p11, v5_p11, v2_p11, lst_p11};
   assign f5_dout = f5_mem[f5_rd];
   assign f5_nonempty = (f5_count != 3'h0);
   always @(posedge clk) begin
@@ -609,16 +593,16 @@ module lut_loop1 (
       f5_wr <= 2'h0;
       f5_count <= 3'h0;
     end else begin
-      if (vk_p12) begin
+      if (vk_p11) begin
         f5_mem[f5_wr] <= f5_din;
         f5_wr <= f5_wr + 2'h1;
       end
       if (admit_6) f5_rd <= f5_rd + 2'h1;
-      if (vk_p12 && !admit_6) f5_count <= f5_count + 3'h1;
-      if (!vk_p12 && admit_6) f5_count <= f5_count - 3'h1;
+      if (vk_p11 && !admit_6) f5_count <= f5_count + 3'h1;
+      if (!vk_p11 && admit_6) f5_count <= f5_count - 3'h1;
     end
   end
-  wire [97:0] f6_din = {c13, v5_p14, v2_p14, lst_p14};
+  wire [97:0] f6_din = {c13, v5_p13, v2_p13, lst_p13};
   assign f6_dout = f6_mem[f6_rd];
   assign f6_nonempty = (f6_count != 3'h0);
   always @(posedge clk) begin
@@ -627,13 +611,13 @@ module lut_loop1 (
       f6_wr <= 2'h0;
       f6_count <= 3'h0;
     end else begin
-      if (vk_p14) begin
+      if (vk_p13) begin
         f6_mem[f6_wr] <= f6_din;
         f6_wr <= f6_wr + 2'h1;
       end
       if (admit_7) f6_rd <= f6_rd + 2'h1;
-      if (vk_p14 && !admit_7) f6_count <= f6_count + 3'h1;
-      if (!vk_p14 && admit_7) f6_count <= f6_count - 3'h1;
+      if (vk_p13 && !admit_7) f6_count <= f6_count + 3'h1;
+      if (!vk_p13 && admit_7) f6_count <= f6_count - 3'h1;
     end
   end
 `ifndef SYNTHESIS
@@ -702,7 +686,7 @@ module lut_loop1 (
       $error("FIFO f3 underflow");
       $stop;
     end
-    if (!rst && vk_p8 && !admit_5 && f4_count == 3'h4) begin
+    if (!rst && vk_p7 && !admit_5 && f4_count == 2'h2) begin
       $error("FIFO f4 overflow");
       $stop;
     end
@@ -710,7 +694,7 @@ module lut_loop1 (
       $error("FIFO f4 underflow");
       $stop;
     end
-    if (!rst && vk_p12 && !admit_6 && f5_count == 3'h4) begin
+    if (!rst && vk_p11 && !admit_6 && f5_count == 3'h4) begin
       $error("FIFO f5 overflow");
       $stop;
     end
@@ -718,7 +702,7 @@ module lut_loop1 (
       $error("FIFO f5 underflow");
       $stop;
     end
-    if (!rst && vk_p14 && !admit_7 && f6_count == 3'h4) begin
+    if (!rst && vk_p13 && !admit_7 && f6_count == 3'h4) begin
       $error("FIFO f6 overflow");
       $stop;
     end

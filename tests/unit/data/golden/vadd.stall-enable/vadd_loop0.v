@@ -50,6 +50,7 @@ module vadd_loop0 (
   reg vld_p7;
   wire vk_p7;
   wire [31:0] c0; // LoopPhi i
+  reg [31:0] v0_p1;
   wire c2; // SLt cmp
   reg v2_p1;
   reg v2_p2;
@@ -58,9 +59,8 @@ module vadd_loop0 (
   reg v2_p5;
   reg v2_p6;
   reg v2_p7;
-  wire [63:0] c3; // SExt idxprom
-  wire [63:0] c5; // Shl 
-  reg [63:0] v5_p1;
+  wire [61:0] c4; // SExt 
+  wire [63:0] c5; // Concat 
   reg [63:0] v5_p2;
   reg [63:0] v5_p3;
   reg [63:0] v5_p4;
@@ -101,13 +101,13 @@ module vadd_loop0 (
   assign fire6 = vk_p1 & v2_p1 & en;
   assign m0_req_valid = fire6;
   assign m0_req_write = 1'h0;
-  assign m0_req_addr = fire6 ? v5_p1 : 64'h0;
+  assign m0_req_addr = fire6 ? c5 : 64'h0;
   assign m0_req_size = fire6 ? 4'h4 : 4'h0;
   assign m0_req_wdata = 64'h0;
   assign fire7 = vk_p1 & v2_p1 & en;
   assign m1_req_valid = fire7;
   assign m1_req_write = 1'h0;
-  assign m1_req_addr = fire7 ? v5_p1 : 64'h0;
+  assign m1_req_addr = fire7 ? c5 : 64'h0;
   assign m1_req_size = fire7 ? 4'h4 : 4'h0;
   assign m1_req_wdata = 64'h0;
   assign fire9 = vk_p7 & v2_p7 & en;
@@ -129,8 +129,8 @@ module vadd_loop0 (
   assign issue = running & en;
   assign c0 = vld_p1 ? v11_p1 : carry0;
   assign c2 = $signed(c0) < $signed(li_1_q);
-  assign c3 = {{32{c0[31]}}, c0};
-  assign c5 = c3 << 6'h2;
+  assign c4 = {{30{v0_p1[31]}}, v0_p1};
+  assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
   assign c8 = v6_p6 + v7_p6;
@@ -174,6 +174,7 @@ module vadd_loop0 (
     lst_p5 <= lst_p4;
     lst_p6 <= lst_p5;
     lst_p7 <= lst_p6;
+    v0_p1 <= c0;
     v2_p1 <= c2;
     v2_p2 <= v2_p1;
     v2_p3 <= v2_p2;
@@ -181,8 +182,7 @@ module vadd_loop0 (
     v2_p5 <= v2_p4;
     v2_p6 <= v2_p5;
     v2_p7 <= v2_p6;
-    v5_p1 <= c5;
-    v5_p2 <= v5_p1;
+    v5_p2 <= c5;
     v5_p3 <= v5_p2;
     v5_p4 <= v5_p3;
     v5_p5 <= v5_p4;

@@ -51,15 +51,15 @@ module vadd_loop0 (
   wire vk_p7;
   wire vk_p8;
   wire [31:0] c0; // LoopPhi i
+  reg [31:0] v0_p1;
   wire c2; // SLt cmp
   reg v2_p1;
   reg v2_p3;
   reg v2_p4;
   reg v2_p5;
   reg v2_p7;
-  wire [63:0] c3; // SExt idxprom
-  wire [63:0] c5; // Shl 
-  reg [63:0] v5_p1;
+  wire [61:0] c4; // SExt 
+  wire [63:0] c5; // Concat 
   reg [63:0] v5_p3;
   reg [63:0] v5_p4;
   reg [63:0] v5_p5;
@@ -77,8 +77,8 @@ module vadd_loop0 (
   reg lst_p7;
   reg [31:0] carry0;
   wire f0_lst;
+  wire [31:0] f0_v0;
   wire f0_v2;
-  wire [63:0] f0_v5;
   wire f1_lst;
   wire f1_v2;
   wire [63:0] f1_v5;
@@ -93,7 +93,7 @@ module vadd_loop0 (
   wire [31:0] rf7_dout;
   wire rf7_nonempty;
   wire fire9;
-  wire [65:0] f0_dout;
+  wire [33:0] f0_dout;
   wire f0_nonempty;
   reg [2:0] cred0;
   wire [65:0] f1_dout;
@@ -111,7 +111,7 @@ module vadd_loop0 (
   reg [3:0] rf7_rd;
   reg [3:0] rf7_wr;
   reg [4:0] rf7_count;
-  reg [65:0] f0_mem [0:3];
+  reg [33:0] f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
@@ -126,13 +126,13 @@ module vadd_loop0 (
   assign fire6 = admit_1 & f0_v2;
   assign m0_req_valid = fire6;
   assign m0_req_write = 1'h0;
-  assign m0_req_addr = fire6 ? f0_v5 : 64'h0;
+  assign m0_req_addr = fire6 ? c5 : 64'h0;
   assign m0_req_size = fire6 ? 4'h4 : 4'h0;
   assign m0_req_wdata = 64'h0;
   assign fire7 = admit_1 & f0_v2;
   assign m1_req_valid = fire7;
   assign m1_req_write = 1'h0;
-  assign m1_req_addr = fire7 ? f0_v5 : 64'h0;
+  assign m1_req_addr = fire7 ? c5 : 64'h0;
   assign m1_req_size = fire7 ? 4'h4 : 4'h0;
   assign m1_req_wdata = 64'h0;
   assign fire9 = admit_3 & f2_v2;
@@ -152,8 +152,8 @@ module vadd_loop0 (
   assign vk_p7 = vld_p7;
   assign vk_p8 = admit_3;
   assign f0_lst = f0_dout[0];
-  assign f0_v2 = f0_dout[1];
-  assign f0_v5 = f0_dout[65:2];
+  assign f0_v0 = f0_dout[32:1];
+  assign f0_v2 = f0_dout[33];
   assign f1_lst = f1_dout[0];
   assign f1_v2 = f1_dout[1];
   assign f1_v5 = f1_dout[65:2];
@@ -167,8 +167,8 @@ module vadd_loop0 (
   assign admit_3 = f2_nonempty & (~f2_v2 | m2_req_ready);
   assign c0 = vld_p1 ? v11_p1 : carry0;
   assign c2 = $signed(c0) < $signed(li_1_q);
-  assign c3 = {{32{c0[31]}}, c0};
-  assign c5 = c3 << 6'h2;
+  assign c4 = {{30{f0_v0[31]}}, f0_v0};
+  assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
   assign c8 = v6_p7 + v7_p7;
@@ -216,13 +216,13 @@ module vadd_loop0 (
     lst_p4 <= lst_p3;
     lst_p5 <= lst_p4;
     lst_p7 <= f1_lst;
+    v0_p1 <= c0;
     v2_p1 <= c2;
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
     v2_p7 <= f1_v2;
-    v5_p1 <= c5;
-    v5_p3 <= f0_v5;
+    v5_p3 <= c5;
     v5_p4 <= v5_p3;
     v5_p5 <= v5_p4;
     v5_p7 <= f1_v5;
@@ -270,7 +270,7 @@ module vadd_loop0 (
       if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && (rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count - 5'h1;
     end
   end
-  wire [65:0] f0_din = {v5_p1, v2_p1, ~v2_p1};
+  wire [33:0] f0_din = {v2_p1, v0_p1, ~v2_p1};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 3'h0);
   always @(posedge clk) begin

@@ -1,0 +1,191 @@
+// Datapath optimisations (ir/lower_datapath.cpp): every rewrite of an operation with a constant
+// operand against the operation itself (foldConstant, the IR's semantics), exhaustively at 8 bits,
+// over every divisor at 16 bits and over random and edge divisors at 32 and 64 bits; and what the
+// rewrites cost (no divider or multiplier left, at most two adders for a multiplication by a constant).
+#include <random>
+
+#include <doctest/doctest.h>
+
+#include "ir/lower_internal.h"
+
+using namespace spvhls;
+using ir::Op;
+using ir::OpKind;
+using ir::ValueId;
+
+namespace {
+
+struct Rewritten {
+  std::vector<Op> ops;
+  ValueId result = ir::kNone; // kNone: kept as it is
+};
+
+// `x <kind> c` (or `c <kind> x` when `constFirst`) for an unknown w-bit x, rewritten.
+Rewritten rewrite(OpKind kind, uint32_t w, uint64_t c, bool constFirst = false) {
+  Rewritten r;
+  Op x;
+  x.kind = OpKind::Arg;
+  x.type = ir::Type::bits(w);
+  r.ops.push_back(x);
+  ir::lower::Builder b(r.ops, nullptr);
+  const ValueId cv = b.constant(w, c);
+  Op op;
+  op.kind = kind;
+  op.type = ir::Type::bits(w);
+  op.operands = constFirst ? std::vector<ValueId>{cv, 0} : std::vector<ValueId>{0, cv};
+  r.result = ir::lower::reduceOperation(b, op);
+  return r;
+}
+
+// The value of `v` for x = `xv`, op by op.
+uint64_t evaluate(const std::vector<Op>& ops, ValueId v, uint64_t xv) {
+  std::vector<uint64_t> val(ops.size(), 0);
+  for (ValueId i = 0; i <= v; ++i) {
+    const Op& op = ops[i];
+    const uint64_t mask = ir::lower::widthMask(op.width());
+    switch (op.kind) {
+    case OpKind::Arg:
+      val[i] = xv & mask;
+      break;
+    case OpKind::Const:
+      val[i] = op.imm & mask;
+      break;
+    case OpKind::Extract:
+      val[i] = (val[op.operands[0]] >> op.imm) & mask;
+      break;
+    case OpKind::Select:
+      val[i] = val[op.operands[0]] & 1 ? val[op.operands[1]] : val[op.operands[2]];
+      break;
+    case OpKind::Concat: {
+      uint64_t acc = 0;
+      uint32_t at = 0;
+      for (ValueId o : op.operands) {
+        acc |= val[o] << at;
+        at += ops[o].width();
+      }
+      val[i] = acc & mask;
+      break;
+    }
+    default: {
+      std::vector<uint64_t> in;
+      for (ValueId o : op.operands)
+        in.push_back(val[o]);
+      const uint32_t ow = ops[op.operands.back()].width();
+      auto r = ir::lower::foldConstant(op.kind, op.width(), in, ow);
+      REQUIRE_MESSAGE(r.has_value(), std::string(ir::opKindName(op.kind)) << " width " << op.width());
+      val[i] = *r & mask;
+    }
+    }
+  }
+  return val[v];
+}
+
+struct Cost {
+  uint32_t adders = 0, multipliers = 0, dividers = 0;
+};
+Cost costOf(const Rewritten& r) {
+  Cost c;
+  for (const Op& op : r.ops) {
+    const auto cls = ir::opInfo(op.kind).opClass;
+    if (op.kind == OpKind::Add || op.kind == OpKind::Sub || op.kind == OpKind::Neg) ++c.adders;
+    if (cls == ir::OpClass::Multiply) ++c.multipliers;
+    if (cls == ir::OpClass::Divide) ++c.dividers;
+    CHECK(cls != ir::OpClass::Shift); // shifts by a constant are wires
+  }
+  return c;
+}
+
+// Checks the rewrite of `kind` by `c` at width w for every x in `xs`; returns whether it was rewritten.
+bool check(OpKind kind, uint32_t w, uint64_t c, const std::vector<uint64_t>& xs) {
+  const Rewritten r = rewrite(kind, w, c);
+  if (r.result == ir::kNone) return false;
+  CHECK(r.ops[r.result].width() == w);
+  const Cost cost = costOf(r);
+  CHECK(cost.dividers == 0);
+  CHECK(cost.multipliers == 0); // the reciprocals of divisions are shifted adds too
+  if (kind == OpKind::Mul) CHECK(cost.adders <= 2);
+  for (uint64_t x : xs) {
+    auto expected = ir::lower::foldConstant(kind, w, {x, c}, w);
+    if (!expected) continue; // INT_MIN / -1
+    const uint64_t got = evaluate(r.ops, r.result, x);
+    if (got != *expected)
+      FAIL_CHECK(std::string(ir::opKindName(kind))
+                 << " i" << w << " x=" << x << " c=" << c << ": " << got << " expected " << *expected);
+  }
+  return true;
+}
+
+const OpKind kDivides[] = {OpKind::UDiv, OpKind::URem, OpKind::SDiv, OpKind::SRem, OpKind::SMod};
+
+// Edge values of a w-bit operand and around multiples of c.
+std::vector<uint64_t> edges(uint32_t w, uint64_t c, std::mt19937_64& rng, size_t random) {
+  const uint64_t m = ir::lower::widthMask(w), top = uint64_t(1) << (w - 1);
+  std::vector<uint64_t> xs = {0,     1,     2,         m,     m - 1, top,    top - 1, top + 1, c,
+                              c - 1, c + 1, 2 * c - 1, 2 * c, -c,    -c + 1, -c - 1,  m - c};
+  for (size_t i = 0; i < random; ++i)
+    xs.push_back(rng());
+  for (uint64_t& x : xs)
+    x &= m;
+  return xs;
+}
+
+} // namespace
+
+TEST_CASE("datapath: every 8-bit division, remainder, multiplication and shift by a constant") {
+  std::vector<uint64_t> all(256);
+  for (uint64_t x = 0; x < 256; ++x)
+    all[x] = x;
+  for (uint64_t c = 0; c < 256; ++c) {
+    for (OpKind k : kDivides) {
+      const bool rewritten = check(k, 8, c, all);
+      // Kept only for division by zero and (signed) a negative divisor.
+      const bool expectKept = c == 0 || (k != OpKind::UDiv && k != OpKind::URem && c >= 128);
+      CHECK_MESSAGE(rewritten != expectKept, std::string(ir::opKindName(k)) << " by " << c);
+    }
+    check(OpKind::Mul, 8, c, all);
+    for (OpKind k : {OpKind::Shl, OpKind::LShr, OpKind::AShr})
+      CHECK(check(k, 8, c, all));
+  }
+}
+
+TEST_CASE("datapath: 16-bit divisions by every constant, 32-bit by random and edge constants") {
+  std::mt19937_64 rng(16);
+  for (uint64_t c = 1; c < 65536; ++c)
+    for (OpKind k : kDivides)
+      check(k, 16, c, edges(16, c, rng, 4));
+  std::vector<uint64_t> divisors = {
+      3,   5,   6,    7,       10,         11,         12,         25,         60,         100,
+      125, 641, 1000, 6700417, 0x7fffffff, 0x80000001, 0xfffffffe, 0xffffffff, 0x55555555, 0x40000001};
+  for (int i = 0; i < 400; ++i)
+    divisors.push_back(rng() >> (32 + rng() % 32));
+  for (uint64_t c : divisors)
+    for (OpKind k : kDivides)
+      check(k, 32, c, edges(32, c, rng, 64));
+}
+
+TEST_CASE("datapath: what stays a divider or multiplier") {
+  // 64-bit division by a constant other than a power of two: the reciprocal's product would need 128
+  // bits.
+  CHECK(rewrite(OpKind::UDiv, 64, 10).result == ir::kNone);
+  CHECK(rewrite(OpKind::SRem, 64, 10).result == ir::kNone);
+  std::mt19937_64 rng(64);
+  for (OpKind k : kDivides)
+    CHECK(check(k, 64, 1024, edges(64, 1024, rng, 64)));
+  // A constant dividend divides by an unknown value: kept.
+  CHECK(rewrite(OpKind::UDiv, 32, 10, true).result == ir::kNone);
+  // Multiplications by constants of at most three signed digits become shifts and adds (either
+  // operand order); others stay multiplications.
+  for (uint64_t c : {3ull, 5ull, 7ull, 15ull, 0x101ull, 0xffffffffull, 0xfffffff0ull, 0x1010001ull}) {
+    const Rewritten r = rewrite(OpKind::Mul, 32, c, c & 1);
+    REQUIRE(r.result != ir::kNone);
+    CHECK(costOf(r).multipliers == 0);
+    for (uint64_t x : edges(32, c, rng, 64))
+      CHECK(evaluate(r.ops, r.result, x) == ((x * c) & 0xffffffff));
+  }
+  for (uint64_t c : {0x55ull, 0x12345ull})
+    CHECK(rewrite(OpKind::Mul, 32, c).result == ir::kNone);
+  // 64-bit shifts and multiplications by constants, every amount.
+  for (uint64_t s = 0; s < 130; ++s)
+    for (OpKind k : {OpKind::Shl, OpKind::LShr, OpKind::AShr, OpKind::Mul})
+      check(k, 64, s, edges(64, s, rng, 16));
+}
