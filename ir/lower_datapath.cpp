@@ -339,7 +339,7 @@ public:
 
   bool run() {
     classify();
-    const std::vector<Op> ops = std::move(loop_.ops);
+    std::vector<Op> ops = std::move(loop_.ops);
     const size_t oldPhis = loop_.phis.size();
     std::vector<Op> out;
     out.reserve(ops.size());
