@@ -202,21 +202,10 @@ private:
   Builder& b_;
 };
 
+// The operations with a constant operand this pass rewrites: shifts, multiplications, divisions.
 bool reducible(OpKind k) {
-  switch (k) {
-  case OpKind::Shl:
-  case OpKind::LShr:
-  case OpKind::AShr:
-  case OpKind::Mul:
-  case OpKind::UDiv:
-  case OpKind::URem:
-  case OpKind::SDiv:
-  case OpKind::SRem:
-  case OpKind::SMod:
-    return true;
-  default:
-    return false;
-  }
+  const OpClass c = opInfo(k).opClass;
+  return c == OpClass::Shift || c == OpClass::Multiply || c == OpClass::Divide;
 }
 
 // The replacement gets the original's name and source, for reports.
@@ -228,12 +217,8 @@ void inherit(std::vector<Op>& ops, ValueId made, ValueId firstNew, const Op& fro
 
 // Counts a rewrite of `k` in the report's tally.
 void count(Kernel::DatapathRewrites& n, OpKind k) {
-  if (k == OpKind::Shl || k == OpKind::LShr || k == OpKind::AShr)
-    ++n.shifts;
-  else if (k == OpKind::Mul)
-    ++n.multiplications;
-  else
-    ++n.divisions;
+  const OpClass c = opInfo(k).opClass;
+  ++(c == OpClass::Shift ? n.shifts : c == OpClass::Multiply ? n.multiplications : n.divisions);
 }
 
 bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
