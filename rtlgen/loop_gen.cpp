@@ -88,7 +88,7 @@ private:
     std::vector<ExprP> data; // its response (live-outs end to end) at the capture position and after
   };
   std::map<ValueId, SubWires> sub_;
-  std::map<uint32_t, ExprP> ownReady_; // per memory: the port is free for this body's own requests
+  std::map<uint32_t, ExprP> ownRequest_; // per memory shared with inner loops: this body requests it
 
   unsigned width(ValueId v) const { return loop_.ops[v].width(); }
   bool sf() const { return p_.stallFree(); }
@@ -132,7 +132,7 @@ private:
     return valueAt(o.operands[idx], pos);
   }
 
-  // The request side is free for op i: its memory port (inner loops first), or its inner loop: a
+  // The request side is free for op i: its memory port (before any inner loop's), or its inner loop: a
   // reinvocable one once its running invocation's exit is known, another when idle (or done in this
   // very cycle: its pipeline is empty, and a start clears its done).
   ExprP readyOf(ValueId i) const {
@@ -141,7 +141,7 @@ private:
       const SubWires& w = sub_.at(i);
       return w.accept ? w.accept : ~w.busy | w.done;
     }
-    return ownReady_.at(op.memory);
+    return ports_.at(op.memory).reqReady;
   }
 
   void collectMemories() {
@@ -277,15 +277,15 @@ private:
       for (uint32_t pos = p_.compPos[c] + 1; pos <= last; ++pos)
         w.data.push_back(b_.reg(name(fmt::format(FMT_COMPILE("p{}"), pos)), responseWidth(c), "", true));
     }
-    // A body's own request waits while an inner loop requests the same port.
+    // On a port shared with inner loops this body's own requests go first: they are few (one per
+    // access per iteration) and an iteration waiting for one holds up its row while an inner loop
+    // streams (the other way round, a row's first load waited for a whole inner loop run).
     for (uint32_t m : mems_) {
-      std::vector<ExprP> inner;
+      bool inner = false;
       for (const auto& [c, w] : sub_)
-        if (auto it = w.ports.find(m); it != w.ports.end()) inner.push_back(it->second.reqValid);
-      const bool own = memOps_.count(m) && !memOps_.at(m).empty();
-      ownReady_[m] = inner.empty() || !own ? ports_.at(m).reqReady
-                                           : b_.named(fmt::format(FMT_COMPILE("m{}_own_ready"), m),
-                                                      ports_.at(m).reqReady & ~nl::any(inner));
+        inner = inner || w.ports.count(m);
+      if (inner && memOps_.count(m) && !memOps_.at(m).empty())
+        ownRequest_[m] = b_.wire(fmt::format(FMT_COMPILE("m{}_own_req"), m), 1);
     }
     lst_.resize(p_.F);
     for (uint32_t pos = p_.exitPos + 1; pos < p_.F; ++pos)
@@ -681,13 +681,32 @@ private:
         conn.emplace_back(fmt::format(FMT_COMPILE("li_{}"), k), valueAt(call.operands[k], t));
       for (size_t k = 0; k < w.lo.size(); ++k)
         conn.emplace_back(fmt::format(FMT_COMPILE("lo_{}"), k), w.lo[k]);
-      for (const auto& [m, q] : w.ports) // inner loops first: the port's own ready
-        connectLoopPort(inst, m, q, ports_.at(m).reqReady, q.respValid, ports_.at(m).respData);
+      for (const auto& [m, q] : w.ports) // after this body's own requests
+        connectLoopPort(inst, m, q, innerReady(m), q.respValid, ports_.at(m).respData);
       b_.instance(std::move(inst));
     }
   }
 
   // ---- memory ports -----------------------------------------------------------------------------
+  // An inner loop's request is accepted when the port is ready and this body does not request it.
+  ExprP innerGrant(uint32_t m) const {
+    auto it = ownRequest_.find(m);
+    return it == ownRequest_.end() ? nl::one() : ~it->second;
+  }
+  ExprP innerReady(uint32_t m) const { return ports_.at(m).reqReady & innerGrant(m); }
+  // An inner loop's request side as it reaches the port: all-zero while not granted.
+  nl::MemPort granted(const nl::MemPort& q, uint32_t m) const {
+    if (!ownRequest_.count(m)) return q;
+    const ExprP g = innerGrant(m);
+    nl::MemPort r = q;
+    r.reqValid = q.reqValid & g;
+    r.reqWrite = q.reqWrite & g;
+    r.reqAddr = q.reqAddr & nl::replicate(g, q.reqAddr->width);
+    r.reqSize = q.reqSize & nl::replicate(g, q.reqSize->width);
+    r.reqWdata = q.reqWdata & nl::replicate(g, q.reqWdata->width);
+    return r;
+  }
+
   ExprP fire(ValueId i) const {
     uint32_t t = p_.start[i];
     if (sf()) return admit_[p_.clusterOf(t)] & predAt(i, t);
@@ -711,11 +730,17 @@ private:
         reqs.push_back({fire_[i], store, valueAt(op.operands[0], t), nl::lit(op.size, port.sizeWidth()),
                         store ? valueAt(op.operands[1], t) : nullptr});
       }
-      // Inner loops on this port: idle, their outputs are all-zero, and while one requests, this
-      // body's requests wait (ownReady_), so OR-ing them is a mux.
+      if (auto it = ownRequest_.find(m); it != ownRequest_.end()) {
+        std::vector<ExprP> own;
+        for (const nl::MemRequest& r : reqs)
+          own.push_back(r.when);
+        b_.assign(it->second, nl::any(own));
+      }
+      // Inner loops on this port: idle or not granted, their requests reach it all-zero, so OR-ing
+      // them with this body's is a mux.
       std::vector<nl::MemPort> merged;
       for (const auto& [c, w] : sub_)
-        if (auto it = w.ports.find(m); it != w.ports.end()) merged.push_back(it->second);
+        if (auto it = w.ports.find(m); it != w.ports.end()) merged.push_back(granted(it->second, m));
       nl::driveRequests(b_, port, reqs, nullptr, merged);
       // Who receives each response: this body's loads and the inner loops that load from the port.
       // With several, a tag FIFO records the order of the accepted reads (the port answers in order).
@@ -730,8 +755,8 @@ private:
         readers.push_back({fire_.at(i), i, nullptr, p_.respFifoDepth[i]});
       for (const auto& [c, w] : sub_)
         if (auto it = w.ports.find(m); it != w.ports.end() && it->second.respValid)
-          readers.push_back({it->second.reqValid & ~it->second.reqWrite, ir::kNone, it->second.respValid,
-                             subs_.at(c).outstanding.at(m)});
+          readers.push_back({it->second.reqValid & innerGrant(m) & ~it->second.reqWrite, ir::kNone,
+                             it->second.respValid, subs_.at(c).outstanding.at(m)});
       auto deliver = [&](const Reader& r, const ExprP& valid) {
         if (r.load != ir::kNone)
           respFifo(r.load, valid, port);
