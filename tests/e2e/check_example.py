@@ -7,7 +7,8 @@
 2. The report's II (and pipelining) for the first loop matches what the example is meant to show.
 3. The generated text keeps the generator's rules (bounded lines, no part-select of a literal), and
    `verilator --lint-only -Wall` on it gives no warning at all.
-4. yosys synthesises it (generic `synth`; --yosys-coarse: up to coarse-grain cells).
+4. yosys synthesises it up to coarse-grain cells with its netlist checks as errors (--yosys-full: the
+   generic `synth`, mapped to gates).
 """
 import argparse, glob, json, os, re, subprocess, sys, time
 
@@ -68,8 +69,9 @@ def main():
                          "every other check still applies, and --ii/--not-pipelined/--cluster-kind still need loop 0")
     ap.add_argument("--unpredicted", action="store_true",
                     help="the report is known not to predict the cycles (the run must say SKIP)")
-    ap.add_argument("--yosys-coarse", action="store_true",
-                    help="synthesise to yosys's coarse-grain cells only (whole programs)")
+    ap.add_argument("--yosys-full", action="store_true",
+                    help="map to gates with yosys's generic synth (the examples) instead of stopping at "
+                         "coarse-grain cells")
     ap.add_argument("--unpredicted-ok", action="store_true",
                     help="the cycles may be predicted (then they are checked) or not (whole programs)")
     ap.add_argument("--on-chip-budget", help="passed to spvhls sim (0: every array an external memory)")
@@ -231,11 +233,13 @@ def main():
         lint = run(["verilator", "--lint-only", "-Wall", "--top-module", top] + files)
         if lint.returncode != 0 or lint.stderr.strip():
             failures.append("verilator lint:\n" + lint.stderr)
-        # --yosys-coarse: yosys's synthesis up to its coarse-grain cells (elaboration, processes,
-        # memories, FSMs, arithmetic) and its netlist checks as errors (no latch, loop or conflicting
-        # driver), without the mapping to gates and abc, which takes tens of minutes over a whole
-        # program or a kernel of f64 units on 2 cores; scripts/bench_programs.py and
-        # scripts/bench_fp_units.py map those fully. opt_dff + opt_clean are the start of synth's next
+        # yosys's synthesis up to its coarse-grain cells (elaboration, processes, memories, FSMs,
+        # arithmetic) and its netlist checks as errors (no latch, loop or conflicting driver), without
+        # the mapping to gates and abc: that mapping was 70% of the suite's time (a loop with two
+        # dividers: 40 s against 5 s; tens of minutes for a whole program or a kernel of f64 units) and
+        # checks the unit library more than the kernel. The examples and the kernels that hold every
+        # kind of unit map fully (--yosys-full); scripts/bench_qor.py, bench_programs.py and
+        # bench_fp_units.py map everything. opt_dff + opt_clean are the start of synth's next
         # step: where memory_dff has merged a ROM's output register into its read port, the bits left
         # in the register have undriven inputs until then, which check would report.
         #
@@ -249,7 +253,7 @@ def main():
         coarse = (f"hierarchy -check -top {top}; proc; opt_expr -keepdc; opt_clean; check; "
                   "opt -nodffe -nosdff -keepdc; fsm; opt -keepdc; wreduce; peepopt; opt_clean; "
                   "alumacc; share; opt -keepdc; memory -nomap; opt_clean")
-        synth = (f"{coarse}; opt_dff; opt_clean; check -assert" if args.yosys_coarse else f"synth -top {top}")
+        synth = (f"{coarse}; opt_dff; opt_clean; check -assert" if not args.yosys_full else f"synth -top {top}")
         ys = run(["yosys", "-q", "-p", f"read_verilog {' '.join(files)}; {synth}; stat"])
         if ys.returncode != 0:
             failures.append("yosys:\n" + ys.stdout + ys.stderr)

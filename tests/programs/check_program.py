@@ -68,7 +68,7 @@ def main():
 
     e = subprocess.run([sys.executable, CHECK_EXAMPLE, "--spvhls", args.spvhls, "--input", args.input,
                         "--spec", args.spec, "--cluster", args.cluster, "--out", args.out, "--no-loop-ok",
-                        "--seeds", args.seeds, "--unpredicted-ok", "--yosys-coarse"] + extra, text=True,
+                        "--seeds", args.seeds, "--unpredicted-ok"] + extra, text=True,
                        capture_output=True)
     print(e.stdout, e.stderr)
     if e.returncode != 0:
