@@ -336,6 +336,14 @@ json reportJson(const Compiled& c) {
     json rf = json::array();
     for (const auto& [name, depth] : hw.responseFifos) rf.push_back({{"load", name}, {"depth", depth}});
     jl["response_fifos"] = rf;
+    json gates = json::array();
+    for (const auto& g : hw.gates)
+      gates.push_back({{"producer", g.producer},
+                       {"consumer", g.consumer},
+                       {"producer_position", g.producerPos},
+                       {"cluster", g.toCluster},
+                       {"distance", g.distance}});
+    jl["recurrence_gates"] = gates;
     json sf = json::array();
     for (const SideFifoRow& r : sideFifoRows(c, l))
       sf.push_back({{"op", r.op},
@@ -623,6 +631,10 @@ std::string reportBody(const Compiled& c) {
     for (const auto& cc : hw.clusters)
       s += fmt::format("    positions {}..{}{}\n", cc.firstStage, cc.lastStage,
                        cc.exitFifoDepth ? fmt::format(", exit FIFO depth {}", cc.exitFifoDepth) : "");
+    for (const auto& g : hw.gates)
+      s += fmt::format("    recurrence gate: {} reads {} from {} iteration(s) back, complete at position {}: "
+                       "cluster {} (counted from 0) admits an iteration only once it is\n",
+                       g.consumer, g.producer, g.distance, g.producerPos, g.toCluster);
     for (const auto& [name, depth] : hw.responseFifos)
       s += name.starts_with("LoopCall")
                ? fmt::format("    inner loop {}: a sub-pipeline; its results wait in a FIFO of depth {}\n",

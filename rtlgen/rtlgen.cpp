@@ -261,6 +261,9 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
       for (uint32_t v : inst.ops)
         use.ops.push_back(s.loops[l].problem.ops[v].name);
     }
+    for (const CarryGate& g : plan.gates)
+      hw.gates.push_back({s.loops[l].problem.ops[g.from].name, s.loops[l].problem.ops[g.to].name, g.fromPos,
+                          g.toCluster, g.distance});
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (plan.respFifoDepth[i])
         hw.responseFifos.emplace_back(s.loops[l].problem.ops[i].name, uint32_t(plan.respFifoDepth[i]));

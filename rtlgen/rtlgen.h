@@ -33,6 +33,13 @@ struct LoopHardware {
   };
   std::vector<Cluster> clusters;
   std::vector<std::pair<std::string, uint32_t>> responseFifos; // per load: name, depth
+  // Stall-free recurrence gates (LoopPlan::gates): the consumer's cluster admits an iteration only
+  // once the producer, in a later cluster, has finished for the iteration `distance` before.
+  struct Gate {
+    std::string producer, consumer;
+    uint32_t producerPos = 0, toCluster = 0, distance = 1;
+  };
+  std::vector<Gate> gates;
   // Operations the library builds on operator units (dividers, floating-point units): the unit
   // module instanced (a unit whose span crosses stall-free cluster cuts delivers through a side FIFO).
   struct UnitUse {
