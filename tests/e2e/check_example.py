@@ -7,7 +7,7 @@
 2. The report's II (and pipelining) for the first loop matches what the example is meant to show.
 3. The generated text keeps the generator's rules (bounded lines, no part-select of a literal), and
    `verilator --lint-only -Wall` on it gives no warning at all.
-4. yosys synthesises it up to coarse-grain cells with its netlist checks as errors (--yosys-full: the
+4. yosys elaborates it with its netlist checks as errors (--yosys-full: the
    generic `synth`, mapped to gates).
 """
 import argparse, glob, json, os, re, subprocess, sys, time
@@ -71,7 +71,7 @@ def main():
                     help="the report is known not to predict the cycles (the run must say SKIP)")
     ap.add_argument("--yosys-full", action="store_true",
                     help="map to gates with yosys's generic synth (the examples) instead of stopping at "
-                         "coarse-grain cells")
+                         "an elaboration checked for latches, loops and drivers")
     ap.add_argument("--unpredicted-ok", action="store_true",
                     help="the cycles may be predicted (then they are checked) or not (whole programs)")
     ap.add_argument("--on-chip-budget", help="passed to spvhls sim (0: every array an external memory)")
@@ -244,27 +244,20 @@ def main():
         lint = run(["verilator", "--lint-only", "-Wall", "--top-module", top] + files)
         if lint.returncode != 0 or lint.stderr.strip():
             failures.append("verilator lint:\n" + lint.stderr)
-        # yosys's synthesis up to its coarse-grain cells (elaboration, processes, memories, FSMs,
-        # arithmetic) and its netlist checks as errors (no latch, loop or conflicting driver), without
-        # the mapping to gates and abc: that mapping was 70% of the suite's time (a loop with two
-        # dividers: 40 s against 5 s; tens of minutes for a whole program or a kernel of f64 units) and
-        # checks the unit library more than the kernel. The examples and the kernels that hold every
-        # kind of unit map fully (--yosys-full); scripts/bench_qor.py, bench_programs.py and
-        # bench_fp_units.py map everything. opt_dff + opt_clean are the start of synth's next
-        # step: where memory_dff has merged a ROM's output register into its read port, the bits left
-        # in the register have undriven inputs until then, which check would report.
-        #
-        # The coarse steps are synth's `begin` and `coarse` (yosys 0.23's `synth -run begin:fine`) with
-        # -keepdc on opt_expr and opt: without it, opt_dff turns a flip-flop whose D is a constant into
-        # that constant (its undefined initial value taken as a don't-care), so every constant bit of a
-        # value carried down a pipeline (a zero-extended or shifted operand) becomes a constant one
-        # stage per iteration of opt's fixpoint loop: ftrig's 220-stage loop took 190 iterations, 358 s
-        # of its 442 s of yosys; fmodrsqrt stall-free 270 s. -keepdc disables just such don't-care
-        # optimisations; every step of synth's coarse script still runs, enable inference included.
-        coarse = (f"hierarchy -check -top {top}; proc; opt_expr -keepdc; opt_clean; check; "
-                  "opt -nodffe -nosdff -keepdc; fsm; opt -keepdc; wreduce; peepopt; opt_clean; "
-                  "alumacc; share; opt -keepdc; memory -nomap; opt_clean")
-        synth = (f"{coarse}; opt_dff; opt_clean; check -assert" if not args.yosys_full else f"synth -top {top}")
+        # yosys's elaboration with its netlist checks as errors: processes without latches, memories
+        # inferred, then no combinational loop, conflicting or missing driver (check -assert). Not the
+        # mapping to gates and abc: that was 70% of the suite's time (a loop with two dividers: 40 s
+        # against 5 s; tens of minutes for a whole program or a kernel of f64 units) and checks the
+        # unit library more than the kernel; the examples and the kernels that hold every kind of unit
+        # map fully (--yosys-full), and scripts/bench_qor.py, bench_programs.py and bench_fp_units.py
+        # map everything. Nor the optimisation passes of synth's coarse script (fsm, opt, wreduce,
+        # alumacc, share), which check nothing (yosys was still two thirds of the suite's time with them;
+        # block2d stall-free: 226 s with them, 114 s without). opt_dff + opt_clean are the start of synth's next step:
+        # where memory_dff has merged a ROM's output register into its read port, the bits left in the
+        # register have undriven inputs until then, which check would report.
+        elaborate = (f"hierarchy -check -top {top}; proc; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; "
+                     "opt_clean; memory -nomap")
+        synth = (f"{elaborate}; opt_dff; opt_clean; check -assert" if not args.yosys_full else f"synth -top {top}")
         ys = run(["yosys", "-q", "-p", f"read_verilog {' '.join(files)}; {synth}; stat"])
         if ys.returncode != 0:
             failures.append("yosys:\n" + ys.stdout + ys.stderr)

@@ -7,7 +7,7 @@
    program's own mismatch count) -- the program's self-check passes.
 3. tests/e2e/check_example.py: compile, simulate in Verilator under random memory latency and
    back-pressure bit-exact with the interpreter (every buffer and every program-scope variable), lint,
-   yosys up to coarse-grain cells (the full mapping of a whole program takes tens of minutes; it is
+   yosys's elaboration and netlist checks (the full mapping of a whole program takes tens of minutes; it is
    scripts/bench_programs.py's job).
 The native gcc comparison is a separate test (native.program.*).
 """
