@@ -738,9 +738,11 @@ private:
       }
       // Inner loops on this port: idle or not granted, their requests reach it all-zero, so OR-ing
       // them with this body's is a mux.
+      std::map<ValueId, nl::MemPort> inner; // per inner loop on this port: its granted request side
       std::vector<nl::MemPort> merged;
       for (const auto& [c, w] : sub_)
-        if (auto it = w.ports.find(m); it != w.ports.end()) merged.push_back(granted(it->second, m));
+        if (auto it = w.ports.find(m); it != w.ports.end())
+          merged.push_back(inner[c] = granted(it->second, m));
       nl::driveRequests(b_, port, reqs, nullptr, merged);
       // Who receives each response: this body's loads and the inner loops that load from the port.
       // With several, a tag FIFO records the order of the accepted reads (the port answers in order).
@@ -753,10 +755,10 @@ private:
       std::vector<Reader> readers;
       for (ValueId i : memLoads_[m])
         readers.push_back({fire_.at(i), i, nullptr, p_.respFifoDepth[i]});
-      for (const auto& [c, w] : sub_)
-        if (auto it = w.ports.find(m); it != w.ports.end() && it->second.respValid)
-          readers.push_back({it->second.reqValid & innerGrant(m) & ~it->second.reqWrite, ir::kNone,
-                             it->second.respValid, subs_.at(c).outstanding.at(m)});
+      for (const auto& [c, q] : inner)
+        if (q.respValid)
+          readers.push_back(
+              {q.reqValid & ~q.reqWrite, ir::kNone, q.respValid, subs_.at(c).outstanding.at(m)});
       auto deliver = [&](const Reader& r, const ExprP& valid) {
         if (r.load != ir::kNone)
           respFifo(r.load, valid, port);

@@ -251,10 +251,10 @@ def main():
         # unit library more than the kernel; the examples and the kernels that hold every kind of unit
         # map fully (--yosys-full), and scripts/bench_qor.py, bench_programs.py and bench_fp_units.py
         # map everything. Nor the optimisation passes of synth's coarse script (fsm, opt, wreduce,
-        # alumacc, share), which check nothing (yosys was still two thirds of the suite's time with them;
-        # block2d stall-free: 226 s with them, 114 s without). opt_dff + opt_clean are the start of synth's next step:
-        # where memory_dff has merged a ROM's output register into its read port, the bits left in the
-        # register have undriven inputs until then, which check would report.
+        # alumacc, share), which check nothing (yosys was still two thirds of the suite's time with
+        # them; block2d stall-free: 226 s with them, 114 s without). opt_dff + opt_clean are the start
+        # of synth's next step: where memory_dff has merged a ROM's output register into its read
+        # port, the bits left in the register have undriven inputs until then, which check would report.
         elaborate = (f"hierarchy -check -top {top}; proc; select -assert-none t:$dlatch t:$adlatch t:$dlatchsr; "
                      "opt_clean; memory -nomap")
         synth = (f"{elaborate}; opt_dff; opt_clean; check -assert" if not args.yosys_full else f"synth -top {top}")

@@ -467,7 +467,6 @@ TEST_CASE("MaxConcurrencyINTEL below the iterations in flight: stall-enable burs
   p->kernel.loops[0].controls.maxConcurrency = 2;
   sched::ScheduleOptions so;
   so.exitBeforeMemory = rtl::exitBeforeMemory(p->kinds);
-  so.minII.exact.timeLimitSeconds = 2; // the driver's default (the library's 10 s made decoder 168 s)
   p->schedule = sched::scheduleKernel(p->kernel, so);
   p->plan = rtl::planKernel(p->kernel, p->schedule, p->lib, p->kinds, true);
   const rtl::LoopPlan& lp = p->plan.loops[0];
