@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "ir/dependence.h"
 #include "rtlgen/verilog_util.h"
 
 namespace spvhls::rtl {
@@ -15,6 +16,13 @@ using ir::OpKind;
 uint32_t LoopPlan::clusterOf(uint32_t pos) const {
   auto it = std::upper_bound(cuts.begin(), cuts.end(), pos);
   return uint32_t(it - cuts.begin()) - 1;
+}
+
+uint64_t LoopPlan::inFlightBound() const {
+  uint64_t n = (F - cuts.back() + ii - 1) / ii + cuts.size(); // one more per cluster: a token at its entry
+  for (uint64_t d : exitFifoDepth)
+    n += d;
+  return n;
 }
 
 bool LoopPlan::isCut(uint32_t pos) const {
@@ -69,9 +77,9 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
   // rule it out); a carried value computed from a load makes a recurrence through memory latency.
   // An inner loop (sub-pipeline) accesses its loop's memories: one access of each, a store of those
   // it writes.
-  std::vector<int> stores(64, 0), accesses(64, 0);
+  std::vector<int> stores(64, 0), accesses(64, 0), innerAccesses(64, 0);
   auto count = [&](uint32_t m, bool store) {
-    if (m >= stores.size()) stores.resize(m + 1), accesses.resize(m + 1);
+    if (m >= stores.size()) stores.resize(m + 1), accesses.resize(m + 1), innerAccesses.resize(m + 1);
     accesses[m]++;
     if (store) stores[m]++;
   };
@@ -84,16 +92,40 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
     }
     const ir::MemoryUse use = ir::loopMemoryUse(*allLoops, op.index);
     for (uint32_t m : use.reads)
-      if (!std::binary_search(use.writes.begin(), use.writes.end(), m)) count(m, false);
+      if (!std::binary_search(use.writes.begin(), use.writes.end(), m)) count(m, false), innerAccesses[m]++;
     for (uint32_t m : use.writes)
-      count(m, true);
+      count(m, true), innerAccesses[m]++;
   }
+  // Loads and stores whose addresses never meet within the iterations a pipeline holds make no
+  // recurrence (ir/dependence.h).
+  const ir::DependenceAnalysis deps(loop);
+  uint32_t shownIndependent = 0;
+  std::vector<std::vector<ir::ValueId>> byMemory(stores.size());
+  for (ir::ValueId v = 0; v < loop.ops.size(); ++v)
+    if (loop.ops[v].kind == OpKind::Load || loop.ops[v].kind == OpKind::Store)
+      byMemory[loop.ops[v].memory].push_back(v);
+  auto carriedOrder = [&](uint32_t m) {
+    bool carried = false;
+    const std::vector<ir::ValueId>& list = byMemory[m];
+    for (size_t i = 0; i < list.size(); ++i)
+      for (size_t j = i + 1; j < list.size(); ++j) {
+        if (loop.ops[list[i]].kind != OpKind::Store && loop.ops[list[j]].kind != OpKind::Store) continue;
+        const ir::MemoryOrder o = ir::memoryOrder(deps, loop, list[i], list[j]);
+        const bool pair =
+            (o.firstToSecond && *o.firstToSecond >= 1 && *o.firstToSecond < ir::kMaxDependenceDistance) ||
+            (o.secondToFirst && *o.secondToFirst < ir::kMaxDependenceDistance);
+        carried = carried || pair;
+        shownIndependent += !pair && o.relaxed;
+      }
+    return carried;
+  };
   for (size_t m = 0; m < stores.size(); ++m) {
     if (stores[m] == 0 || accesses[m] < 2) continue;
     bool independent = false;
     for (auto [mem, dist] : loop.controls.memoryDependenceDistance)
       if (mem == m && dist == 0) independent = true;
     if (loop.controls.dependencyLengthAll && *loop.controls.dependencyLengthAll == 0) independent = true;
+    if (!independent && innerAccesses[m] == 0) independent = !carriedOrder(uint32_t(m));
     if (!independent) {
       reason = "auto: memory recurrence (load and store on one memory) spans clusters; stall-enable";
       return ClusterMode::StallEnable;
@@ -105,7 +137,12 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
                            loop.phis[loop.ops[v].index].name);
       return ClusterMode::StallEnable;
     }
-  reason = "auto: feed-forward loop, no recurrence through memory; stall-free";
+  reason =
+      shownIndependent
+          ? fmt::format("auto: feed-forward loop, no recurrence through memory ({} pair(s) of accesses "
+                        "to one memory shown by their addresses never to meet across iterations); stall-free",
+                        shownIndependent)
+          : "auto: feed-forward loop, no recurrence through memory; stall-free";
   return ClusterMode::StallFree;
 }
 
@@ -262,7 +299,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
                          : loop.ops[d.from].kind == OpKind::LoopCall    ? p.compPos[d.from]
                                                                         : p.start[d.from];
       uint32_t toPos = p.start[d.to];
-      if (p.clusterOf(fromPos) > p.clusterOf(toPos))
+      if (p.clusterOf(fromPos) > p.clusterOf(toPos) && d.distance <= p.inFlightBound())
         p.gates.push_back(CarryGate{d.from, d.to, fromPos, p.clusterOf(toPos), d.distance});
     }
   }

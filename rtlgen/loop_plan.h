@@ -72,6 +72,10 @@ struct LoopPlan {
   std::vector<uint32_t> memories, loadMemories;
 
   uint32_t clusterOf(uint32_t pos) const;
+  // Stall-free: a bound on the iterations between admission and the last position at once (each
+  // cluster's credits, its tokens at least II apart in the last). A memory order between iterations
+  // further apart holds without a gate: the earlier has left before the later is admitted.
+  uint64_t inFlightBound() const;
   bool isCut(uint32_t pos) const;
   bool stallFree() const { return kind == ClusterMode::StallFree; }
   // Cycles of the loop as the FSM sees them: from the cycle the loop is started to the cycle its done

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "ir/dependence.h"
+
 namespace spvhls::rtl {
 
 ClusterChoice chooseClusterKinds(const ir::Kernel& k, ClusterMode requested, std::string_view requestedBy) {
@@ -55,6 +57,23 @@ FsmPlan planFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched
   return f;
 }
 
+// Does the address analysis relax an order between two of the loop's accesses to one memory?
+bool relaxesMemoryOrder(const ir::Loop& loop) {
+  const ir::DependenceAnalysis deps(loop);
+  for (ir::ValueId x = 0; x < loop.ops.size(); ++x) {
+    const ir::Op& a = loop.ops[x];
+    if (a.kind != ir::OpKind::Load && a.kind != ir::OpKind::Store) continue;
+    for (ir::ValueId y = x + 1; y < loop.ops.size(); ++y) {
+      const ir::Op& b = loop.ops[y];
+      if ((b.kind != ir::OpKind::Load && b.kind != ir::OpKind::Store) || b.memory != a.memory ||
+          (a.kind != ir::OpKind::Store && b.kind != ir::OpKind::Store))
+        continue;
+      if (ir::memoryOrder(deps, loop, x, y).relaxed) return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
@@ -76,9 +95,10 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
     const LoopPlan& lp = p.loops[l];
     const ir::LoopControls& c = k.loops[l].controls;
     // MaxConcurrencyINTEL counts launches until the loop restarts (squashed ones too): not reinvocable.
+    // Nor when the address analysis relaxed a memory order: it holds within one invocation only.
     p.loops[l].reinvocable = callers[l] >= 0 && !lp.stallFree() && lp.gates.empty() && !lp.subPipelines &&
                              lp.maxConcurrency == 0 && c.memoryDependenceDistance.empty() &&
-                             !c.dependencyLengthAll;
+                             !c.dependencyLengthAll && !relaxesMemoryOrder(k.loops[l]);
   }
   p.fsm = planFsm(k, s, lib);
   checkPlan(k, s, lib, p);

@@ -288,7 +288,7 @@ private:
                  (loop_.ops[d.from].kind == OpKind::LoopCall ? lib_.unit(loop_.ops[d.from]).resultOffset : 0);
         else
           continue;
-        if (cluster(done) > cluster(p_.start[d.to]))
+        if (cluster(done) > cluster(p_.start[d.to]) && d.distance <= p_.inFlightBound())
           needed.insert({d.from, d.to, done, cluster(p_.start[d.to]), d.distance});
       }
     for (const CarryGate& g : p_.gates)

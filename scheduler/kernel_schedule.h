@@ -27,9 +27,11 @@ struct ScheduleOptions {
 //  * LoopCarried: phi.next -> LoopPhi op, latency of next, distance 1.
 //  * PhiOrder: LoopPhi op -> producer of phi.next with latency -latency(next): a phi is read no later
 //    than its next value is produced, so one carry register per phi suffices in hardware.
-//  * Memory: between two accesses to the same memory, at least one a store: program order within the
-//    iteration (latency 1), and later -> earlier with distance d (latency 1) unless the loop controls
-//    say the memory has no loop-carried dependence (distance 0) or a larger distance. A LoopCall (an
+//  * Memory: between two accesses to the same memory, at least one a store: earlier -> later and
+//    later -> earlier (latency 1), each at the shortest iteration distance at which their offsets may
+//    meet (ir::memoryOrder: the address analysis, and the loop controls that say the memory has no
+//    loop-carried dependence or a larger distance); without either, program order within the
+//    iteration and later -> earlier at distance 1. A LoopCall (an
 //    inner loop run by the body) counts as an access of every memory its loop reads or writes; what
 //    follows it waits for its results (latency = its result offset).
 //  * Control: continueCond -> every memory operation (latency of continueCond, distance 1): iteration

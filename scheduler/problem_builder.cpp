@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ir/dependence.h"
 #include "scheduler/kernel_schedule.h"
 
 namespace spvhls::sched {
@@ -64,14 +65,6 @@ InternalError internalIrError(const SourceLoc& loc, const std::string& construct
 
 void addDep(Problem& p, uint32_t from, uint32_t to, int latency, uint32_t distance, Dependence::Kind kind) {
   p.deps.push_back(Dependence{from, to, latency, distance, kind});
-}
-
-// Loop-carried distance through `memory`: 0 means no loop-carried dependence (see LoopControls).
-uint32_t carriedDistance(const ir::LoopControls& c, uint32_t memory) {
-  for (const auto& [mem, dist] : c.memoryDependenceDistance)
-    if (mem == memory) return dist;
-  if (c.dependencyLengthAll) return *c.dependencyLengthAll;
-  return 1;
 }
 
 // The first memory access `v` depends on through data operands, or kNone.
@@ -207,6 +200,7 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     }
   }
   // Cycles from an access's start until what follows it may be issued.
+  const ir::DependenceAnalysis dependences(loop);
   auto after = [&](uint32_t i) {
     return ops[i].kind == OpKind::LoopCall ? int(lib.unit(ops[i]).resultOffset) : 1;
   };
@@ -230,7 +224,7 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
         addDep(p, accesses[a], accesses[b], after(accesses[a]), 0, Dependence::Kind::Memory);
         uint32_t d = 0; // the shortest carried distance over the memories both touch (0: none)
         for (uint32_t m : shared)
-          if (uint32_t dm = carriedDistance(loop.controls, m); dm > 0) d = d == 0 ? dm : std::min(d, dm);
+          if (uint32_t dm = ir::controlDistance(loop.controls, m); dm > 0) d = d == 0 ? dm : std::min(d, dm);
         if (d > 0) addDep(p, accesses[b], accesses[a], after(accesses[b]), d, Dependence::Kind::Memory);
         continue;
       }
@@ -260,9 +254,12 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       }
       if (first.memory != second.memory) continue;
       if (first.kind != OpKind::Store && second.kind != OpKind::Store) continue;
-      addDep(p, accesses[a], accesses[b], 1, 0, Dependence::Kind::Memory);
-      if (uint32_t d = carriedDistance(loop.controls, first.memory); d > 0)
-        addDep(p, accesses[b], accesses[a], 1, d, Dependence::Kind::Memory);
+      // Each order at the shortest distance the offsets may meet at (ir/dependence.h).
+      const ir::MemoryOrder order = ir::memoryOrder(dependences, loop, accesses[a], accesses[b]);
+      if (order.firstToSecond)
+        addDep(p, accesses[a], accesses[b], 1, *order.firstToSecond, Dependence::Kind::Memory);
+      if (order.secondToFirst)
+        addDep(p, accesses[b], accesses[a], 1, *order.secondToFirst, Dependence::Kind::Memory);
     }
   }
 

@@ -56,6 +56,8 @@ def main():
     ap.add_argument("--cluster", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--ii", type=int, help="expected achieved II of loop 0")
+    ap.add_argument("--loop-ii", help="expected achieved II of every loop in report order, comma-separated "
+                                      "('-': not checked)")
     ap.add_argument("--not-pipelined", action="store_true")
     ap.add_argument("--cluster-kind", help="expected cluster kind built for loop 0")
     ap.add_argument("--every-loop-kind", help="expected cluster kind built for every loop (the report's cluster_kind)")
@@ -188,6 +190,11 @@ def main():
                 ops = sum(1 for u in loop["units"] if u["module"] == module)
                 if got is None or got["instances"] != int(n) or got["ops"] != ops:
                     failures.append(f"loop 0 builds {got} for {ops} {module} operations, expected {n} instances")
+        if args.loop_ii:
+            want = args.loop_ii.split(",")
+            got = [str(lp["ii"]["achieved"]) for lp in rep["loops"]]
+            if len(want) != len(got) or any(w != "-" and w != g for w, g in zip(want, got)):
+                failures.append(f"loop IIs {','.join(got)}, expected {args.loop_ii}")
         split = sum(1 for lp in rep["loops"] for fs in lp["float_sums"] if fs["partial_sums"] > 0)
         if split != (args.fp_reassociate or 0):
             failures.append(f"{split} float sums reassociated, expected {args.fp_reassociate or 0}")

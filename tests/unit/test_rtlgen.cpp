@@ -434,9 +434,16 @@ TEST_CASE("auto cluster choice") {
   std::string why;
   // Load of a, store of c: no recurrence through memory -> stall-free.
   CHECK(rtl::chooseClusterKind(k.loops[0], rtl::ClusterMode::Auto, why) == rtl::ClusterMode::StallFree);
-  // Make the store go to memory a: a load/store recurrence -> stall-enable.
-  for (auto& op : k.loops[0].ops)
-    if (op.kind == OpKind::Store) op.memory = 0;
+  // Make the store go to memory a, at the load's address a[i]: no iteration meets another's -> stall-free.
+  ir::ValueId store = 0;
+  for (ir::ValueId v = 0; v < k.loops[0].ops.size(); ++v)
+    if (k.loops[0].ops[v].kind == OpKind::Store) k.loops[0].ops[v].memory = 0, store = v;
+  CHECK(rtl::chooseClusterKind(k.loops[0], rtl::ClusterMode::Auto, why) == rtl::ClusterMode::StallFree);
+  CHECK(why.find("shown by their addresses never to meet across iterations") != std::string::npos);
+  // At an address computed from the loaded data (any iteration may meet): a recurrence -> stall-enable.
+  for (ir::ValueId v = 0; v < store; ++v)
+    if (k.loops[0].ops[v].kind == OpKind::ZExt && k.loops[0].ops[v].width() == 64)
+      k.loops[0].ops[store].operands[0] = v;
   CHECK(rtl::chooseClusterKind(k.loops[0], rtl::ClusterMode::Auto, why) == rtl::ClusterMode::StallEnable);
   CHECK(why.find("memory recurrence") != std::string::npos);
   // ...unless DependencyArray says there is none.

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "frontend/diagnostics.h"
+#include "loop_builder.h"
 #include "scheduler/kernel_schedule.h"
 #include "scheduler/schedule.h"
 
@@ -20,6 +21,7 @@ using namespace spvhls;
 using namespace spvhls::sched;
 using ir::OpKind;
 using ir::ValueId;
+using spvhls::testing::LoopBuilder;
 
 namespace {
 
@@ -51,57 +53,6 @@ Problem problem(std::vector<std::pair<std::string, uint32_t>> ops, std::vector<D
 Dependence dep(uint32_t from, uint32_t to, int latency, uint32_t distance = 0) {
   return Dependence{from, to, latency, distance, distance ? Dependence::Kind::LoopCarried : Dependence::Kind::Data};
 }
-
-// Builds an ir::Loop op by op.
-struct LoopBuilder {
-  ir::Loop loop;
-
-  ValueId add(OpKind kind, uint8_t width, std::vector<ValueId> operands, std::string name = "") {
-    ir::Op op;
-    op.kind = kind;
-    op.type = ir::Type::bits(width);
-    op.operands = std::move(operands);
-    op.name = std::move(name);
-    loop.ops.push_back(std::move(op));
-    return ValueId(loop.ops.size() - 1);
-  }
-  ValueId constant(uint64_t v, uint8_t width) {
-    ValueId id = add(OpKind::Const, width, {});
-    loop.ops[id].imm = v;
-    return id;
-  }
-  ValueId liveIn(uint8_t width, std::string name) {
-    ValueId id = add(OpKind::LiveIn, width, {}, std::move(name));
-    loop.ops[id].index = uint32_t(loop.liveIns.size());
-    loop.liveIns.push_back(0);
-    return id;
-  }
-  // A carried value; its next value is set with setNext.
-  ValueId phi(uint8_t width, std::string name) {
-    ValueId id = add(OpKind::LoopPhi, width, {}, name);
-    loop.ops[id].index = uint32_t(loop.phis.size());
-    loop.phis.push_back(ir::LoopPhi{name, 0, ir::kNone, ir::Type::bits(width)});
-    return id;
-  }
-  void setNext(ValueId phiOp, ValueId next) { loop.phis[loop.ops[phiOp].index].next = next; }
-  ValueId load(uint32_t memory, ValueId offset, uint8_t bytes, std::string name) {
-    ValueId id = add(OpKind::Load, uint8_t(8 * bytes), {offset, ir::kNone}, std::move(name));
-    loop.ops[id].memory = memory;
-    loop.ops[id].size = bytes;
-    return id;
-  }
-  ValueId store(uint32_t memory, ValueId offset, ValueId data, uint8_t bytes) {
-    ValueId id = add(OpKind::Store, 0, {offset, data, ir::kNone});
-    loop.ops[id].memory = memory;
-    loop.ops[id].size = bytes;
-    return id;
-  }
-  // Byte offset of element `index` (i32 elements): zext(index) << 2.
-  ValueId offset4(ValueId index) {
-    ValueId wide = add(OpKind::ZExt, 64, {index});
-    return add(OpKind::Shl, 64, {wide, constant(2, 64)});
-  }
-};
 
 ir::Kernel kernelWith(ir::Loop loop, std::vector<std::string> memories) {
   ir::Kernel k;
