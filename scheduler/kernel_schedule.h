@@ -40,6 +40,10 @@ struct ScheduleOptions {
 //    (Distance 1, not 0: a loop whose condition reads memory, `while (p[i]) ...`, must stay schedulable.)
 //    With exitBeforeMemory (stall-free clusters, see ScheduleOptions) instead latency(continueCond) + 1
 //    and distance 0; a DiagnosticError if continueCond itself depends on a memory access.
+//    With exitBeforeMemory also: the next value of every phi whose recurrence stays clear of memory
+//    (no access, inner loop or its result in it, through other carried values neither) -> every
+//    memory operation, latency(next) + 1, distance 0 (Control): the value is ready in the first
+//    stall-free cluster, so the next iteration reads it there without a recurrence gate.
 // Resources: one per memory, limit Target::requestsPerPortPerCycle.
 // Resources are named "mem<i>" here; the overload below names them after Kernel::memories.
 Problem buildLoopProblem(const ir::Loop& loop, const OperatorLibrary& lib, bool exitBeforeMemory = false);

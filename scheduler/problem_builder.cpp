@@ -82,6 +82,35 @@ ir::ValueId memoryAccessBehind(const ir::Loop& loop, ir::ValueId v) {
   return ir::kNone;
 }
 
+// Per LoopPhi op: does its recurrence stay clear of memory? Its next value depends, within the
+// iteration, on no memory access, inner loop or inner loop's result, nor on a carried value whose
+// recurrence does not stay clear.
+std::vector<bool> memoryFreeRecurrences(const ir::Loop& loop) {
+  const size_t n = loop.ops.size();
+  std::vector<bool> touches(n, false), phiTouches(n, false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ir::ValueId v = 0; v < n; ++v) {
+      const ir::Op& op = loop.ops[v];
+      bool t = isMemoryAccess(op) || op.kind == OpKind::LoopCall || op.kind == OpKind::LoopOut ||
+               (op.kind == OpKind::LoopPhi && phiTouches[v]);
+      for (ir::ValueId o : op.operands)
+        t = t || (o < v && touches[o]);
+      touches[v] = t;
+    }
+    for (ir::ValueId v = 0; v < n; ++v) {
+      if (loop.ops[v].kind != OpKind::LoopPhi || phiTouches[v] || loop.ops[v].index >= loop.phis.size())
+        continue;
+      const ir::ValueId next = loop.phis[loop.ops[v].index].next;
+      if (next < n && touches[next]) phiTouches[v] = true, changed = true;
+    }
+  }
+  std::vector<bool> clear(n, false);
+  for (ir::ValueId v = 0; v < n; ++v)
+    clear[v] = loop.ops[v].kind == OpKind::LoopPhi && !phiTouches[v];
+  return clear;
+}
+
 // What one operation of the body touches: a load or store its memory, a LoopCall its inner loop's.
 struct Footprint {
   std::vector<uint32_t> reads, writes;
@@ -287,6 +316,20 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
     if (loop.controls.speculatedIterations)
       for (uint32_t i = 0; i < n; ++i)
         addDep(p, cond, i, lat(cond), *loop.controls.speculatedIterations + 1, Dependence::Kind::Control);
+  }
+  // Stall-free clusters: the next value of a carried value whose recurrence stays clear of memory is
+  // ready before the iteration's first memory request, in the first cluster, so no recurrence gate
+  // waits for a later cluster (rtl::LoopPlan::gates). These orders close no cycle: nothing such a
+  // recurrence reads follows an access.
+  if (exitBeforeMemory && !accesses.empty()) {
+    const std::vector<bool> clear = memoryFreeRecurrences(loop);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!clear[i]) continue;
+      const ir::ValueId next = loop.phis[ops[i].index].next;
+      if (next == i || next >= n) continue;
+      for (uint32_t m : accesses)
+        addDep(p, next, m, lat(next) + 1, 0, Dependence::Kind::Control);
+    }
   }
   addChainBreaks(p);
   return p;
