@@ -409,4 +409,19 @@ MemoryOrder memoryOrder(const DependenceAnalysis& a, const Loop& loop, ValueId f
   return r;
 }
 
+std::vector<std::pair<ValueId, ValueId>> orderedAccessPairs(const Loop& loop) {
+  std::vector<std::pair<ValueId, ValueId>> pairs;
+  auto access = [&](ValueId v) {
+    return loop.ops[v].kind == OpKind::Load || loop.ops[v].kind == OpKind::Store;
+  };
+  for (ValueId x = 0; x < loop.ops.size(); ++x) {
+    if (!access(x)) continue;
+    for (ValueId y = x + 1; y < loop.ops.size(); ++y)
+      if (access(y) && loop.ops[y].memory == loop.ops[x].memory &&
+          (loop.ops[x].kind == OpKind::Store || loop.ops[y].kind == OpKind::Store))
+        pairs.emplace_back(x, y);
+  }
+  return pairs;
+}
+
 } // namespace spvhls::ir

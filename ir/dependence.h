@@ -78,4 +78,8 @@ struct MemoryOrder {
 };
 MemoryOrder memoryOrder(const DependenceAnalysis& a, const Loop& loop, ValueId first, ValueId second);
 
+// The pairs of loads and stores of one memory, at least one a store, each in body order: those that
+// keep an order (memoryOrder).
+std::vector<std::pair<ValueId, ValueId>> orderedAccessPairs(const Loop& loop);
+
 } // namespace spvhls::ir

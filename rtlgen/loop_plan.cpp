@@ -100,32 +100,24 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
   // recurrence (ir/dependence.h).
   const ir::DependenceAnalysis deps(loop);
   uint32_t shownIndependent = 0;
-  std::vector<std::vector<ir::ValueId>> byMemory(stores.size());
-  for (ir::ValueId v = 0; v < loop.ops.size(); ++v)
-    if (loop.ops[v].kind == OpKind::Load || loop.ops[v].kind == OpKind::Store)
-      byMemory[loop.ops[v].memory].push_back(v);
-  auto carriedOrder = [&](uint32_t m) {
-    bool carried = false;
-    const std::vector<ir::ValueId>& list = byMemory[m];
-    for (size_t i = 0; i < list.size(); ++i)
-      for (size_t j = i + 1; j < list.size(); ++j) {
-        if (loop.ops[list[i]].kind != OpKind::Store && loop.ops[list[j]].kind != OpKind::Store) continue;
-        const ir::MemoryOrder o = ir::memoryOrder(deps, loop, list[i], list[j]);
-        const bool pair =
-            (o.firstToSecond && *o.firstToSecond >= 1 && *o.firstToSecond < ir::kMaxDependenceDistance) ||
-            (o.secondToFirst && *o.secondToFirst < ir::kMaxDependenceDistance);
-        carried = carried || pair;
-        shownIndependent += !pair && o.relaxed;
-      }
-    return carried;
-  };
+  std::vector<bool> carried(stores.size(), false);   // per memory: an order between iterations is left
+  std::vector<uint32_t> separated(stores.size(), 0); // per memory: pairs the analysis separated
+  for (const auto& [x, y] : ir::orderedAccessPairs(loop)) {
+    const ir::MemoryOrder o = ir::memoryOrder(deps, loop, x, y);
+    const bool pair =
+        (o.firstToSecond && *o.firstToSecond >= 1 && *o.firstToSecond < ir::kMaxDependenceDistance) ||
+        (o.secondToFirst && *o.secondToFirst < ir::kMaxDependenceDistance);
+    carried[loop.ops[x].memory] = carried[loop.ops[x].memory] || pair;
+    separated[loop.ops[x].memory] += !pair && o.relaxed;
+  }
   for (size_t m = 0; m < stores.size(); ++m) {
     if (stores[m] == 0 || accesses[m] < 2) continue;
     bool independent = false;
     for (auto [mem, dist] : loop.controls.memoryDependenceDistance)
       if (mem == m && dist == 0) independent = true;
     if (loop.controls.dependencyLengthAll && *loop.controls.dependencyLengthAll == 0) independent = true;
-    if (!independent && innerAccesses[m] == 0) independent = !carriedOrder(uint32_t(m));
+    if (!independent && innerAccesses[m] == 0 && !carried[m])
+      independent = true, shownIndependent += separated[m];
     if (!independent) {
       reason = "auto: memory recurrence (load and store on one memory) spans clusters; stall-enable";
       return ClusterMode::StallEnable;

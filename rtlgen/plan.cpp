@@ -60,17 +60,8 @@ FsmPlan planFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched
 // Does the address analysis relax an order between two of the loop's accesses to one memory?
 bool relaxesMemoryOrder(const ir::Loop& loop) {
   const ir::DependenceAnalysis deps(loop);
-  for (ir::ValueId x = 0; x < loop.ops.size(); ++x) {
-    const ir::Op& a = loop.ops[x];
-    if (a.kind != ir::OpKind::Load && a.kind != ir::OpKind::Store) continue;
-    for (ir::ValueId y = x + 1; y < loop.ops.size(); ++y) {
-      const ir::Op& b = loop.ops[y];
-      if ((b.kind != ir::OpKind::Load && b.kind != ir::OpKind::Store) || b.memory != a.memory ||
-          (a.kind != ir::OpKind::Store && b.kind != ir::OpKind::Store))
-        continue;
-      if (ir::memoryOrder(deps, loop, x, y).relaxed) return true;
-    }
-  }
+  for (const auto& [x, y] : ir::orderedAccessPairs(loop))
+    if (ir::memoryOrder(deps, loop, x, y).relaxed) return true;
   return false;
 }
 
