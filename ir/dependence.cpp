@@ -1,5 +1,6 @@
 #include "ir/dependence.h"
 
+#include <algorithm>
 #include <bit>
 #include <tuple>
 
@@ -145,11 +146,12 @@ Form addDisjoint(const Form& a, const Form& c) {
   return add(a, c, 1);
 }
 
+bool anyVarying(const std::map<ValueId, uint64_t>& terms, const std::vector<bool>& varying) {
+  return std::any_of(terms.begin(), terms.end(), [&](const auto& t) { return varying[t.first]; });
+}
+
 bool invariantLinear(const Linear& l, const std::vector<bool>& varying) {
-  if (l.step != 0) return false;
-  for (const auto& [v, k] : l.terms)
-    if (varying[v]) return false;
-  return true;
+  return l.step == 0 && !anyVarying(l.terms, varying);
 }
 
 // The smallest d in [lo, hi] with a * d = b (mod 2^w).
@@ -331,16 +333,17 @@ std::optional<uint32_t> DependenceAnalysis::firstConflict(ValueId first, ValueId
   // (-size(second), size(first)). Every term must cancel; a term of unknown variation cancels only
   // within one iteration (d = 0).
   if (F.lin.step != S.lin.step || F.lin.terms != S.lin.terms) return unknown;
-  bool onlySameIteration = !invariantLinear(Linear{64, 0, 0, F.lin.terms}, varying_);
-  std::vector<std::pair<Ext, uint64_t>> extF, extS; // what the equal invariant extensions leave
-  for (const auto& [e, k] : F.exts)
-    if (auto it = S.exts.find(e);
-        it == S.exts.end() || it->second != k || !invariantLinear(e.inner, varying_))
-      extF.emplace_back(e, k);
-  for (const auto& [e, k] : S.exts)
-    if (auto it = F.exts.find(e);
-        it == F.exts.end() || it->second != k || !invariantLinear(e.inner, varying_))
-      extS.emplace_back(e, k);
+  bool onlySameIteration = anyVarying(F.lin.terms, varying_);
+  // The extensions of A that the equal invariant ones of B do not cancel.
+  auto unmatched = [&](const Form& A, const Form& B) {
+    std::vector<std::pair<Ext, uint64_t>> left;
+    for (const auto& [e, k] : A.exts)
+      if (auto it = B.exts.find(e);
+          it == B.exts.end() || it->second != k || !invariantLinear(e.inner, varying_))
+        left.emplace_back(e, k);
+    return left;
+  };
+  const std::vector<std::pair<Ext, uint64_t>> extF = unmatched(F, S), extS = unmatched(S, F);
   const uint64_t dc = S.lin.c - F.lin.c;
   const int64_t sizeF = opF.size, sizeS = opS.size;
   std::optional<uint64_t> best;
@@ -363,7 +366,7 @@ std::optional<uint32_t> DependenceAnalysis::firstConflict(ValueId first, ValueId
     if (coefF != coefS || w != xs.inner.width || w > 32 || xf.inner.step != xs.inner.step ||
         xf.inner.terms != xs.inner.terms)
       return unknown;
-    if (!invariantLinear(Linear{w, 0, 0, xf.inner.terms}, varying_)) onlySameIteration = true;
+    if (anyVarying(xf.inner.terms, varying_)) onlySameIteration = true;
     if (onlySameIteration) hi = 0;
     if (lo > hi) return unknown;
     int64_t coef = int64_t(coefF), dcs = int64_t(dc);

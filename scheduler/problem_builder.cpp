@@ -228,8 +228,8 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       footprint[i].reads = use.reads, footprint[i].writes = use.writes;
     }
   }
-  // Cycles from an access's start until what follows it may be issued.
   const ir::DependenceAnalysis dependences(loop);
+  // Cycles from an access's start until what follows it may be issued.
   auto after = [&](uint32_t i) {
     return ops[i].kind == OpKind::LoopCall ? int(lib.unit(ops[i]).resultOffset) : 1;
   };
