@@ -35,6 +35,8 @@ constexpr uint64_t kDefaultOnChipBudget = 256 * 1024;
 constexpr uint64_t kMaxVariableBytes = uint64_t(64) << 20;
 // The widest single Load/Store: a 16-lane vector of 64-bit elements, accessed whole.
 constexpr uint32_t kMaxAccessBytes = 128;
+// An on-chip RAM (rtlgen/ram_gen.h) is always ready and answers a read the cycle after its request.
+constexpr uint8_t kOnChipReadLatency = 1;
 
 enum class OpKind : uint8_t {
 #define OP(name, operands, result, effect, cls) name,
@@ -106,6 +108,10 @@ struct Op {
   // SIToFP / UIToFP / FPToFP: how an inexact result rounds, SPIR-V FPRoundingMode (0 RTE, 1 RTZ,
   // 2 RTP, 3 RTN); 0 for every other op.
   uint8_t rounding = 0;
+  // Load: the cycles from its request to its response when its memory answers in fixed time (an
+  // on-chip RAM: kOnChipReadLatency); 0 = unknown, the target's memory latency is assumed. Set by
+  // buildStructure from the memory's kind.
+  uint8_t readLatency = 0;
   Type type;                   // result type (none: no result)
   uint32_t memory = 0;         // Load/Store memory index
   uint32_t index = 0;          // Arg / LiveIn / LoopPhi / LoopCall / LoopOut index

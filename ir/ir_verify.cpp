@@ -270,6 +270,11 @@ private:
     const Type data = Type::bits(8u * op.size);
     if (op.kind == OpKind::Load && op.type != data)
       fail(op.loc, where, fmt::format("load of {} bytes has type {}", op.size, typeName(op.type)));
+    // The scheduler times the load by it: a wrong one is a response captured too early or too late.
+    const uint8_t readLatency = k_.memories[op.memory].onChip() ? kOnChipReadLatency : 0;
+    if (final_ && op.kind == OpKind::Load && op.readLatency != readLatency)
+      fail(op.loc, where,
+           fmt::format("load with read latency {}, its memory answers in {}", op.readLatency, readLatency));
     if (op.kind == OpKind::Store) expect(1, data, "data");
     if (op.operands.back() != kNone) expect(op.operands.size() - 1, Type::bits(1), "predicate");
   }

@@ -103,7 +103,28 @@ void addPipelined(Kernel& k, uint32_t loop, uint32_t parent, uint32_t callBlock,
 
 } // namespace
 
+namespace {
+
+// Loads from on-chip RAMs answer in kOnChipReadLatency; the rest (pointer arguments, external
+// memories, queues) at the target's memory latency. A task body's view of a kernel memory is an
+// External port of its own (lowerTaskBodies), re-stamped here when the kernel's structure is built.
+void stampReadLatencies(Kernel& k) {
+  auto stamp = [&](std::vector<Op>& ops) {
+    for (Op& op : ops)
+      if (op.kind == OpKind::Load && op.memory < k.memories.size())
+        op.readLatency = k.memories[op.memory].onChip() ? kOnChipReadLatency : 0;
+  };
+  stamp(k.ops);
+  for (Loop& lp : k.loops)
+    stamp(lp.ops);
+  for (Kernel& body : k.tasks)
+    stampReadLatencies(body);
+}
+
+} // namespace
+
 void buildStructure(Kernel& k) {
+  stampReadLatencies(k);
   if (k.processes.empty()) { // no task sequences: the kernel is the one process
     Process p;
     p.kind = Process::Kind::Kernel;

@@ -224,8 +224,7 @@ private:
       // Outstanding reads (or inner-loop calls): stall-free, every token between request and capture
       // cluster plus one; stall-enable, one per II over the latency plus the one being captured and a
       // spare.
-      const uint64_t latency =
-          loop_.ops[v].kind == OpKind::Load ? p_.memLatency : lib_.unit(loop_.ops[v]).resultOffset;
+      const uint64_t latency = lib_.unit(loop_.ops[v]).resultOffset;
       uint64_t outstanding = latency / p_.ii + 2;
       if (p_.stallFree()) {
         outstanding = 1;

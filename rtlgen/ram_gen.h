@@ -1,6 +1,7 @@
 // On-chip RAM for private arrays (ir::Memory::Kind::Local). It speaks the same request /
 // response protocol as an external memory port (docs/hardware-interface.md), always ready, with a
-// one-cycle read latency, so the FSM and the loop clusters use it exactly like a pointer argument.
+// one-cycle read latency (ir::kOnChipReadLatency, which the scheduler times its loads by), so the FSM
+// and the loop clusters use it like a pointer argument.
 #pragma once
 
 #include <cstdint>

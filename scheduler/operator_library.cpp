@@ -22,7 +22,11 @@
 //   FSqrt (f16 / f32 / f64)                13 / 26 / 55        1   Instance    latency - 1 [2]   -
 //   SIToFP UIToFP FPToSI FPToUI FPToFP     3                   1   Instance    2 [2]             -
 //   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port,
-//   1/cycle Store                                  1                   1   MemoryPort  0 port, 1/cycle
+//                                                                                                1/cycle
+//   Load from an on-chip RAM               2                   1   MemoryPort  1                 port,
+//                                                                                                1/cycle
+//   Store                                  1                   1   MemoryPort  0                 port,
+//                                                                                                1/cycle
 //   LoopCall                               1 (FSM then waits)  1   Fsm         0                 -
 //   LoopCall in a loop body (imm = 2)      imm + 1 (3)         1   SubPipeline imm (2) [3]       -
 //   Param                                  0                   1   Wire        0                 -
@@ -227,11 +231,14 @@ Unit OperatorLibrary::unitTiming(const ir::Op& op) const {
     u.module = fmt::format("{}_from{}", unitModuleName(op.kind, w), op.imm);
     if (op.rounding != 0) u.module += fmt::format("_{}", ir::roundingName(op.rounding));
     return u;
-  case K::Load:
-    // The request is issued at start; the response is captured memLatency later and registered.
-    u.latency = target_.memLatency + 1, u.build = UnitBuild::MemoryPort, u.resultOffset = target_.memLatency;
+  case K::Load: {
+    // The request is issued at start; the response is captured memLatency later (an on-chip RAM's
+    // the next cycle) and registered.
+    const uint32_t lat = op.readLatency > 0 ? op.readLatency : target_.memLatency;
+    u.latency = lat + 1, u.build = UnitBuild::MemoryPort, u.resultOffset = lat;
     u.resource = int(op.memory), u.resourceLimit = memoryPortLimit();
     return u;
+  }
   case K::Store:
     u.latency = 1, u.build = UnitBuild::MemoryPort;
     u.resource = int(op.memory), u.resourceLimit = memoryPortLimit();

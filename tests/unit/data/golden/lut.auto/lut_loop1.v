@@ -1,4 +1,4 @@
-// Pipelined loop 'for.cond2': II 2, 15 positions, 8 cluster(s) (stall-free).
+// Pipelined loop 'for.cond2': II 2, 12 positions, 8 cluster(s) (stall-free).
 module lut_loop1 (
   input wire clk,
   input wire rst,
@@ -52,54 +52,36 @@ module lut_loop1 (
   wire vk_p6;
   wire vk_p7;
   wire vk_p8;
-  reg vld_p9;
   wire vk_p9;
   reg vld_p10;
   wire vk_p10;
-  reg vld_p11;
   wire vk_p11;
-  wire vk_p12;
-  reg vld_p13;
-  wire vk_p13;
-  wire vk_p14;
   wire [31:0] c0; // LoopPhi i
   reg [31:0] v0_p1;
   wire c2; // SLt cmp3
   reg v2_p1;
   reg v2_p4;
   reg v2_p5;
-  reg v2_p9;
   reg v2_p10;
-  reg v2_p11;
-  reg v2_p13;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
   reg [63:0] v5_p4;
   reg [63:0] v5_p5;
-  reg [63:0] v5_p9;
   reg [63:0] v5_p10;
-  reg [63:0] v5_p11;
-  reg [63:0] v5_p13;
   wire [31:0] c6; // Load 
   wire [31:0] c8; // And and
   wire [61:0] c9; // SExt 
   wire [63:0] c10; // Concat 
   wire [31:0] c11; // Load 
-  reg [31:0] v11_p13;
+  reg [31:0] v11_p10;
   wire [31:0] c12; // Load 
-  reg [31:0] v12_p9;
   reg [31:0] v12_p10;
-  reg [31:0] v12_p11;
-  reg [31:0] v12_p13;
   wire [31:0] c13; // Add add
   wire [31:0] c16; // Add inc14
   reg [31:0] v16_p1;
   reg lst_p4;
   reg lst_p5;
-  reg lst_p9;
   reg lst_p10;
-  reg lst_p11;
-  reg lst_p13;
   reg [31:0] carry0;
   wire f0_lst;
   wire [31:0] f0_v0;
@@ -156,7 +138,7 @@ module lut_loop1 (
   reg [1:0] cred4;
   wire [97:0] f5_dout;
   wire f5_nonempty;
-  reg [2:0] cred5;
+  reg [1:0] cred5;
   wire [97:0] f6_dout;
   wire f6_nonempty;
   reg [2:0] cred6;
@@ -181,10 +163,10 @@ module lut_loop1 (
   reg [2:0] rf12_rd;
   reg [2:0] rf12_wr;
   reg [3:0] rf12_count;
-  reg [31:0] rf11_mem [0:7];
-  reg [2:0] rf11_rd;
-  reg [2:0] rf11_wr;
-  reg [3:0] rf11_count;
+  reg [31:0] rf11_mem [0:3];
+  reg [1:0] rf11_rd;
+  reg [1:0] rf11_wr;
+  reg [2:0] rf11_count;
   reg [33:0] f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
@@ -205,10 +187,10 @@ module lut_loop1 (
   reg f4_rd;
   reg f4_wr;
   reg [1:0] f4_count;
-  reg [97:0] f5_mem [0:3];
-  reg [1:0] f5_rd;
-  reg [1:0] f5_wr;
-  reg [2:0] f5_count;
+  reg [97:0] f5_mem [0:1];
+  reg f5_rd;
+  reg f5_wr;
+  reg [1:0] f5_count;
   reg [97:0] f6_mem [0:3];
   reg [1:0] f6_rd;
   reg [1:0] f6_wr;
@@ -242,12 +224,9 @@ module lut_loop1 (
   assign vk_p6 = admit_3;
   assign vk_p7 = admit_4;
   assign vk_p8 = admit_5;
-  assign vk_p9 = vld_p9;
+  assign vk_p9 = admit_6;
   assign vk_p10 = vld_p10;
-  assign vk_p11 = vld_p11;
-  assign vk_p12 = admit_6;
-  assign vk_p13 = vld_p13;
-  assign vk_p14 = admit_7;
+  assign vk_p11 = admit_7;
   assign f0_lst = f0_dout[0];
   assign f0_v0 = f0_dout[32:1];
   assign f0_v2 = f0_dout[33];
@@ -279,7 +258,7 @@ module lut_loop1 (
   assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (since2 == 1'h1) & (~f1_v2 | m0_req_ready);
   assign admit_3 = f2_nonempty & (cred3 < 2'h2) & (since3 == 1'h1) & (~f2_v2 | rf6_nonempty);
   assign admit_4 = f3_nonempty & (cred4 < 2'h2) & (since4 == 1'h1) & (~f3_v2 | rf12_nonempty);
-  assign admit_5 = f4_nonempty & (cred5 < 3'h4) & (since5 == 1'h1) & (~f4_v2 | m2_req_ready);
+  assign admit_5 = f4_nonempty & (cred5 < 2'h2) & (since5 == 1'h1) & (~f4_v2 | m2_req_ready);
   assign admit_6 = f5_nonempty & (cred6 < 3'h4) & (since6 == 1'h1) & (~f5_v2 | rf11_nonempty);
   assign admit_7 = f6_nonempty & (since7 == 1'h1) & (~f6_v2 | m1_req_ready);
   assign c0 = carry0;
@@ -292,9 +271,9 @@ module lut_loop1 (
   assign c10 = {c9, 2'h0};
   assign c11 = rf11_dout;
   assign c12 = rf12_dout;
-  assign c13 = v11_p13 + v12_p13;
+  assign c13 = v11_p10 + v12_p10;
   assign c16 = c0 + 32'h1;
-  assign leave_last = vk_p14 & f6_lst;
+  assign leave_last = vk_p11 & f6_lst;
   always @(posedge clk)
     if (rst | start) cred0 <= 3'h0;
     else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
@@ -316,9 +295,9 @@ module lut_loop1 (
     else if (admit_4 & ~admit_5) cred4 <= cred4 + 2'h1;
     else if (~admit_4 & admit_5) cred4 <= cred4 - 2'h1;
   always @(posedge clk)
-    if (rst | start) cred5 <= 3'h0;
-    else if (admit_5 & ~admit_6) cred5 <= cred5 + 3'h1;
-    else if (~admit_5 & admit_6) cred5 <= cred5 - 3'h1;
+    if (rst | start) cred5 <= 2'h0;
+    else if (admit_5 & ~admit_6) cred5 <= cred5 + 2'h1;
+    else if (~admit_5 & admit_6) cred5 <= cred5 - 2'h1;
   always @(posedge clk)
     if (rst | start) cred6 <= 3'h0;
     else if (admit_6 & ~admit_7) cred6 <= cred6 + 3'h1;
@@ -369,17 +348,8 @@ module lut_loop1 (
     if (rst | start) vld_p5 <= 1'h0;
     else vld_p5 <= vk_p4;
   always @(posedge clk)
-    if (rst | start) vld_p9 <= 1'h0;
-    else vld_p9 <= vk_p8;
-  always @(posedge clk)
     if (rst | start) vld_p10 <= 1'h0;
     else vld_p10 <= vk_p9;
-  always @(posedge clk)
-    if (rst | start) vld_p11 <= 1'h0;
-    else vld_p11 <= vk_p10;
-  always @(posedge clk)
-    if (rst | start) vld_p13 <= 1'h0;
-    else vld_p13 <= vk_p12;
   always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1) carry0 <= v16_p1;
@@ -389,29 +359,17 @@ module lut_loop1 (
   always @(posedge clk) begin
     lst_p4 <= f1_lst;
     lst_p5 <= lst_p4;
-    lst_p9 <= f4_lst;
-    lst_p10 <= lst_p9;
-    lst_p11 <= lst_p10;
-    lst_p13 <= f5_lst;
+    lst_p10 <= f5_lst;
     v0_p1 <= c0;
     v2_p1 <= c2;
     v2_p4 <= f1_v2;
     v2_p5 <= v2_p4;
-    v2_p9 <= f4_v2;
-    v2_p10 <= v2_p9;
-    v2_p11 <= v2_p10;
-    v2_p13 <= f5_v2;
+    v2_p10 <= f5_v2;
     v5_p4 <= f1_v5;
     v5_p5 <= v5_p4;
-    v5_p9 <= f4_v5;
-    v5_p10 <= v5_p9;
-    v5_p11 <= v5_p10;
-    v5_p13 <= f5_v5;
-    v11_p13 <= c11;
-    v12_p9 <= f4_v12;
-    v12_p10 <= v12_p9;
-    v12_p11 <= v12_p10;
-    v12_p13 <= f5_v12;
+    v5_p10 <= f5_v5;
+    v11_p10 <= c11;
+    v12_p10 <= f5_v12;
     v16_p1 <= c16;
   end
   always @(posedge clk)
@@ -477,21 +435,21 @@ module lut_loop1 (
   end
   wire rf11_pop = admit_6 & f5_v2;
   wire [31:0] rf11_din = m2_resp_data[31:0];
-  assign rf11_dout = (rf11_count != 4'h0) ? rf11_mem[rf11_rd] : rf11_din;
-  assign rf11_nonempty = (rf11_count != 4'h0) || m2_resp_valid;
+  assign rf11_dout = (rf11_count != 3'h0) ? rf11_mem[rf11_rd] : rf11_din;
+  assign rf11_nonempty = (rf11_count != 3'h0) || m2_resp_valid;
   always @(posedge clk) begin
     if (rst || start) begin
-      rf11_rd <= 3'h0;
-      rf11_wr <= 3'h0;
-      rf11_count <= 4'h0;
+      rf11_rd <= 2'h0;
+      rf11_wr <= 2'h0;
+      rf11_count <= 3'h0;
     end else begin
-      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0)))) begin
+      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0)))) begin
         rf11_mem[rf11_wr] <= rf11_din;
-        rf11_wr <= rf11_wr + 3'h1;
+        rf11_wr <= rf11_wr + 2'h1;
       end
-      if ((rf11_pop && (rf11_count != 4'h0))) rf11_rd <= rf11_rd + 3'h1;
-      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0))) && !(rf11_pop && (rf11_count != 4'h0))) rf11_count <= rf11_count + 4'h1;
-      if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0))) && (rf11_pop && (rf11_count != 4'h0))) rf11_count <= rf11_count - 4'h1;
+      if ((rf11_pop && (rf11_count != 3'h0))) rf11_rd <= rf11_rd + 2'h1;
+      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count + 3'h1;
+      if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && (rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count - 3'h1;
     end
   end
   wire [33:0] f0_din = {v2_p1, v0_p1, ~v2_p1};
@@ -584,25 +542,25 @@ module lut_loop1 (
       if (!vk_p7 && admit_5) f4_count <= f4_count - 2'h1;
     end
   end
-  wire [97:0] f5_din = {v12_p11, v5_p11, v2_p11, lst_p11};
+  wire [97:0] f5_din = {f4_v12, f4_v5, f4_v2, f4_lst};
   assign f5_dout = f5_mem[f5_rd];
-  assign f5_nonempty = (f5_count != 3'h0);
+  assign f5_nonempty = (f5_count != 2'h0);
   always @(posedge clk) begin
     if (rst || start) begin
-      f5_rd <= 2'h0;
-      f5_wr <= 2'h0;
-      f5_count <= 3'h0;
+      f5_rd <= 1'h0;
+      f5_wr <= 1'h0;
+      f5_count <= 2'h0;
     end else begin
-      if (vk_p11) begin
+      if (vk_p8) begin
         f5_mem[f5_wr] <= f5_din;
-        f5_wr <= f5_wr + 2'h1;
+        f5_wr <= f5_wr + 1'h1;
       end
-      if (admit_6) f5_rd <= f5_rd + 2'h1;
-      if (vk_p11 && !admit_6) f5_count <= f5_count + 3'h1;
-      if (!vk_p11 && admit_6) f5_count <= f5_count - 3'h1;
+      if (admit_6) f5_rd <= f5_rd + 1'h1;
+      if (vk_p8 && !admit_6) f5_count <= f5_count + 2'h1;
+      if (!vk_p8 && admit_6) f5_count <= f5_count - 2'h1;
     end
   end
-  wire [97:0] f6_din = {c13, v5_p13, v2_p13, lst_p13};
+  wire [97:0] f6_din = {c13, v5_p10, v2_p10, lst_p10};
   assign f6_dout = f6_mem[f6_rd];
   assign f6_nonempty = (f6_count != 3'h0);
   always @(posedge clk) begin
@@ -611,13 +569,13 @@ module lut_loop1 (
       f6_wr <= 2'h0;
       f6_count <= 3'h0;
     end else begin
-      if (vk_p13) begin
+      if (vk_p10) begin
         f6_mem[f6_wr] <= f6_din;
         f6_wr <= f6_wr + 2'h1;
       end
       if (admit_7) f6_rd <= f6_rd + 2'h1;
-      if (vk_p13 && !admit_7) f6_count <= f6_count + 3'h1;
-      if (!vk_p13 && admit_7) f6_count <= f6_count - 3'h1;
+      if (vk_p10 && !admit_7) f6_count <= f6_count + 3'h1;
+      if (!vk_p10 && admit_7) f6_count <= f6_count - 3'h1;
     end
   end
 `ifndef SYNTHESIS
@@ -646,7 +604,7 @@ module lut_loop1 (
       $error("FIFO rf12 underflow");
       $stop;
     end
-    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0))) && !(rf11_pop && (rf11_count != 4'h0)) && rf11_count == 4'h8) begin
+    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0)) && rf11_count == 3'h4) begin
       $error("FIFO rf11 overflow");
       $stop;
     end
@@ -694,7 +652,7 @@ module lut_loop1 (
       $error("FIFO f4 underflow");
       $stop;
     end
-    if (!rst && vk_p11 && !admit_6 && f5_count == 3'h4) begin
+    if (!rst && vk_p8 && !admit_6 && f5_count == 2'h2) begin
       $error("FIFO f5 overflow");
       $stop;
     end
@@ -702,7 +660,7 @@ module lut_loop1 (
       $error("FIFO f5 underflow");
       $stop;
     end
-    if (!rst && vk_p13 && !admit_7 && f6_count == 3'h4) begin
+    if (!rst && vk_p10 && !admit_7 && f6_count == 3'h4) begin
       $error("FIFO f6 overflow");
       $stop;
     end
