@@ -178,7 +178,7 @@ sched::MinIIOptions minIIOptions(const Args& a, sched::SchedulerKind dflt) {
     if (!(t > 0 && t <= 86400)) usageError("--time-limit expects seconds in (0, 86400]");
     o.exact.timeLimitSeconds = t;
   } else if (o.kind == sched::SchedulerKind::Auto) {
-    o.exact.timeLimitSeconds = 2; // per loop: the exact method must not make an ordinary compile slow
+    o.exact.timeLimitSeconds = sched::ExactOptions::kAutoTimeLimitSeconds;
   }
   return o;
 }

@@ -264,7 +264,8 @@ json reportJson(const Compiled& c) {
                                  {"multiplications_by_constants", k.datapath.multiplications},
                                  {"divisions_by_constants", k.datapath.divisions},
                                  {"hoisted_invariants", k.datapath.hoisted},
-                                 {"induction_multiplications", k.datapath.inductions}};
+                                 {"induction_multiplications", k.datapath.inductions},
+                                 {"reused_loads", k.datapath.reusedLoads}};
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
     args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width()}});
@@ -536,13 +537,15 @@ std::string reportBody(const Compiled& c) {
         "arrays kept across a barrier: {} bits per work-item, buffered for up to {} work-items\n",
         k.barrierLoops.size(), loops, k.barrierBufferBits, k.maxWorkGroupItems);
   }
-  if (const auto& d = k.datapath; d.shifts + d.multiplications + d.divisions + d.hoisted + d.inductions)
+  if (const auto& d = k.datapath;
+      d.shifts + d.multiplications + d.divisions + d.hoisted + d.inductions + d.reusedLoads)
     s += fmt::format(
         "datapath optimisations (--datapath-opt): {} shifts by constants as wires, {} multiplications "
         "by constants as shifts and adds, {} divisions or remainders by constants without a divider, {} "
         "loop-invariant values computed before their loop, {} induction-variable multiplications as "
-        "additions\n",
-        d.shifts, d.multiplications, d.divisions, d.hoisted, d.inductions);
+        "additions, {} loads reusing the value an earlier access in their block read or wrote{}\n",
+        d.shifts, d.multiplications, d.divisions, d.hoisted, d.inductions, d.reusedLoads,
+        k.volatileAccess ? " (none: the kernel has a volatile access)" : "");
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

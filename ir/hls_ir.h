@@ -475,7 +475,11 @@ struct Kernel {
   // induction-variable multiplications turned into additions.
   struct DatapathRewrites {
     uint32_t shifts = 0, multiplications = 0, divisions = 0, hoisted = 0, inductions = 0;
+    uint32_t reusedLoads = 0; // loads that took an earlier access's value (ir/lower_loads.cpp)
   } datapath;
+  // Some access of the kernel (or a function it calls) is volatile (the Volatile memory operand or
+  // decoration): every load must reach the memory, so none reuses an earlier one's value.
+  bool volatileAccess = false;
   // The on-chip budget lowering placed the memories by (LowerOptions::onChipBudget), for reports.
   uint64_t onChipBudget = kDefaultOnChipBudget;
   // SPV_INTEL_fpga_cluster_attributes on the kernel function: the cluster kind its source asks for

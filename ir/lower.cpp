@@ -155,6 +155,13 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   Kernel k = std::move(t.kernel);
   k.inlining = std::move(lf.decisions);
   k.inlinePolicy = inlinePolicyName(options.inlinePolicy);
+  // A Volatile decoration anywhere in the module counts too: it may be on a pointer the kernel uses.
+  k.volatileAccess =
+      c.volatileAccess || std::any_of(mv.decorations.begin(), mv.decorations.end(), [](const auto& d) {
+        return std::any_of(d.second.begin(), d.second.end(), [](const spirv::Decoration& x) {
+          return x.kind == spirv::spv::Decoration::Volatile;
+        });
+      });
   lower::checkAfter(k, "translation");
   k.registerLimit = spirv::registerLimitOf(mv, ep.function);
   if (auto n = spirv::registerLimitValue(mv, ep.function)) k.registerBudgetBits = 32 * *n;
@@ -247,7 +254,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::compactKernel(k); // what the lanes left unused
     lower::checkAfter(k, "building a subgroup's lanes");
   }
-  if (options.optimizeDatapath && lower::optimizeDatapath(k)) {
+  if (options.optimizeDatapath && (lower::reuseLoads(k) | lower::optimizeDatapath(k))) {
     lower::compactKernel(k);
     lower::checkAfter(k, "datapath optimisations");
   }

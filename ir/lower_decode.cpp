@@ -61,6 +61,17 @@ bool isIgnored(SpvOp op) {
   }
 }
 
+// Whether the memory-operands group starting at `i`, or the second one an OpCopyMemory* may have
+// (`pair`: the source's), is Volatile.
+bool volatileIn(const std::vector<uint32_t>& ops, size_t i, bool pair) {
+  if (i >= ops.size()) return false;
+  const uint32_t mask = ops[i];
+  if (mask & 0x1u) return true;
+  // Aligned, MakePointerAvailable and MakePointerVisible each take one operand.
+  const size_t next = i + 1 + ((mask & 0x2u) != 0) + ((mask & 0x8u) != 0) + ((mask & 0x10u) != 0);
+  return pair && volatileIn(ops, next, false);
+}
+
 // The alignment of a memory-operands group starting at `i`, 0 if none.
 uint64_t alignmentOf(const std::vector<uint32_t>& ops, size_t i) {
   if (i < ops.size() && (ops[i] & 0x2u) && i + 1 < ops.size()) return ops[i + 1];
@@ -328,18 +339,22 @@ private:
     case SpvOp::OpLoad:
       li.ids = {w.at(0)};
       li.lits = {alignmentOf(w, 1)}; // 0: no Aligned operand (a vector is accessed whole by its type's)
+      c_.volatileAccess = c_.volatileAccess || volatileIn(w, 1, false);
       break;
     case SpvOp::OpStore:
       li.ids = {w.at(0), w.at(1)};
       li.lits = {alignmentOf(w, 2)};
+      c_.volatileAccess = c_.volatileAccess || volatileIn(w, 2, false);
       break;
     case SpvOp::OpCopyMemory:
       li.ids = {w.at(0), w.at(1)};
       li.lits = {alignmentOf(w, 2)};
+      c_.volatileAccess = c_.volatileAccess || volatileIn(w, 2, true);
       break;
     case SpvOp::OpCopyMemorySized:
       li.ids = {w.at(0), w.at(1), w.at(2)};
       li.lits = {alignmentOf(w, 3)};
+      c_.volatileAccess = c_.volatileAccess || volatileIn(w, 3, true);
       break;
     case SpvOp::OpGenericCastToPtrExplicit:
       li.op = SpvOp::OpGenericCastToPtr; // the storage class is the result type's

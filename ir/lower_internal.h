@@ -83,6 +83,8 @@ public:
   // Lanes of a subgroup in hardware (lower.cpp: the kernel's SubgroupSize, else --subgroup-size):
   // the 2D block instructions' shape depends on it.
   uint32_t subgroupLanes = 8;
+  // An access the kernel decodes is volatile (a memory operand's Volatile bit or the decoration).
+  bool volatileAccess = false;
 
   // A new id standing for a copy of `copyOf` (same name, type and location).
   Id freshId(Id copyOf);
@@ -354,6 +356,8 @@ uint32_t moveEntryOps(Kernel& k, std::initializer_list<OpKind> stay);
 // divisions by a constant shifts and adds or a multiplication by the reciprocal, in the CFG and in
 // every loop body. Returns whether anything changed (compaction then drops what was replaced).
 bool optimizeDatapath(Kernel& k);
+// A load of the bytes an earlier access in its block read or wrote takes that value (ir/lower_loads.cpp).
+bool reuseLoads(Kernel& k);
 // A new operation standing for `from` (same type, name, origin and location): a LiveIn or LoopPhi
 // `index` in a loop body (lower_extract.cpp).
 Op standIn(const Op& from, OpKind kind, uint32_t index);

@@ -234,6 +234,9 @@ Schedule listSchedule(const Problem& p);
 // restriction for feasibility: if any schedule exists at ii, one exists within it (docs/scheduling.md).
 struct ExactOptions {
   double timeLimitSeconds = 10.0; // per solve; the solver stops there with what it has
+  // The compiler's limit per loop under --scheduler auto (no --time-limit): the exact method must not
+  // make an ordinary compile slow (the 10 s above made a 40-loop decoder take 168 s).
+  static constexpr double kAutoTimeLimitSeconds = 2.0;
   enum class Objective {
     Any,       // any schedule: a feasibility question, much faster to prove either way
     Registers, // the fewest register bits, then the shortest length

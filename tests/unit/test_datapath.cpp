@@ -2,11 +2,14 @@
 // operand against the operation itself (foldConstant, the IR's semantics), exhaustively at 8 bits,
 // over every divisor at 16 bits and over random and edge divisors at 32 and 64 bits; and what the
 // rewrites cost (no divider or multiplier left, at most two adders for a multiplication by a constant).
+// And redundant loads (ir/lower_loads.cpp): which loads take an earlier access's value.
 #include <random>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "ir/lower_internal.h"
+#include "loop_builder.h"
 
 using namespace spvhls;
 using ir::Op;
@@ -188,4 +191,99 @@ TEST_CASE("datapath: what stays a divider or multiplier") {
   for (uint64_t s = 0; s < 130; ++s)
     for (OpKind k : {OpKind::Shl, OpKind::LShr, OpKind::AShr, OpKind::Mul})
       check(k, 64, s, edges(64, s, rng, 16));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redundant loads (ir/lower_loads.cpp).
+
+namespace {
+
+using spvhls::testing::LoopBuilder;
+
+// A kernel of one loop over `memories` pointer arguments (memory 0, 1, ...).
+ir::Kernel kernelOf(LoopBuilder& b, uint32_t memories = 2) {
+  ir::Kernel k;
+  for (uint32_t m = 0; m < memories; ++m) {
+    ir::Memory mem;
+    mem.name = fmt::format("m{}", m);
+    mem.argIndex = m;
+    k.memories.push_back(mem);
+  }
+  k.loops.push_back(std::move(b.loop));
+  return k;
+}
+
+// The loads left in the loop that something reads (compaction drops the others).
+size_t usedLoads(const ir::Loop& loop) {
+  std::vector<uint8_t> used(loop.ops.size(), 0);
+  for (const Op& op : loop.ops)
+    for (ValueId o : op.operands)
+      if (o != ir::kNone) used[o] = 1;
+  for (ValueId o : loop.liveOuts)
+    used[o] = 1;
+  size_t n = 0;
+  for (ValueId v = 0; v < loop.ops.size(); ++v)
+    n += loop.ops[v].kind == OpKind::Load && used[v];
+  return n;
+}
+
+} // namespace
+
+TEST_CASE("load reuse: the same bytes read again, or read after a store, take the earlier value") {
+  LoopBuilder b;
+  const ValueId i = b.liveIn(32, "i");
+  const ValueId off = b.offset4(i);
+  const ValueId x1 = b.load(0, off, 4, "x1");
+  const ValueId x2 = b.load(0, off, 4, "x2"); // reuses x1
+  const ValueId sum = b.add(OpKind::Add, 32, {x1, x2});
+  b.store(1, off, sum, 4);
+  const ValueId y = b.load(1, off, 4, "y");       // the stored sum
+  const ValueId half = b.load(0, off, 2, "half"); // other size: a load of its own
+  b.loop.liveOuts = {y, half};
+  ir::Kernel k = kernelOf(b);
+  REQUIRE(ir::lower::reuseLoads(k));
+  const ir::Loop& l = k.loops[0];
+  CHECK(k.datapath.reusedLoads == 2);
+  CHECK(l.ops[sum].operands == std::vector<ValueId>{x1, x1});
+  CHECK(l.liveOuts == std::vector<ValueId>{sum, half});
+  CHECK(usedLoads(l) == 2);
+}
+
+TEST_CASE("load reuse: what may change the bytes in between, and predicates") {
+  auto build = [](auto&& between, bool pred1, bool pred2) {
+    LoopBuilder b;
+    const ValueId i = b.liveIn(32, "i"), j = b.liveIn(32, "j");
+    const ValueId p = b.liveIn(1, "p"), q = b.liveIn(1, "q");
+    const ValueId pq = b.add(OpKind::And, 1, {p, q});
+    const ValueId off = b.offset4(i);
+    const ValueId x1 = b.load(0, off, 4, "x1");
+    if (pred1) b.loop.ops[x1].operands[1] = p;
+    between(b, b.offset4(j));
+    const ValueId x2 = b.load(0, off, 4, "x2");
+    if (pred2) b.loop.ops[x2].operands[1] = pq;
+    b.loop.liveOuts = {x1, x2};
+    return kernelOf(b, 3);
+  };
+  auto nothing = [](LoopBuilder&, ValueId) {};
+  // A store to the memory at another offset may write the same bytes; to another memory it may not.
+  auto storeSame = [](LoopBuilder& b, ValueId o) { b.store(0, o, b.constant(7, 32), 4); };
+  auto storeOther = [](LoopBuilder& b, ValueId o) { b.store(2, o, b.constant(7, 32), 4); };
+  auto innerLoop = [](LoopBuilder& b, ValueId) { b.add(OpKind::LoopCall, 0, {ir::kNone}); };
+  auto reused = [](ir::Kernel k) { return ir::lower::reuseLoads(k); };
+  CHECK(reused(build(nothing, false, false)));
+  CHECK_FALSE(reused(build(storeSame, false, false)));
+  CHECK(reused(build(storeOther, false, false)));
+  CHECK_FALSE(reused(build(innerLoop, false, false)));
+  // The first load's predicate must hold wherever the second runs: p covers p & q, nothing covers all.
+  CHECK(reused(build(nothing, true, true)));
+  CHECK(reused(build(nothing, false, true)));
+  CHECK_FALSE(reused(build(nothing, true, false)));
+  // A volatile access anywhere in the kernel: every load stays.
+  ir::Kernel v = build(nothing, false, false);
+  v.volatileAccess = true;
+  CHECK_FALSE(reused(v));
+  // A task's queue in between: the task may have written the memory.
+  ir::Kernel qk = build([](LoopBuilder& b, ValueId o) { b.store(2, o, b.constant(7, 32), 4); }, false, false);
+  qk.memories[2].kind = ir::Memory::Kind::Queue;
+  CHECK_FALSE(reused(qk));
 }

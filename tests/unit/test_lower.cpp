@@ -1214,3 +1214,51 @@ TEST_CASE("vector loads and stores through vector pointers are one wide access; 
       {buffer("a", a, f32), buffer("b", b, u8), buffer("c", c, u8), buffer("f", f, f32), scalar("n", n)});
   CHECK(r.buffers[2][0] == uint8_t(c[0] ^ 3));
 }
+
+// Redundant loads (ir/lower_loads.cpp): a[1] loaded twice is one request; marked Volatile, two.
+TEST_CASE(
+    "a load of the bytes an earlier one read reuses its value, unless the kernel has a volatile access") {
+  auto kernel = [](const std::string& second) {
+    return R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+       %long = OpTypeInt 64 0
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr
+         %l1 = OpConstant %long 1
+         %l2 = OpConstant %long 2
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ptr
+      %entry = OpLabel
+         %p1 = OpInBoundsPtrAccessChain %ptr %a %l1
+         %x = OpLoad %uint %p1 Aligned 4
+         %q1 = OpInBoundsPtrAccessChain %ptr %a %l1
+         %y = OpLoad %uint %q1 )" +
+           second + R"(
+         %s = OpIAdd %uint %x %y
+         %p2 = OpInBoundsPtrAccessChain %ptr %a %l2
+               OpStore %p2 %s Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  auto loads = [](const ir::Kernel& k) {
+    return std::count_if(k.ops.begin(), k.ops.end(),
+                         [](const ir::Op& op) { return op.kind == OpKind::Load; });
+  };
+  for (const char* second : {"Aligned 4", "Volatile|Aligned 4"}) {
+    CAPTURE(second);
+    Loaded l = loadText(kernel(second));
+    const ir::Kernel k = lower(l, "k");
+    const bool isVolatile = std::string(second).find("Volatile") != std::string::npos;
+    CHECK(k.volatileAccess == isVolatile);
+    CHECK(loads(k) == (isVolatile ? 2 : 1));
+    CHECK(k.datapath.reusedLoads == (isVolatile ? 0 : 1));
+    const ir::EvalResult r = runBoth(l, k, {ints("a", {0, 20, 9})});
+    CHECK(intsOf(r.buffers[0])[2] == 40);
+  }
+}

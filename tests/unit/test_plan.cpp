@@ -47,7 +47,7 @@ std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode,
   p->kinds = rtl::chooseClusterKinds(p->kernel, mode, "test").loops;
   sched::ScheduleOptions so;
   so.exitBeforeMemory = rtl::exitBeforeMemory(p->kinds);
-  so.minII.exact.timeLimitSeconds = 2; // the driver's default (the library's 10 s made decoder 168 s)
+  so.minII.exact.timeLimitSeconds = sched::ExactOptions::kAutoTimeLimitSeconds; // the driver's default
   p->schedule = sched::scheduleKernel(p->kernel, so);
   p->plan = rtl::planKernel(p->kernel, p->schedule, p->lib, p->kinds, shareUnits);
   return p;

@@ -1,0 +1,154 @@
+// Redundant loads: a load of the bytes an earlier load read, or an earlier store wrote, in the same
+// block (a loop body is one block) with nothing between that may change them, takes that value
+// instead of asking the memory again. -O0 code reloads `x[i]` for every use, and each load is a
+// request on the memory's one port: `y[i] = t[x[i] & 15] + x[i]` had ResMII 2 on x's port.
+//
+// Same bytes: the same memory, the same offset value (the builder's common subexpressions make
+// repeated address arithmetic one value) and the same size. The earlier access's predicate must
+// cover the later one's: none, the same, or one of the operands of the And chain the later predicate
+// is (an access under p & q runs only where one under p did). What may change the bytes: a store to
+// the memory at any other offset (offsets are not compared: two values may be equal), an inner loop,
+// a call, a task operation or a task queue access (another process may write in between, after the
+// synchronisation those are; without one, a write would race with the loads). No load of a kernel
+// with a volatile access is reused: each of those must reach the memory.
+#include <algorithm>
+
+#include "ir/lower_internal.h"
+
+namespace spvhls::ir::lower {
+
+namespace {
+
+struct Known {
+  uint32_t memory = 0;
+  ValueId offset = kNone;
+  uint8_t size = 0;
+  ValueId pred = kNone; // the value is known where this holds (kNone: always)
+  ValueId value = kNone;
+};
+
+ValueId predicateOf(const Op& op) {
+  const size_t at = op.kind == OpKind::Store ? 2 : 1;
+  return op.operands.size() > at ? op.operands[at] : kNone;
+}
+
+class Reuser {
+public:
+  Reuser(const Kernel& k, const std::vector<Op>& ops) : k_(k), ops_(ops) {}
+
+  // Visits the ops of one block in order; returns per op the earlier value it reuses (kNone: none).
+  void visit(ValueId v, std::vector<ValueId>& reuse) {
+    const Op& op = ops_[v];
+    switch (op.kind) {
+    case OpKind::Load:
+    case OpKind::Store: {
+      if (!plain(op.memory)) {
+        known_.clear(); // a queue: another process ran in between
+        return;
+      }
+      const ValueId pred = predicateOf(op);
+      if (op.kind == OpKind::Load) {
+        for (const Known& e : known_)
+          if (e.memory == op.memory && e.offset == op.operands[0] && e.size == op.size &&
+              covers(e.pred, pred)) {
+            reuse[v] = e.value;
+            return;
+          }
+        known_.push_back({op.memory, op.operands[0], op.size, pred, v});
+        return;
+      }
+      std::erase_if(known_, [&](const Known& e) { return e.memory == op.memory; });
+      known_.push_back({op.memory, op.operands[0], op.size, pred, op.operands[1]});
+      return;
+    }
+    case OpKind::LoopCall:
+    case OpKind::Call:
+    case OpKind::TaskAsync:
+    case OpKind::TaskGet:
+    case OpKind::TaskRelease:
+      known_.clear();
+      return;
+    default:
+      return;
+    }
+  }
+  void startBlock() { known_.clear(); }
+
+private:
+  bool plain(uint32_t m) const {
+    return m < k_.memories.size() && k_.memories[m].kind != Memory::Kind::Queue;
+  }
+  // Whether `later` (an i1, kNone: always) holds only where `earlier` does.
+  bool covers(ValueId earlier, ValueId later) const {
+    if (earlier == kNone || earlier == later) return true;
+    if (later == kNone || ops_[later].kind != OpKind::And) return false;
+    for (ValueId o : ops_[later].operands)
+      if (covers(earlier, o)) return true;
+    return false;
+  }
+
+  const Kernel& k_;
+  const std::vector<Op>& ops_;
+  std::vector<Known> known_;
+};
+
+// Redirects every use of a reused load; compaction then drops the load (a load has no side effect).
+ValueId resolve(const std::vector<ValueId>& reuse, ValueId v) {
+  while (v != kNone && v < reuse.size() && reuse[v] != kNone)
+    v = reuse[v];
+  return v;
+}
+
+uint32_t reuseInLoop(const Kernel& k, Loop& loop) {
+  std::vector<ValueId> reuse(loop.ops.size(), kNone);
+  Reuser r(k, loop.ops);
+  for (ValueId v = 0; v < loop.ops.size(); ++v)
+    r.visit(v, reuse);
+  const auto n =
+      static_cast<uint32_t>(std::count_if(reuse.begin(), reuse.end(), [](ValueId e) { return e != kNone; }));
+  if (n == 0) return 0;
+  for (Op& op : loop.ops)
+    for (ValueId& o : op.operands)
+      o = resolve(reuse, o);
+  for (LoopPhi& p : loop.phis)
+    p.next = resolve(reuse, p.next);
+  loop.continueCond = resolve(reuse, loop.continueCond);
+  for (ValueId& o : loop.liveOuts)
+    o = resolve(reuse, o);
+  return n;
+}
+
+uint32_t reuseInCfg(Kernel& k) {
+  std::vector<ValueId> reuse(k.ops.size(), kNone);
+  Reuser r(k, k.ops);
+  for (const BasicBlock& b : k.blocks) {
+    r.startBlock();
+    for (ValueId v : b.ops)
+      r.visit(v, reuse);
+  }
+  const auto n =
+      static_cast<uint32_t>(std::count_if(reuse.begin(), reuse.end(), [](ValueId e) { return e != kNone; }));
+  if (n == 0) return 0;
+  for (Op& op : k.ops)
+    for (ValueId& o : op.operands)
+      o = resolve(reuse, o);
+  for (BasicBlock& b : k.blocks)
+    b.term.cond = resolve(reuse, b.term.cond);
+  for (Loop& lp : k.loops)
+    for (ValueId& in : lp.liveIns)
+      in = resolve(reuse, in);
+  return n;
+}
+
+} // namespace
+
+bool reuseLoads(Kernel& k) {
+  if (k.volatileAccess) return false;
+  uint32_t n = reuseInCfg(k);
+  for (Loop& loop : k.loops)
+    n += reuseInLoop(k, loop);
+  k.datapath.reusedLoads += n;
+  return n > 0;
+}
+
+} // namespace spvhls::ir::lower
