@@ -422,7 +422,8 @@ struct LoopTransform {
 };
 
 // How an SgScan op combines its lanes' values (Op::index), in lane order.
-enum class SgCombine : uint32_t { Add, Mul, And, Or, Xor, SMin, UMin, SMax, UMax };
+// A subgroup reduction's or scan's combining step; the F* ones on IEEE values of 16, 32 or 64 bits.
+enum class SgCombine : uint32_t { Add, Mul, And, Or, Xor, SMin, UMin, SMax, UMax, FAdd, FMul, FMin, FMax };
 
 // The scalar arguments an ND-range kernel gets after its own (ir/lower_ndrange.cpp), in this order:
 // global_size_0..2, local_size_0..2, work_dim, each 32 bits.

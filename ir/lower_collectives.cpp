@@ -20,7 +20,7 @@ namespace bi = spirv::spv::BuiltIn;
 // right: no work-item of the next round overwrites the result before every one has read it.
 bool Translator::translateWorkGroupCollective(const LInst& in) {
   using O = SpvOp;
-  enum class Kind { Combine, FAdd, FMin, FMax, Broadcast };
+  enum class Kind { Combine, Broadcast };
   Kind kind = Kind::Combine;
   SgCombine combine = SgCombine::Add;
   uint64_t mode = 0; // 0 reduce, 1 inclusive scan, 2 exclusive scan
@@ -41,13 +41,13 @@ bool Translator::translateWorkGroupCollective(const LInst& in) {
     combine = SgCombine::SMax;
     break;
   case O::OpGroupFAdd:
-    kind = Kind::FAdd;
+    combine = SgCombine::FAdd;
     break;
   case O::OpGroupFMin:
-    kind = Kind::FMin;
+    combine = SgCombine::FMin;
     break;
   case O::OpGroupFMax:
-    kind = Kind::FMax;
+    combine = SgCombine::FMax;
     break;
   case O::OpGroupAll:
     combine = SgCombine::And;
@@ -109,17 +109,6 @@ bool Translator::translateWorkGroupCollective(const LInst& in) {
   case Kind::Combine:
     now = combineValues(b_, combine, old, x);
     break;
-  case Kind::FAdd:
-    now = b_.binary(OpKind::FAdd, old, x);
-    break;
-  case Kind::FMin:
-  case Kind::FMax: {
-    const ValueId args[2] = {old, x};
-    now = *floatBuiltin(
-        kind == Kind::FMin ? spirv::spv::OpenCLStd::Fmin : spirv::spv::OpenCLStd::Fmax,
-        [&](size_t i) { return args[i]; }, in);
-    break;
-  }
   case Kind::Broadcast: {
     // LocalId: a scalar (dimension 0, the others 0) or a vector of 2 or 3 components.
     const Id idId = in.ids.at(2);
@@ -142,14 +131,8 @@ bool Translator::translateWorkGroupCollective(const LInst& in) {
   if (kind != Kind::Broadcast) now = b_.select(first, x, now);
   emitStore(accAt, stored(now), bytes, in);
   ValueId r = now; // an inclusive scan
-  if (mode == 2) { // the first work-item gets the identity (+0.0 for FAdd, +-infinity for FMin / FMax)
-    const uint64_t inf = w == 16 ? 0x7c00 : w == 32 ? 0x7f800000 : 0x7ff0000000000000;
-    const uint64_t identity = kind == Kind::Combine ? combineIdentity(combine, w)
-                              : kind == Kind::FMin  ? inf
-                              : kind == Kind::FMax  ? inf | (uint64_t(1) << (w - 1))
-                                                    : 0;
-    r = b_.select(first, b_.constant(w, identity), old);
-  }
+  if (mode == 2)   // the first work-item gets the identity (+0.0 for FAdd, +-infinity for FMin / FMax)
+    r = b_.select(first, b_.constant(w, combineIdentity(combine, w)), old);
   if (mode == 0) {
     // The last work-item writes the result (a block of its own: CFG stores take no predicate), and
     // after a barrier every work-item reads it.

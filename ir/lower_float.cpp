@@ -52,6 +52,27 @@ struct FloatBits {
 
 } // namespace
 
+ValueId floatMinMax(Builder& b, bool isMax, ValueId x, ValueId y) {
+  FloatBits f(b, b.width(x));
+  // The interpreter calls glibc with f32 and f16 operands widened to double, which quiets a
+  // signalling NaN (sign and payload kept); f64 operands reach it as they are.
+  ValueId xs = x, ys = y;
+  if (f.w != 64) {
+    xs = b.select(f.isNan(x), f.quiet(x), x);
+    ys = b.select(f.isNan(y), f.quiet(y), y);
+  }
+  const ValueId unordered = f.either(f.isNan(xs), f.isNan(ys));
+  // glibc's generic fmin / fmax: x when it is strictly better, else y for ordered operands (equal
+  // zeros of either sign too); with a signalling NaN x + y (the first NaN quieted, as x86 adds);
+  // otherwise the operand that is not a NaN (x when both are).
+  const ValueId better = isMax ? f.less(ys, xs) : f.less(xs, ys);
+  const ValueId ordered = b.select(better, xs, ys);
+  const ValueId sum = b.select(f.isNan(xs), f.quiet(xs), f.quiet(ys));
+  const ValueId quietPick = b.select(f.isNan(ys), xs, ys);
+  const ValueId nan = b.select(f.either(f.isSignaling(xs), f.isSignaling(ys)), sum, quietPick);
+  return b.select(unordered, nan, ordered);
+}
+
 // A floating-point comparison, classification (OpIsNan, OpIsInf) or OpOrdered / OpUnordered as
 // integer logic on the IEEE bits: a NaN has an all-ones exponent and a non-zero mantissa; +0 and -0
 // are equal; otherwise the order of two floats is the unsigned order of their sign-magnitude bits
@@ -137,25 +158,15 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
   if (n == ocl::Fmin || n == ocl::Fmax || n == ocl::Fdim) {
     const ValueId y = arg(1);
     if (b_.width(y) != w) c_.failAt(in, "operands of different widths");
-    // The interpreter calls glibc with f32 and f16 operands widened to double, which quiets a
-    // signalling NaN (sign and payload kept); f64 operands reach it as they are.
+    if (n != ocl::Fdim) return floatMinMax(b_, n == ocl::Fmax, x, y);
+    // glibc: x <= y gives +0; otherwise, NaNs too, x - y (f32 and f16 operands quieted as above).
     ValueId xs = x, ys = y;
     if (w != 64) {
       xs = b_.select(f.isNan(x), f.quiet(x), x);
       ys = b_.select(f.isNan(y), f.quiet(y), y);
     }
     const ValueId unordered = f.either(f.isNan(xs), f.isNan(ys));
-    if (n == ocl::Fdim) // glibc: x <= y gives +0; otherwise, NaNs too, x - y
-      return b_.select(f.both(f.no(unordered), f.no(f.less(ys, xs))), f.k(0), f.op(OpKind::FSub, xs, ys));
-    // glibc's generic fmin / fmax: x when it is strictly better, else y for ordered operands (equal
-    // zeros of either sign too); with a signalling NaN x + y (the first NaN quieted, as x86 adds);
-    // otherwise the operand that is not a NaN (x when both are).
-    const ValueId better = n == ocl::Fmin ? f.less(xs, ys) : f.less(ys, xs);
-    const ValueId ordered = b_.select(better, xs, ys);
-    const ValueId sum = b_.select(f.isNan(xs), f.quiet(xs), f.quiet(ys));
-    const ValueId quietPick = b_.select(f.isNan(ys), xs, ys);
-    const ValueId nan = b_.select(f.either(f.isSignaling(xs), f.isSignaling(ys)), sum, quietPick);
-    return b_.select(unordered, nan, ordered);
+    return b_.select(f.both(f.no(unordered), f.no(f.less(ys, xs))), f.k(0), f.op(OpKind::FSub, xs, ys));
   }
   // Roundings to an integral value, on the magnitude: an exponent of mant or more is integral already
   // (or infinite, or a NaN: quieted); below 1 the result is 0 or 1 with x's sign; otherwise the

@@ -356,6 +356,9 @@ uint32_t moveEntryOps(Kernel& k, std::initializer_list<OpKind> stay);
 // divisions by a constant shifts and adds or a multiplication by the reciprocal, in the CFG and in
 // every loop body. Returns whether anything changed (compaction then drops what was replaced).
 bool optimizeDatapath(Kernel& k);
+// OpenCL's fmin (isMax: fmax) of two IEEE values of 16, 32 or 64 bits as logic on their bits, as the
+// interpreter (glibc) gives it, NaNs and signed zeros included (ir/lower_float.cpp).
+ValueId floatMinMax(Builder& b, bool isMax, ValueId x, ValueId y);
 // A load of the bytes an earlier access in its block read or wrote takes that value (ir/lower_loads.cpp).
 bool reuseLoads(Kernel& k);
 // A new operation standing for `from` (same type, name, origin and location): a LiveIn or LoopPhi

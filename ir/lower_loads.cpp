@@ -36,7 +36,7 @@ class Reuser {
 public:
   Reuser(const Kernel& k, const std::vector<Op>& ops) : k_(k), ops_(ops) {}
 
-  // Visits the ops of one block in order; returns per op the earlier value it reuses (kNone: none).
+  // Visits the ops of one block in order; sets reuse[v] to the earlier value load v takes.
   void visit(ValueId v, std::vector<ValueId>& reuse) {
     const Op& op = ops_[v];
     switch (op.kind) {

@@ -44,13 +44,28 @@ ValueId combineValues(Builder& b, SgCombine c, ValueId a, ValueId x) {
     return b.select(b.binary(OpKind::SGt, x, a), x, a);
   case SgCombine::UMax:
     return b.select(b.binary(OpKind::UGt, x, a), x, a);
+  case SgCombine::FAdd:
+    return b.binary(OpKind::FAdd, a, x);
+  case SgCombine::FMul:
+    return b.binary(OpKind::FMul, a, x);
+  case SgCombine::FMin:
+    return floatMinMax(b, false, a, x);
+  case SgCombine::FMax:
+    return floatMinMax(b, true, a, x);
   }
   return a;
 }
 
 uint64_t combineIdentity(SgCombine c, uint32_t w) {
   const uint64_t ones = w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1, sign = uint64_t(1) << (w - 1);
+  const uint64_t inf = w == 16 ? 0x7c00 : w == 32 ? 0x7f800000 : 0x7ff0000000000000;
   switch (c) {
+  case SgCombine::FMul: // 1.0
+    return w == 16 ? 0x3c00 : w == 32 ? 0x3f800000 : 0x3ff0000000000000;
+  case SgCombine::FMin:
+    return inf;
+  case SgCombine::FMax:
+    return inf | sign;
   case SgCombine::Mul:
     return 1;
   case SgCombine::And:
@@ -61,7 +76,7 @@ uint64_t combineIdentity(SgCombine c, uint32_t w) {
   case SgCombine::SMax:
     return sign;
   default:
-    return 0; // Add, Or, Xor, UMax
+    return 0; // Add, Or, Xor, UMax; FAdd: +0.0, as the interpreter
   }
 }
 
@@ -106,15 +121,28 @@ bool Translator::translateSubgroup(const LInst& in) {
   case O::OpGroupNonUniformLogicalXor:
     combine = SgCombine::Xor;
     break;
+  // Floats: a chain in lane order, every step rounded, as the interpreter's (one order OpenCL allows).
+  case O::OpGroupFAdd:
+  case O::OpGroupNonUniformFAdd:
+    combine = SgCombine::FAdd;
+    break;
+  case O::OpGroupNonUniformFMul:
+    combine = SgCombine::FMul;
+    break;
+  case O::OpGroupFMin:
+  case O::OpGroupNonUniformFMin:
+    combine = SgCombine::FMin;
+    break;
+  case O::OpGroupFMax:
+  case O::OpGroupNonUniformFMax:
+    combine = SgCombine::FMax;
+    break;
   default:
     break;
   }
-  const bool floatArith = in.op == O::OpGroupFAdd || in.op == O::OpGroupFMin || in.op == O::OpGroupFMax ||
-                          in.op == O::OpGroupNonUniformFAdd || in.op == O::OpGroupNonUniformFMul ||
-                          in.op == O::OpGroupNonUniformFMin || in.op == O::OpGroupNonUniformFMax;
-  const bool group = combine || floatArith || in.op == O::OpGroupBroadcast ||
-                     in.op == O::OpGroupNonUniformBroadcast || in.op == O::OpGroupNonUniformBroadcastFirst ||
-                     in.op == O::OpGroupAll || in.op == O::OpGroupAny || in.op == O::OpGroupNonUniformAll ||
+  const bool group = combine || in.op == O::OpGroupBroadcast || in.op == O::OpGroupNonUniformBroadcast ||
+                     in.op == O::OpGroupNonUniformBroadcastFirst || in.op == O::OpGroupAll ||
+                     in.op == O::OpGroupAny || in.op == O::OpGroupNonUniformAll ||
                      in.op == O::OpGroupNonUniformAny || in.op == O::OpGroupNonUniformAllEqual ||
                      in.op == O::OpGroupNonUniformElect;
   if (in.op == O::OpSubgroupBlockReadINTEL || in.op == O::OpSubgroupBlockWriteINTEL) {
@@ -128,7 +156,6 @@ bool Translator::translateSubgroup(const LInst& in) {
     if (!scope || scope->bits != kSubgroupScope)
       c_.failAt(in, "expected Subgroup or Workgroup scope (the group scopes built in hardware)");
   }
-  if (floatArith) c_.failAt(in, "floating-point subgroup reductions and scans are not built in hardware yet");
   if (vectorType(in.type))
     c_.failAt(in, fmt::format("subgroup operations on vectors ({}) are not built in hardware yet",
                               c_.typeName(in.type)));
