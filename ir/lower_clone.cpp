@@ -97,6 +97,36 @@ void keepPhiEntriesFrom(Kernel& k, uint32_t block, const std::vector<uint32_t>& 
 
 // An op nobody uses any more becomes a dead Undef at the end of its block (every op stays in a block;
 // compaction removes it).
+namespace {
+ValueId replacementOf(const std::vector<ValueId>& repl, ValueId v) {
+  while (v != kNone && v < repl.size() && repl[v] != kNone)
+    v = repl[v];
+  return v;
+}
+} // namespace
+
+void redirectUses(Kernel& k, const std::vector<ValueId>& repl) {
+  for (Op& op : k.ops)
+    for (ValueId& o : op.operands)
+      o = replacementOf(repl, o);
+  for (BasicBlock& b : k.blocks)
+    b.term.cond = replacementOf(repl, b.term.cond);
+  for (Loop& lp : k.loops)
+    for (ValueId& in : lp.liveIns)
+      in = replacementOf(repl, in);
+}
+
+void redirectUses(Loop& loop, const std::vector<ValueId>& repl) {
+  for (Op& op : loop.ops)
+    for (ValueId& o : op.operands)
+      o = replacementOf(repl, o);
+  for (LoopPhi& p : loop.phis)
+    p.next = replacementOf(repl, p.next);
+  loop.continueCond = replacementOf(repl, loop.continueCond);
+  for (ValueId& o : loop.liveOuts)
+    o = replacementOf(repl, o);
+}
+
 void neutralize(Kernel& k, ValueId v) {
   Op& op = k.ops[v];
   auto& ops = k.blocks[op.block].ops;

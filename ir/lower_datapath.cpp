@@ -292,19 +292,7 @@ bool reduceCfg(Kernel& k, Kernel::DatapathRewrites& n) {
       k.ops[made].block = 0;
       entry.insert(at, made);
     }
-  auto resolve = [&](ValueId v) {
-    while (v != kNone && v < repl.size() && repl[v] != kNone)
-      v = repl[v];
-    return v;
-  };
-  for (Op& op : k.ops)
-    for (ValueId& o : op.operands)
-      o = resolve(o);
-  for (BasicBlock& blk : k.blocks)
-    blk.term.cond = resolve(blk.term.cond);
-  for (Loop& lp : k.loops)
-    for (ValueId& in : lp.liveIns)
-      in = resolve(in);
+  redirectUses(k, repl);
   return true;
 }
 

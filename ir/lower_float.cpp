@@ -37,6 +37,10 @@ struct FloatBits {
     return both(isNan(x), op(OpKind::Eq, op(OpKind::And, x, k(quietBit())), k(0)));
   }
   ValueId quiet(ValueId x) { return op(OpKind::Or, x, k(quietBit())); }
+  ValueId quietNan(ValueId x) { return b.select(isNan(x), quiet(x), x); }
+  // The operand as glibc gets it from the interpreter: f32 and f16 widened to double, which quiets a
+  // signalling NaN (sign and payload kept); f64 as it is.
+  ValueId asGlibcSees(ValueId x) { return w == 64 ? x : quietNan(x); }
   ValueId negative(ValueId x) { return op(OpKind::UGt, x, k(magMask)); }
   // The bits mapped onto a line where the unsigned order is the float order (negative: every bit
   // flipped; positive: the sign bit set); +0 and -0 are neighbours there, not equal.
@@ -54,13 +58,7 @@ struct FloatBits {
 
 ValueId floatMinMax(Builder& b, bool isMax, ValueId x, ValueId y) {
   FloatBits f(b, b.width(x));
-  // The interpreter calls glibc with f32 and f16 operands widened to double, which quiets a
-  // signalling NaN (sign and payload kept); f64 operands reach it as they are.
-  ValueId xs = x, ys = y;
-  if (f.w != 64) {
-    xs = b.select(f.isNan(x), f.quiet(x), x);
-    ys = b.select(f.isNan(y), f.quiet(y), y);
-  }
+  const ValueId xs = f.asGlibcSees(x), ys = f.asGlibcSees(y);
   const ValueId unordered = f.either(f.isNan(xs), f.isNan(ys));
   // glibc's generic fmin / fmax: x when it is strictly better, else y for ordered operands (equal
   // zeros of either sign too); with a signalling NaN x + y (the first NaN quieted, as x86 adds);
@@ -159,12 +157,8 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
     const ValueId y = arg(1);
     if (b_.width(y) != w) c_.failAt(in, "operands of different widths");
     if (n != ocl::Fdim) return floatMinMax(b_, n == ocl::Fmax, x, y);
-    // glibc: x <= y gives +0; otherwise, NaNs too, x - y (f32 and f16 operands quieted as above).
-    ValueId xs = x, ys = y;
-    if (w != 64) {
-      xs = b_.select(f.isNan(x), f.quiet(x), x);
-      ys = b_.select(f.isNan(y), f.quiet(y), y);
-    }
+    // glibc: x <= y gives +0; otherwise, NaNs too, x - y.
+    const ValueId xs = f.asGlibcSees(x), ys = f.asGlibcSees(y);
     const ValueId unordered = f.either(f.isNan(xs), f.isNan(ys));
     return b_.select(f.both(f.no(unordered), f.no(f.less(ys, xs))), f.k(0), f.op(OpKind::FSub, xs, ys));
   }
@@ -232,7 +226,7 @@ std::optional<ValueId> Translator::floatBuiltin(uint32_t n, const std::function<
   // A NaN: quieted, except that glibc's double floor, ceil, trunc and rint return a signalling one as
   // it is (f32 and f16 operands reach glibc widened to double, which quiets them).
   const bool keepsSignaling = w == 64 && n != ocl::Round;
-  const ValueId big = keepsSignaling ? x : b_.select(f.isNan(x), f.quiet(x), x);
+  const ValueId big = keepsSignaling ? x : f.quietNan(x);
   return b_.select(integral, big, b_.select(belowOne, small, rounded));
 }
 

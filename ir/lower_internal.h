@@ -324,6 +324,12 @@ void keepPhiEntriesFrom(Kernel& k, uint32_t block, const std::vector<uint32_t>& 
 void repairSsa(Kernel& k, const std::vector<BlockCopy>& copies);
 // An op nobody uses any more becomes a dead Undef at the end of its block (compaction removes it).
 void neutralize(Kernel& k, ValueId v);
+// Every use of a value v with repl[v] != kNone reads repl[v] instead, followed to the end of the chain
+// (a replacement may be replaced too); values past repl's end keep their uses. In the CFG: operands,
+// branch conditions and loops' live-ins; in a loop body: operands, phis' next values, the continue
+// condition and the live-outs (lower_clone.cpp).
+void redirectUses(Kernel& k, const std::vector<ValueId>& repl);
+void redirectUses(Loop& loop, const std::vector<ValueId>& repl);
 // Unreachable blocks lose their edges (and the phi entries those fed).
 void detachUnreachable(Kernel& k);
 // Folds operations over constants, phis of one value, selects and branches on constants, to a fixed

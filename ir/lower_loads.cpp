@@ -92,13 +92,6 @@ private:
   std::vector<Known> known_;
 };
 
-// Redirects every use of a reused load; compaction then drops the load (a load has no side effect).
-ValueId resolve(const std::vector<ValueId>& reuse, ValueId v) {
-  while (v != kNone && v < reuse.size() && reuse[v] != kNone)
-    v = reuse[v];
-  return v;
-}
-
 uint32_t reuseInLoop(const Kernel& k, Loop& loop) {
   std::vector<ValueId> reuse(loop.ops.size(), kNone);
   Reuser r(k, loop.ops);
@@ -106,15 +99,8 @@ uint32_t reuseInLoop(const Kernel& k, Loop& loop) {
     r.visit(v, reuse);
   const auto n =
       static_cast<uint32_t>(std::count_if(reuse.begin(), reuse.end(), [](ValueId e) { return e != kNone; }));
-  if (n == 0) return 0;
-  for (Op& op : loop.ops)
-    for (ValueId& o : op.operands)
-      o = resolve(reuse, o);
-  for (LoopPhi& p : loop.phis)
-    p.next = resolve(reuse, p.next);
-  loop.continueCond = resolve(reuse, loop.continueCond);
-  for (ValueId& o : loop.liveOuts)
-    o = resolve(reuse, o);
+  // Compaction then drops the reused loads (a load has no side effect).
+  if (n != 0) redirectUses(loop, reuse);
   return n;
 }
 
@@ -128,15 +114,7 @@ uint32_t reuseInCfg(Kernel& k) {
   }
   const auto n =
       static_cast<uint32_t>(std::count_if(reuse.begin(), reuse.end(), [](ValueId e) { return e != kNone; }));
-  if (n == 0) return 0;
-  for (Op& op : k.ops)
-    for (ValueId& o : op.operands)
-      o = resolve(reuse, o);
-  for (BasicBlock& b : k.blocks)
-    b.term.cond = resolve(reuse, b.term.cond);
-  for (Loop& lp : k.loops)
-    for (ValueId& in : lp.liveIns)
-      in = resolve(reuse, in);
+  if (n != 0) redirectUses(k, reuse);
   return n;
 }
 
