@@ -390,6 +390,48 @@ std::optional<uint32_t> DependenceAnalysis::firstConflict(ValueId first, ValueId
   return uint32_t(std::min<uint64_t>(*best, kMaxDependenceDistance));
 }
 
+bool DependenceAnalysis::readsWrittenBefore(ValueId load, ValueId store, uint32_t d) const {
+  const Op &l = loop_.ops.at(load), &s = loop_.ops.at(store);
+  if (l.size != s.size || l.operands.empty() || s.operands.empty() || l.operands[0] >= forms_.size() ||
+      s.operands[0] >= forms_.size())
+    return false;
+  const Form &L = forms_[l.operands[0]], &S = forms_[s.operands[0]];
+  if (!L.ok || !S.ok || anyVarying(S.lin.terms, varying_)) return false;
+  Form back = S;
+  back.lin.c = (S.lin.c - uint64_t(d) * S.lin.step) & maskOf(S.lin.width);
+  back.exts.clear();
+  for (const auto& [e, k] : S.exts) {
+    if (anyVarying(e.inner.terms, varying_)) return false;
+    Ext earlier = e;
+    earlier.inner.c = (e.inner.c - uint64_t(d) * e.inner.step) & maskOf(e.inner.width);
+    back.exts[earlier] += k;
+  }
+  normalize(back);
+  return back.lin == L.lin && back.exts == L.exts;
+}
+
+bool skipsAfterStore(const Loop& loop, ValueId load, ValueId store) {
+  const Op &l = loop.ops.at(load), &s = loop.ops.at(store);
+  if (l.kind != OpKind::Load || s.kind != OpKind::Store || l.operands.size() < 2 || s.operands.size() < 3)
+    return false;
+  const ValueId storePred = s.operands[2];
+  auto nextIsStorePred = [&](ValueId next) {
+    if (storePred != kNone) return next == storePred;
+    return next < loop.ops.size() && loop.ops[next].kind == OpKind::Const && (loop.ops[next].imm & 1);
+  };
+  auto holds = [&](auto&& self, ValueId v) -> bool {
+    if (v >= loop.ops.size()) return false;
+    const Op& op = loop.ops[v];
+    if (op.kind == OpKind::And && op.width() == 1)
+      return std::any_of(op.operands.begin(), op.operands.end(), [&](ValueId o) { return self(self, o); });
+    if (op.kind != OpKind::Not || op.operands.empty() || op.operands[0] >= loop.ops.size()) return false;
+    const Op& p = loop.ops[op.operands[0]];
+    return p.kind == OpKind::LoopPhi && p.index < loop.phis.size() &&
+           nextIsStorePred(loop.phis[p.index].next);
+  };
+  return holds(holds, l.operands[1]);
+}
+
 uint32_t controlDistance(const LoopControls& c, uint32_t memory) {
   for (const auto& [mem, dist] : c.memoryDependenceDistance)
     if (mem == memory) return dist;
@@ -404,9 +446,16 @@ MemoryOrder memoryOrder(const DependenceAnalysis& a, const Loop& loop, ValueId f
     if (ctl == 0) return std::nullopt;
     return std::max(*d, ctl);
   };
+  // A store's value forwarded to a load in the next iteration: that load never follows the store at
+  // distance 1 (skipsAfterStore), so the order starts at 2.
+  auto conflict = [&](ValueId x, ValueId y, uint32_t minDistance) {
+    std::optional<uint32_t> d = a.firstConflict(x, y, minDistance);
+    if (d == std::optional<uint32_t>(1) && skipsAfterStore(loop, y, x)) d = a.firstConflict(x, y, 2);
+    return d;
+  };
   MemoryOrder r;
-  r.firstToSecond = carried(a.firstConflict(first, second, 0));
-  r.secondToFirst = carried(a.firstConflict(second, first, 1));
+  r.firstToSecond = carried(conflict(first, second, 0));
+  r.secondToFirst = carried(conflict(second, first, 1));
   r.relaxed = r.firstToSecond != std::optional<uint32_t>(0) ||
               r.secondToFirst != (ctl ? std::optional<uint32_t>(ctl) : std::nullopt);
   return r;

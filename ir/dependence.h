@@ -30,6 +30,11 @@ public:
   // functions it can compare.
   std::optional<uint32_t> firstConflict(ValueId first, ValueId second, uint32_t minDistance) const;
 
+  // Whether load `load` of iteration t reads exactly the bytes store `store` wrote in iteration t - d,
+  // for every t: the same size, and offsets whose forms agree once the store's is taken d iterations
+  // back (its loop invariants stay; a value varying in no known way has no known earlier value).
+  bool readsWrittenBefore(ValueId load, ValueId store, uint32_t d) const;
+
   // An offset, or a part of one, at `width` bits: c + step * t + sum(coefficient * term) + sum over
   // extensions, all modulo 2^width. Terms are values: loop invariants (an induction variable's term is
   // its initial value) or values that vary in no known way. (Public for the tests' sake.)
@@ -76,6 +81,12 @@ struct MemoryOrder {
   std::optional<uint32_t> firstToSecond, secondToFirst;
   bool relaxed = false;
 };
+// Whether `load` runs only in iterations right after one where `store` did not run: its predicate is
+// !p, or an And chain with !p, for a carried p whose next value is the store's predicate (true when
+// the store always runs). ir/lower_forward.cpp guards a load so when it forwards the store's value
+// to it; that store then never precedes that load at distance 1.
+bool skipsAfterStore(const Loop& loop, ValueId load, ValueId store);
+
 MemoryOrder memoryOrder(const DependenceAnalysis& a, const Loop& loop, ValueId first, ValueId second);
 
 // The pairs of loads and stores of one memory, at least one a store, each in body order: those that

@@ -477,6 +477,9 @@ struct Kernel {
   struct DatapathRewrites {
     uint32_t shifts = 0, multiplications = 0, divisions = 0, hoisted = 0, inductions = 0;
     uint32_t reusedLoads = 0; // loads that took an earlier access's value (ir/lower_loads.cpp)
+    uint32_t mergedValues =
+        0; // loop-body values equal to an earlier one, carried values included (ir/lower_gvn.cpp)
+    uint32_t forwardedLoads = 0; // loads given the previous iteration's stored value (ir/lower_forward.cpp)
   } datapath;
   // Some access of the kernel (or a function it calls) is volatile (the Volatile memory operand or
   // decoration): every load must reach the memory, so none reuses an earlier one's value.

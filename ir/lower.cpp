@@ -55,6 +55,10 @@ Kernel lowerKernel(const spirv::ModuleView& mv, const std::string& entryName, co
 namespace lower {
 
 namespace {
+// Rounds of load reuse and value merging; each round that changes something removes loads or values,
+// so a fixed point comes quickly, and the bound only guards against a bug that keeps changing things.
+constexpr int kMaxMergeRounds = 16;
+
 // Lanes of a subgroup in hardware: the kernel's SubgroupSize, else --subgroup-size (checked where
 // the kernel uses subgroups).
 uint32_t subgroupLanesOf(const spirv::ModuleView& mv, const spirv::EntryPoint& ep,
@@ -254,9 +258,19 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::compactKernel(k); // what the lanes left unused
     lower::checkAfter(k, "building a subgroup's lanes");
   }
-  if (options.optimizeDatapath && (lower::reuseLoads(k) | lower::optimizeDatapath(k))) {
-    lower::compactKernel(k);
-    lower::checkAfter(k, "datapath optimisations");
+  if (options.optimizeDatapath) {
+    // Reused loads make addresses equal and merged addresses make loads reusable: to a fixed point
+    // (compaction in between drops what was replaced, so nothing is counted twice).
+    for (int round = 0; round < kMaxMergeRounds && (lower::reuseLoads(k) | lower::mergeEqualValues(k));
+         ++round) {
+      lower::compactKernel(k);
+      lower::checkAfter(k, "reusing loads and merging equal values");
+    }
+    if (lower::forwardStores(k)) lower::checkAfter(k, "forwarding stores to the next iteration's loads");
+    if (lower::optimizeDatapath(k)) {
+      lower::compactKernel(k);
+      lower::checkAfter(k, "datapath optimisations");
+    }
   }
   if (lower::extractOuterLoops(k, options.pipelineOuterLoops)) {
     lower::compactKernel(k);

@@ -304,11 +304,7 @@ bool reduceCfg(Kernel& k, Kernel::DatapathRewrites& n) {
 class LoopHoister {
 public:
   LoopHoister(Kernel& k, uint32_t l, ValueId call)
-      : k_(k), loop_(k.loops[l]), call_(call), kb_(k.ops, nullptr),
-        firstNew_(static_cast<ValueId>(k.ops.size())) {
-    kb_.block = k.ops[call].block;
-    kb_.loc = k.ops[call].loc;
-  }
+      : k_(k), loop_(k.loops[l]), site_(k, l, call), kb_(site_.b) {}
 
   bool run() {
     classify();
@@ -368,13 +364,7 @@ public:
     for (ValueId& o : loop_.liveOuts)
       o = map[o];
     loop_.ops = std::move(out);
-    k_.ops[call_].operands = loop_.liveIns;
-    // The kernel values made here are computed in the call's block, before the call.
-    std::vector<ValueId>& list = k_.blocks[kb_.block].ops;
-    std::vector<ValueId> made;
-    for (auto n = firstNew_; n < k_.ops.size(); ++n)
-      made.push_back(n);
-    list.insert(std::find(list.begin(), list.end(), call_), made.begin(), made.end());
+    site_.finish();
     return true;
   }
 
@@ -459,13 +449,7 @@ private:
     return kv;
   }
 
-  // Adds kernel value kv as a live-in (the call passes it), or finds it among them.
-  uint32_t addLiveIn(ValueId kv) {
-    for (uint32_t i = 0; i < loop_.liveIns.size(); ++i)
-      if (loop_.liveIns[i] == kv) return i;
-    loop_.liveIns.push_back(kv);
-    return static_cast<uint32_t>(loop_.liveIns.size() - 1);
-  }
+  uint32_t addLiveIn(ValueId kv) { return site_.addLiveIn(kv); }
 
   static ValueId leaf(Builder& b, OpKind kind, uint32_t index, const Op& like) {
     return b.emit(standIn(like, kind, index));
@@ -473,14 +457,14 @@ private:
 
   Kernel& k_;
   Loop& loop_;
-  ValueId call_;
-  Builder kb_;
-  ValueId firstNew_;
+  CallSite site_;
+  Builder& kb_;
   std::vector<uint8_t> invariant_, logic_, variantUse_;
   std::unordered_map<ValueId, ValueId> kernelOf_;
 };
 
-// The one LoopCall of the CFG that runs loop l (kNone: none, or a loop body runs it).
+} // namespace
+
 ValueId cfgCallOf(const Kernel& k, uint32_t l) {
   ValueId call = kNone;
   for (const BasicBlock& b : k.blocks)
@@ -493,7 +477,29 @@ ValueId cfgCallOf(const Kernel& k, uint32_t l) {
   return call;
 }
 
-} // namespace
+CallSite::CallSite(Kernel& kernel, uint32_t l, ValueId c)
+    : k(kernel), loop(kernel.loops[l]), call(c), b(kernel.ops, nullptr),
+      firstNew_(static_cast<ValueId>(kernel.ops.size())) {
+  b.block = kernel.ops[c].block;
+  b.loc = kernel.ops[c].loc;
+}
+
+uint32_t CallSite::addLiveIn(ValueId kv) {
+  for (uint32_t i = 0; i < loop.liveIns.size(); ++i)
+    if (loop.liveIns[i] == kv) return i;
+  loop.liveIns.push_back(kv);
+  return static_cast<uint32_t>(loop.liveIns.size() - 1);
+}
+
+void CallSite::finish() {
+  k.ops[call].operands = loop.liveIns;
+  std::vector<ValueId>& list = k.blocks[b.block].ops;
+  std::vector<ValueId> made;
+  for (auto n = firstNew_; n < k.ops.size(); ++n)
+    made.push_back(n);
+  list.insert(std::find(list.begin(), list.end(), call), made.begin(), made.end());
+  firstNew_ = static_cast<ValueId>(k.ops.size());
+}
 
 ValueId reduceOperation(Builder& b, const Op& op) {
   return reducible(op.kind) ? Reducer(b).reduce(op) : kNone;

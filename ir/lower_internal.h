@@ -367,6 +367,15 @@ bool optimizeDatapath(Kernel& k);
 ValueId floatMinMax(Builder& b, bool isMax, ValueId x, ValueId y);
 // A load of the bytes an earlier access in its block read or wrote takes that value (ir/lower_loads.cpp).
 bool reuseLoads(Kernel& k);
+// Loop-body values equal to an earlier one, carried values (e.g. the induction variables of fused
+// loops) included, are replaced by it (ir/lower_gvn.cpp).
+bool mergeEqualValues(Kernel& k);
+// A load that reads what the one store to its memory in the loop body wrote the iteration before
+// takes that value, carried in a register; it reads the memory only where that store did not run
+// (ir/lower_forward.cpp).
+bool forwardStores(Kernel& k);
+// The one LoopCall of the CFG that runs loop l (kNone: none, or a loop body runs it; lower_datapath.cpp).
+ValueId cfgCallOf(const Kernel& k, uint32_t l);
 // A new operation standing for `from` (same type, name, origin and location): a LiveIn or LoopPhi
 // `index` in a loop body (lower_extract.cpp).
 Op standIn(const Op& from, OpKind kind, uint32_t index);
@@ -441,6 +450,24 @@ private:
   // Common subexpressions: pure ops by (block, kind, width, attributes, operands), so that the
   // address arithmetic -O0 code repeats for every access is computed once.
   std::map<std::vector<uint64_t>, ValueId> pure_;
+};
+
+// Kernel values a pass computes before the LoopCall `call` of the CFG and passes to loop l as new
+// live-ins (lower_datapath.cpp): build them with `b`, pass them with addLiveIn, then finish().
+struct CallSite {
+  CallSite(Kernel& k, uint32_t l, ValueId call);
+  // The loop's live-in index that passes kernel value kv (a new one unless it is passed already).
+  uint32_t addLiveIn(ValueId kv);
+  // The call passes the loop's live-ins; the kernel values made go into its block, before it.
+  void finish();
+
+  Kernel& k;
+  Loop& loop;
+  ValueId call;
+  Builder b;
+
+private:
+  ValueId firstNew_;
 };
 
 uint64_t widthMask(uint32_t width);

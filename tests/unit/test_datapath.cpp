@@ -3,11 +3,14 @@
 // over every divisor at 16 bits and over random and edge divisors at 32 and 64 bits; and what the
 // rewrites cost (no divider or multiplier left, at most two adders for a multiplication by a constant).
 // And redundant loads (ir/lower_loads.cpp): which loads take an earlier access's value.
+#include <functional>
+#include <optional>
 #include <random>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "ir/dependence.h"
 #include "ir/lower_internal.h"
 #include "loop_builder.h"
 
@@ -286,4 +289,132 @@ TEST_CASE("load reuse: what may change the bytes in between, and predicates") {
   ir::Kernel qk = build([](LoopBuilder& b, ValueId o) { b.store(2, o, b.constant(7, 32), 4); }, false, false);
   qk.memories[2].kind = ir::Memory::Kind::Queue;
   CHECK_FALSE(reused(qk));
+}
+
+namespace {
+
+// The caller of loop 0: constants and an argument, and the LoopCall that runs the loop.
+void addCaller(ir::Kernel& k, const std::vector<std::pair<OpKind, uint64_t>>& values) {
+  for (auto [kind, imm] : values) {
+    Op op;
+    op.kind = kind;
+    op.type = ir::Type::bits(32);
+    op.imm = imm;
+    k.ops.push_back(op);
+  }
+  Op call;
+  call.kind = OpKind::LoopCall;
+  call.index = 0;
+  k.ops.push_back(call);
+}
+
+} // namespace
+
+TEST_CASE("equal values: fused loops' induction variables become one, and the store's value is reused") {
+  LoopBuilder b;
+  // Carried values from caller values 0: 0, 1: 0 (another constant 0), 2: an argument.
+  auto phiFrom = [&](uint32_t init, const char* name) {
+    const ValueId p = b.phi(32, name);
+    b.loop.phis.back().initLiveIn = init;
+    return p;
+  };
+  const ValueId i = phiFrom(0, "i"), j = phiFrom(1, "j"), s = phiFrom(2, "s");
+  const ValueId w = phiFrom(0, "w"), a = phiFrom(0, "a"), c = phiFrom(0, "c");
+  const ValueId u = phiFrom(0, "u"), v = phiFrom(1, "v");
+  b.setNext(i, b.add(OpKind::Add, 32, {i, b.constant(1, 32)}));
+  b.setNext(j, b.add(OpKind::Add, 32, {b.constant(1, 32), j})); // the same sum, operands swapped
+  b.setNext(s, b.add(OpKind::Add, 32, {s, b.constant(1, 32)})); // starts elsewhere
+  b.setNext(w, b.add(OpKind::Add, 32, {w, b.constant(2, 32)})); // steps by 2
+  // a and c swap each iteration: equal only when assumed equal (the optimistic start finds them).
+  b.setNext(a, c);
+  b.setNext(c, a);
+  // u and v swap too, but u takes v + 1: 0, 1, 1, 2, ... against 0, 0, 1, 1, ...
+  b.setNext(u, b.add(OpKind::Add, 32, {v, b.constant(1, 32)}));
+  b.setNext(v, u);
+  const ValueId x = b.load(0, b.offset4(i), 4, "x");
+  const ValueId st = b.store(1, b.offset4(i), x, 4);
+  const ValueId y = b.load(1, b.offset4(j), 4, "y"); // b[j] is b[i]: the stored value
+  b.loop.liveOuts = {y, s, w, a, c, u, v};
+  b.loop.liveIns = {0, 1, 2};
+  ir::Kernel k = kernelOf(b);
+  addCaller(k, {{OpKind::Const, 0}, {OpKind::Const, 0}, {OpKind::Arg, 0}});
+  REQUIRE(ir::lower::mergeEqualValues(k));
+  const ir::Loop& l = k.loops[0];
+  // j and its sum merged into i's, c into a, and the three addresses into x's; nothing else.
+  CHECK(l.liveOuts == std::vector<ValueId>{y, s, w, a, a, u, v});
+  CHECK(l.ops[y].operands[0] == l.ops[x].operands[0]);
+  CHECK(l.ops[st].operands[0] == l.ops[x].operands[0]);
+  CHECK(k.datapath.mergedValues == 7); // j, j + 1, c, two zexts and two shifts
+  REQUIRE(ir::lower::reuseLoads(k));
+  CHECK(k.datapath.reusedLoads == 1);
+  CHECK(usedLoads(k.loops[0]) == 1);
+}
+
+namespace {
+
+// t[i] = t[i - dist] + x[i] (memory 0: t, 1: x), run by a LoopCall of the CFG; `extra` adds to the body.
+ir::Kernel runningSum(int64_t dist, const std::function<void(LoopBuilder&, ValueId)>& extra = {}) {
+  LoopBuilder b;
+  const ValueId i = b.phi(32, "i");
+  b.setNext(i, b.add(OpKind::Add, 32, {i, b.constant(1, 32)}));
+  const ValueId back = b.add(OpKind::Sub, 32, {i, b.constant(uint64_t(dist), 32)});
+  const ValueId prev = b.load(0, b.offset4(back), 4, "prev");
+  const ValueId sum = b.add(OpKind::Add, 32, {prev, b.load(1, b.offset4(i), 4, "x")});
+  b.store(0, b.offset4(i), sum, 4);
+  if (extra) extra(b, i);
+  b.loop.liveIns = {0};
+  b.loop.continueCond = b.add(OpKind::SLt, 1, {i, b.constant(63, 32)});
+  ir::Kernel k = kernelOf(b);
+  addCaller(k, {{OpKind::Const, 1}});
+  k.ops.back().operands = {0};
+  k.blocks.resize(1);
+  k.blocks[0].loopCall = 0;
+  k.blocks[0].ops = {0, 1};
+  return k;
+}
+
+// The distance at which t's store orders the load before it in the body (nullopt: none).
+std::optional<uint32_t> storeToLoad(const ir::Loop& l) {
+  ValueId load = ir::kNone, store = ir::kNone;
+  for (ValueId v = 0; v < l.ops.size(); ++v)
+    if (l.ops[v].memory == 0 && (l.ops[v].kind == OpKind::Load || l.ops[v].kind == OpKind::Store))
+      (l.ops[v].kind == OpKind::Load ? load : store) = v;
+  REQUIRE(load < store);
+  return ir::memoryOrder(ir::DependenceAnalysis(l), l, load, store).secondToFirst;
+}
+
+} // namespace
+
+TEST_CASE("store forwarding: t[i - 1] takes the value stored the iteration before") {
+  ir::Kernel k = runningSum(1);
+  CHECK(storeToLoad(k.loops[0]) == std::optional<uint32_t>(1));
+  REQUIRE(ir::lower::forwardStores(k));
+  CHECK(k.datapath.forwardedLoads == 1);
+  const ir::Loop& l = k.loops[0];
+  // The load runs only where the store did not run the iteration before: no order at distance 1, and
+  // the next conflict is where the 32-bit index wraps, beyond any pipeline (the analysis's cap).
+  CHECK(storeToLoad(l) == std::optional<uint32_t>(ir::kMaxDependenceDistance));
+  // Two carried values: did the store run (from false; next: true, it always runs), what it wrote.
+  REQUIRE(l.phis.size() == 3);
+  CHECK(k.ops[l.liveIns[l.phis[1].initLiveIn]].imm == 0);
+  CHECK(l.ops[l.phis[1].next].kind == OpKind::Const);
+  CHECK(l.ops[l.phis[2].next].kind == OpKind::Add);
+  // The new initial values are computed before the call, in its block.
+  CHECK(k.ops[1].kind == OpKind::LoopCall);
+  CHECK(k.blocks[0].ops.back() == 1);
+  CHECK(k.ops[1].operands == l.liveIns);
+
+  // Not forwarded: two iterations back; a second store to t; an inner loop in the body; volatile.
+  auto forwarded = [](ir::Kernel x) { return ir::lower::forwardStores(x); };
+  ir::Kernel two = runningSum(2);
+  CHECK(storeToLoad(two.loops[0]) == std::optional<uint32_t>(2));
+  CHECK_FALSE(forwarded(two));
+  CHECK_FALSE(forwarded(runningSum(1, [](LoopBuilder& b, ValueId i) {
+    b.store(0, b.offset4(b.add(OpKind::Add, 32, {i, b.constant(9, 32)})), i, 4);
+  })));
+  CHECK_FALSE(
+      forwarded(runningSum(1, [](LoopBuilder& b, ValueId) { b.add(OpKind::LoopCall, 0, {ir::kNone}); })));
+  ir::Kernel v = runningSum(1);
+  v.volatileAccess = true;
+  CHECK_FALSE(forwarded(v));
 }

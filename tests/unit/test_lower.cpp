@@ -195,7 +195,9 @@ TEST_CASE("calls are inlined and variables reached through pointers are promoted
   const ir::Loop& lp = k.loops[0];
   CHECK(countKind(lp.ops, OpKind::Load) == 1);
   CHECK(countKind(lp.ops, OpKind::Store) == 1);
-  CHECK(lp.phis.size() == 2);
+  // count and i both start at 0 and step by 1: one carried value (ir/lower_gvn.cpp).
+  CHECK(lp.phis.size() == 1);
+  CHECK(k.datapath.mergedValues >= 2);
   CHECK(lp.liveOuts.size() == 1);
   // scale(): x * 3 + 1, the product (x << 2) - x (the datapath optimisations): no multiplier.
   const ir::Op& stored = lp.ops[lp.ops[opsOf(lp.ops, OpKind::Store)[0]].operands[1]];
