@@ -10,10 +10,10 @@
 //   L      = load under (L's predicate and !valid); uses read select(valid, value, L)
 // Nothing else writes those bytes in between: S is the only store to the memory, a store of the same
 // iteration that comes before L must not touch L's bytes (or nothing is forwarded), and a loop with
-// an inner loop, call or task operation (which may write any memory) or a kernel with a volatile
-// access is left alone. The load runs only where S did not run the iteration before (the first
-// iteration, or a predicated store that did not run); ir::memoryOrder recognises that guard
-// (skipsAfterStore), so S no longer orders L at distance 1.
+// an inner loop, call, task operation or task queue access (after which another process may have
+// written any memory) or a kernel with a volatile access is left alone. The load runs only where S did not
+// run the iteration before (the first iteration, or a predicated store that did not run); ir::memoryOrder
+// recognises that guard (skipsAfterStore), so S no longer orders L at distance 1.
 #include <algorithm>
 #include <map>
 
@@ -51,6 +51,11 @@ private:
     std::map<uint32_t, std::vector<ValueId>> stores;
     for (ValueId v = 0; v < ops.size(); ++v) {
       if (writesAnything(ops[v].kind)) return {};
+      // A task queue access synchronises with another process, which may write any memory after it.
+      const bool access = ops[v].kind == OpKind::Load || ops[v].kind == OpKind::Store;
+      if (access &&
+          (ops[v].memory >= k_.memories.size() || k_.memories[ops[v].memory].kind == Memory::Kind::Queue))
+        return {};
       if (ops[v].kind == OpKind::Store) stores[ops[v].memory].push_back(v);
     }
     if (stores.empty()) return {};
@@ -61,7 +66,6 @@ private:
       if (l.kind != OpKind::Load) continue;
       const auto it = stores.find(l.memory);
       if (it == stores.end() || it->second.size() != 1) continue;
-      if (l.memory >= k_.memories.size() || k_.memories[l.memory].kind == Memory::Kind::Queue) continue;
       const ValueId s = it->second[0];
       const ValueId data = ops[s].operands[1];
       if (ops[data].type != l.type || l.type.isVector() || l.width() > 64) continue;
