@@ -160,14 +160,10 @@ uint32_t mergeInLoop(const Kernel& k, uint32_t index, Loop& loop) {
 
 bool mergeEqualValues(Kernel& k) {
   uint32_t n = 0;
-  bool changed = false;
-  for (uint32_t i = 0; i < k.loops.size(); ++i) {
-    const uint32_t before = n;
-    n += mergeInLoop(k, i, k.loops[i]);
-    changed |= n != before;
-  }
+  for (uint32_t i = 0; i < k.loops.size(); ++i)
+    n += mergeInLoop(k, i, k.loops[i]); // non-zero exactly when it changed the loop
   k.datapath.mergedValues += n;
-  return changed;
+  return n > 0;
 }
 
 } // namespace spvhls::ir::lower

@@ -13,7 +13,9 @@ forwarded, and a summary; exits 1 if any kernel failed (its source is kept in OU
 
     python3 scripts/fuzz_forward.py --spvhls build/spvhls --out /tmp/fuzz_forward --count 40 --seed 1
 """
-import argparse, json, os, random, subprocess, sys
+import sys
+
+from fuzz_common import fuzz
 
 LEN = 48  # elements per buffer; loops touch [1, 40]
 TYPES = ["char", "short", "int", "long", "float"]
@@ -68,55 +70,10 @@ def spec(rng):
         {"name": "n", "value": rng.randint(0, 40)}]}
 
 
-def run(cmd, cwd):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--spvhls", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--count", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    spvhls = os.path.abspath(a.spvhls)
-    failed, forwardedTotal = [], 0
-    for s in range(a.seed, a.seed + a.count):
-        rng = random.Random(s)
-        d = os.path.join(a.out, str(s))
-        os.makedirs(d, exist_ok=True)
-        open(os.path.join(d, "k.cl"), "w").write(gen(rng))
-        json.dump(spec(rng), open(os.path.join(d, "k.run.json"), "w"), indent=1)
-        mode = rng.choice(["stall-enable", "stall-free", "auto"])
-        opt = rng.choice(["-O0", "-O2"])
-        r = run(["clang-15", "-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0", "-finclude-default-header",
-                 "-no-opaque-pointers", opt, "-emit-llvm-bc", "k.cl", "-o", "k.bc"], d)
-        if r.returncode == 0:
-            r = run(["llvm-spirv-15", "--spirv-ext=+all", "k.bc", "-o", "k.spv"], d)
-        if r.returncode != 0:
-            print(f"{s}: frontend failed: {r.stderr.strip()[:200]}")
-            failed.append(s)
-            continue
-        r = run([spvhls, "sim", "k.spv", "--run", "k.run.json", "--cluster", mode, "--check-cycles", "--seeds", "1,2",
-                 "-o", "out"], d)
-        forwarded = merged = 0
-        try:
-            rep = json.load(open(os.path.join(d, "out", "report.json")))
-            forwarded = rep["datapath_optimisations"]["forwarded_loads"]
-            merged = rep["datapath_optimisations"]["merged_values"]
-        except (OSError, ValueError, KeyError):
-            pass
-        forwardedTotal += forwarded
-        ok = r.returncode == 0 and "sim: " in r.stdout and " 0 failed" in r.stdout
-        print(f"{s}: {'pass' if ok else 'FAIL'} ({opt}, {mode}, {forwarded} load(s) forwarded, {merged} value(s) merged)")
-        if not ok:
-            failed.append(s)
-            print((r.stdout + r.stderr)[-1500:])
-    print(f"{a.count - len(failed)} of {a.count} passed; {forwardedTotal} load(s) forwarded in all")
-    if failed:
-        print("failed seeds: " + " ".join(map(str, failed)))
-    sys.exit(1 if failed else 0)
+def tally(report):
+    d = report["datapath_optimisations"]
+    return d["forwarded_loads"], f"{d['forwarded_loads']} load(s) forwarded, {d['merged_values']} value(s) merged"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(fuzz(gen, spec, tally, "load(s) forwarded"))

@@ -11,7 +11,9 @@ exits 1 if any kernel failed (its source is kept in OUT/<seed>/).
 
     python3 scripts/fuzz_fusion.py --spvhls build/spvhls --out /tmp/fuzz_fusion --count 40 --seed 1
 """
-import argparse, json, os, random, subprocess, sys
+import sys
+
+from fuzz_common import fuzz
 
 BUFS = ["a", "b", "c", "d"]
 LEN = 40  # elements per buffer: bounds stay below 32, accesses at most i + 1
@@ -65,52 +67,10 @@ def spec(rng):
              {"name": "n", "value": n}, {"name": "m", "value": m}, {"name": "k", "value": rng.randint(0, 3)}]}
 
 
-def run(cmd, cwd):
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--spvhls", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--count", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    spvhls = os.path.abspath(a.spvhls)
-    failed, fusedTotal = [], 0
-    for s in range(a.seed, a.seed + a.count):
-        rng = random.Random(s)
-        d = os.path.join(a.out, str(s))
-        os.makedirs(d, exist_ok=True)
-        open(os.path.join(d, "k.cl"), "w").write(gen(rng))
-        json.dump(spec(rng), open(os.path.join(d, "k.run.json"), "w"), indent=1)
-        mode = rng.choice(["stall-enable", "stall-free", "auto"])
-        opt = rng.choice(["-O0", "-O2"])
-        r = run(["clang-15", "-cc1", "-triple", "spir64-unknown-unknown", "-cl-std=CL2.0", "-finclude-default-header",
-                 "-no-opaque-pointers", opt, "-emit-llvm-bc", "k.cl", "-o", "k.bc"], d)
-        if r.returncode == 0:
-            r = run(["llvm-spirv-15", "--spirv-ext=+all", "k.bc", "-o", "k.spv"], d)
-        if r.returncode != 0:
-            print(f"{s}: frontend failed: {r.stderr.strip()[:200]}")
-            failed.append(s)
-            continue
-        r = run([spvhls, "sim", "k.spv", "--run", "k.run.json", "--cluster", mode, "--check-cycles", "--seeds", "1,2",
-                 "-o", "out"], d)
-        fused = 0
-        try:
-            rep = json.load(open(os.path.join(d, "out", "report.json")))
-            fused = sum(1 for t in rep["loop_transforms"] if t["control"] == "fusion")
-        except (OSError, ValueError, KeyError):
-            pass
-        fusedTotal += fused
-        ok = r.returncode == 0 and "sim: " in r.stdout and " 0 failed" in r.stdout
-        print(f"{s}: {'pass' if ok else 'FAIL'} ({opt}, {mode}, {fused} pair(s) fused)")
-        if not ok:
-            failed.append(s)
-            print((r.stdout + r.stderr)[-1500:])
-    print(f"{a.count - len(failed)} passed, {len(failed)} failed; {fusedTotal} loop pairs fused in all")
-    return 1 if failed else 0
+def tally(report):
+    fused = sum(1 for t in report["loop_transforms"] if t["control"] == "fusion")
+    return fused, f"{fused} pair(s) fused"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fuzz(gen, spec, tally, "loop pairs fused"))
