@@ -1,6 +1,7 @@
 #include "driver/report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optional>
 
@@ -339,6 +340,14 @@ json reportJson(const Compiled& c) {
     json rf = json::array();
     for (const auto& [name, depth] : hw.responseFifos) rf.push_back({{"load", name}, {"depth", depth}});
     jl["response_fifos"] = rf;
+    json counted = json::array();
+    for (const auto& [name, at] : hw.counted)
+      counted.push_back({{"value", name}, {"positions", at}});
+    jl["values_held"] = {{"register_bits", hw.registerBits},
+                         {"exit_fifo_bits", hw.exitFifoBits},
+                         {"counter_bits", hw.counterBits},
+                         {"counted", counted},
+                         {"formed_again", hw.formedAgain}};
     json gates = json::array();
     for (const auto& g : hw.gates)
       gates.push_back({{"producer", g.producer},
@@ -652,6 +661,16 @@ std::string reportBody(const Compiled& c) {
       s += fmt::format(
           "    unit {}: side FIFO depth {} (positions {}..{}, from cluster {} to {}, counted from 0)\n", r.op,
           r.depth, r.start, r.resultPos, r.fromCluster, r.toCluster);
+    s += fmt::format("  values held:      {} bits in position registers, {} in exit FIFO entries, {} in "
+                     "counters\n",
+                     hw.registerBits, hw.exitFifoBits, hw.counterBits);
+    for (const auto& [name, at] : hw.counted)
+      s += fmt::format("    {} counted at position(s) {}: an induction variable, stepped by each iteration "
+                       "passing, instead of carried\n",
+                       name, fmt::join(at, ", "));
+    if (!hw.formedAgain.empty())
+      s += fmt::format("    formed again where read, from an operand carried instead: {}\n",
+                       fmt::join(hw.formedAgain, ", "));
     for (const auto& u : hw.units)
       s += fmt::format(
           "  unit:             {}: pipelined instance of {}, latency {}{}\n", u.op, u.module, u.latency,

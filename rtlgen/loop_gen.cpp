@@ -76,6 +76,7 @@ private:
   std::vector<ExprP> admit_;                                // per cluster (stall-free); admit_[0] = issue
   std::vector<ExprP> c_, carry_;                            // per op / per phi
   std::map<std::pair<ValueId, uint32_t>, ExprP> stage_;     // v<v>_p<pos>
+  std::map<std::pair<ValueId, uint32_t>, ExprP> counter_;   // iv<v>_p<pos> (LoopPlan::counters)
   std::map<std::pair<uint32_t, ValueId>, ExprP> fifoValue_; // f<j>_v<v>
   std::vector<ExprP> fifoLst_, fifoNonempty_, credits_;     // per exit FIFO
   std::map<ValueId, ExprP> fire_, respDout_, respNonempty_;
@@ -117,6 +118,13 @@ private:
                           fmt::format(FMT_COMPILE("loop_gen: v{} read at {} before it is formed at {}"), v,
                                       pos, p_.compPos[v]));
     if (pos == p_.compPos[v]) return c_[v];
+    if (int(pos) > p_.carriedTo[v]) return counter_.at({v, pos});
+    if (p_.rematerialized[v]) {
+      std::vector<ExprP> a;
+      for (ValueId o : op.operands)
+        a.push_back(valueAt(o, pos));
+      return opExpr(op, a);
+    }
     if (sf() && p_.isCut(pos)) return fifoValue_.at({p_.clusterOf(pos) - 1, v});
     return stage_.at({v, pos});
   }
@@ -204,8 +212,8 @@ private:
     std::vector<ValueId> out;
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width() == 0) continue;
-      if (p_.compPos[v] < c && p_.lastUse[v] >= int(c)) out.push_back(v);
+      if (isGlobal(op.kind) || op.width() == 0 || p_.rematerialized[v]) continue;
+      if (p_.compPos[v] < c && p_.carriedTo[v] >= int(c)) out.push_back(v);
     }
     return out;
   }
@@ -246,10 +254,12 @@ private:
       c_[v] =
           b_.wire(fmt::format(FMT_COMPILE("c{}"), v), op.width(),
                   fmt::format(FMT_COMPILE("{} {}"), ir::opKindName(op.kind), commentName(op.name)), partial);
-      for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
+      for (int pos = int(p_.compPos[v]) + 1; pos <= p_.carriedTo[v] && !p_.rematerialized[v]; ++pos)
         if (staged(uint32_t(pos)))
           stage_[{v, uint32_t(pos)}] =
               b_.reg(fmt::format(FMT_COMPILE("v{}_p{}"), v, pos), op.width(), "", partial);
+      for (uint32_t pos : p_.counters[v])
+        counter_[{v, pos}] = b_.reg(fmt::format(FMT_COMPILE("iv{}_p{}"), v, pos), op.width(), "", partial);
     }
     for (const auto& [c, sp] : subs_) {
       SubWires& w = sub_[c];
@@ -550,7 +560,7 @@ private:
       }
       }
       if (e) b_.assign(c_[v], e);
-      for (int pos = int(p_.compPos[v]) + 1; pos <= p_.lastUse[v]; ++pos)
+      for (int pos = int(p_.compPos[v]) + 1; pos <= p_.carriedTo[v] && !p_.rematerialized[v]; ++pos)
         if (staged(uint32_t(pos)))
           b_.drive(stage_.at({v, uint32_t(pos)})).updates = {{adv(), valueAt(v, uint32_t(pos - 1))}};
     }
@@ -627,6 +637,13 @@ private:
   }
 
   void carries() {
+    // An induction variable's counters: its initial value at start, a step per token leaving.
+    for (const auto& [key, reg] : counter_) {
+      const ir::Op& op = loop_.ops[key.first];
+      const uint64_t step = *inductionStep(loop_, key.first);
+      b_.drive(reg).updates = {{start_, li_[loop_.phis[op.index].initLiveIn]},
+                               {vk_[key.second] & adv(), nl::add(reg, nl::lit(step, op.width()))}};
+    }
     for (size_t k = 0; k < loop_.phis.size(); ++k) {
       const ir::LoopPhi& ph = loop_.phis[k];
       uint32_t rn = p_.readyPos[ph.next];
@@ -743,7 +760,8 @@ private:
       for (const auto& [c, w] : sub_)
         if (auto it = w.ports.find(m); it != w.ports.end())
           merged.push_back(inner[c] = granted(it->second, m));
-      nl::driveRequests(b_, port, reqs, nullptr, merged);
+      const bool sole = std::binary_search(p_.soleDriverOf.begin(), p_.soleDriverOf.end(), m);
+      nl::driveRequests(b_, port, reqs, nullptr, merged, !sole);
       // Who receives each response: this body's loads and the inner loops that load from the port.
       // With several, a tag FIFO records the order of the accepted reads (the port answers in order).
       struct Reader {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -12,6 +14,28 @@
 namespace spvhls::rtl {
 
 using ir::OpKind;
+
+void LoopPlan::dropCounters() {
+  carriedTo = lastUse;
+  for (std::vector<uint32_t>& c : counters)
+    c.clear();
+}
+
+LoopPlan::ValueBits LoopPlan::valueBits(const ir::Loop& loop) const {
+  ValueBits b;
+  for (size_t v = 0; v < loop.ops.size(); ++v) {
+    const ir::Op& op = loop.ops[v];
+    const OpKind k = op.kind;
+    if (k == OpKind::Const || k == OpKind::LiveIn || k == OpKind::Undef || rematerialized[v]) continue;
+    b.counters += op.width() * counters[v].size();
+    for (int pos = int(compPos[v]) + 1; pos <= carriedTo[v]; ++pos)
+      if (!stallFree() || !isCut(uint32_t(pos))) b.registers += op.width();
+    for (size_t j = 1; j < cuts.size() && stallFree(); ++j)
+      if (compPos[v] < cuts[j] && carriedTo[v] >= int(cuts[j]))
+        b.exitFifos += op.width() * exitFifoDepth[j - 1];
+  }
+  return b;
+}
 
 uint32_t LoopPlan::clusterOf(uint32_t pos) const {
   auto it = std::upper_bound(cuts.begin(), cuts.end(), pos);
@@ -158,6 +182,96 @@ static std::vector<uint32_t> accessedMemories(const ir::Loop& loop, bool loadsOn
   return {m.begin(), m.end()};
 }
 
+namespace {
+
+// Values that are their one operand's bits widened (an extension, or a concatenation with constants,
+// as a shift by a constant becomes) are formed again wherever they are read instead of being carried
+// down the pipeline: the operand is carried in their place, where that costs no more register bits.
+// vadd's 64-bit address {sext(i), 2'b00} carries the 32-bit i, which the loop holds anyway.
+void rematerialize(const ir::Loop& loop, LoopPlan& p, std::vector<std::set<uint32_t>>& reads) {
+  const size_t n = loop.ops.size();
+  p.rematerialized.assign(n, false);
+  auto source = [&](ir::ValueId v) -> ir::ValueId { // the one operand that is not a constant
+    const ir::Op& op = loop.ops[v];
+    if (op.kind != OpKind::ZExt && op.kind != OpKind::SExt && op.kind != OpKind::Concat) return ir::kNone;
+    ir::ValueId u = ir::kNone;
+    for (ir::ValueId o : op.operands) {
+      if (loop.ops[o].kind == OpKind::Const) continue;
+      if (u != ir::kNone) return ir::kNone;
+      u = o;
+    }
+    return u;
+  };
+  // A rematerialized value's reads are its source's (and, rematerialized too, its source's).
+  std::function<void(ir::ValueId, const std::set<uint32_t>&)> extend = [&](ir::ValueId u,
+                                                                           const std::set<uint32_t>& at) {
+    p.lastUse[u] = std::max(p.lastUse[u], int(*at.rbegin()));
+    reads[u].insert(at.begin(), at.end());
+    if (p.rematerialized[u]) extend(source(u), at);
+  };
+  for (size_t i = n; i-- > 0;) {
+    const ir::ValueId u = source(ir::ValueId(i));
+    if (u == ir::kNone || p.compPos[i] != p.start[i] || p.lastUse[i] <= int(p.compPos[i])) continue;
+    const uint64_t saved = uint64_t(loop.ops[i].width()) * uint64_t(p.lastUse[i] - int(p.compPos[i]));
+    const uint64_t added = uint64_t(loop.ops[u].width()) * uint64_t(std::max(0, p.lastUse[i] - p.lastUse[u]));
+    if (loop.ops[u].width() > loop.ops[i].width() || added > saved) continue;
+    p.rematerialized[i] = true;
+    extend(u, reads[i]);
+  }
+}
+
+} // namespace
+
+std::optional<uint64_t> inductionStep(const ir::Loop& loop, ir::ValueId v) {
+  const ir::Op& phi = loop.ops[v];
+  if (phi.kind != OpKind::LoopPhi || phi.width() > 64) return std::nullopt;
+  const ir::ValueId next = loop.phis[phi.index].next;
+  const ir::Op& op = loop.ops[next];
+  if ((op.kind != OpKind::Add && op.kind != OpKind::Sub) || op.operands.size() != 2) return std::nullopt;
+  const ir::ValueId a = op.operands[0], b = op.operands[1];
+  if (a == v && loop.ops[b].kind == OpKind::Const)
+    return op.kind == OpKind::Add ? loop.ops[b].imm : 0 - loop.ops[b].imm;
+  if (op.kind == OpKind::Add && b == v && loop.ops[a].kind == OpKind::Const) return loop.ops[a].imm;
+  return std::nullopt;
+}
+
+namespace {
+
+// An induction variable read far down the pipeline is counted there (LoopPlan::counters) instead of
+// being carried: from the last read it is carried to, every later read takes a counter of its own,
+// where that costs fewer bits (a counter: its register and its adder, twice the width; carrying: a
+// register per position and the exit FIFOs' entries on the way).
+void placeCounters(const ir::Loop& loop, LoopPlan& p, const std::vector<std::set<uint32_t>>& reads) {
+  const size_t n = loop.ops.size();
+  p.carriedTo = p.lastUse;
+  p.counters.assign(n, {});
+  for (size_t v = 0; v < n; ++v) {
+    const auto step = inductionStep(loop, ir::ValueId(v));
+    if (!step || p.lastUse[v] <= int(p.compPos[v])) continue;
+    const uint64_t w = loop.ops[v].width();
+    std::vector<uint32_t> later; // reads past where the value is formed
+    for (uint32_t r : reads[v])
+      if (r > p.compPos[v]) later.push_back(r);
+    // Carried to position t: a register per position, an exit FIFO's entries per cut on the way.
+    auto carry = [&](uint32_t t) {
+      uint64_t bits = w * (t - p.compPos[v]);
+      for (uint32_t j = 1; j < p.cuts.size(); ++j)
+        if (p.cuts[j] > p.compPos[v] && p.cuts[j] <= t) bits += w * p.exitFifoDepth[j - 1];
+      return bits;
+    };
+    uint64_t best = 2 * w * later.size();
+    size_t carried = 0; // reads carried to: later[0 .. carried)
+    for (size_t k = 0; k < later.size(); ++k)
+      if (const uint64_t cost = carry(later[k]) + 2 * w * (later.size() - k - 1); cost < best)
+        best = cost, carried = k + 1;
+    if (carried == later.size()) continue;
+    p.carriedTo[v] = carried ? int(later[carried - 1]) : int(p.compPos[v]);
+    p.counters[v].assign(later.begin() + long(carried), later.end());
+  }
+}
+
+} // namespace
+
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
                   ClusterMode kind, std::string kindReason, bool shareUnits,
                   const std::vector<ir::Loop>* allLoops) {
@@ -183,8 +297,11 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     p.readyPos[i] = p.start[i] + ls.problem.ops[i].latency; // 0 when chained
     p.compPos[i] = p.start[i] + u.formOffset(false);
   }
+  std::vector<std::set<uint32_t>> reads(n); // per op: the positions it is read at
   auto use = [&](ir::ValueId v, uint32_t pos) {
-    if (v != ir::kNone) p.lastUse[v] = std::max(p.lastUse[v], int(pos));
+    if (v == ir::kNone) return;
+    p.lastUse[v] = std::max(p.lastUse[v], int(pos));
+    reads[v].insert(pos);
   };
   for (size_t i = 0; i < n; ++i) {
     const ir::Op& op = loop.ops[i];
@@ -206,6 +323,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   p.F = F;
   for (ir::ValueId v : loop.liveOuts)
     use(v, F - 1);
+  rematerialize(loop, p, reads);
 
   // Clusters: stall-enable is one cluster; stall-free cuts at every memory request and response.
   p.cuts = {0};
@@ -231,8 +349,16 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   if (kind == ClusterMode::StallFree) {
     for (size_t j = 0; j + 1 < p.cuts.size(); ++j) {
       uint64_t len = p.cuts[j + 1] - p.cuts[j];
+      // A cluster whose exit waits for an external load's response takes credits for twice the
+      // assumed latency: the memory may answer later than the schedule assumes (a slower memory, a
+      // busy interconnect) without costing throughput. Its tokens carry little (counters and
+      // rematerialized values stay out of its exit FIFO), and the response FIFO follows its credits.
+      uint64_t slack = 0;
+      for (size_t i = 0; i < n; ++i)
+        if (loop.ops[i].kind == OpKind::Load && !loop.ops[i].readLatency && p.compPos[i] == p.cuts[j + 1])
+          slack = p.memLatency;
       // Credit round trip is len + 1 cycles; one spare entry absorbs a late pop.
-      p.exitFifoDepth.push_back(roundUpPow2(ceilDiv(len + 1, p.ii) + 1));
+      p.exitFifoDepth.push_back(roundUpPow2(ceilDiv(len + 1 + slack, p.ii) + 1));
     }
   }
   std::vector<uint32_t> startCluster(n);
@@ -258,8 +384,10 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     if (loop.ops[i].kind != OpKind::Load && loop.ops[i].kind != OpKind::LoopCall) continue;
     uint64_t depth;
     if (kind == ClusterMode::StallFree) {
-      // Outstanding reads are bounded by the tokens in the clusters between request and capture.
-      depth = 1;
+      // Outstanding reads are bounded by the tokens in the clusters between request and capture:
+      // their credits. (A read is issued as its token is admitted; its response is popped as the
+      // token is admitted at the capture, which returns the credit.)
+      depth = 0;
       for (uint32_t j = p.clusterOf(p.start[i]); j < p.clusterOf(p.compPos[i]); ++j)
         depth += p.exitFifoDepth[j];
     } else {
@@ -325,6 +453,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   // cycle too: its token is killed at once), so the last launch is floor(q / period) periods later.
   if (p.predictable && !p.predictBurst)
     p.predictDrain = int64_t(F) + 1 - int64_t(p.exitPos / period * period);
+  placeCounters(loop, p, reads);
   p.memories = accessedMemories(loop, false, allLoops);
   p.loadMemories = accessedMemories(loop, true, allLoops);
   return p;

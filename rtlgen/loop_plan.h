@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,26 @@ struct LoopPlan {
   std::vector<uint64_t> sideFifoDepth;
   std::vector<uint32_t> readyPos;      // per op: start + latency
   std::vector<int> lastUse;            // per op: last position it is read at (-1 = never)
+  // Per op: formed again from its operand at every position it is read at past compPos, instead of
+  // being carried (an extension or a concatenation with constants, whose operand is carried as far).
+  std::vector<bool> rematerialized;
+  // Per op: the last position its value is carried to in the pipeline's registers and exit FIFOs
+  // (lastUse, or less where counters take over), and the positions past that where it is read from
+  // a counter of its own: an induction variable (inductionStep) at position r is its initial value
+  // plus the step for every iteration that passed r before (they pass every position in order, one
+  // token each; squashed ones are the last). Not in a reinvocable loop, whose next invocation's
+  // tokens follow the last one's (dropCounters).
+  std::vector<int> carriedTo;
+  std::vector<std::vector<uint32_t>> counters;
+  void dropCounters();
+  // The bits the loop module holds its values in: a register per value and position it is carried
+  // to (stall-free: not at a cut, where it is in the exit FIFO), exit FIFO entries (depth x the
+  // values crossing), and counters (loop_gen.cpp builds exactly these; the valid, last and carry
+  // registers, FIFO pointers and response FIFOs are not counted).
+  struct ValueBits {
+    uint64_t registers = 0, exitFifos = 0, counters = 0;
+  };
+  ValueBits valueBits(const ir::Loop& loop) const;
   std::vector<uint32_t> cuts;          // cluster entry positions, cuts[0] = 0
   std::vector<uint64_t> exitFifoDepth; // per cluster except the last (stall-free only)
   std::vector<uint64_t> respFifoDepth; // per op (loads and inner loops' calls, else 0)
@@ -70,6 +91,9 @@ struct LoopPlan {
   // loads from (only those have response ports). The top module connects them without building the
   // loop first.
   std::vector<uint32_t> memories, loadMemories;
+  // The memories whose port nothing else drives (set by planKernel: no FSM access, no other loop, no
+  // queue; a loop the FSM runs): their request fields need not be zero while no request is offered.
+  std::vector<uint32_t> soleDriverOf;
 
   uint32_t clusterOf(uint32_t pos) const;
   // Stall-free: a bound on the iterations between admission and the last position at once (each
@@ -109,6 +133,10 @@ struct LoopPlan {
 // `reason` says so. `requestedBy` names where a request comes from, for the reason.
 // allLoops: the kernel's loops, for the memories of the inner loops `loop` runs (without them such
 // a loop is stall-enable under auto).
+// The step of an induction variable: a LoopPhi whose next value is itself plus or minus a constant
+// (two's complement, modulo its width).
+std::optional<uint64_t> inductionStep(const ir::Loop& loop, ir::ValueId v);
+
 ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::string& reason,
                               std::string_view requestedBy = "--cluster",
                               const std::vector<ir::Loop>* allLoops = nullptr);

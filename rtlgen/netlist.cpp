@@ -547,9 +547,10 @@ unsigned portSizeWidth(unsigned dataWidth) {
 }
 
 void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemRequest>& reqs,
-                   const ExprP& validGate, const std::vector<MemPort>& merged) {
+                   const ExprP& validGate, const std::vector<MemPort>& merged, bool idleZero) {
   std::vector<ExprP> valids, writes;
   std::vector<std::pair<ExprP, ExprP>> addrs, sizes, wdatas;
+
   // Reversed: a later request has priority.
   for (size_t i = reqs.size(); i-- > 0;) {
     const MemRequest& r = reqs[i];
@@ -572,9 +573,16 @@ void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemR
   };
   b.assign(port.reqValid, merge(valid, &MemPort::reqValid));
   b.assign(port.reqWrite, merge(any(writes), &MemPort::reqWrite));
-  b.assign(port.reqAddr, merge(priorityMux(addrs, lit(0, port.addrWidth)), &MemPort::reqAddr));
-  b.assign(port.reqSize, merge(priorityMux(sizes, lit(0, port.sizeWidth())), &MemPort::reqSize));
-  b.assign(port.reqWdata, merge(priorityMux(wdatas, lit(0, port.dataWidth)), &MemPort::reqWdata));
+  // Zero while idle; or, undefined then, the lowest-priority request's fields by default.
+  auto select = [&](std::vector<std::pair<ExprP, ExprP>> arms, unsigned width) {
+    if (idleZero || !merged.empty() || arms.empty()) return priorityMux(arms, lit(0, width));
+    ExprP last = arms.back().second;
+    arms.pop_back();
+    return priorityMux(arms, last);
+  };
+  b.assign(port.reqAddr, merge(select(addrs, port.addrWidth), &MemPort::reqAddr));
+  b.assign(port.reqSize, merge(select(sizes, port.sizeWidth()), &MemPort::reqSize));
+  b.assign(port.reqWdata, merge(select(wdatas, port.dataWidth), &MemPort::reqWdata));
 }
 
 } // namespace spvhls::rtl::nl

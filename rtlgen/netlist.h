@@ -355,7 +355,9 @@ struct MemRequest {
 // The request side of a port driven from several sources: `reqs` in program order (a later request
 // has priority in the muxes), their valid qualified by `validGate` (may be null), OR-ed with `merged`
 // (other drivers of the same port whose outputs are all-zero while idle, so OR-ing is a mux).
+// idleZero: the fields are zero while no request is offered, as `merged` expects of a driver merged
+// into another port; false: they are undefined then, which saves their gating.
 void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemRequest>& reqs,
-                   const ExprP& validGate, const std::vector<MemPort>& merged);
+                   const ExprP& validGate, const std::vector<MemPort>& merged, bool idleZero = true);
 
 } // namespace spvhls::rtl::nl

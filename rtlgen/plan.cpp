@@ -90,7 +90,20 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
     p.loops[l].reinvocable = callers[l] >= 0 && !lp.stallFree() && lp.gates.empty() && !lp.subPipelines &&
                              lp.maxConcurrency == 0 && c.memoryDependenceDistance.empty() &&
                              !c.dependencyLengthAll && !relaxesMemoryOrder(k.loops[l]);
+    if (p.loops[l].reinvocable) p.loops[l].dropCounters();
   }
+  // Ports a loop of the FSM's drives alone.
+  std::vector<uint32_t> drivers(k.memories.size(), 0);
+  for (const ir::Op& op : k.ops)
+    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && op.memory < drivers.size())
+      drivers[op.memory] += 2;
+  for (const LoopPlan& lp : p.loops)
+    for (uint32_t m : lp.memories)
+      ++drivers[m];
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    for (uint32_t m : p.loops[l].memories)
+      if (callers[l] < 0 && drivers[m] == 1 && k.memories[m].kind != ir::Memory::Kind::Queue)
+        p.loops[l].soleDriverOf.push_back(m);
   p.fsm = planFsm(k, s, lib);
   checkPlan(k, s, lib, p);
   return p;

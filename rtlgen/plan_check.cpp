@@ -27,6 +27,7 @@ public:
   void run() {
     shapes();
     timing();
+    carried();
     binding();
     clusters();
     fifos();
@@ -52,7 +53,8 @@ private:
     const size_t n = loop_.ops.size();
     if (p_.start.size() != n || p_.compPos.size() != n || p_.readyPos.size() != n || p_.lastUse.size() != n ||
         p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.unitModule.size() != n ||
-        p_.sideFifoDepth.size() != n)
+        p_.sideFifoDepth.size() != n || p_.rematerialized.size() != n || p_.carriedTo.size() != n ||
+        p_.counters.size() != n)
       fail(fmt::format("per-operation vectors do not have the loop's {} entries", n));
     if (ls_.schedule.start.size() != n) fail("the schedule does not cover every operation");
     if (p_.ii != ls_.schedule.ii)
@@ -65,6 +67,41 @@ private:
     if (!std::is_sorted(p_.cuts.begin(), p_.cuts.end()) ||
         std::adjacent_find(p_.cuts.begin(), p_.cuts.end()) != p_.cuts.end() || p_.cuts.back() >= p_.F)
       fail("cluster cuts are not strictly increasing positions below F");
+  }
+
+  // Values not carried to their last reader: counted (induction variables) or formed again
+  // (extensions and concatenations of values carried as far).
+  void carried() const {
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      const int64_t s = ls_.schedule.start[v];
+      const bool instanced = !p_.unitModule[v].empty();
+      // Counted past where it is carried: an induction variable, outside a reinvocable loop, every
+      // read past carriedTo from a counter, none before.
+      if (!p_.counters[v].empty() && (!inductionStep(loop_, v) || p_.reinvocable))
+        fail(fmt::format("{} is read from counters, but it is not an induction variable of a loop that "
+                         "restarts its tokens at start",
+                         label(v)));
+      if (p_.carriedTo[v] > p_.lastUse[v] || p_.carriedTo[v] < std::min(p_.lastUse[v], int(p_.compPos[v])) ||
+          (p_.carriedTo[v] < p_.lastUse[v] &&
+           (p_.counters[v].empty() || int(p_.counters[v].front()) <= p_.carriedTo[v] ||
+            int(p_.counters[v].back()) != p_.lastUse[v])))
+        fail(fmt::format("{} is carried to {} and read up to {}, but counted at no later position", label(v),
+                         p_.carriedTo[v], p_.lastUse[v]));
+      // A value formed again where it is read: bits of its operands only, formed where it starts, and
+      // its operands live as long as it is read.
+      if (p_.rematerialized[v]) {
+        const OpKind k = loop_.ops[v].kind;
+        if ((k != OpKind::ZExt && k != OpKind::SExt && k != OpKind::Concat) || instanced ||
+            p_.compPos[v] != s)
+          fail(fmt::format("{} is formed again where it is read, but it is not an extension or concatenation "
+                           "formed where it starts",
+                           label(v)));
+        for (ir::ValueId o : loop_.ops[v].operands)
+          if (p_.lastUse[o] < p_.lastUse[v] && loop_.ops[o].kind != OpKind::Const)
+            fail(fmt::format("{} is formed again at {}, but its operand {} lives only to {}", label(v),
+                             p_.lastUse[v], label(o), p_.lastUse[o]));
+      }
+    }
   }
 
   // Every position follows the schedule and the library's units; every value lives from where it
@@ -222,12 +259,12 @@ private:
         continue;
       }
       // Outstanding reads (or inner-loop calls): stall-free, every token between request and capture
-      // cluster plus one; stall-enable, one per II over the latency plus the one being captured and a
-      // spare.
+      // cluster (their credits); stall-enable, one per II over the latency plus the one being
+      // captured and a spare.
       const uint64_t latency = lib_.unit(loop_.ops[v]).resultOffset;
       uint64_t outstanding = latency / p_.ii + 2;
       if (p_.stallFree()) {
-        outstanding = 1;
+        outstanding = 0;
         for (size_t j = 0; j < p_.exitFifoDepth.size(); ++j)
           if (p_.cuts[j + 1] > p_.start[v] && p_.cuts[j + 1] <= p_.compPos[v])
             outstanding += p_.exitFifoDepth[j];

@@ -267,6 +267,13 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (plan.respFifoDepth[i])
         hw.responseFifos.emplace_back(s.loops[l].problem.ops[i].name, uint32_t(plan.respFifoDepth[i]));
+    const LoopPlan::ValueBits bits = plan.valueBits(loop);
+    hw.registerBits = bits.registers, hw.exitFifoBits = bits.exitFifos, hw.counterBits = bits.counters;
+    for (size_t i = 0; i < loop.ops.size(); ++i) {
+      if (!plan.counters[i].empty())
+        hw.counted.emplace_back(s.loops[l].problem.ops[i].name, plan.counters[i]);
+      if (plan.rematerialized[i]) hw.formedAgain.push_back(s.loops[l].problem.ops[i].name);
+    }
     hw.cyclesBase = plan.predictBase;
     hw.cyclesPerIteration = plan.predictPeriod;
     hw.predictable = plan.predictable;

@@ -33,6 +33,12 @@ struct LoopHardware {
   };
   std::vector<Cluster> clusters;
   std::vector<std::pair<std::string, uint32_t>> responseFifos; // per load: name, depth
+  // Where the iteration's values are held (LoopPlan::valueBits): position registers, exit FIFO entries
+  // and induction-variable counters, in bits; the values read from counters (name, positions) and
+  // those formed again where they are read instead of being carried.
+  uint64_t registerBits = 0, exitFifoBits = 0, counterBits = 0;
+  std::vector<std::pair<std::string, std::vector<uint32_t>>> counted;
+  std::vector<std::string> formedAgain;
   // Stall-free recurrence gates (LoopPlan::gates): the consumer's cluster admits an iteration only
   // once the producer, in a later cluster, has finished for the iteration `distance` before.
   struct Gate {

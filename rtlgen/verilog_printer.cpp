@@ -164,14 +164,17 @@ private:
     return n;
   }
 
-  std::string helper(unsigned width, const std::string& text) {
+  // partial: only some of its bits are read (a slice's operand), which lint is told.
+  std::string helper(unsigned width, const std::string& text, bool partial = false) {
     std::string n = fresh("red");
+    if (partial) pending_ += "  /* verilator lint_off UNUSEDSIGNAL */\n";
     pending_ += "  wire ";
     rangeTo(pending_, width);
     pending_ += n;
     pending_ += " = ";
     pending_ += text;
     pending_ += ";\n";
+    if (partial) pending_ += "  /* verilator lint_on UNUSEDSIGNAL */\n";
     return n;
   }
 
@@ -219,10 +222,10 @@ private:
     out += name(e, text);
   }
 
-  std::string name(const ExprP& e, const std::string& text) {
+  std::string name(const ExprP& e, const std::string& text, bool partial = false) {
     auto it = named_.find(e.get());
     if (it != named_.end()) return it->second;
-    std::string n = helper(e->width, text);
+    std::string n = helper(e->width, text, partial);
     named_[e.get()] = n;
     return n;
   }
@@ -284,7 +287,7 @@ private:
       if (a->op == Op::Ref)
         out += a->name();
       else
-        out += name(a, expr(a));
+        out += name(a, expr(a), e.width < a->width);
       if (e.width == 1)
         fmt::format_to(std::back_inserter(out), FMT_COMPILE("[{}]"), e.lo());
       else

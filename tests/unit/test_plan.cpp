@@ -169,6 +169,38 @@ TEST_CASE("auto: a stall-free plan with recurrence gates is re-decided as stall-
   CHECK(vkinds[0].kind == rtl::ClusterMode::StallFree);
 }
 
+TEST_CASE("vadd carries i, counts it where it is read late and forms its address again") {
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
+    auto p = plan("vadd", mode);
+    const ir::Loop& loop = p->kernel.loops[0];
+    const rtl::LoopPlan& lp = p->plan.loops[0];
+    const uint32_t i = firstOp(loop, OpKind::LoopPhi), store = firstOp(loop, OpKind::Store);
+    REQUIRE(rtl::inductionStep(loop, i) == uint64_t(1));
+    // The store reads its address, an extension of i, at its start: counted there, not carried.
+    CHECK(lp.lastUse[i] == int(lp.start[store]));
+    REQUIRE_FALSE(lp.counters[i].empty());
+    CHECK(lp.counters[i].back() == lp.start[store]);
+    CHECK(lp.carriedTo[i] < int(lp.counters[i].front()));
+    const ir::ValueId addr = loop.ops[store].operands[0];
+    CHECK(lp.rematerialized[addr]);
+    CHECK(lp.carriedTo[addr] == lp.lastUse[addr]);
+    // Nothing else drives a, b and c: their requests go ungated.
+    CHECK(lp.soleDriverOf == lp.memories);
+  }
+  // A reinvocable loop's tokens follow the last invocation's: no counters there.
+  // (outer_plain's inner loop reads its induction variable at its store, several positions on.)
+  auto nest = plan("loops/outer_plain", rtl::ClusterMode::StallEnable, true, /*outerLoops=*/true);
+  int reinvocable = 0;
+  for (const rtl::LoopPlan& lp : nest->plan.loops) {
+    if (!lp.reinvocable) continue;
+    ++reinvocable;
+    CHECK(lp.carriedTo == lp.lastUse);
+    for (const auto& c : lp.counters)
+      CHECK(c.empty());
+  }
+  CHECK(reinvocable > 0);
+}
+
 TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
   auto p = plan("vadd", rtl::ClusterMode::StallFree);
   REQUIRE(p->plan.loops.size() == 1);
@@ -221,6 +253,22 @@ TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
       [&](rtl::KernelPlan& b) { b.loops[0].lastUse[loop.continueCond] = -1; }, "reads");
   expectRejected(
       *p, "a wrong II", [&](rtl::KernelPlan& b) { b.loops[0].ii += 1; }, "II");
+  const uint32_t phi = firstOp(loop, OpKind::LoopPhi);
+  expectRejected(
+      *p, "a value read past where it is carried, without a counter",
+      [&](rtl::KernelPlan& b) {
+        b.loops[0].carriedTo[load] = int(b.loops[0].compPos[load]);
+        b.loops[0].counters[phi].clear();
+        b.loops[0].carriedTo[phi] = b.loops[0].lastUse[phi];
+      },
+      "counted at no later position");
+  expectRejected(
+      *p, "a counter of a value that is no induction variable",
+      [&](rtl::KernelPlan& b) { b.loops[0].counters[load] = {b.loops[0].F - 1}; },
+      "not an induction variable");
+  expectRejected(
+      *p, "a load formed again where it is read",
+      [&](rtl::KernelPlan& b) { b.loops[0].rematerialized[load] = true; }, "not an extension");
   expectRejected(
       *p, "an exit read before the condition is ready", [&](rtl::KernelPlan& b) { b.loops[0].exitPos -= 1; },
       "exit");

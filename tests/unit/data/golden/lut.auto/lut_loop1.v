@@ -57,7 +57,8 @@ module lut_loop1 (
   wire vk_p10;
   wire vk_p11;
   wire [31:0] c0; // LoopPhi i
-  reg [31:0] v0_p1;
+  reg [31:0] iv0_p2;
+  reg [31:0] iv0_p11;
   wire c2; // SLt cmp3
   reg v2_p1;
   reg v2_p3;
@@ -67,11 +68,6 @@ module lut_loop1 (
   reg v2_p10;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
-  reg [63:0] v5_p3;
-  reg [63:0] v5_p4;
-  reg [63:0] v5_p5;
-  reg [63:0] v5_p7;
-  reg [63:0] v5_p10;
   wire [31:0] c6; // Load 
   reg [31:0] v6_p7;
   reg [31:0] v6_p10;
@@ -90,23 +86,18 @@ module lut_loop1 (
   reg lst_p10;
   reg [31:0] carry0;
   wire f0_lst;
-  wire [31:0] f0_v0;
   wire f0_v2;
   wire f1_lst;
   wire f1_v2;
-  wire [63:0] f1_v5;
   wire f2_lst;
   wire f2_v2;
-  wire [63:0] f2_v5;
   wire [31:0] f2_v6;
   wire [31:0] f2_v8;
   wire f3_lst;
   wire f3_v2;
-  wire [63:0] f3_v5;
   wire [31:0] f3_v6;
   wire f4_lst;
   wire f4_v2;
-  wire [63:0] f4_v5;
   wire [31:0] f4_v12;
   wire fire6;
   wire [31:0] rf6_dout;
@@ -115,19 +106,19 @@ module lut_loop1 (
   wire fire11;
   wire [31:0] rf11_dout;
   wire rf11_nonempty;
-  wire [33:0] f0_dout;
+  wire [1:0] f0_dout;
   wire f0_nonempty;
   reg [2:0] cred0;
-  wire [65:0] f1_dout;
+  wire [1:0] f1_dout;
   wire f1_nonempty;
-  reg [3:0] cred1;
-  wire [129:0] f2_dout;
+  reg [4:0] cred1;
+  wire [65:0] f2_dout;
   wire f2_nonempty;
   reg [2:0] cred2;
-  wire [97:0] f3_dout;
+  wire [33:0] f3_dout;
   wire f3_nonempty;
   reg [2:0] cred3;
-  wire [97:0] f4_dout;
+  wire [33:0] f4_dout;
   wire f4_nonempty;
   reg [2:0] cred4;
   wire leave_last;
@@ -135,42 +126,42 @@ module lut_loop1 (
   reg [3:0] rf6_rd;
   reg [3:0] rf6_wr;
   reg [4:0] rf6_count;
-  reg [31:0] rf11_mem [0:7];
-  reg [2:0] rf11_rd;
-  reg [2:0] rf11_wr;
-  reg [3:0] rf11_count;
-  reg [33:0] f0_mem [0:3];
+  reg [31:0] rf11_mem [0:3];
+  reg [1:0] rf11_rd;
+  reg [1:0] rf11_wr;
+  reg [2:0] rf11_count;
+  reg [1:0] f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg [65:0] f1_mem [0:7];
-  reg [2:0] f1_rd;
-  reg [2:0] f1_wr;
-  reg [3:0] f1_count;
-  reg [129:0] f2_mem [0:3];
+  reg [1:0] f1_mem [0:15];
+  reg [3:0] f1_rd;
+  reg [3:0] f1_wr;
+  reg [4:0] f1_count;
+  reg [65:0] f2_mem [0:3];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
-  reg [97:0] f3_mem [0:3];
+  reg [33:0] f3_mem [0:3];
   reg [1:0] f3_rd;
   reg [1:0] f3_wr;
   reg [2:0] f3_count;
-  reg [97:0] f4_mem [0:3];
+  reg [33:0] f4_mem [0:3];
   reg [1:0] f4_rd;
   reg [1:0] f4_wr;
   reg [2:0] f4_count;
   assign fire6 = admit_1 & f0_v2;
   assign m0_req_valid = fire6;
   assign m0_req_write = 1'h0;
-  assign m0_req_addr = fire6 ? c5 : 64'h0;
-  assign m0_req_size = fire6 ? 4'h4 : 4'h0;
+  assign m0_req_addr = c5;
+  assign m0_req_size = 4'h4;
   assign m0_req_wdata = 64'h0;
   assign fire13 = admit_5 & f4_v2;
   assign m1_req_valid = fire13;
   assign m1_req_write = fire13;
-  assign m1_req_addr = fire13 ? f4_v5 : 64'h0;
-  assign m1_req_size = fire13 ? 4'h4 : 4'h0;
-  assign m1_req_wdata = fire13 ? {32'h0, f4_v12} : 64'h0;
+  assign m1_req_addr = {{{30{iv0_p11[31]}}, iv0_p11}, 2'h0};
+  assign m1_req_size = 4'h4;
+  assign m1_req_wdata = {32'h0, f4_v12};
   assign fire11 = admit_3 & f2_v2;
   assign m2_req_valid = fire11;
   assign m2_req_write = 1'h0;
@@ -191,33 +182,28 @@ module lut_loop1 (
   assign vk_p10 = vld_p10;
   assign vk_p11 = admit_5;
   assign f0_lst = f0_dout[0];
-  assign f0_v0 = f0_dout[32:1];
-  assign f0_v2 = f0_dout[33];
+  assign f0_v2 = f0_dout[1];
   assign f1_lst = f1_dout[0];
   assign f1_v2 = f1_dout[1];
-  assign f1_v5 = f1_dout[65:2];
   assign f2_lst = f2_dout[0];
   assign f2_v2 = f2_dout[1];
-  assign f2_v5 = f2_dout[65:2];
-  assign f2_v6 = f2_dout[97:66];
-  assign f2_v8 = f2_dout[129:98];
+  assign f2_v6 = f2_dout[33:2];
+  assign f2_v8 = f2_dout[65:34];
   assign f3_lst = f3_dout[0];
   assign f3_v2 = f3_dout[1];
-  assign f3_v5 = f3_dout[65:2];
-  assign f3_v6 = f3_dout[97:66];
+  assign f3_v6 = f3_dout[33:2];
   assign f4_lst = f4_dout[0];
   assign f4_v2 = f4_dout[1];
-  assign f4_v5 = f4_dout[65:2];
-  assign f4_v12 = f4_dout[97:66];
+  assign f4_v12 = f4_dout[33:2];
   assign issue = running & (cred0 < 3'h4);
-  assign admit_1 = f0_nonempty & (cred1 < 4'h8) & (~f0_v2 | m0_req_ready);
+  assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready);
   assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty);
   assign admit_3 = f2_nonempty & (cred3 < 3'h4) & (~f2_v2 | m2_req_ready);
   assign admit_4 = f3_nonempty & (cred4 < 3'h4) & (~f3_v2 | rf11_nonempty);
   assign admit_5 = f4_nonempty & (~f4_v2 | m1_req_ready);
   assign c0 = vld_p1 ? v15_p1 : carry0;
   assign c2 = $signed(c0) < $signed(li_1_q);
-  assign c4 = {{30{f0_v0[31]}}, f0_v0};
+  assign c4 = {{30{iv0_p2[31]}}, iv0_p2};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c8 = v6_p7 & 32'hf;
@@ -232,9 +218,9 @@ module lut_loop1 (
     else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
     else if (~issue & admit_1) cred0 <= cred0 - 3'h1;
   always @(posedge clk)
-    if (rst | start) cred1 <= 4'h0;
-    else if (admit_1 & ~admit_2) cred1 <= cred1 + 4'h1;
-    else if (~admit_1 & admit_2) cred1 <= cred1 - 4'h1;
+    if (rst | start) cred1 <= 5'h0;
+    else if (admit_1 & ~admit_2) cred1 <= cred1 + 5'h1;
+    else if (~admit_1 & admit_2) cred1 <= cred1 - 5'h1;
   always @(posedge clk)
     if (rst | start) cred2 <= 3'h0;
     else if (admit_2 & ~admit_3) cred2 <= cred2 + 3'h1;
@@ -270,6 +256,12 @@ module lut_loop1 (
     if (rst | start) vld_p10 <= 1'h0;
     else vld_p10 <= vk_p9;
   always @(posedge clk)
+    if (start) iv0_p2 <= li_0;
+    else if (vk_p2) iv0_p2 <= iv0_p2 + 32'h1;
+  always @(posedge clk)
+    if (start) iv0_p11 <= li_0;
+    else if (vk_p11) iv0_p11 <= iv0_p11 + 32'h1;
+  always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1) carry0 <= v15_p1;
   always @(posedge clk)
@@ -281,18 +273,12 @@ module lut_loop1 (
     lst_p5 <= lst_p4;
     lst_p7 <= f1_lst;
     lst_p10 <= f3_lst;
-    v0_p1 <= c0;
     v2_p1 <= c2;
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
     v2_p7 <= f1_v2;
     v2_p10 <= f3_v2;
-    v5_p3 <= c5;
-    v5_p4 <= v5_p3;
-    v5_p5 <= v5_p4;
-    v5_p7 <= f1_v5;
-    v5_p10 <= f3_v5;
     v6_p7 <= c6;
     v6_p10 <= f3_v6;
     v11_p10 <= c11;
@@ -321,24 +307,24 @@ module lut_loop1 (
   end
   wire rf11_pop = admit_4 & f3_v2;
   wire [31:0] rf11_din = m2_resp_data[31:0];
-  assign rf11_dout = (rf11_count != 4'h0) ? rf11_mem[rf11_rd] : rf11_din;
-  assign rf11_nonempty = (rf11_count != 4'h0) || m2_resp_valid;
+  assign rf11_dout = (rf11_count != 3'h0) ? rf11_mem[rf11_rd] : rf11_din;
+  assign rf11_nonempty = (rf11_count != 3'h0) || m2_resp_valid;
   always @(posedge clk) begin
     if (rst || start) begin
-      rf11_rd <= 3'h0;
-      rf11_wr <= 3'h0;
-      rf11_count <= 4'h0;
+      rf11_rd <= 2'h0;
+      rf11_wr <= 2'h0;
+      rf11_count <= 3'h0;
     end else begin
-      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0)))) begin
+      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0)))) begin
         rf11_mem[rf11_wr] <= rf11_din;
-        rf11_wr <= rf11_wr + 3'h1;
+        rf11_wr <= rf11_wr + 2'h1;
       end
-      if ((rf11_pop && (rf11_count != 4'h0))) rf11_rd <= rf11_rd + 3'h1;
-      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0))) && !(rf11_pop && (rf11_count != 4'h0))) rf11_count <= rf11_count + 4'h1;
-      if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0))) && (rf11_pop && (rf11_count != 4'h0))) rf11_count <= rf11_count - 4'h1;
+      if ((rf11_pop && (rf11_count != 3'h0))) rf11_rd <= rf11_rd + 2'h1;
+      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count + 3'h1;
+      if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && (rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count - 3'h1;
     end
   end
-  wire [33:0] f0_din = {v2_p1, v0_p1, ~v2_p1};
+  wire [1:0] f0_din = {v2_p1, ~v2_p1};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 3'h0);
   always @(posedge clk) begin
@@ -356,25 +342,25 @@ module lut_loop1 (
       if (!vk_p1 && admit_1) f0_count <= f0_count - 3'h1;
     end
   end
-  wire [65:0] f1_din = {v5_p5, v2_p5, lst_p5};
+  wire [1:0] f1_din = {v2_p5, lst_p5};
   assign f1_dout = f1_mem[f1_rd];
-  assign f1_nonempty = (f1_count != 4'h0);
+  assign f1_nonempty = (f1_count != 5'h0);
   always @(posedge clk) begin
     if (rst || start) begin
-      f1_rd <= 3'h0;
-      f1_wr <= 3'h0;
-      f1_count <= 4'h0;
+      f1_rd <= 4'h0;
+      f1_wr <= 4'h0;
+      f1_count <= 5'h0;
     end else begin
       if (vk_p5) begin
         f1_mem[f1_wr] <= f1_din;
-        f1_wr <= f1_wr + 3'h1;
+        f1_wr <= f1_wr + 4'h1;
       end
-      if (admit_2) f1_rd <= f1_rd + 3'h1;
-      if (vk_p5 && !admit_2) f1_count <= f1_count + 4'h1;
-      if (!vk_p5 && admit_2) f1_count <= f1_count - 4'h1;
+      if (admit_2) f1_rd <= f1_rd + 4'h1;
+      if (vk_p5 && !admit_2) f1_count <= f1_count + 5'h1;
+      if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [129:0] f2_din = {c8, v6_p7, v5_p7, v2_p7, lst_p7};
+  wire [65:0] f2_din = {c8, v6_p7, v2_p7, lst_p7};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -392,7 +378,7 @@ module lut_loop1 (
       if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
     end
   end
-  wire [97:0] f3_din = {f2_v6, f2_v5, f2_v2, f2_lst};
+  wire [33:0] f3_din = {f2_v6, f2_v2, f2_lst};
   assign f3_dout = f3_mem[f3_rd];
   assign f3_nonempty = (f3_count != 3'h0);
   always @(posedge clk) begin
@@ -410,7 +396,7 @@ module lut_loop1 (
       if (!vk_p8 && admit_4) f3_count <= f3_count - 3'h1;
     end
   end
-  wire [97:0] f4_din = {c12, v5_p10, v2_p10, lst_p10};
+  wire [33:0] f4_din = {c12, v2_p10, lst_p10};
   assign f4_dout = f4_mem[f4_rd];
   assign f4_nonempty = (f4_count != 3'h0);
   always @(posedge clk) begin
@@ -438,7 +424,7 @@ module lut_loop1 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 4'h0))) && !(rf11_pop && (rf11_count != 4'h0)) && rf11_count == 4'h8) begin
+    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0)) && rf11_count == 3'h4) begin
       $error("FIFO rf11 overflow");
       $stop;
     end
@@ -454,7 +440,7 @@ module lut_loop1 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p5 && !admit_2 && f1_count == 4'h8) begin
+    if (!rst && vk_p5 && !admit_2 && f1_count == 5'h10) begin
       $error("FIFO f1 overflow");
       $stop;
     end

@@ -51,6 +51,7 @@ module vadd_loop0 (
   wire vk_p7;
   wire [31:0] c0; // LoopPhi i
   reg [31:0] v0_p1;
+  reg [31:0] iv0_p7;
   wire c2; // SLt cmp
   reg v2_p1;
   reg v2_p2;
@@ -61,12 +62,6 @@ module vadd_loop0 (
   reg v2_p7;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
-  reg [63:0] v5_p2;
-  reg [63:0] v5_p3;
-  reg [63:0] v5_p4;
-  reg [63:0] v5_p5;
-  reg [63:0] v5_p6;
-  reg [63:0] v5_p7;
   wire [31:0] c6; // Load 
   reg [31:0] v6_p6;
   wire [31:0] c7; // Load 
@@ -101,21 +96,21 @@ module vadd_loop0 (
   assign fire6 = vk_p1 & v2_p1 & en;
   assign m0_req_valid = fire6;
   assign m0_req_write = 1'h0;
-  assign m0_req_addr = fire6 ? c5 : 64'h0;
-  assign m0_req_size = fire6 ? 4'h4 : 4'h0;
+  assign m0_req_addr = c5;
+  assign m0_req_size = 4'h4;
   assign m0_req_wdata = 64'h0;
   assign fire7 = vk_p1 & v2_p1 & en;
   assign m1_req_valid = fire7;
   assign m1_req_write = 1'h0;
-  assign m1_req_addr = fire7 ? c5 : 64'h0;
-  assign m1_req_size = fire7 ? 4'h4 : 4'h0;
+  assign m1_req_addr = c5;
+  assign m1_req_size = 4'h4;
   assign m1_req_wdata = 64'h0;
   assign fire9 = vk_p7 & v2_p7 & en;
   assign m2_req_valid = fire9;
   assign m2_req_write = fire9;
-  assign m2_req_addr = fire9 ? v5_p7 : 64'h0;
-  assign m2_req_size = fire9 ? 4'h4 : 4'h0;
-  assign m2_req_wdata = fire9 ? {32'h0, v8_p7} : 64'h0;
+  assign m2_req_addr = {{{30{iv0_p7[31]}}, iv0_p7}, 2'h0};
+  assign m2_req_size = 4'h4;
+  assign m2_req_wdata = {32'h0, v8_p7};
   assign exit_det = vld_p1 & ~v2_p1;
   assign vk_p0 = issue & ~exit_det;
   assign vk_p1 = vld_p1;
@@ -162,6 +157,9 @@ module vadd_loop0 (
     if (rst | start) vld_p7 <= 1'h0;
     else if (en) vld_p7 <= vk_p6;
   always @(posedge clk)
+    if (start) iv0_p7 <= li_0;
+    else if (vk_p7 & en) iv0_p7 <= iv0_p7 + 32'h1;
+  always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1 & en) carry0 <= v11_p1;
   always @(posedge clk)
@@ -182,12 +180,6 @@ module vadd_loop0 (
     v2_p5 <= v2_p4;
     v2_p6 <= v2_p5;
     v2_p7 <= v2_p6;
-    v5_p2 <= c5;
-    v5_p3 <= v5_p2;
-    v5_p4 <= v5_p3;
-    v5_p5 <= v5_p4;
-    v5_p6 <= v5_p5;
-    v5_p7 <= v5_p6;
     v6_p6 <= c6;
     v7_p6 <= c7;
     v8_p7 <= c8;

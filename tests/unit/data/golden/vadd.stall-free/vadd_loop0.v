@@ -51,7 +51,8 @@ module vadd_loop0 (
   wire vk_p7;
   wire vk_p8;
   wire [31:0] c0; // LoopPhi i
-  reg [31:0] v0_p1;
+  reg [31:0] iv0_p2;
+  reg [31:0] iv0_p8;
   wire c2; // SLt cmp
   reg v2_p1;
   reg v2_p3;
@@ -60,10 +61,6 @@ module vadd_loop0 (
   reg v2_p7;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
-  reg [63:0] v5_p3;
-  reg [63:0] v5_p4;
-  reg [63:0] v5_p5;
-  reg [63:0] v5_p7;
   wire [31:0] c6; // Load 
   reg [31:0] v6_p7;
   wire [31:0] c7; // Load 
@@ -77,14 +74,11 @@ module vadd_loop0 (
   reg lst_p7;
   reg [31:0] carry0;
   wire f0_lst;
-  wire [31:0] f0_v0;
   wire f0_v2;
   wire f1_lst;
   wire f1_v2;
-  wire [63:0] f1_v5;
   wire f2_lst;
   wire f2_v2;
-  wire [63:0] f2_v5;
   wire [31:0] f2_v8;
   wire fire6;
   wire [31:0] rf6_dout;
@@ -93,13 +87,13 @@ module vadd_loop0 (
   wire [31:0] rf7_dout;
   wire rf7_nonempty;
   wire fire9;
-  wire [33:0] f0_dout;
+  wire [1:0] f0_dout;
   wire f0_nonempty;
   reg [2:0] cred0;
-  wire [65:0] f1_dout;
+  wire [1:0] f1_dout;
   wire f1_nonempty;
-  reg [3:0] cred1;
-  wire [97:0] f2_dout;
+  reg [4:0] cred1;
+  wire [33:0] f2_dout;
   wire f2_nonempty;
   reg [2:0] cred2;
   wire leave_last;
@@ -111,36 +105,36 @@ module vadd_loop0 (
   reg [3:0] rf7_rd;
   reg [3:0] rf7_wr;
   reg [4:0] rf7_count;
-  reg [33:0] f0_mem [0:3];
+  reg [1:0] f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg [65:0] f1_mem [0:7];
-  reg [2:0] f1_rd;
-  reg [2:0] f1_wr;
-  reg [3:0] f1_count;
-  reg [97:0] f2_mem [0:3];
+  reg [1:0] f1_mem [0:15];
+  reg [3:0] f1_rd;
+  reg [3:0] f1_wr;
+  reg [4:0] f1_count;
+  reg [33:0] f2_mem [0:3];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
   assign fire6 = admit_1 & f0_v2;
   assign m0_req_valid = fire6;
   assign m0_req_write = 1'h0;
-  assign m0_req_addr = fire6 ? c5 : 64'h0;
-  assign m0_req_size = fire6 ? 4'h4 : 4'h0;
+  assign m0_req_addr = c5;
+  assign m0_req_size = 4'h4;
   assign m0_req_wdata = 64'h0;
   assign fire7 = admit_1 & f0_v2;
   assign m1_req_valid = fire7;
   assign m1_req_write = 1'h0;
-  assign m1_req_addr = fire7 ? c5 : 64'h0;
-  assign m1_req_size = fire7 ? 4'h4 : 4'h0;
+  assign m1_req_addr = c5;
+  assign m1_req_size = 4'h4;
   assign m1_req_wdata = 64'h0;
   assign fire9 = admit_3 & f2_v2;
   assign m2_req_valid = fire9;
   assign m2_req_write = fire9;
-  assign m2_req_addr = fire9 ? f2_v5 : 64'h0;
-  assign m2_req_size = fire9 ? 4'h4 : 4'h0;
-  assign m2_req_wdata = fire9 ? {32'h0, f2_v8} : 64'h0;
+  assign m2_req_addr = {{{30{iv0_p8[31]}}, iv0_p8}, 2'h0};
+  assign m2_req_size = 4'h4;
+  assign m2_req_wdata = {32'h0, f2_v8};
   assign exit_det = vld_p1 & ~v2_p1;
   assign vk_p0 = issue & ~exit_det;
   assign vk_p1 = vld_p1;
@@ -152,22 +146,19 @@ module vadd_loop0 (
   assign vk_p7 = vld_p7;
   assign vk_p8 = admit_3;
   assign f0_lst = f0_dout[0];
-  assign f0_v0 = f0_dout[32:1];
-  assign f0_v2 = f0_dout[33];
+  assign f0_v2 = f0_dout[1];
   assign f1_lst = f1_dout[0];
   assign f1_v2 = f1_dout[1];
-  assign f1_v5 = f1_dout[65:2];
   assign f2_lst = f2_dout[0];
   assign f2_v2 = f2_dout[1];
-  assign f2_v5 = f2_dout[65:2];
-  assign f2_v8 = f2_dout[97:66];
+  assign f2_v8 = f2_dout[33:2];
   assign issue = running & (cred0 < 3'h4);
-  assign admit_1 = f0_nonempty & (cred1 < 4'h8) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
+  assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
   assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty) & (~f1_v2 | rf7_nonempty);
   assign admit_3 = f2_nonempty & (~f2_v2 | m2_req_ready);
   assign c0 = vld_p1 ? v11_p1 : carry0;
   assign c2 = $signed(c0) < $signed(li_1_q);
-  assign c4 = {{30{f0_v0[31]}}, f0_v0};
+  assign c4 = {{30{iv0_p2[31]}}, iv0_p2};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
@@ -179,9 +170,9 @@ module vadd_loop0 (
     else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
     else if (~issue & admit_1) cred0 <= cred0 - 3'h1;
   always @(posedge clk)
-    if (rst | start) cred1 <= 4'h0;
-    else if (admit_1 & ~admit_2) cred1 <= cred1 + 4'h1;
-    else if (~admit_1 & admit_2) cred1 <= cred1 - 4'h1;
+    if (rst | start) cred1 <= 5'h0;
+    else if (admit_1 & ~admit_2) cred1 <= cred1 + 5'h1;
+    else if (~admit_1 & admit_2) cred1 <= cred1 - 5'h1;
   always @(posedge clk)
     if (rst | start) cred2 <= 3'h0;
     else if (admit_2 & ~admit_3) cred2 <= cred2 + 3'h1;
@@ -206,6 +197,12 @@ module vadd_loop0 (
     if (rst | start) vld_p7 <= 1'h0;
     else vld_p7 <= vk_p6;
   always @(posedge clk)
+    if (start) iv0_p2 <= li_0;
+    else if (vk_p2) iv0_p2 <= iv0_p2 + 32'h1;
+  always @(posedge clk)
+    if (start) iv0_p8 <= li_0;
+    else if (vk_p8) iv0_p8 <= iv0_p8 + 32'h1;
+  always @(posedge clk)
     if (start) carry0 <= li_0;
     else if (vk_p1) carry0 <= v11_p1;
   always @(posedge clk)
@@ -216,16 +213,11 @@ module vadd_loop0 (
     lst_p4 <= lst_p3;
     lst_p5 <= lst_p4;
     lst_p7 <= f1_lst;
-    v0_p1 <= c0;
     v2_p1 <= c2;
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
     v2_p7 <= f1_v2;
-    v5_p3 <= c5;
-    v5_p4 <= v5_p3;
-    v5_p5 <= v5_p4;
-    v5_p7 <= f1_v5;
     v6_p7 <= c6;
     v7_p7 <= c7;
     v11_p1 <= c11;
@@ -270,7 +262,7 @@ module vadd_loop0 (
       if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && (rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count - 5'h1;
     end
   end
-  wire [33:0] f0_din = {v2_p1, v0_p1, ~v2_p1};
+  wire [1:0] f0_din = {v2_p1, ~v2_p1};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 3'h0);
   always @(posedge clk) begin
@@ -288,25 +280,25 @@ module vadd_loop0 (
       if (!vk_p1 && admit_1) f0_count <= f0_count - 3'h1;
     end
   end
-  wire [65:0] f1_din = {v5_p5, v2_p5, lst_p5};
+  wire [1:0] f1_din = {v2_p5, lst_p5};
   assign f1_dout = f1_mem[f1_rd];
-  assign f1_nonempty = (f1_count != 4'h0);
+  assign f1_nonempty = (f1_count != 5'h0);
   always @(posedge clk) begin
     if (rst || start) begin
-      f1_rd <= 3'h0;
-      f1_wr <= 3'h0;
-      f1_count <= 4'h0;
+      f1_rd <= 4'h0;
+      f1_wr <= 4'h0;
+      f1_count <= 5'h0;
     end else begin
       if (vk_p5) begin
         f1_mem[f1_wr] <= f1_din;
-        f1_wr <= f1_wr + 3'h1;
+        f1_wr <= f1_wr + 4'h1;
       end
-      if (admit_2) f1_rd <= f1_rd + 3'h1;
-      if (vk_p5 && !admit_2) f1_count <= f1_count + 4'h1;
-      if (!vk_p5 && admit_2) f1_count <= f1_count - 4'h1;
+      if (admit_2) f1_rd <= f1_rd + 4'h1;
+      if (vk_p5 && !admit_2) f1_count <= f1_count + 5'h1;
+      if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [97:0] f2_din = {c8, v5_p7, v2_p7, lst_p7};
+  wire [33:0] f2_din = {c8, v2_p7, lst_p7};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -350,7 +342,7 @@ module vadd_loop0 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p5 && !admit_2 && f1_count == 4'h8) begin
+    if (!rst && vk_p5 && !admit_2 && f1_count == 5'h10) begin
       $error("FIFO f1 overflow");
       $stop;
     end
