@@ -1,0 +1,138 @@
+// dot (examples/dot.cl) written by hand on spvhls's kernel interface (docs/hardware-interface.md):
+// the yardstick scripts/bench_handwritten.py measures the generated module against. Reads as in
+// handwritten/vadd.v; the product of the queues' heads in two pipeline stages (the low 32 bits of
+// a * b as a * b[15:0] + (a[15:0] * b[31:16] << 16): iCE40 HX parts have no multipliers), summed in
+// a third; out[0] written once the last product is in.
+//
+// Reads run ahead of the sum by at most DEPTH elements (a credit count), so the response queues never
+// overflow; at one element a cycle that covers a memory latency of up to DEPTH - 1 cycles.
+module dot #(
+    parameter integer DEPTH_LOG = 4
+) (
+    input wire clk,
+    input wire rst,
+    input wire start,
+    output reg busy,
+    output reg done,
+    output wire mem_a_req_valid,
+    input wire mem_a_req_ready,
+    output wire mem_a_req_write,
+    output wire [63:0] mem_a_req_addr,
+    output wire [3:0] mem_a_req_size,
+    output wire [63:0] mem_a_req_wdata,
+    input wire mem_a_resp_valid,
+    /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] mem_a_resp_data /* verilator lint_on UNUSEDSIGNAL */,
+    output wire mem_b_req_valid,
+    input wire mem_b_req_ready,
+    output wire mem_b_req_write,
+    output wire [63:0] mem_b_req_addr,
+    output wire [3:0] mem_b_req_size,
+    output wire [63:0] mem_b_req_wdata,
+    input wire mem_b_resp_valid,
+    /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] mem_b_resp_data /* verilator lint_on UNUSEDSIGNAL */,
+    output wire mem_out_req_valid,
+    input wire mem_out_req_ready,
+    output wire mem_out_req_write,
+    output wire [63:0] mem_out_req_addr,
+    output wire [3:0] mem_out_req_size,
+    output wire [63:0] mem_out_req_wdata,
+    /* verilator lint_off UNUSEDSIGNAL */ input wire mem_out_resp_valid /* verilator lint_on UNUSEDSIGNAL */,
+    /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] mem_out_resp_data /* verilator lint_on UNUSEDSIGNAL */,
+    input wire [31:0] arg_n
+);
+  localparam [DEPTH_LOG:0] DEPTH = 1 << DEPTH_LOG;
+
+  reg [30:0] n;       // elements (a negative n runs none)
+  reg [30:0] issued;  // elements whose reads were accepted
+  reg [30:0] taken;   // elements taken from the queues into the multiplier
+  reg [DEPTH_LOG:0] credit_used; // issued, not yet taken
+
+  // Response queues: each port answers in order, the two at their own pace.
+  reg [31:0] qa[0:(1 << DEPTH_LOG) - 1];
+  reg [31:0] qb[0:(1 << DEPTH_LOG) - 1];
+  reg [DEPTH_LOG:0] qa_count, qb_count;
+  reg [DEPTH_LOG-1:0] qa_head, qa_tail, qb_head, qb_tail;
+
+  // Multiplier stages and the sum.
+  reg m1_valid, m2_valid;
+  reg [31:0] m1_lo;
+  reg [15:0] m1_hi;
+  reg [31:0] m2_product, sum;
+  reg writing; // every product summed: out[0] is offered
+
+  wire issue = busy && issued != n && credit_used != DEPTH && mem_a_req_ready && mem_b_req_ready;
+  wire take = busy && qa_count != 0 && qb_count != 0;
+  wire [31:0] a = qa[qa_head], b = qb[qb_head];
+
+  assign mem_a_req_valid = issue;
+  assign mem_a_req_write = 1'b0;
+  assign mem_a_req_addr = {31'd0, issued, 2'b00};
+  assign mem_a_req_size = 4'd4;
+  assign mem_a_req_wdata = 64'd0;
+  assign mem_b_req_valid = issue;
+  assign mem_b_req_write = 1'b0;
+  assign mem_b_req_addr = {31'd0, issued, 2'b00};
+  assign mem_b_req_size = 4'd4;
+  assign mem_b_req_wdata = 64'd0;
+  assign mem_out_req_valid = writing;
+  assign mem_out_req_write = 1'b1;
+  assign mem_out_req_addr = 64'd0;
+  assign mem_out_req_size = 4'd4;
+  assign mem_out_req_wdata = {32'd0, sum};
+
+  always @(posedge clk) begin
+    if (mem_a_resp_valid) qa[qa_tail] <= mem_a_resp_data[31:0];
+    if (mem_b_resp_valid) qb[qb_tail] <= mem_b_resp_data[31:0];
+    m1_lo <= a * b[15:0];
+    m1_hi <= a[15:0] * b[31:16];
+    m2_product <= m1_lo + {m1_hi, 16'd0};
+  end
+
+  always @(posedge clk) begin
+    done <= 1'b0;
+    if (rst) begin
+      busy <= 1'b0;
+      qa_count <= 0;
+      qb_count <= 0;
+      qa_head <= 0;
+      qa_tail <= 0;
+      qb_head <= 0;
+      qb_tail <= 0;
+      credit_used <= 0;
+      m1_valid <= 1'b0;
+      m2_valid <= 1'b0;
+      writing <= 1'b0;
+    end else begin
+      if (start && !busy) begin
+        busy <= 1'b1;
+        n <= arg_n[31] ? 31'd0 : arg_n[30:0];
+        issued <= 0;
+        taken <= 0;
+        sum <= 0;
+      end
+      if (busy) begin
+        if (issue) issued <= issued + 1'b1;
+        if (take) taken <= taken + 1'b1;
+        credit_used <= credit_used + {{DEPTH_LOG{1'b0}}, issue} - {{DEPTH_LOG{1'b0}}, take};
+        m1_valid <= take;
+        m2_valid <= m1_valid;
+        if (m2_valid) sum <= sum + m2_product;
+        // Every element taken and the last product summed: offer out[0] until it is accepted.
+        if (taken == n && !take && !m1_valid && !m2_valid && !writing) writing <= 1'b1;
+        if (writing && mem_out_req_ready) begin
+          writing <= 1'b0;
+          busy <= 1'b0;
+          done <= 1'b1;
+        end
+      end
+      if (mem_a_resp_valid) qa_tail <= qa_tail + 1'b1;
+      if (mem_b_resp_valid) qb_tail <= qb_tail + 1'b1;
+      if (take) begin
+        qa_head <= qa_head + 1'b1;
+        qb_head <= qb_head + 1'b1;
+      end
+      qa_count <= qa_count + {{DEPTH_LOG{1'b0}}, mem_a_resp_valid} - {{DEPTH_LOG{1'b0}}, take};
+      qb_count <= qb_count + {{DEPTH_LOG{1'b0}}, mem_b_resp_valid} - {{DEPTH_LOG{1'b0}}, take};
+    end
+  end
+endmodule
