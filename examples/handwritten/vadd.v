@@ -5,9 +5,7 @@
 //
 // Reads run ahead of writes by at most DEPTH elements (a credit count), so the response queues never
 // overflow; at one element a cycle that covers a memory latency of up to DEPTH - 1 cycles.
-module vadd #(
-    parameter integer DEPTH_LOG = 4
-) (
+module vadd (
     input wire clk,
     input wire rst,
     input wire start,
@@ -39,6 +37,7 @@ module vadd #(
     /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] mem_c_resp_data /* verilator lint_on UNUSEDSIGNAL */,
     input wire [31:0] arg_n
 );
+  localparam integer DEPTH_LOG = 4;
   localparam [DEPTH_LOG:0] DEPTH = 1 << DEPTH_LOG;
 
   reg [30:0] n;       // elements (a negative n runs none)
