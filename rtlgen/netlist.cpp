@@ -550,7 +550,6 @@ void driveRequests(ModuleBuilder& b, const MemPort& port, const std::vector<MemR
                    const ExprP& validGate, const std::vector<MemPort>& merged, bool idleZero) {
   std::vector<ExprP> valids, writes;
   std::vector<std::pair<ExprP, ExprP>> addrs, sizes, wdatas;
-
   // Reversed: a later request has priority.
   for (size_t i = reqs.size(); i-- > 0;) {
     const MemRequest& r = reqs[i];

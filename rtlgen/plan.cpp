@@ -92,7 +92,7 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
                              !c.dependencyLengthAll && !relaxesMemoryOrder(k.loops[l]);
     if (p.loops[l].reinvocable) p.loops[l].dropCounters();
   }
-  // Ports a loop of the FSM's drives alone.
+  // Ports a loop of the FSM's drives alone (an FSM access counts twice: never alone then).
   std::vector<uint32_t> drivers(k.memories.size(), 0);
   for (const ir::Op& op : k.ops)
     if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && op.memory < drivers.size())

@@ -426,6 +426,25 @@ void checkPlan(const ir::Kernel& k, const sched::KernelSchedule& s, const sched:
     throw InternalError(k.loc, "kernel " + k.name, "plan check: planned for a different target");
   for (size_t l = 0; l < k.loops.size(); ++l)
     LoopChecker(k.loops, uint32_t(l), s.loops[l], lib, plan.loops[l]).run();
+  // A port whose requests go ungated while idle has no other driver to be merged with: no FSM access,
+  // no other loop, no task queue, and the FSM runs the loop (an inner loop's port is merged into
+  // its caller's).
+  const std::vector<int> callers = ir::loopCallers(k.loops);
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    for (uint32_t m : plan.loops[l].soleDriverOf) {
+      bool alone = callers[l] < 0 && m < k.memories.size() && k.memories[m].kind != ir::Memory::Kind::Queue &&
+                   std::binary_search(plan.loops[l].memories.begin(), plan.loops[l].memories.end(), m);
+      for (const ir::Op& op : k.ops)
+        alone = alone && !((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory == m);
+      for (size_t o = 0; o < k.loops.size(); ++o)
+        alone = alone && (o == l || !std::binary_search(plan.loops[o].memories.begin(),
+                                                        plan.loops[o].memories.end(), m));
+      if (!alone)
+        throw InternalError(k.loc, "kernel " + k.name,
+                            fmt::format("plan check: loop {} drives memory {}'s requests ungated, but it is "
+                                        "not their only driver",
+                                        k.loops[l].name, m));
+    }
   checkFsm(k, s, lib, plan.fsm);
 }
 

@@ -201,6 +201,26 @@ TEST_CASE("vadd carries i, counts it where it is read late and forms its address
   CHECK(reinvocable > 0);
 }
 
+TEST_CASE("checkPlan rejects ungated requests on a port another loop drives too") {
+  // lut: a fill loop and a lookup loop share the on-chip table's port.
+  auto p = plan("lut", rtl::ClusterMode::Auto);
+  REQUIRE(p->plan.loops.size() == 2);
+  const rtl::LoopPlan& fill = p->plan.loops[0];
+  std::vector<uint32_t> shared;
+  for (uint32_t m : fill.memories)
+    if (std::binary_search(p->plan.loops[1].memories.begin(), p->plan.loops[1].memories.end(), m))
+      shared.push_back(m);
+  REQUIRE(shared.size() == 1);
+  CHECK_FALSE(std::binary_search(fill.soleDriverOf.begin(), fill.soleDriverOf.end(), shared[0]));
+  expectRejected(
+      *p, "the shared table's port ungated",
+      [&](rtl::KernelPlan& b) {
+        auto& sole = b.loops[0].soleDriverOf;
+        sole.insert(std::upper_bound(sole.begin(), sole.end(), shared[0]), shared[0]);
+      },
+      "not their only driver");
+}
+
 TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
   auto p = plan("vadd", rtl::ClusterMode::StallFree);
   REQUIRE(p->plan.loops.size() == 1);
