@@ -95,7 +95,7 @@ private:
   bool sf() const { return p_.stallFree(); }
   // A position whose valid bit is a register of its own (else it is issue or a cluster's admission).
   bool ownValid(uint32_t pos) const { return pos > 0 && !(sf() && p_.isCut(pos)); }
-  bool staged(uint32_t pos) const { return !(sf() && p_.isCut(pos)); }
+  bool staged(uint32_t pos) const { return p_.staged(pos); }
   ExprP adv() const { return sf() ? nl::one() : en_; }
   ExprP clusterIn(uint32_t j) const { return admit_[j]; }
 
@@ -208,13 +208,9 @@ private:
 
   // Values crossing into cluster j+1 (stall-free FIFO j).
   std::vector<ValueId> crossing(uint32_t j) const {
-    uint32_t c = p_.cuts[j + 1];
     std::vector<ValueId> out;
-    for (ValueId v = 0; v < loop_.ops.size(); ++v) {
-      const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width() == 0 || p_.rematerialized[v]) continue;
-      if (p_.compPos[v] < c && p_.carriedTo[v] >= int(c)) out.push_back(v);
-    }
+    for (ValueId v = 0; v < loop_.ops.size(); ++v)
+      if (p_.carriedAcross(loop_, v, p_.cuts[j + 1])) out.push_back(v);
     return out;
   }
 

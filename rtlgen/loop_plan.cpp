@@ -21,18 +21,25 @@ void LoopPlan::dropCounters() {
     c.clear();
 }
 
+bool LoopPlan::carriedAcross(const ir::Loop& loop, ir::ValueId v, uint32_t cut) const {
+  const ir::Op& op = loop.ops[v];
+  if (op.kind == OpKind::Const || op.kind == OpKind::LiveIn || op.kind == OpKind::Undef || op.width() == 0 ||
+      rematerialized[v])
+    return false;
+  return compPos[v] < cut && carriedTo[v] >= int(cut);
+}
+
 LoopPlan::ValueBits LoopPlan::valueBits(const ir::Loop& loop) const {
   ValueBits b;
-  for (size_t v = 0; v < loop.ops.size(); ++v) {
+  for (ir::ValueId v = 0; v < loop.ops.size(); ++v) {
     const ir::Op& op = loop.ops[v];
     const OpKind k = op.kind;
     if (k == OpKind::Const || k == OpKind::LiveIn || k == OpKind::Undef || rematerialized[v]) continue;
     b.counters += op.width() * counters[v].size();
     for (int pos = int(compPos[v]) + 1; pos <= carriedTo[v]; ++pos)
-      if (!stallFree() || !isCut(uint32_t(pos))) b.registers += op.width();
+      if (staged(uint32_t(pos))) b.registers += op.width();
     for (size_t j = 1; j < cuts.size() && stallFree(); ++j)
-      if (compPos[v] < cuts[j] && carriedTo[v] >= int(cuts[j]))
-        b.exitFifos += op.width() * exitFifoDepth[j - 1];
+      if (carriedAcross(loop, v, cuts[j])) b.exitFifos += op.width() * exitFifoDepth[j - 1];
   }
   return b;
 }

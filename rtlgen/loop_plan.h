@@ -75,6 +75,11 @@ struct LoopPlan {
   // to (stall-free: not at a cut, where it is in the exit FIFO), exit FIFO entries (depth x the
   // values crossing), and counters (loop_gen.cpp builds exactly these; the valid, last and carry
   // registers, FIFO pointers and response FIFOs are not counted).
+  // Stall-free tokens wait at a cut in the exit FIFO before it, so no position register is there.
+  bool staged(uint32_t pos) const { return !(stallFree() && isCut(pos)); }
+  // Value v of `loop` travels in the exit FIFO into the cluster starting at `cut` (stall-free): it
+  // is formed before and carried to it; constants, live-ins and rematerialized values never are.
+  bool carriedAcross(const ir::Loop& loop, ir::ValueId v, uint32_t cut) const;
   struct ValueBits {
     uint64_t registers = 0, exitFifos = 0, counters = 0;
   };

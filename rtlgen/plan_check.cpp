@@ -73,8 +73,6 @@ private:
   // (extensions and concatenations of values carried as far).
   void carried() const {
     for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
-      const int64_t s = ls_.schedule.start[v];
-      const bool instanced = !p_.unitModule[v].empty();
       // Counted past where it is carried: an induction variable, outside a reinvocable loop, every
       // read past carriedTo from a counter, none before.
       if (!p_.counters[v].empty() && (!inductionStep(loop_, v) || p_.reinvocable))
@@ -91,8 +89,8 @@ private:
       // its operands live as long as it is read.
       if (p_.rematerialized[v]) {
         const OpKind k = loop_.ops[v].kind;
-        if ((k != OpKind::ZExt && k != OpKind::SExt && k != OpKind::Concat) || instanced ||
-            p_.compPos[v] != s)
+        if ((k != OpKind::ZExt && k != OpKind::SExt && k != OpKind::Concat) || !p_.unitModule[v].empty() ||
+            int64_t(p_.compPos[v]) != ls_.schedule.start[v])
           fail(fmt::format("{} is formed again where it is read, but it is not an extension or concatenation "
                            "formed where it starts",
                            label(v)));

@@ -21,7 +21,7 @@ import argparse, json, os, re, shutil, sys, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
-from bench_qor import lut6, place_and_route, run, shell  # noqa: E402
+from bench_qor import ice40, lut6, run, shell  # noqa: E402
 
 KERNELS = ["vadd", "dot"]
 
@@ -64,14 +64,10 @@ def ice40_alone(files, top, work):
 
 
 def fmax(files, top, work, seeds):
-    text = "".join(open(f).read() for f in files)
-    open(os.path.join(work, "bench_top.v"), "w").write(shell(text, top))
-    js = os.path.join(work, "ice40.json")
-    for _ in range(3):  # ABC aborts now and then on a design it maps the next time
-        if not run(["yosys", "-q", "-p", f"read_verilog {' '.join(files)} bench_top.v; synth_ice40 -top bench_top -json {js}"],
-                   cwd=work, timeout=3600).returncode:
-            break
-    return place_and_route(js, work, seeds)[0]
+    """nextpnr-ice40 Fmax of `top` in bench_qor.py's pin shell (its synthesis and place and route)."""
+    shell_file = os.path.join(work, "bench_top.v")
+    open(shell_file, "w").write(shell("".join(open(f).read() for f in files), top))
+    return ice40(files + [shell_file], work, seeds)["fmax"]
 
 
 def main():

@@ -110,18 +110,9 @@ def ice40(files, work, seeds):
     if max(cells, ffs) > 7680:
         res["why"] = "does not fit"
         return res
-    res["fmax"], failed = place_and_route(js, work, seeds)
-    if failed:
-        res["why"] = "place and route failed"
-    return res
-
-
-def place_and_route(js, work, seeds):
-    """nextpnr-ice40 on an HX8K for each seed of bench_top in `js` (the shell's three pins): the median
-    Fmax (None if no run gave one) and whether a run failed."""
     pcf = os.path.join(work, "bench.pcf")
     open(pcf, "w").write("set_io clk J3\nset_io din B1\nset_io dout B2\n")
-    fmax, failed = [], False
+    fmax = []
     for seed in seeds:
         p = run(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", js, "--pcf", pcf, "--freq", "100",
                  "--seed", str(seed)], cwd=work, timeout=3600)
@@ -129,8 +120,9 @@ def place_and_route(js, work, seeds):
         if found:
             fmax.append(float(found[-1]))
         else:
-            failed = True
-    return (statistics.median(fmax) if fmax else None), failed
+            res["why"] = "place and route failed"
+    res["fmax"] = statistics.median(fmax) if fmax else None
+    return res
 
 
 def main():
