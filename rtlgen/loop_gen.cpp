@@ -128,8 +128,15 @@ private:
     if (sf() && p_.isCut(pos)) return fifoValue_.at({p_.clusterOf(pos) - 1, v});
     return stage_.at({v, pos});
   }
+  // Past the exit, the last token is the one whose condition failed: where the condition travels
+  // with the tokens anyway (a predicate reads it), it says so, and no flag of its own is kept.
+  bool lastFromCondition(uint32_t pos) const {
+    const ValueId c = loop_.continueCond;
+    return pos > p_.exitPos && !isGlobal(loop_.ops[c].kind) && !p_.rematerialized[c] &&
+           p_.compPos[c] <= pos && int(pos) <= p_.carriedTo[c];
+  }
   ExprP lastAt(uint32_t pos) const {
-    if (pos == p_.exitPos) return ~valueAt(loop_.continueCond, pos);
+    if (pos == p_.exitPos || lastFromCondition(pos)) return ~valueAt(loop_.continueCond, pos);
     if (sf() && p_.isCut(pos)) return fifoLst_[p_.clusterOf(pos) - 1];
     return lst_[pos];
   }
@@ -174,6 +181,15 @@ private:
     return false;
   }
 
+  bool held(size_t k) const { return k < p_.liveInHeld.size() && p_.liveInHeld[k]; }
+  // Only some bits read (e.g. truncated): lint wants the unused ones declared as such.
+  bool liveInPartial(size_t k) const {
+    bool partial = false;
+    for (ValueId v = 0; v < loop_.ops.size(); ++v)
+      if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k) partial |= partial_[v];
+    return partial;
+  }
+
   unsigned liveInWidth(size_t k) const {
     for (const ir::Op& op : loop_.ops)
       if (op.kind == OpKind::LiveIn && op.index == k) return op.width();
@@ -194,7 +210,8 @@ private:
     fifoClear_ = p_.reinvocable ? nl::zero() : start_;
     if (p_.reinvocable) accept_ = b_.output("accept", 1);
     for (size_t k = 0; k < loop_.liveIns.size(); ++k)
-      li_.push_back(b_.input(fmt::format(FMT_COMPILE("li_{}"), k), liveInWidth(k)));
+      li_.push_back(
+          b_.input(fmt::format(FMT_COMPILE("li_{}"), k), liveInWidth(k), held(k) && liveInPartial(k)));
     for (size_t k = 0; k < loop_.liveOuts.size(); ++k)
       lo_.push_back(
           b_.output(fmt::format(FMT_COMPILE("lo_{}"), k), width(loop_.liveOuts[k]), nl::Storage::Reg));
@@ -219,10 +236,10 @@ private:
     liQ_.resize(loop_.liveIns.size());
     for (size_t k = 0; k < loop_.liveIns.size(); ++k) {
       if (!liveInUsed(k) && !(p_.reinvocable && initOfPhi(k))) continue;
-      bool partial = false; // e.g. only truncated: lint wants the unused bits declared as such
-      for (ValueId v = 0; v < loop_.ops.size(); ++v)
-        if (loop_.ops[v].kind == OpKind::LiveIn && loop_.ops[v].index == k) partial |= partial_[v];
-      liQ_[k] = b_.reg(fmt::format(FMT_COMPILE("li_{}_q"), k), liveInWidth(k), "", partial);
+      // Held by the driver until done (LoopPlan::liveInHeld): read where it comes in.
+      liQ_[k] = held(k)
+                    ? li_[k]
+                    : b_.reg(fmt::format(FMT_COMPILE("li_{}_q"), k), liveInWidth(k), "", liveInPartial(k));
     }
     issue_ = b_.wire("issue", 1);
     b_.observe(issue_); // launches, for the measured reinvocation delay
@@ -245,7 +262,7 @@ private:
     if (p_.reinvocable) reinvocableDeclarations();
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width() == 0) continue;
+      if (isGlobal(op.kind) || op.width() == 0 || onlyCountedNext(v)) continue;
       bool partial = partial_[v];
       c_[v] =
           b_.wire(fmt::format(FMT_COMPILE("c{}"), v), op.width(),
@@ -295,13 +312,16 @@ private:
     }
     lst_.resize(p_.F);
     for (uint32_t pos = p_.exitPos + 1; pos < p_.F; ++pos)
-      if (staged(pos)) lst_[pos] = b_.reg(fmt::format(FMT_COMPILE("lst_p{}"), pos), 1);
+      if (staged(pos) && !lastFromCondition(pos))
+        lst_[pos] = b_.reg(fmt::format(FMT_COMPILE("lst_p{}"), pos), 1);
     for (size_t k = 0; k < loop_.phis.size(); ++k)
-      carry_.push_back(b_.reg(fmt::format(FMT_COMPILE("carry{}"), k), loop_.phis[k].width()));
+      carry_.push_back(countedPhi(k) ? nullptr
+                                     : b_.reg(fmt::format(FMT_COMPILE("carry{}"), k), loop_.phis[k].width()));
     if (!sf()) return;
     // The values each exit FIFO carries, as wires sliced from its output.
     for (uint32_t j = 0; j + 1 < p_.cuts.size(); ++j) {
-      fifoLst_.push_back(b_.wire(fmt::format(FMT_COMPILE("f{}_lst"), j), 1));
+      fifoLst_.push_back(
+          lastFromCondition(p_.cuts[j + 1]) ? nullptr : b_.wire(fmt::format(FMT_COMPILE("f{}_lst"), j), 1));
       for (ValueId v : crossing(j))
         fifoValue_[{j, v}] = b_.wire(fmt::format(FMT_COMPILE("f{}_v{}"), j, v), width(v), "", partial_[v]);
     }
@@ -424,18 +444,19 @@ private:
     for (uint32_t pos = q + 1; pos < p_.F; ++pos)
       if (lst_[pos]) b_.drive(lst_[pos]).updates = {{adv(), lastAt(pos - 1)}};
     for (size_t k = 0; k < loop_.liveIns.size(); ++k)
-      if (liQ_[k]) b_.drive(liQ_[k]).updates = {{start_, li_[k]}};
+      if (liQ_[k] && !held(k)) b_.drive(liQ_[k]).updates = {{start_, li_[k]}};
   }
 
   // Stall-free clusters: admission of a token into cluster j by its credit counter, the II spacing,
   // the responses and request ports it needs, port priority, and carry gates.
   void admission(const ExprP& issueCond) {
     const uint32_t nc = uint32_t(p_.cuts.size());
-    // Exit FIFOs: lst in bit 0, then the crossing values upwards.
+    // Exit FIFOs: lst in bit 0 (unless the condition crosses too), then the crossing values upwards.
     for (uint32_t j = 0; j + 1 < nc; ++j) {
       std::vector<ValueId> xs = crossing(j);
       uint32_t c = p_.cuts[j + 1];
-      std::vector<ExprP> parts = {lastAt(c - 1)};
+      std::vector<ExprP> parts;
+      if (fifoLst_[j]) parts.push_back(lastAt(c - 1));
       for (ValueId v : xs)
         parts.push_back(valueAt(v, c - 1));
       std::reverse(parts.begin(), parts.end());
@@ -451,8 +472,8 @@ private:
       nl::ModuleBuilder::FifoOut out = b_.fifo(f);
       ExprP dout = out.dout;
       fifoNonempty_.push_back(out.nonempty);
-      b_.assign(fifoLst_[j], nl::slice(dout, 0, 0));
-      unsigned lo = 1;
+      unsigned lo = 0;
+      if (fifoLst_[j]) b_.assign(fifoLst_[j], nl::slice(dout, 0, 0)), lo = 1;
       for (ValueId v : xs) {
         b_.assign(fifoValue_.at({j, v}), nl::slice(dout, lo + width(v) - 1, lo));
         lo += width(v);
@@ -524,7 +545,7 @@ private:
   void datapath() {
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width() == 0) continue;
+      if (!c_[v]) continue;
       uint32_t t = p_.start[v];
       ExprP e;
       switch (op.kind) {
@@ -610,8 +631,31 @@ private:
     return chain[d - 1];
   }
 
+  // The next value of a phi counted where it is read, and read by nothing else: not built.
+  bool onlyCountedNext(ValueId v) const {
+    bool next = false;
+    for (ValueId u = 0; u < loop_.ops.size(); ++u) {
+      const ir::Op& op = loop_.ops[u];
+      if (std::find(op.operands.begin(), op.operands.end(), v) != op.operands.end()) return false;
+      if (op.kind == OpKind::LoopPhi && loop_.phis[op.index].next == v) {
+        if (!p_.phiCounted(u)) return false;
+        next = true;
+      }
+    }
+    return next && loop_.continueCond != v && p_.instanceOf[v] < 0 &&
+           std::find(loop_.liveOuts.begin(), loop_.liveOuts.end(), v) == loop_.liveOuts.end();
+  }
+
+  // Phi k is read only where it is counted (LoopPlan::phiCounted): no carry register.
+  bool countedPhi(size_t k) const {
+    for (ValueId v = 0; v < loop_.ops.size(); ++v)
+      if (loop_.ops[v].kind == OpKind::LoopPhi && loop_.ops[v].index == k && p_.phiCounted(v)) return true;
+    return false;
+  }
+
   ExprP phiRead(ValueId v) const {
     const ir::Op& op = loop_.ops[v];
+    if (p_.phiCounted(v)) return counter_.at({v, p_.compPos[v]});
     // Reinvocable: an invocation's first token reads the initial value it carries.
     if (p_.reinvocable) {
       const uint32_t s = p_.start[v];
@@ -641,6 +685,7 @@ private:
                                {vk_[key.second] & adv(), nl::add(reg, nl::lit(step, op.width()))}};
     }
     for (size_t k = 0; k < loop_.phis.size(); ++k) {
+      if (!carry_[k]) continue;
       const ir::LoopPhi& ph = loop_.phis[k];
       uint32_t rn = p_.readyPos[ph.next];
       if (p_.reinvocable) // the first token takes its initial value (phiRead)

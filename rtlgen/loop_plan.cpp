@@ -21,6 +21,10 @@ void LoopPlan::dropCounters() {
     c.clear();
 }
 
+bool LoopPlan::phiCounted(ir::ValueId v) const {
+  return v < counters.size() && !counters[v].empty() && counters[v].front() == compPos[v];
+}
+
 bool LoopPlan::carriedAcross(const ir::Loop& loop, ir::ValueId v, uint32_t cut) const {
   const ir::Op& op = loop.ops[v];
   if (op.kind == OpKind::Const || op.kind == OpKind::LiveIn || op.kind == OpKind::Undef || op.width() == 0 ||
@@ -244,17 +248,45 @@ std::optional<uint64_t> inductionStep(const ir::Loop& loop, ir::ValueId v) {
 
 namespace {
 
+// The last position x is read at other than by the phis counted at their own position, which take
+// no next value (LoopPlan::phiCounted). A value some rematerialized one is formed again from keeps
+// its reads (lastUse).
+int readBesidesCountedPhis(const ir::Loop& loop, const LoopPlan& p, ir::ValueId x) {
+  int last = int(p.compPos[x]);
+  for (size_t i = 0; i < loop.ops.size(); ++i) {
+    const ir::Op& op = loop.ops[i];
+    for (ir::ValueId o : op.operands)
+      if (o == x) last = std::max(last, int(p.rematerialized[i] ? p.lastUse[x] : p.start[i]));
+    if (op.kind == OpKind::Load && op.operands.size() > 1 && op.operands[1] == x)
+      last = std::max(last, int(p.compPos[i]));
+    if (op.kind == OpKind::LoopCall && !op.operands.empty() && op.operands.back() == x)
+      last = std::max(last, int(p.compPos[i]));
+    if (op.kind == OpKind::LoopPhi && loop.phis[op.index].next == x && !p.phiCounted(ir::ValueId(i)))
+      last = std::max(last, int(p.readyPos[x]));
+  }
+  if (loop.continueCond == x) last = std::max(last, int(p.exitPos));
+  if (std::find(loop.liveOuts.begin(), loop.liveOuts.end(), x) != loop.liveOuts.end()) last = int(p.F) - 1;
+  return std::min(last, p.lastUse[x]);
+}
+
 // An induction variable read far down the pipeline is counted there (LoopPlan::counters) instead of
 // being carried: from the last read it is carried to, every later read takes a counter of its own,
 // where that costs fewer bits (a counter: its register and its adder, twice the width; carrying: a
-// register per position and the exit FIFOs' entries on the way).
+// register per position and the exit FIFOs' entries on the way). Where it is formed (a LoopPhi the
+// only one of its phi) it is counted too: the counter replaces the carry register, and its next
+// value is no longer carried back to it (nor gated across clusters).
 void placeCounters(const ir::Loop& loop, LoopPlan& p, const std::vector<std::set<uint32_t>>& reads) {
   const size_t n = loop.ops.size();
   p.carriedTo = p.lastUse;
   p.counters.assign(n, {});
+  std::vector<uint32_t> readersOfPhi(loop.phis.size(), 0);
+  for (const ir::Op& op : loop.ops)
+    if (op.kind == OpKind::LoopPhi) ++readersOfPhi.at(op.index);
   for (size_t v = 0; v < n; ++v) {
     const auto step = inductionStep(loop, ir::ValueId(v));
-    if (!step || p.lastUse[v] <= int(p.compPos[v])) continue;
+    if (!step) continue;
+    if (readersOfPhi[loop.ops[v].index] == 1) p.counters[v].push_back(p.compPos[v]);
+    if (p.lastUse[v] <= int(p.compPos[v])) continue;
     const uint64_t w = loop.ops[v].width();
     std::vector<uint32_t> later; // reads past where the value is formed
     for (uint32_t r : reads[v])
@@ -273,8 +305,13 @@ void placeCounters(const ir::Loop& loop, LoopPlan& p, const std::vector<std::set
         best = cost, carried = k + 1;
     if (carried == later.size()) continue;
     p.carriedTo[v] = carried ? int(later[carried - 1]) : int(p.compPos[v]);
-    p.counters[v].assign(later.begin() + long(carried), later.end());
+    p.counters[v].insert(p.counters[v].end(), later.begin() + long(carried), later.end());
   }
+  for (size_t v = 0; v < n; ++v)
+    if (p.phiCounted(ir::ValueId(v))) {
+      const ir::ValueId next = loop.phis[loop.ops[v].index].next;
+      p.carriedTo[next] = std::min(p.carriedTo[next], readBesidesCountedPhis(loop, p, next));
+    }
 }
 
 } // namespace
@@ -407,6 +444,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   // takes that value directly; in another cluster a gate makes the carry register current instead.
   // Tokens in one cluster are at least II positions apart, so the iteration ahead can only be at the
   // producing position when it is II or more past the read (no multiplexer where it cannot).
+  placeCounters(loop, p, reads);
   p.forwardPos.assign(n, -1);
   for (size_t v = 0; v < n; ++v) {
     if (loop.ops[v].kind != OpKind::LoopPhi) continue;
@@ -420,6 +458,8 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       if (d.distance == 0) continue;
       if (d.kind != sched::Dependence::Kind::LoopCarried && d.kind != sched::Dependence::Kind::Memory)
         continue;
+      // A phi counted where it is read takes nothing from the iteration ahead.
+      if (d.kind == sched::Dependence::Kind::LoopCarried && p.phiCounted(d.to)) continue;
       // A memory order is kept once the request is issued (the port answers in order); an inner loop's
       // accesses are done when its results are captured.
       uint32_t fromPos = d.kind == sched::Dependence::Kind::LoopCarried ? p.readyPos[d.from]
@@ -460,7 +500,6 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   // cycle too: its token is killed at once), so the last launch is floor(q / period) periods later.
   if (p.predictable && !p.predictBurst)
     p.predictDrain = int64_t(F) + 1 - int64_t(p.exitPos / period * period);
-  placeCounters(loop, p, reads);
   p.memories = accessedMemories(loop, false, allLoops);
   p.loadMemories = accessedMemories(loop, true, allLoops);
   return p;

@@ -68,8 +68,11 @@ struct LoopPlan {
   // plus the step for every iteration that passed r before (they pass every position in order, one
   // token each; squashed ones are the last). Not in a reinvocable loop, whose next invocation's
   // tokens follow the last one's (dropCounters).
+  // A LoopPhi counted at its own position (counters[v] starts with compPos[v]) is read from its
+  // counter there, not from a carry register: its next value is not carried back to it.
   std::vector<int> carriedTo;
   std::vector<std::vector<uint32_t>> counters;
+  bool phiCounted(ir::ValueId v) const;
   void dropCounters();
   // The bits the loop module holds its values in: a register per value and position it is carried
   // to (stall-free: not at a cut, where it is in the exit FIFO), exit FIFO entries (depth x the
@@ -99,6 +102,10 @@ struct LoopPlan {
   // The memories whose port nothing else drives (set by planKernel: no FSM access, no other loop, no
   // queue; a loop the FSM runs): their request fields need not be zero while no request is offered.
   std::vector<uint32_t> soleDriverOf;
+  // Per live-in (set by planKernel): its driver holds it from start until done, so the module reads it
+  // where it comes in instead of latching it at start. A loop the FSM runs, fed a kernel argument
+  // (latched by the kernel when it starts, before the loop can) or a constant.
+  std::vector<bool> liveInHeld;
 
   uint32_t clusterOf(uint32_t pos) const;
   // Stall-free: a bound on the iterations between admission and the last position at once (each

@@ -67,6 +67,10 @@ bool relaxesMemoryOrder(const ir::Loop& loop) {
 
 } // namespace
 
+bool heldByKernel(ir::OpKind k) {
+  return k == ir::OpKind::Arg || k == ir::OpKind::Const || k == ir::OpKind::Undef;
+}
+
 KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
                       const std::vector<LoopKind>& kinds, bool shareUnits) {
   if (kinds.size() != k.loops.size() || s.loops.size() != k.loops.size() ||
@@ -104,6 +108,12 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
     for (uint32_t m : p.loops[l].memories)
       if (callers[l] < 0 && drivers[m] == 1 && k.memories[m].kind != ir::Memory::Kind::Queue)
         p.loops[l].soleDriverOf.push_back(m);
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const std::vector<ir::ValueId>& in = k.loops[l].liveIns;
+    p.loops[l].liveInHeld.assign(in.size(), false);
+    for (size_t i = 0; i < in.size() && callers[l] < 0; ++i)
+      p.loops[l].liveInHeld[i] = heldByKernel(k.ops.at(in[i]).kind);
+  }
   p.fsm = planFsm(k, s, lib);
   checkPlan(k, s, lib, p);
   return p;

@@ -79,12 +79,23 @@ private:
         fail(fmt::format("{} is read from counters, but it is not an induction variable of a loop that "
                          "restarts its tokens at start",
                          label(v)));
-      if (p_.carriedTo[v] > p_.lastUse[v] || p_.carriedTo[v] < std::min(p_.lastUse[v], int(p_.compPos[v])) ||
-          (p_.carriedTo[v] < p_.lastUse[v] &&
-           (p_.counters[v].empty() || int(p_.counters[v].front()) <= p_.carriedTo[v] ||
-            int(p_.counters[v].back()) != p_.lastUse[v])))
+      // Counted where it is formed: a phi read there by nothing else of its own.
+      std::vector<uint32_t> later = p_.counters[v];
+      if (p_.phiCounted(v)) {
+        const uint32_t phi = loop_.ops[v].index;
+        if (std::count_if(loop_.ops.begin(), loop_.ops.end(), [&](const ir::Op& op) {
+              return op.kind == OpKind::LoopPhi && op.index == phi;
+            }) != 1)
+          fail(fmt::format("{} is counted where it is formed, but its phi has other readers", label(v)));
+        later.erase(later.begin());
+      }
+      // The read positions past carriedTo are counted; a counted phi's next value is not read back.
+      const int read = lastRead(v);
+      if (p_.carriedTo[v] > p_.lastUse[v] || p_.carriedTo[v] < std::min(read, int(p_.compPos[v])) ||
+          (!later.empty() && (int(later.front()) <= p_.carriedTo[v] || int(later.back()) != read)) ||
+          (later.empty() && p_.carriedTo[v] < read))
         fail(fmt::format("{} is carried to {} and read up to {}, but counted at no later position", label(v),
-                         p_.carriedTo[v], p_.lastUse[v]));
+                         p_.carriedTo[v], read));
       // A value formed again where it is read: bits of its operands only, formed where it starts, and
       // its operands live as long as it is read.
       if (p_.rematerialized[v]) {
@@ -100,6 +111,28 @@ private:
                              p_.lastUse[v], label(o), p_.lastUse[o]));
       }
     }
+  }
+
+  // The last position v is read at (its operand reads, a load's predicate and a call's at their
+  // capture, the exit condition, a live-out at the last position), the back edges of phis not counted
+  // where they are read included, or as far as a value formed again from it is read.
+  int lastRead(ir::ValueId v) const {
+    int last = -1;
+    for (uint32_t i = 0; i < loop_.ops.size(); ++i) {
+      const ir::Op& op = loop_.ops[i];
+      const bool reads = std::find(op.operands.begin(), op.operands.end(), v) != op.operands.end();
+      const bool formedAgain = p_.rematerialized[i] && loop_.ops[v].kind != OpKind::Const;
+      if (reads) last = std::max(last, formedAgain ? p_.lastUse[i] : int(p_.start[i]));
+      const bool predicate = (op.kind == OpKind::Load && op.operands.size() > 1 && op.operands[1] == v) ||
+                             (op.kind == OpKind::LoopCall && op.operands.back() == v);
+      if (predicate) last = std::max(last, int(p_.compPos[i]));
+      if (op.kind == OpKind::LoopPhi && loop_.phis[op.index].next == v && !p_.phiCounted(i))
+        last = std::max(last, int(p_.readyPos[v]));
+    }
+    if (loop_.continueCond == v) last = std::max(last, int(p_.exitPos));
+    if (std::find(loop_.liveOuts.begin(), loop_.liveOuts.end(), v) != loop_.liveOuts.end())
+      last = int(p_.F) - 1;
+    return last;
   }
 
   // Every position follows the schedule and the library's units; every value lives from where it
@@ -322,6 +355,8 @@ private:
                  (loop_.ops[d.from].kind == OpKind::LoopCall ? lib_.unit(loop_.ops[d.from]).resultOffset : 0);
         else
           continue;
+        // A phi counted where it is read takes nothing from the iteration ahead.
+        if (d.kind == sched::Dependence::Kind::LoopCarried && p_.phiCounted(d.to)) continue;
         if (cluster(done) > cluster(p_.start[d.to]) && d.distance <= p_.inFlightBound())
           needed.insert({d.from, d.to, done, cluster(p_.start[d.to]), d.distance});
       }
@@ -443,6 +478,31 @@ void checkPlan(const ir::Kernel& k, const sched::KernelSchedule& s, const sched:
                                         "not their only driver",
                                         k.loops[l].name, m));
     }
+  // A live-in read where it comes in is held by its driver from start until done: the loop is the
+  // FSM's, and the kernel latches its arguments when it starts (constants never change).
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const std::vector<ir::ValueId>& in = k.loops[l].liveIns;
+    if (plan.loops[l].liveInHeld.size() != in.size())
+      throw InternalError(k.loc, "kernel " + k.name,
+                          fmt::format("plan check: loop {} has {} live-ins, {} held flags", k.loops[l].name,
+                                      in.size(), plan.loops[l].liveInHeld.size()));
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (!plan.loops[l].liveInHeld[i]) continue;
+      // An inner loop's live-ins are its caller's values (an outer pipeline's, moving on).
+      std::string driver = "an outer pipeline";
+      bool kept = false;
+      if (callers[l] < 0) {
+        const OpKind kind = k.ops.at(in[i]).kind;
+        kept = kind == OpKind::Arg || kind == OpKind::Const || kind == OpKind::Undef;
+        driver = ir::opKindName(kind);
+      }
+      if (!kept)
+        throw InternalError(k.loc, "kernel " + k.name,
+                            fmt::format("plan check: loop {} reads live-in {} unlatched, but its driver ({}) "
+                                        "need not hold it while the loop runs",
+                                        k.loops[l].name, i, driver));
+    }
+  }
   checkFsm(k, s, lib, plan.fsm);
 }
 

@@ -180,12 +180,21 @@ TEST_CASE("vadd carries i, counts it where it is read late and forms its address
     CHECK(lp.lastUse[i] == int(lp.start[store]));
     REQUIRE_FALSE(lp.counters[i].empty());
     CHECK(lp.counters[i].back() == lp.start[store]);
-    CHECK(lp.carriedTo[i] < int(lp.counters[i].front()));
+    REQUIRE(lp.counters[i].size() >= 2); // where i is formed, then where it is read late
+    CHECK(lp.carriedTo[i] < int(lp.counters[i][1]));
     const ir::ValueId addr = loop.ops[store].operands[0];
     CHECK(lp.rematerialized[addr]);
     CHECK(lp.carriedTo[addr] == lp.lastUse[addr]);
     // Nothing else drives a, b and c: their requests go ungated.
     CHECK(lp.soleDriverOf == lp.memories);
+    // i itself is a counter: no carry register, and i + 1 is not carried back to it.
+    CHECK(lp.phiCounted(i));
+    CHECK(lp.counters[i].front() == lp.compPos[i]);
+    const ir::ValueId next = loop.phis[loop.ops[i].index].next;
+    CHECK(lp.carriedTo[next] == int(lp.compPos[next]));
+    CHECK(lp.lastUse[next] > lp.carriedTo[next]); // the back edge, which the counter replaces
+    // n (an argument) and i's start (a constant) are held by the kernel: not latched.
+    CHECK(lp.liveInHeld == std::vector<bool>(loop.liveIns.size(), true));
   }
   // A reinvocable loop's tokens follow the last invocation's: no counters there.
   // (outer_plain's inner loop reads its induction variable at its store, several positions on.)
@@ -199,6 +208,52 @@ TEST_CASE("vadd carries i, counts it where it is read late and forms its address
       CHECK(c.empty());
   }
   CHECK(reinvocable > 0);
+}
+
+TEST_CASE("checkPlan rejects a live-in read unlatched that its driver need not hold") {
+  // outer_plain's inner loop, in an outer pipeline, takes live-ins the pipeline moves on from.
+  auto nest = plan("loops/outer_plain", rtl::ClusterMode::StallEnable, true, /*outerLoops=*/true);
+  const std::vector<int> callers = ir::loopCallers(nest->kernel.loops);
+  size_t inner = callers.size();
+  for (size_t l = 0; l < callers.size(); ++l)
+    if (callers[l] >= 0 && !nest->kernel.loops[l].liveIns.empty()) inner = l;
+  REQUIRE(inner < callers.size());
+  CHECK(std::none_of(nest->plan.loops[inner].liveInHeld.begin(), nest->plan.loops[inner].liveInHeld.end(),
+                     [](bool h) { return h; }));
+  expectRejected(
+      *nest, "an outer pipeline's live-in unlatched",
+      [&](rtl::KernelPlan& b) { b.loops[inner].liveInHeld[0] = true; }, "unlatched");
+  // The FSM's loops: a live-in computed by the kernel (not an argument or a constant) is latched.
+  int computed = 0;
+  for (const char* name : {"dot", "fir", "histogram", "lut"}) {
+    auto p = plan(name, rtl::ClusterMode::Auto);
+    for (size_t l = 0; l < p->kernel.loops.size(); ++l)
+      for (size_t i = 0; i < p->kernel.loops[l].liveIns.size(); ++i) {
+        const OpKind k = p->kernel.ops[p->kernel.loops[l].liveIns[i]].kind;
+        const bool argOrConst = k == OpKind::Arg || k == OpKind::Const || k == OpKind::Undef;
+        CHECK(p->plan.loops[l].liveInHeld[i] == argOrConst);
+        if (argOrConst) continue;
+        ++computed;
+        expectRejected(
+            *p, "a computed live-in unlatched", [&](rtl::KernelPlan& b) { b.loops[l].liveInHeld[i] = true; },
+            "unlatched");
+      }
+  }
+  CHECK(computed > 0);
+}
+
+TEST_CASE("checkPlan rejects a next value cut short without its phi counted") {
+  auto p = plan("vadd", rtl::ClusterMode::StallEnable);
+  const ir::Loop& loop = p->kernel.loops[0];
+  const uint32_t i = firstOp(loop, OpKind::LoopPhi);
+  REQUIRE(p->plan.loops[0].phiCounted(i));
+  expectRejected(
+      *p, "i read from its carry while i + 1 is not carried back",
+      [&](rtl::KernelPlan& b) {
+        auto& c = b.loops[0].counters[i];
+        c.erase(c.begin());
+      },
+      "counted at no later position");
 }
 
 TEST_CASE("checkPlan rejects ungated requests on a port another loop drives too") {

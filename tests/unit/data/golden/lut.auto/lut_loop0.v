@@ -28,6 +28,9 @@ module lut_loop0 (
   wire [31:0] c0; // LoopPhi k
   /* verilator lint_on UNUSEDSIGNAL */
   /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
+  reg [31:0] iv0_p0;
+  /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
   reg [31:0] iv0_p4;
   /* verilator lint_on UNUSEDSIGNAL */
   wire c2; // SLt cmp
@@ -45,20 +48,14 @@ module lut_loop0 (
   wire [31:0] c8; // Sub sub
   wire [61:0] c9; // SExt 
   wire [63:0] c10; // Concat 
-  wire [31:0] c13; // Add inc
-  reg [31:0] v13_p1;
-  reg lst_p2;
-  reg lst_p3;
-  reg [31:0] carry0;
-  wire f0_lst;
   wire f0_v2;
   wire [31:0] f0_v8;
   wire fire11;
-  wire [33:0] f0_dout;
+  wire [32:0] f0_dout;
   wire f0_nonempty;
   reg [3:0] cred0;
   wire leave_last;
-  reg [33:0] f0_mem [0:7];
+  reg [32:0] f0_mem [0:7];
   reg [2:0] f0_rd;
   reg [2:0] f0_wr;
   reg [3:0] f0_count;
@@ -74,12 +71,11 @@ module lut_loop0 (
   assign vk_p2 = vld_p2;
   assign vk_p3 = vld_p3;
   assign vk_p4 = admit_1;
-  assign f0_lst = f0_dout[0];
-  assign f0_v2 = f0_dout[1];
-  assign f0_v8 = f0_dout[33:2];
+  assign f0_v2 = f0_dout[0];
+  assign f0_v8 = f0_dout[32:1];
   assign issue = running & (cred0 < 4'h8);
   assign admit_1 = f0_nonempty & (~f0_v2 | m2_req_ready);
-  assign c0 = vld_p1 ? v13_p1 : carry0;
+  assign c0 = iv0_p0;
   assign c2 = $signed(c0) < $signed(32'h10);
   assign c5 = c0[29:0];
   assign c6 = {c5, 2'h0};
@@ -87,8 +83,7 @@ module lut_loop0 (
   assign c8 = v3_p3 - v7_p3;
   assign c9 = {{30{iv0_p4[31]}}, iv0_p4};
   assign c10 = {c9, 2'h0};
-  assign c13 = c0 + 32'h1;
-  assign leave_last = vk_p4 & f0_lst;
+  assign leave_last = vk_p4 & ~f0_v2;
   spvhls_mul_32 u_unit3 (
     .clk(clk),
     .en(1'h1),
@@ -114,17 +109,15 @@ module lut_loop0 (
     if (rst | start) vld_p3 <= 1'h0;
     else vld_p3 <= vk_p2;
   always @(posedge clk)
+    if (start) iv0_p0 <= li_0;
+    else if (vk_p0) iv0_p0 <= iv0_p0 + 32'h1;
+  always @(posedge clk)
     if (start) iv0_p4 <= li_0;
     else if (vk_p4) iv0_p4 <= iv0_p4 + 32'h1;
-  always @(posedge clk)
-    if (start) carry0 <= li_0;
-    else if (vk_p1) carry0 <= v13_p1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
   always @(posedge clk) begin
-    lst_p2 <= ~v2_p1;
-    lst_p3 <= lst_p2;
     v2_p1 <= c2;
     v2_p2 <= v2_p1;
     v2_p3 <= v2_p2;
@@ -132,9 +125,8 @@ module lut_loop0 (
     v7_p1 <= c7;
     v7_p2 <= v7_p1;
     v7_p3 <= v7_p2;
-    v13_p1 <= c13;
   end
-  wire [33:0] f0_din = {c8, v2_p3, lst_p3};
+  wire [32:0] f0_din = {c8, v2_p3};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 4'h0);
   always @(posedge clk) begin

@@ -30,7 +30,6 @@ module lut_loop1 (
   /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] m2_resp_data /* verilator lint_on UNUSEDSIGNAL */
 );
   reg running;
-  reg [31:0] li_1_q;
   wire issue /*verilator public_flat_rd*/;
   wire exit_det;
   wire admit_1;
@@ -57,6 +56,7 @@ module lut_loop1 (
   wire vk_p10;
   wire vk_p11;
   wire [31:0] c0; // LoopPhi i
+  reg [31:0] iv0_p0;
   reg [31:0] iv0_p2;
   reg [31:0] iv0_p11;
   wire c2; // SLt cmp3
@@ -77,26 +77,13 @@ module lut_loop1 (
   wire [31:0] c11; // Load 
   reg [31:0] v11_p10;
   wire [31:0] c12; // Add add
-  wire [31:0] c15; // Add inc14
-  reg [31:0] v15_p1;
-  reg lst_p3;
-  reg lst_p4;
-  reg lst_p5;
-  reg lst_p7;
-  reg lst_p10;
-  reg [31:0] carry0;
-  wire f0_lst;
   wire f0_v2;
-  wire f1_lst;
   wire f1_v2;
-  wire f2_lst;
   wire f2_v2;
   wire [31:0] f2_v6;
   wire [31:0] f2_v8;
-  wire f3_lst;
   wire f3_v2;
   wire [31:0] f3_v6;
-  wire f4_lst;
   wire f4_v2;
   wire [31:0] f4_v12;
   wire fire6;
@@ -106,19 +93,19 @@ module lut_loop1 (
   wire fire11;
   wire [31:0] rf11_dout;
   wire rf11_nonempty;
-  wire [1:0] f0_dout;
+  wire f0_dout;
   wire f0_nonempty;
   reg [2:0] cred0;
-  wire [1:0] f1_dout;
+  wire f1_dout;
   wire f1_nonempty;
   reg [4:0] cred1;
-  wire [65:0] f2_dout;
+  wire [64:0] f2_dout;
   wire f2_nonempty;
   reg [2:0] cred2;
-  wire [33:0] f3_dout;
+  wire [32:0] f3_dout;
   wire f3_nonempty;
   reg [2:0] cred3;
-  wire [33:0] f4_dout;
+  wire [32:0] f4_dout;
   wire f4_nonempty;
   reg [2:0] cred4;
   wire leave_last;
@@ -130,23 +117,23 @@ module lut_loop1 (
   reg [1:0] rf11_rd;
   reg [1:0] rf11_wr;
   reg [2:0] rf11_count;
-  reg [1:0] f0_mem [0:3];
+  reg f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg [1:0] f1_mem [0:15];
+  reg f1_mem [0:15];
   reg [3:0] f1_rd;
   reg [3:0] f1_wr;
   reg [4:0] f1_count;
-  reg [65:0] f2_mem [0:3];
+  reg [64:0] f2_mem [0:3];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
-  reg [33:0] f3_mem [0:3];
+  reg [32:0] f3_mem [0:3];
   reg [1:0] f3_rd;
   reg [1:0] f3_wr;
   reg [2:0] f3_count;
-  reg [33:0] f4_mem [0:3];
+  reg [32:0] f4_mem [0:3];
   reg [1:0] f4_rd;
   reg [1:0] f4_wr;
   reg [2:0] f4_count;
@@ -181,28 +168,23 @@ module lut_loop1 (
   assign vk_p9 = admit_4;
   assign vk_p10 = vld_p10;
   assign vk_p11 = admit_5;
-  assign f0_lst = f0_dout[0];
-  assign f0_v2 = f0_dout[1];
-  assign f1_lst = f1_dout[0];
-  assign f1_v2 = f1_dout[1];
-  assign f2_lst = f2_dout[0];
-  assign f2_v2 = f2_dout[1];
-  assign f2_v6 = f2_dout[33:2];
-  assign f2_v8 = f2_dout[65:34];
-  assign f3_lst = f3_dout[0];
-  assign f3_v2 = f3_dout[1];
-  assign f3_v6 = f3_dout[33:2];
-  assign f4_lst = f4_dout[0];
-  assign f4_v2 = f4_dout[1];
-  assign f4_v12 = f4_dout[33:2];
+  assign f0_v2 = f0_dout;
+  assign f1_v2 = f1_dout;
+  assign f2_v2 = f2_dout[0];
+  assign f2_v6 = f2_dout[32:1];
+  assign f2_v8 = f2_dout[64:33];
+  assign f3_v2 = f3_dout[0];
+  assign f3_v6 = f3_dout[32:1];
+  assign f4_v2 = f4_dout[0];
+  assign f4_v12 = f4_dout[32:1];
   assign issue = running & (cred0 < 3'h4);
   assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready);
   assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty);
   assign admit_3 = f2_nonempty & (cred3 < 3'h4) & (~f2_v2 | m2_req_ready);
   assign admit_4 = f3_nonempty & (cred4 < 3'h4) & (~f3_v2 | rf11_nonempty);
   assign admit_5 = f4_nonempty & (~f4_v2 | m1_req_ready);
-  assign c0 = vld_p1 ? v15_p1 : carry0;
-  assign c2 = $signed(c0) < $signed(li_1_q);
+  assign c0 = iv0_p0;
+  assign c2 = $signed(c0) < $signed(li_1);
   assign c4 = {{30{iv0_p2[31]}}, iv0_p2};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
@@ -211,8 +193,7 @@ module lut_loop1 (
   assign c10 = {c9, 2'h0};
   assign c11 = rf11_dout;
   assign c12 = v11_p10 + v6_p10;
-  assign c15 = c0 + 32'h1;
-  assign leave_last = vk_p11 & f4_lst;
+  assign leave_last = vk_p11 & ~f4_v2;
   always @(posedge clk)
     if (rst | start) cred0 <= 3'h0;
     else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
@@ -256,23 +237,18 @@ module lut_loop1 (
     if (rst | start) vld_p10 <= 1'h0;
     else vld_p10 <= vk_p9;
   always @(posedge clk)
+    if (start) iv0_p0 <= li_0;
+    else if (vk_p0) iv0_p0 <= iv0_p0 + 32'h1;
+  always @(posedge clk)
     if (start) iv0_p2 <= li_0;
     else if (vk_p2) iv0_p2 <= iv0_p2 + 32'h1;
   always @(posedge clk)
     if (start) iv0_p11 <= li_0;
     else if (vk_p11) iv0_p11 <= iv0_p11 + 32'h1;
   always @(posedge clk)
-    if (start) carry0 <= li_0;
-    else if (vk_p1) carry0 <= v15_p1;
-  always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
   always @(posedge clk) begin
-    lst_p3 <= f0_lst;
-    lst_p4 <= lst_p3;
-    lst_p5 <= lst_p4;
-    lst_p7 <= f1_lst;
-    lst_p10 <= f3_lst;
     v2_p1 <= c2;
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
@@ -282,10 +258,7 @@ module lut_loop1 (
     v6_p7 <= c6;
     v6_p10 <= f3_v6;
     v11_p10 <= c11;
-    v15_p1 <= c15;
   end
-  always @(posedge clk)
-    if (start) li_1_q <= li_1;
   wire rf6_pop = admit_2 & f1_v2;
   wire [31:0] rf6_din = m0_resp_data[31:0];
   assign rf6_dout = (rf6_count != 5'h0) ? rf6_mem[rf6_rd] : rf6_din;
@@ -324,7 +297,6 @@ module lut_loop1 (
       if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && (rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count - 3'h1;
     end
   end
-  wire [1:0] f0_din = {v2_p1, ~v2_p1};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 3'h0);
   always @(posedge clk) begin
@@ -334,7 +306,7 @@ module lut_loop1 (
       f0_count <= 3'h0;
     end else begin
       if (vk_p1) begin
-        f0_mem[f0_wr] <= f0_din;
+        f0_mem[f0_wr] <= v2_p1;
         f0_wr <= f0_wr + 2'h1;
       end
       if (admit_1) f0_rd <= f0_rd + 2'h1;
@@ -342,7 +314,6 @@ module lut_loop1 (
       if (!vk_p1 && admit_1) f0_count <= f0_count - 3'h1;
     end
   end
-  wire [1:0] f1_din = {v2_p5, lst_p5};
   assign f1_dout = f1_mem[f1_rd];
   assign f1_nonempty = (f1_count != 5'h0);
   always @(posedge clk) begin
@@ -352,7 +323,7 @@ module lut_loop1 (
       f1_count <= 5'h0;
     end else begin
       if (vk_p5) begin
-        f1_mem[f1_wr] <= f1_din;
+        f1_mem[f1_wr] <= v2_p5;
         f1_wr <= f1_wr + 4'h1;
       end
       if (admit_2) f1_rd <= f1_rd + 4'h1;
@@ -360,7 +331,7 @@ module lut_loop1 (
       if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [65:0] f2_din = {c8, v6_p7, v2_p7, lst_p7};
+  wire [64:0] f2_din = {c8, v6_p7, v2_p7};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -378,7 +349,7 @@ module lut_loop1 (
       if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
     end
   end
-  wire [33:0] f3_din = {f2_v6, f2_v2, f2_lst};
+  wire [32:0] f3_din = {f2_v6, f2_v2};
   assign f3_dout = f3_mem[f3_rd];
   assign f3_nonempty = (f3_count != 3'h0);
   always @(posedge clk) begin
@@ -396,7 +367,7 @@ module lut_loop1 (
       if (!vk_p8 && admit_4) f3_count <= f3_count - 3'h1;
     end
   end
-  wire [33:0] f4_din = {c12, v2_p10, lst_p10};
+  wire [32:0] f4_din = {c12, v2_p10};
   assign f4_dout = f4_mem[f4_rd];
   assign f4_nonempty = (f4_count != 3'h0);
   always @(posedge clk) begin

@@ -30,7 +30,6 @@ module vadd_loop0 (
   output wire [63:0] m2_req_wdata
 );
   reg running;
-  reg [31:0] li_1_q;
   wire issue /*verilator public_flat_rd*/;
   wire exit_det;
   wire en;
@@ -51,6 +50,7 @@ module vadd_loop0 (
   wire vk_p7;
   wire [31:0] c0; // LoopPhi i
   reg [31:0] v0_p1;
+  reg [31:0] iv0_p0;
   reg [31:0] iv0_p7;
   wire c2; // SLt cmp
   reg v2_p1;
@@ -68,15 +68,6 @@ module vadd_loop0 (
   reg [31:0] v7_p6;
   wire [31:0] c8; // Add add
   reg [31:0] v8_p7;
-  wire [31:0] c11; // Add inc
-  reg [31:0] v11_p1;
-  reg lst_p2;
-  reg lst_p3;
-  reg lst_p4;
-  reg lst_p5;
-  reg lst_p6;
-  reg lst_p7;
-  reg [31:0] carry0;
   wire fire6;
   wire [31:0] rf6_dout;
   wire rf6_nonempty;
@@ -122,15 +113,14 @@ module vadd_loop0 (
   assign vk_p7 = vld_p7;
   assign en = ~((vk_p1 & v2_p1 & ~m0_req_ready) | (vk_p5 & v2_p5 & ~rf6_nonempty) | (vk_p1 & v2_p1 & ~m1_req_ready) | (vk_p5 & v2_p5 & ~rf7_nonempty) | (vk_p7 & v2_p7 & ~m2_req_ready));
   assign issue = running & en;
-  assign c0 = vld_p1 ? v11_p1 : carry0;
-  assign c2 = $signed(c0) < $signed(li_1_q);
+  assign c0 = iv0_p0;
+  assign c2 = $signed(c0) < $signed(li_1);
   assign c4 = {{30{v0_p1[31]}}, v0_p1};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
   assign c8 = v6_p6 + v7_p6;
-  assign c11 = c0 + 32'h1;
-  assign leave_last = vk_p7 & lst_p7 & en;
+  assign leave_last = vk_p7 & ~v2_p7 & en;
   always @(posedge clk)
     if (rst) running <= 1'h0;
     else if (start) running <= 1'h1;
@@ -157,21 +147,15 @@ module vadd_loop0 (
     if (rst | start) vld_p7 <= 1'h0;
     else if (en) vld_p7 <= vk_p6;
   always @(posedge clk)
+    if (start) iv0_p0 <= li_0;
+    else if (vk_p0 & en) iv0_p0 <= iv0_p0 + 32'h1;
+  always @(posedge clk)
     if (start) iv0_p7 <= li_0;
     else if (vk_p7 & en) iv0_p7 <= iv0_p7 + 32'h1;
-  always @(posedge clk)
-    if (start) carry0 <= li_0;
-    else if (vk_p1 & en) carry0 <= v11_p1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
   always @(posedge clk) if (en) begin
-    lst_p2 <= ~v2_p1;
-    lst_p3 <= lst_p2;
-    lst_p4 <= lst_p3;
-    lst_p5 <= lst_p4;
-    lst_p6 <= lst_p5;
-    lst_p7 <= lst_p6;
     v0_p1 <= c0;
     v2_p1 <= c2;
     v2_p2 <= v2_p1;
@@ -183,10 +167,7 @@ module vadd_loop0 (
     v6_p6 <= c6;
     v7_p6 <= c7;
     v8_p7 <= c8;
-    v11_p1 <= c11;
   end
-  always @(posedge clk)
-    if (start) li_1_q <= li_1;
   wire rf6_pop = vk_p5 & v2_p5 & en;
   wire [31:0] rf6_din = m0_resp_data[31:0];
   assign rf6_dout = (rf6_count != 4'h0) ? rf6_mem[rf6_rd] : rf6_din;

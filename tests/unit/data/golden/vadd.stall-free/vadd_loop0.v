@@ -30,7 +30,6 @@ module vadd_loop0 (
   output wire [63:0] m2_req_wdata
 );
   reg running;
-  reg [31:0] li_1_q;
   wire issue /*verilator public_flat_rd*/;
   wire exit_det;
   wire admit_1;
@@ -51,6 +50,7 @@ module vadd_loop0 (
   wire vk_p7;
   wire vk_p8;
   wire [31:0] c0; // LoopPhi i
+  reg [31:0] iv0_p0;
   reg [31:0] iv0_p2;
   reg [31:0] iv0_p8;
   wire c2; // SLt cmp
@@ -66,18 +66,8 @@ module vadd_loop0 (
   wire [31:0] c7; // Load 
   reg [31:0] v7_p7;
   wire [31:0] c8; // Add add
-  wire [31:0] c11; // Add inc
-  reg [31:0] v11_p1;
-  reg lst_p3;
-  reg lst_p4;
-  reg lst_p5;
-  reg lst_p7;
-  reg [31:0] carry0;
-  wire f0_lst;
   wire f0_v2;
-  wire f1_lst;
   wire f1_v2;
-  wire f2_lst;
   wire f2_v2;
   wire [31:0] f2_v8;
   wire fire6;
@@ -87,13 +77,13 @@ module vadd_loop0 (
   wire [31:0] rf7_dout;
   wire rf7_nonempty;
   wire fire9;
-  wire [1:0] f0_dout;
+  wire f0_dout;
   wire f0_nonempty;
   reg [2:0] cred0;
-  wire [1:0] f1_dout;
+  wire f1_dout;
   wire f1_nonempty;
   reg [4:0] cred1;
-  wire [33:0] f2_dout;
+  wire [32:0] f2_dout;
   wire f2_nonempty;
   reg [2:0] cred2;
   wire leave_last;
@@ -105,15 +95,15 @@ module vadd_loop0 (
   reg [3:0] rf7_rd;
   reg [3:0] rf7_wr;
   reg [4:0] rf7_count;
-  reg [1:0] f0_mem [0:3];
+  reg f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg [1:0] f1_mem [0:15];
+  reg f1_mem [0:15];
   reg [3:0] f1_rd;
   reg [3:0] f1_wr;
   reg [4:0] f1_count;
-  reg [33:0] f2_mem [0:3];
+  reg [32:0] f2_mem [0:3];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
@@ -145,26 +135,22 @@ module vadd_loop0 (
   assign vk_p6 = admit_2;
   assign vk_p7 = vld_p7;
   assign vk_p8 = admit_3;
-  assign f0_lst = f0_dout[0];
-  assign f0_v2 = f0_dout[1];
-  assign f1_lst = f1_dout[0];
-  assign f1_v2 = f1_dout[1];
-  assign f2_lst = f2_dout[0];
-  assign f2_v2 = f2_dout[1];
-  assign f2_v8 = f2_dout[33:2];
+  assign f0_v2 = f0_dout;
+  assign f1_v2 = f1_dout;
+  assign f2_v2 = f2_dout[0];
+  assign f2_v8 = f2_dout[32:1];
   assign issue = running & (cred0 < 3'h4);
   assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
   assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty) & (~f1_v2 | rf7_nonempty);
   assign admit_3 = f2_nonempty & (~f2_v2 | m2_req_ready);
-  assign c0 = vld_p1 ? v11_p1 : carry0;
-  assign c2 = $signed(c0) < $signed(li_1_q);
+  assign c0 = iv0_p0;
+  assign c2 = $signed(c0) < $signed(li_1);
   assign c4 = {{30{iv0_p2[31]}}, iv0_p2};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
   assign c8 = v6_p7 + v7_p7;
-  assign c11 = c0 + 32'h1;
-  assign leave_last = vk_p8 & f2_lst;
+  assign leave_last = vk_p8 & ~f2_v2;
   always @(posedge clk)
     if (rst | start) cred0 <= 3'h0;
     else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
@@ -197,22 +183,18 @@ module vadd_loop0 (
     if (rst | start) vld_p7 <= 1'h0;
     else vld_p7 <= vk_p6;
   always @(posedge clk)
+    if (start) iv0_p0 <= li_0;
+    else if (vk_p0) iv0_p0 <= iv0_p0 + 32'h1;
+  always @(posedge clk)
     if (start) iv0_p2 <= li_0;
     else if (vk_p2) iv0_p2 <= iv0_p2 + 32'h1;
   always @(posedge clk)
     if (start) iv0_p8 <= li_0;
     else if (vk_p8) iv0_p8 <= iv0_p8 + 32'h1;
   always @(posedge clk)
-    if (start) carry0 <= li_0;
-    else if (vk_p1) carry0 <= v11_p1;
-  always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
   always @(posedge clk) begin
-    lst_p3 <= f0_lst;
-    lst_p4 <= lst_p3;
-    lst_p5 <= lst_p4;
-    lst_p7 <= f1_lst;
     v2_p1 <= c2;
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
@@ -220,10 +202,7 @@ module vadd_loop0 (
     v2_p7 <= f1_v2;
     v6_p7 <= c6;
     v7_p7 <= c7;
-    v11_p1 <= c11;
   end
-  always @(posedge clk)
-    if (start) li_1_q <= li_1;
   wire rf6_pop = admit_2 & f1_v2;
   wire [31:0] rf6_din = m0_resp_data[31:0];
   assign rf6_dout = (rf6_count != 5'h0) ? rf6_mem[rf6_rd] : rf6_din;
@@ -262,7 +241,6 @@ module vadd_loop0 (
       if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && (rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count - 5'h1;
     end
   end
-  wire [1:0] f0_din = {v2_p1, ~v2_p1};
   assign f0_dout = f0_mem[f0_rd];
   assign f0_nonempty = (f0_count != 3'h0);
   always @(posedge clk) begin
@@ -272,7 +250,7 @@ module vadd_loop0 (
       f0_count <= 3'h0;
     end else begin
       if (vk_p1) begin
-        f0_mem[f0_wr] <= f0_din;
+        f0_mem[f0_wr] <= v2_p1;
         f0_wr <= f0_wr + 2'h1;
       end
       if (admit_1) f0_rd <= f0_rd + 2'h1;
@@ -280,7 +258,6 @@ module vadd_loop0 (
       if (!vk_p1 && admit_1) f0_count <= f0_count - 3'h1;
     end
   end
-  wire [1:0] f1_din = {v2_p5, lst_p5};
   assign f1_dout = f1_mem[f1_rd];
   assign f1_nonempty = (f1_count != 5'h0);
   always @(posedge clk) begin
@@ -290,7 +267,7 @@ module vadd_loop0 (
       f1_count <= 5'h0;
     end else begin
       if (vk_p5) begin
-        f1_mem[f1_wr] <= f1_din;
+        f1_mem[f1_wr] <= v2_p5;
         f1_wr <= f1_wr + 4'h1;
       end
       if (admit_2) f1_rd <= f1_rd + 4'h1;
@@ -298,7 +275,7 @@ module vadd_loop0 (
       if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [33:0] f2_din = {c8, v2_p7, lst_p7};
+  wire [32:0] f2_din = {c8, v2_p7};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
