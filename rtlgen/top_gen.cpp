@@ -123,6 +123,15 @@ private:
   std::string argName(uint32_t i) const { return in_.argNames[i]; }
   static bool leaf(OpKind k) { return k == OpKind::Const || k == OpKind::Undef || k == OpKind::Arg; }
 
+  // A loop's live-out as the loop module holds it. Nothing reads the old value once the loop starts
+  // again: every read of it is after its LoopOut, in the block the loop's call ends, or a phi's copy
+  // when that block is left.
+  ExprP loopOut(ValueId v) const {
+    const ir::Op& op = k_.ops[v];
+    return nl::ref(fmt::format(FMT_COMPILE("lp{}_lo_{}"), k_.ops[op.operands[0]].index, op.index),
+                   op.width());
+  }
+
   ExprP regOf(ValueId v) {
     if (!reg_[v]) {
       const ir::Op& op = k_.ops[v];
@@ -143,6 +152,8 @@ private:
       return nl::lit(0, op.width());
     case OpKind::Arg:
       return argQ_.at(op.index);
+    case OpKind::LoopOut: // the loop's own register, written when it is done, held until it next is
+      return loopOut(v);
     default:
       break;
     }
@@ -263,12 +274,8 @@ private:
         stalls.push_back(at(b, t) & ~task_[op.index].idle);
         releases[op.index].push_back(at(b, t));
         break;
-      case OpKind::LoopOut: {
-        const ir::Op& call = k_.ops[op.operands[0]];
-        ExprP lo = nl::ref(fmt::format(FMT_COMPILE("lp{}_lo_{}"), call.index, op.index), op.width());
-        upd(v, at(b, start(op.operands[0])) & loopDone_.at(call.index), lo);
-        break;
-      }
+      case OpKind::LoopOut:
+        break; // read from the loop (loopOut)
       default: {
         if (op.width() == 0 || leaf(op.kind)) break;
         std::vector<ExprP> a;
@@ -418,7 +425,8 @@ private:
         for (size_t i = 0; i < phi.operands.size(); ++i)
           if (phi.phiBlocks[i] == cb) {
             const ValueId o = phi.operands[i];
-            ExprP x = o == call ? result : leaf(k_.ops[o].kind) ? value(o, cb, 0) : regOf(o);
+            const OpKind ok = k_.ops[o].kind;
+            ExprP x = o == call ? result : leaf(ok) || ok == OpKind::LoopOut ? value(o, cb, 0) : regOf(o);
             s.push_back(nl::assignStmt(std::string(regOf(v)->name()), x));
           }
       }
