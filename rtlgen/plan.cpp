@@ -65,11 +65,13 @@ bool relaxesMemoryOrder(const ir::Loop& loop) {
   return false;
 }
 
-} // namespace
-
+// A kernel value its FSM holds from before any loop starts until the kernel is done: an argument
+// (latched at the kernel's start) or a constant (LoopPlan::liveInHeld).
 bool heldByKernel(ir::OpKind k) {
   return k == ir::OpKind::Arg || k == ir::OpKind::Const || k == ir::OpKind::Undef;
 }
+
+} // namespace
 
 KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
                       const std::vector<LoopKind>& kinds, bool shareUnits) {

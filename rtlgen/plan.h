@@ -57,10 +57,6 @@ struct KernelPlan {
 KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const sched::OperatorLibrary& lib,
                       const std::vector<LoopKind>& kinds, bool shareUnits = true);
 
-// A kernel value its FSM holds from before any loop starts until the kernel is done: an argument
-// (latched at the kernel's start) or a constant (LoopPlan::liveInHeld).
-bool heldByKernel(ir::OpKind k);
-
 // Auto's second look: a stall-free loop whose plan needs recurrence gates (a later cluster produces
 // what an earlier one reads, so iterations serialise behind the memory latency) is faster as one
 // stall-enable cluster. Changes those loops' kinds; returns whether any changed (then reschedule).

@@ -526,10 +526,15 @@ private:
       c = {{"clk", nl::ref("clk", 1)}, {"rst", rst_}, {"start", loopStart_[l]}, {"done", loopDone_[l]}};
       for (size_t i = 0; i < loop.liveIns.size(); ++i)
         c.emplace_back(fmt::format(FMT_COMPILE("li_{}"), i), value(loop.liveIns[i], b, t));
-      for (size_t i = 0; i < loop.liveOuts.size(); ++i)
-        c.emplace_back(
-            fmt::format(FMT_COMPILE("lo_{}"), i),
-            b_.wire(fmt::format(FMT_COMPILE("lp{}_lo_{}"), l, i), loop.ops[loop.liveOuts[i]].width()));
+      for (size_t i = 0; i < loop.liveOuts.size(); ++i) {
+        bool partial = false; // the kernel reads some bits only (loopOut: no register of its own between)
+        for (ValueId v = 0; v < k_.ops.size(); ++v)
+          if (k_.ops[v].kind == OpKind::LoopOut && k_.ops[v].operands[0] == call && k_.ops[v].index == i)
+            partial = partial || partial_[v];
+        c.emplace_back(fmt::format(FMT_COMPILE("lo_{}"), i),
+                       b_.wire(fmt::format(FMT_COMPILE("lp{}_lo_{}"), l, i),
+                               loop.ops[loop.liveOuts[i]].width(), "", partial));
+      }
       for (uint32_t m : in_.plan->loops[l].memories) {
         const nl::MemPort& pm = ports_[m];
         const auto& lms = in_.plan->loops[l].loadMemories;
