@@ -269,6 +269,25 @@ int readBesidesCountedPhis(const ir::Loop& loop, const LoopPlan& p, ir::ValueId 
   return std::min(last, p.lastUse[x]);
 }
 
+// Is phi v's value where it is formed read: carried on from there, read there by anything but its
+// next value, or that next value read by anything but v's phi?
+bool readWhereFormed(const ir::Loop& loop, const LoopPlan& p, ir::ValueId v) {
+  const uint32_t at = p.compPos[v];
+  const ir::ValueId next = loop.phis[loop.ops[v].index].next;
+  if (p.carriedTo[v] > int(at)) return true;
+  if ((loop.continueCond == v && p.exitPos == at) || (loop.continueCond == next)) return true;
+  for (ir::ValueId o : loop.liveOuts)
+    if ((o == v && p.F - 1 == at) || o == next) return true;
+  for (size_t i = 0; i < loop.ops.size(); ++i) {
+    const ir::Op& op = loop.ops[i];
+    const bool readsV = std::find(op.operands.begin(), op.operands.end(), v) != op.operands.end();
+    if (i != next && readsV && (p.start[i] == at || p.compPos[i] == at)) return true;
+    if (std::find(op.operands.begin(), op.operands.end(), next) != op.operands.end()) return true;
+    if (op.kind == OpKind::LoopPhi && i != v && loop.phis[op.index].next == next) return true;
+  }
+  return false;
+}
+
 // An induction variable read far down the pipeline is counted there (LoopPlan::counters) instead of
 // being carried: from the last read it is carried to, every later read takes a counter of its own,
 // where that costs fewer bits (a counter: its register and its adder, twice the width; carrying: a
@@ -307,6 +326,11 @@ void placeCounters(const ir::Loop& loop, LoopPlan& p, const std::vector<std::set
     p.carriedTo[v] = carried ? int(later[carried - 1]) : int(p.compPos[v]);
     p.counters[v].insert(p.counters[v].end(), later.begin() + long(carried), later.end());
   }
+  // A phi whose value where it is formed feeds only its own next value, read by nothing else (every
+  // later read counted, or none), keeps no counter there: both stay as they were, unused.
+  for (size_t v = 0; v < n; ++v)
+    if (p.phiCounted(ir::ValueId(v)) && !readWhereFormed(loop, p, ir::ValueId(v)))
+      p.counters[v].erase(p.counters[v].begin());
   for (size_t v = 0; v < n; ++v)
     if (p.phiCounted(ir::ValueId(v))) {
       const ir::ValueId next = loop.phis[loop.ops[v].index].next;
