@@ -292,7 +292,7 @@ private:
       // Outstanding reads (or inner-loop calls): stall-free, every token between request and capture
       // cluster (their credits); stall-enable, one per II over the latency plus the one being
       // captured and a spare.
-      const uint64_t latency = lib_.unit(loop_.ops[v]).resultOffset;
+      const uint64_t latency = lib_.unit(loop_.ops[v]).formOffset(false);
       uint64_t outstanding = latency / p_.ii + 2;
       if (p_.stallFree()) {
         outstanding = 0;

@@ -56,26 +56,35 @@ void addChainBreaks(Problem& p) {
   constexpr uint32_t kMaxDistance = 64;
   std::vector<Dependence> breaks;
   for (uint32_t u = 0; u < n; ++u) {
-    if (p.ops[u].latency != 0 || p.ops[u].delayNs <= 0) continue;
+    const Operation& root = p.ops[u];
+    const bool queued = root.latency > 0 && root.resultDelayNs > 0;
+    if (!queued && (root.latency != 0 || root.delayNs <= 0)) continue;
     // reach[D][v]: the longest chain from u to v through D iterations (< 0: none), in order of D and,
-    // within one D, topologically; past the period a chain goes no further (v gets the break).
+    // within one D, topologically; past the period a chain goes no further (v gets the break). A
+    // queued result's chain starts at its readers, in the cycle it is readable (start + latency).
     std::vector<std::vector<double>> reach(1, std::vector<double>(n, -1.0));
-    reach[0][u] = p.ops[u].delayNs;
+    auto extend = [&](uint32_t v, uint32_t dist, double at) {
+      if (dist > kMaxDistance) return;
+      if (reach.size() <= dist) reach.resize(dist + 1, std::vector<double>(n, -1.0));
+      reach[dist][v] = std::max(reach[dist][v], at + p.ops[v].delayNs);
+    };
+    if (!queued)
+      reach[0][u] = root.delayNs;
+    else
+      for (const Dependence& d : p.deps)
+        if (d.from == u && d.to != u && d.carriesValue()) extend(d.to, d.distance, root.resultDelayNs);
     for (uint32_t dist = 0; dist < reach.size(); ++dist) {
       for (uint32_t x : g.order) {
         const double at = reach[dist][x];
         if (at < 0) continue;
         if ((x != u || dist > 0) && at > p.clockPeriodNs) {
-          breaks.push_back(Dependence{u, x, 1, dist, Dependence::Kind::Timing});
+          breaks.push_back(Dependence{u, x, int(root.latency) + 1, dist, Dependence::Kind::Timing});
           continue;
         }
         for (uint32_t v : g.succ[x])
           reach[dist][v] = std::max(reach[dist][v], at + p.ops[v].delayNs);
-        for (const auto& [v, d] : carried[x]) {
-          if (dist + d > kMaxDistance) continue;
-          if (reach.size() <= dist + d) reach.resize(dist + d + 1, std::vector<double>(n, -1.0));
-          reach[dist + d][v] = std::max(reach[dist + d][v], at + p.ops[v].delayNs);
-        }
+        for (const auto& [v, d] : carried[x])
+          extend(v, dist + d, at);
       }
     }
   }
@@ -91,15 +100,18 @@ TimingPath criticalChain(const Problem& p, const Schedule& s) {
   std::vector<uint32_t> order(g.order);
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return s.start[a] > s.start[b]; });
+  // A queued result read where it is readable starts a chain with its resultDelayNs (its readers
+  // start later than it, so they are visited first: out() does not depend on the order there).
   std::vector<std::vector<uint32_t>> preds(n);
   std::vector<bool> chained(n, false);
   for (const Dependence& d : p.deps)
-    if (d.carriesValue() && p.ops[d.from].latency == 0 && d.from != d.to &&
-        int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from]) {
+    if (d.carriesValue() && p.ops[d.from].onWire() && d.from != d.to &&
+        int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from] + p.ops[d.from].latency) {
       preds[d.to].push_back(d.from);
-      chained[d.from] = chained[d.from] || p.ops[d.from].delayNs > 0;
+      chained[d.from] = chained[d.from] || p.ops[d.from].delayNs > 0 || p.ops[d.from].latency > 0;
     }
   std::vector<double> end(n, 0.0);
+  auto out = [&](uint32_t u) { return p.ops[u].latency > 0 ? p.ops[u].resultDelayNs : end[u]; };
   std::vector<int> via(n, -1);
   TimingPath best;
   best.chainedOps = uint32_t(std::count(chained.begin(), chained.end(), true));
@@ -107,7 +119,7 @@ TimingPath criticalChain(const Problem& p, const Schedule& s) {
   for (uint32_t v : order) {
     double arrive = 0;
     for (uint32_t u : preds[v])
-      if (end[u] > arrive) arrive = end[u], via[v] = int(u);
+      if (out(u) > arrive) arrive = out(u), via[v] = int(u);
     end[v] = arrive + p.ops[v].delayNs;
     if (last < 0 || end[v] > best.delayNs) best.delayNs = end[v], last = int(v);
   }

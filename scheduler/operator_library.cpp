@@ -21,8 +21,9 @@
 //   FDiv (f16 / f32 / f64)                 16 / 29 / 58        1   Instance    latency - 1 [2]   -
 //   FSqrt (f16 / f32 / f64)                13 / 26 / 55        1   Instance    latency - 1 [2]   -
 //   SIToFP UIToFP FPToSI FPToUI FPToFP     3                   1   Instance    2 [2]             -
-//   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4)    port,
-//                                                                                                1/cycle
+//   Load                                   memLatency + 1 (5)  1   MemoryPort  memLatency (4);   port,
+//                                                                              a pipeline        1/cycle
+//                                                                              latency (5) [5]
 //   Load from an on-chip RAM               2                   1   MemoryPort  1                 port,
 //                                                                                                1/cycle
 //   Store                                  1                   1   MemoryPort  0                 port,
@@ -49,6 +50,10 @@
 //
 // [4] The pipelined multiplier spvhls_mul_<width> (rtlgen/units/multiplier.h): slice products, then
 // an adder tree, one level per rank.
+//
+// [5] The response waits in its response FIFO (Unit::queued): a pipeline pops it where it is read,
+// with no register of its own, unless the clock period is too short for an add behind the FIFO's
+// head; the kernel FSM registers it as it arrives.
 //
 // Delays (ns) come from the target's delay table (targets/<name>.json, scripts/characterise_target.py)
 // at the operation's width; where the table has no entry (or the target none), estimates for a 6-LUT
@@ -125,6 +130,17 @@ Unit OperatorLibrary::unit(const ir::Op& op, uint32_t operandWidth) const {
   case UnitBuild::MemoryPort:
   case UnitBuild::SubPipeline:
     u.delayNs = delayOf("select", 64, 0.3);
+    if (op.kind == K::Load && op.readLatency == 0) {
+      // The response FIFO's head: a read multiplexer over its entries (two levels of 4:1 for 16) and
+      // the bypass of an empty FIFO, about three selects. A pipeline reads it there where a reader
+      // (an add, say) fits behind it in a cycle; under a tighter clock it registers the response as
+      // it arrives, so that its readers are not a cycle later.
+      const double head = 3 * delayOf("select", std::max(w, 1u), 0.3);
+      const double budget = target_.clockPeriodNs - target_.delays.registerOverheadNs;
+      u.queued =
+          target_.clockPeriodNs <= 0 || head + delayOf("add", std::max(w, 1u), carryChainNs(w)) <= budget;
+      u.resultDelayNs = u.queued ? head : 0.0;
+    }
     break;
   default:
     if (op.kind == K::LoopPhi) u.delayNs = delayOf("select", std::max(w, 1u), 0.3);
@@ -232,8 +248,9 @@ Unit OperatorLibrary::unitTiming(const ir::Op& op) const {
     if (op.rounding != 0) u.module += fmt::format("_{}", ir::roundingName(op.rounding));
     return u;
   case K::Load: {
-    // The request is issued at start; the response is captured memLatency later (an on-chip RAM's
-    // the next cycle) and registered.
+    // The request is issued at start; the response arrives memLatency later (an on-chip RAM's the
+    // next cycle). The FSM registers it there; a pipeline reads an external memory's response from
+    // its response FIFO a cycle later, where it is readable, and an on-chip RAM's registers it.
     const uint32_t lat = op.readLatency > 0 ? op.readLatency : target_.memLatency;
     u.latency = lat + 1, u.build = UnitBuild::MemoryPort, u.resultOffset = lat;
     u.resource = int(op.memory), u.resourceLimit = memoryPortLimit();

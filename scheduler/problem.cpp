@@ -139,13 +139,14 @@ void verify(const Problem& p, const Schedule& s) {
   }
 
   // Timing: along every chain (values read on a wire in the cycle they are formed: the producer has
-  // latency 0 and the reader starts then, in its iteration) the delays sum to at most the period. An
+  // latency 0 and the reader starts then, in its iteration, or a queued result is read where it is
+  // readable, behind its resultDelayNs) the delays sum to at most the period. An
   // operation over the period on its own is allowed (it bounds the clock), nothing chained to it.
   if (p.clockPeriodNs > 0) {
     std::vector<std::vector<size_t>> onWire(ops.size());
     for (const Dependence& d : p.deps)
-      if (d.carriesValue() && ops[d.from].latency == 0 &&
-          int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from])
+      if (d.carriesValue() && ops[d.from].onWire() && d.from != d.to &&
+          int64_t(s.start[d.to]) + int64_t(s.ii) * d.distance == s.start[d.from] + ops[d.from].latency)
         onWire[d.to].push_back(d.from);
     std::vector<double> arrival(ops.size(), 0.0);
     std::vector<int> state(ops.size(), 0); // 0 new, 1 on the stack, 2 done
@@ -158,7 +159,8 @@ void verify(const Problem& p, const Schedule& s) {
       if (state[v] == 0) {
         state[v] = 1;
         for (size_t u : onWire[v])
-          if (double e = self(self, u); e > arrival[v]) arrival[v] = e, from[v] = u;
+          if (double e = ops[u].latency > 0 ? ops[u].resultDelayNs : self(self, u); e > arrival[v])
+            arrival[v] = e, from[v] = u;
         state[v] = 2;
       }
       return arrival[v] + ops[v].delayNs;

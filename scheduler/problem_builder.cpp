@@ -155,6 +155,8 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
                                                            opLabel(op, i), op.memory, p.resources.size()));
     p.ops.push_back(operationOf(op, i, lib, ops, p.clockPeriodNs, i == loop.continueCond));
+    // A pipeline reads a queued result (a load's response) from its queue's head; the FSM registers it.
+    p.ops.back().resultDelayNs = lib.unit(op).resultDelayNs;
   }
   auto lat = [&](uint32_t v) { return int(p.ops[v].latency); };
 

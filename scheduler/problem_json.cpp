@@ -164,6 +164,10 @@ ProblemFile problemFromJson(const std::string& text, const std::string& file) {
     op.resource = it->second.resource;
     op.bits = uint32_t(rd.number(ops[i], where, "bits", 0, 1u << 16));
     op.delayNs = rd.nanoseconds(ops[i], where, "delay_ns", it->second.delayNs);
+    op.resultDelayNs = rd.nanoseconds(ops[i], where, "result_delay_ns", 0);
+    if (op.resultDelayNs > 0 && op.latency == 0)
+      rd.fail(where + ".result_delay_ns",
+              "expected latency >= 1 (a latency-0 result is on a wire after delay_ns)");
     if (!byName.emplace(op.name, uint32_t(i)).second)
       rd.fail(where + ".name", fmt::format("operation '{}' is defined twice", op.name));
     p.ops.push_back(std::move(op));
@@ -260,6 +264,7 @@ std::string problemToJson(const Problem& p, const std::string& name, std::option
     if (op.blocking != 1) o["blocking"] = op.blocking;
     if (op.bits) o["bits"] = op.bits;
     if (op.delayNs > 0) o["delay_ns"] = op.delayNs;
+    if (op.resultDelayNs > 0) o["result_delay_ns"] = op.resultDelayNs;
     ops.push_back(o);
   }
   json deps = json::array();

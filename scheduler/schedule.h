@@ -91,16 +91,26 @@ struct Unit {
   // Offset from start at which the result is on a wire when the operands are valid only at start
   // (a pipeline position): Inline and Wire 0 (the value is then carried through registers), Instance
   // latency - 1 (combinational out of its last stage), MemoryPort memLatency for loads (the response
-  // is captured there and registered).
+  // is there; the kernel FSM captures it into a register).
   uint32_t resultOffset = 0;
+  // The result waits in a queue until it is taken (an external memory's response, in its response
+  // FIFO): a pipeline takes it where it is first readable, start + latency, and reads the queue's head
+  // there instead of registering it a cycle earlier. An on-chip RAM's read data is not held; under a
+  // clock too short for an add behind the queue's head a response is registered as it arrives.
+  bool queued = false;
+  // A queued result's delay from the queue to its wire where a pipeline reads it: the queue's read
+  // multiplexer and bypass (Operation::resultDelayNs).
+  double resultDelayNs = 0.0;
 
   // Offset of the cycle the result is formed in (and registered at the end of, when latency > 0).
   // operandsHeld: the operands stay valid from start until the result is read (the kernel FSM keeps
   // every value in a register), so an Inline unit is evaluated in its last cycle, latency - 1, and
-  // needs no register chain. In a pipeline (operandsHeld false) it is resultOffset.
+  // needs no register chain. In a pipeline (operandsHeld false) it is resultOffset, or latency for a
+  // queued result.
   uint32_t formOffset(bool operandsHeld) const {
     if (operandsHeld && build != UnitBuild::MemoryPort && build != UnitBuild::SubPipeline)
       return latency > 0 ? latency - 1 : 0;
+    if (!operandsHeld && queued) return latency;
     return resultOffset;
   }
 };
@@ -157,6 +167,12 @@ struct Operation {
   // first register (latency > 0). With a latency of 0 its result is on a wire in that cycle, and an
   // operation reading it in the same cycle is chained behind it (Problem::clockPeriodNs).
   double delayNs = 0.0;
+  // With a latency above 0: a result readable at start + latency through logic (a queue's head
+  // multiplexer) rather than from a register, so an operation reading it then is chained behind this
+  // delay. 0: from a register.
+  double resultDelayNs = 0.0;
+  // Is the value on a wire, with a delay, where it is first readable (chains can start from it)?
+  bool onWire() const { return latency == 0 || resultDelayNs > 0; }
 };
 
 // One scheduling problem: a loop body (modulo) or a basic block (sequential, distances all 0).

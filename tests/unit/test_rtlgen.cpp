@@ -422,10 +422,12 @@ TEST_CASE("stall-free plan: cuts at memory positions, exit known before the firs
     CHECK(p.exitFifoDepth[j] >= (len + 1 + p.ii - 1) / p.ii + 1);
     CHECK((p.exitFifoDepth[j] & (p.exitFifoDepth[j] - 1)) == 0);
   }
-  // Every load is captured memLatency after its request, at a cut.
+  // Every load's response is taken from its FIFO where it is readable, memLatency + 1 after its
+  // request (no register holds it), at a cut.
   for (size_t i = 0; i < k.loops[0].ops.size(); ++i)
     if (k.loops[0].ops[i].kind == OpKind::Load) {
-      CHECK(p.compPos[i] == p.start[i] + so.target.memLatency);
+      CHECK(p.compPos[i] == p.start[i] + so.target.memLatency + 1);
+      CHECK(p.compPos[i] == p.readyPos[i]);
       CHECK(p.isCut(p.compPos[i]));
       CHECK(p.respFifoDepth[i] >= 2);
     }

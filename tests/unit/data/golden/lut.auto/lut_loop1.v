@@ -47,8 +47,8 @@ module lut_loop1 (
   wire vk_p4;
   reg vld_p5;
   wire vk_p5;
+  reg vld_p6;
   wire vk_p6;
-  reg vld_p7;
   wire vk_p7;
   wire vk_p8;
   wire vk_p9;
@@ -64,12 +64,11 @@ module lut_loop1 (
   reg v2_p3;
   reg v2_p4;
   reg v2_p5;
-  reg v2_p7;
+  reg v2_p6;
   reg v2_p10;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
   wire [31:0] c6; // Load 
-  reg [31:0] v6_p7;
   reg [31:0] v6_p10;
   wire [31:0] c8; // And and
   wire [61:0] c9; // SExt 
@@ -162,8 +161,8 @@ module lut_loop1 (
   assign vk_p3 = vld_p3;
   assign vk_p4 = vld_p4;
   assign vk_p5 = vld_p5;
-  assign vk_p6 = admit_2;
-  assign vk_p7 = vld_p7;
+  assign vk_p6 = vld_p6;
+  assign vk_p7 = admit_2;
   assign vk_p8 = admit_3;
   assign vk_p9 = admit_4;
   assign vk_p10 = vld_p10;
@@ -188,7 +187,7 @@ module lut_loop1 (
   assign c4 = {{30{iv0_p2[31]}}, iv0_p2};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
-  assign c8 = v6_p7 & 32'hf;
+  assign c8 = c6 & 32'hf;
   assign c9 = {{30{f2_v8[31]}}, f2_v8};
   assign c10 = {c9, 2'h0};
   assign c11 = rf11_dout;
@@ -231,8 +230,8 @@ module lut_loop1 (
     if (rst | start) vld_p5 <= 1'h0;
     else vld_p5 <= vk_p4;
   always @(posedge clk)
-    if (rst | start) vld_p7 <= 1'h0;
-    else vld_p7 <= vk_p6;
+    if (rst | start) vld_p6 <= 1'h0;
+    else vld_p6 <= vk_p5;
   always @(posedge clk)
     if (rst | start) vld_p10 <= 1'h0;
     else vld_p10 <= vk_p9;
@@ -253,9 +252,8 @@ module lut_loop1 (
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
-    v2_p7 <= f1_v2;
+    v2_p6 <= v2_p5;
     v2_p10 <= f3_v2;
-    v6_p7 <= c6;
     v6_p10 <= f3_v6;
     v11_p10 <= c11;
   end
@@ -322,16 +320,16 @@ module lut_loop1 (
       f1_wr <= 4'h0;
       f1_count <= 5'h0;
     end else begin
-      if (vk_p5) begin
-        f1_mem[f1_wr] <= v2_p5;
+      if (vk_p6) begin
+        f1_mem[f1_wr] <= v2_p6;
         f1_wr <= f1_wr + 4'h1;
       end
       if (admit_2) f1_rd <= f1_rd + 4'h1;
-      if (vk_p5 && !admit_2) f1_count <= f1_count + 5'h1;
-      if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
+      if (vk_p6 && !admit_2) f1_count <= f1_count + 5'h1;
+      if (!vk_p6 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [64:0] f2_din = {c8, v6_p7, v2_p7};
+  wire [64:0] f2_din = {c8, c6, f1_v2};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -411,7 +409,7 @@ module lut_loop1 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p5 && !admit_2 && f1_count == 5'h10) begin
+    if (!rst && vk_p6 && !admit_2 && f1_count == 5'h10) begin
       $error("FIFO f1 overflow");
       $stop;
     end

@@ -45,8 +45,8 @@ module vadd_loop0 (
   wire vk_p4;
   reg vld_p5;
   wire vk_p5;
+  reg vld_p6;
   wire vk_p6;
-  reg vld_p7;
   wire vk_p7;
   wire vk_p8;
   wire [31:0] c0; // LoopPhi i
@@ -58,13 +58,11 @@ module vadd_loop0 (
   reg v2_p3;
   reg v2_p4;
   reg v2_p5;
-  reg v2_p7;
+  reg v2_p6;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
   wire [31:0] c6; // Load 
-  reg [31:0] v6_p7;
   wire [31:0] c7; // Load 
-  reg [31:0] v7_p7;
   wire [31:0] c8; // Add add
   wire f0_v2;
   wire f1_v2;
@@ -132,8 +130,8 @@ module vadd_loop0 (
   assign vk_p3 = vld_p3;
   assign vk_p4 = vld_p4;
   assign vk_p5 = vld_p5;
-  assign vk_p6 = admit_2;
-  assign vk_p7 = vld_p7;
+  assign vk_p6 = vld_p6;
+  assign vk_p7 = admit_2;
   assign vk_p8 = admit_3;
   assign f0_v2 = f0_dout;
   assign f1_v2 = f1_dout;
@@ -149,7 +147,7 @@ module vadd_loop0 (
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
-  assign c8 = v6_p7 + v7_p7;
+  assign c8 = c6 + c7;
   assign leave_last = vk_p8 & ~f2_v2;
   always @(posedge clk)
     if (rst | start) cred0 <= 3'h0;
@@ -180,8 +178,8 @@ module vadd_loop0 (
     if (rst | start) vld_p5 <= 1'h0;
     else vld_p5 <= vk_p4;
   always @(posedge clk)
-    if (rst | start) vld_p7 <= 1'h0;
-    else vld_p7 <= vk_p6;
+    if (rst | start) vld_p6 <= 1'h0;
+    else vld_p6 <= vk_p5;
   always @(posedge clk)
     if (start) iv0_p0 <= li_0;
     else if (vk_p0) iv0_p0 <= iv0_p0 + 32'h1;
@@ -199,9 +197,7 @@ module vadd_loop0 (
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
-    v2_p7 <= f1_v2;
-    v6_p7 <= c6;
-    v7_p7 <= c7;
+    v2_p6 <= v2_p5;
   end
   wire rf6_pop = admit_2 & f1_v2;
   wire [31:0] rf6_din = m0_resp_data[31:0];
@@ -266,16 +262,16 @@ module vadd_loop0 (
       f1_wr <= 4'h0;
       f1_count <= 5'h0;
     end else begin
-      if (vk_p5) begin
-        f1_mem[f1_wr] <= v2_p5;
+      if (vk_p6) begin
+        f1_mem[f1_wr] <= v2_p6;
         f1_wr <= f1_wr + 4'h1;
       end
       if (admit_2) f1_rd <= f1_rd + 4'h1;
-      if (vk_p5 && !admit_2) f1_count <= f1_count + 5'h1;
-      if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
+      if (vk_p6 && !admit_2) f1_count <= f1_count + 5'h1;
+      if (!vk_p6 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [32:0] f2_din = {c8, v2_p7};
+  wire [32:0] f2_din = {c8, f1_v2};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -319,7 +315,7 @@ module vadd_loop0 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p5 && !admit_2 && f1_count == 5'h10) begin
+    if (!rst && vk_p6 && !admit_2 && f1_count == 5'h10) begin
       $error("FIFO f1 overflow");
       $stop;
     end
