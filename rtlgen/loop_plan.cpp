@@ -338,11 +338,11 @@ void placeCounters(const ir::Loop& loop, LoopPlan& p, const std::vector<std::set
     }
 }
 
-} // namespace
-
-LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
-                  ClusterMode kind, std::string kindReason, bool shareUnits,
-                  const std::vector<ir::Loop>* allLoops) {
+// planLoop, with a queued load's response taken where it is readable (readQueueHead) or a cycle
+// earlier and registered.
+LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
+                      ClusterMode kind, std::string kindReason, bool shareUnits,
+                      const std::vector<ir::Loop>* allLoops, bool readQueueHead) {
   LoopPlan p;
   p.kind = kind;
   p.kindReason = std::move(kindReason);
@@ -363,7 +363,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     p.start[i] = uint32_t(s);
     const sched::Unit& u = units.emplace_back(lib.unit(loop.ops[i]));
     p.readyPos[i] = p.start[i] + ls.problem.ops[i].latency; // 0 when chained
-    p.compPos[i] = p.start[i] + u.formOffset(false);
+    p.compPos[i] = p.start[i] + (u.queued && !readQueueHead ? u.resultOffset : u.formOffset(false));
   }
   std::vector<std::set<uint32_t>> reads(n); // per op: the positions it is read at
   auto use = [&](ir::ValueId v, uint32_t pos) {
@@ -426,7 +426,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
         if (loop.ops[i].kind == OpKind::Load && !loop.ops[i].readLatency && p.compPos[i] == p.cuts[j + 1])
           slack = p.memLatency;
       // Credit round trip is len + 1 cycles; one spare entry absorbs a late pop.
-      p.exitFifoDepth.push_back(roundUpPow2(ceilDiv(len + 1 + slack, p.ii) + 1));
+      p.exitFifoDepth.push_back(ceilDiv(len + 1 + slack, p.ii) + 1);
     }
   }
   std::vector<uint32_t> startCluster(n);
@@ -445,7 +445,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
     uint64_t depth = p.compPos[i] - p.cuts[b];
     for (uint32_t j = a; j < b; ++j)
       depth += p.exitFifoDepth[j];
-    p.sideFifoDepth[i] = roundUpPow2(depth);
+    p.sideFifoDepth[i] = std::max<uint64_t>(depth, 2);
   }
   for (size_t i = 0; i < n; ++i) {
     // An inner loop's results wait in a response FIFO as a load's response, sized the same way.
@@ -462,7 +462,7 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
       // Iterations are at least II apart: at most (capture - start)/II + 1 have issued and not captured.
       depth = (p.compPos[i] - p.start[i]) / p.ii + 2;
     }
-    p.respFifoDepth[i] = roundUpPow2(depth);
+    p.respFifoDepth[i] = std::max<uint64_t>(depth, 2);
   }
   // Forwarding: a phi read after its next value is ready in the iteration ahead, in one cluster,
   // takes that value directly; in another cluster a gate makes the carry register current instead.
@@ -527,6 +527,20 @@ LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sch
   p.memories = accessedMemories(loop, false, allLoops);
   p.loadMemories = accessedMemories(loop, true, allLoops);
   return p;
+}
+
+} // namespace
+
+LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
+                  ClusterMode kind, std::string kindReason, bool shareUnits,
+                  const std::vector<ir::Loop>* allLoops) {
+  LoopPlan p = planLoopWith(loop, ls, lib, kind, kindReason, shareUnits, allLoops, true);
+  // A stall-free loop is cut where responses are taken: taking one a cycle later may put a cut
+  // between a recurrence's producer and its reader, and a recurrence gate costs throughput (and the
+  // cycle prediction). Then the responses are taken as they arrive and registered, as the FSM does.
+  if (p.gates.empty()) return p;
+  LoopPlan early = planLoopWith(loop, ls, lib, kind, std::move(kindReason), shareUnits, allLoops, false);
+  return early.gates.size() < p.gates.size() ? early : p;
 }
 
 } // namespace spvhls::rtl

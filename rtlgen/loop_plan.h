@@ -54,7 +54,7 @@ struct LoopPlan {
   // units are pure (never predicated), so each token leaving A has one entry. Entries are tokens
   // past e and not yet at compPos: within the credits of clusters A..B-1 (each counts its tokens and
   // its exit FIFO's, the one admitted at cuts[B] included) or at cuts[B]+1 .. compPos (one each), so
-  //   sideFifoDepth = roundUpPow2(sum(exitFifoDepth[A..B-1]) + compPos - cuts[B])
+  //   sideFifoDepth = max(2, sum(exitFifoDepth[A..B-1]) + compPos - cuts[B])
   // never overflows (checkPlan enforces the bound).
   std::vector<uint64_t> sideFifoDepth;
   std::vector<uint32_t> readyPos;      // per op: start + latency

@@ -422,8 +422,7 @@ void ModuleBuilder::process(std::vector<Stmt> body) {
 }
 
 ModuleBuilder::FifoOut ModuleBuilder::fifo(Fifo f) {
-  if (!f.push || !f.din || !f.pop || !f.clear || f.din->width != f.width || f.depth < 2 ||
-      (f.depth & (f.depth - 1)))
+  if (!f.push || !f.din || !f.pop || !f.clear || f.din->width != f.width || f.depth < 2)
     fail(fmt::format("module {}: FIFO {} is malformed", m_.name, f.prefix));
   // Its outputs are ordinary wires (driven by the primitive); its state names are reserved (take()
   // checks them).

@@ -218,8 +218,8 @@ Stmt ifStmt(ExprP cond, std::vector<Stmt> then, std::vector<Stmt> orElse = {});
 std::vector<Stmt> only(Stmt s);
 
 // A synchronous FIFO: registers <prefix>_mem/_rd/_wr/_count, outputs <prefix>_dout and
-// <prefix>_nonempty. Depth is a power of two >= 2. `clear` empties it. With bypass (first-word
-// fall-through) a push into an empty FIFO is readable, and can be popped, in the same cycle. In
+// <prefix>_nonempty. Depth is at least 2 (its pointers wrap at it). `clear` empties it. With bypass
+// (first-word fall-through) a push into an empty FIFO is readable, and can be popped, in the same cycle. In
 // simulation, overflow and underflow stop with $error.
 struct Fifo {
   std::string prefix;

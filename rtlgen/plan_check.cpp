@@ -14,10 +14,6 @@ namespace {
 
 using ir::OpKind;
 
-bool powerOfTwo(uint64_t x) {
-  return x != 0 && (x & (x - 1)) == 0;
-}
-
 class LoopChecker {
 public:
   LoopChecker(const std::vector<ir::Loop>& loops, uint32_t l, const sched::LoopSchedule& ls,
@@ -152,7 +148,9 @@ private:
       if (!instanced && u.build == sched::UnitBuild::Instance)
         fail(fmt::format("{} is built inline, but its unit is an instance of {}", label(v), u.module));
       // Ready where the schedule has it: the unit's latency, or 0 for a chained single-cycle unit.
-      const int64_t form = s + u.formOffset(false);
+      // A queued response is taken where it is readable, or as it arrives and registered (planLoop).
+      int64_t form = s + u.formOffset(false);
+      if (u.queued && p_.compPos[v] == s + u.resultOffset) form = p_.compPos[v];
       const uint32_t lat = ls_.problem.ops[v].latency;
       if (lat != u.latency && !(lat == 0 && u.chainable))
         fail(fmt::format("{} has latency {} in its schedule, but its unit ({}) has {}", label(v), lat,
@@ -279,8 +277,8 @@ private:
     for (size_t j = 0; j < p_.exitFifoDepth.size(); ++j) {
       // A credit returns len + 1 cycles after it was taken; a token enters every II cycles.
       const uint64_t len = p_.cuts[j + 1] - p_.cuts[j], roundTrip = (len + 1 + p_.ii - 1) / p_.ii;
-      if (p_.exitFifoDepth[j] <= roundTrip || !powerOfTwo(p_.exitFifoDepth[j]))
-        fail(fmt::format("exit FIFO {} has depth {}, needs a power of two above the credit round trip {}", j,
+      if (p_.exitFifoDepth[j] <= roundTrip)
+        fail(fmt::format("exit FIFO {} has depth {}, needs more than the credit round trip {}", j,
                          p_.exitFifoDepth[j], roundTrip));
     }
     for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
@@ -292,7 +290,7 @@ private:
       // Outstanding reads (or inner-loop calls): stall-free, every token between request and capture
       // cluster (their credits); stall-enable, one per II over the latency plus the one being
       // captured and a spare.
-      const uint64_t latency = lib_.unit(loop_.ops[v]).formOffset(false);
+      const uint64_t latency = p_.compPos[v] - p_.start[v];
       uint64_t outstanding = latency / p_.ii + 2;
       if (p_.stallFree()) {
         outstanding = 0;
@@ -300,10 +298,9 @@ private:
           if (p_.cuts[j + 1] > p_.start[v] && p_.cuts[j + 1] <= p_.compPos[v])
             outstanding += p_.exitFifoDepth[j];
       }
-      if (d < outstanding || !powerOfTwo(d))
-        fail(fmt::format(
-            "{} has a response FIFO of depth {}, needs a power of two of at least {} outstanding reads",
-            label(v), d, outstanding));
+      if (d < std::max<uint64_t>(outstanding, 2))
+        fail(fmt::format("{} has a response FIFO of depth {}, needs at least {} outstanding reads (and 2)",
+                         label(v), d, outstanding));
     }
     sideFifos();
   }
@@ -329,9 +326,9 @@ private:
       uint64_t inFlight = p_.compPos[v] - p_.cuts[to];
       for (uint32_t j = from; j < to; ++j)
         inFlight += p_.exitFifoDepth[j];
-      if (d < inFlight || !powerOfTwo(d))
-        fail(fmt::format("{} runs on a unit from cluster {} to {}: its side FIFO has depth {}, needs a "
-                         "power of two of at least {} results in flight",
+      if (d < std::max<uint64_t>(inFlight, 2))
+        fail(fmt::format("{} runs on a unit from cluster {} to {}: its side FIFO has depth {}, needs at "
+                         "least {} results in flight (and 2)",
                          label(v), from, to, d, inFlight));
     }
   }

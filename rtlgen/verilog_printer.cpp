@@ -595,6 +595,13 @@ private:
                 din = input(p + "_din", f.din);
     std::string clear = input(p + "_clear", f.clear);
     const std::string zeroA = lit(0, aw), oneA = lit(1, aw), zeroC = lit(0, cw), oneC = lit(1, cw);
+    // A pointer's next entry: it wraps by itself at a power of two, else at the depth.
+    const bool pow2 = (f.depth & (f.depth - 1)) == 0;
+    auto next = [&](const char* which) {
+      return pow2 ? fmt::format(FMT_COMPILE("{}_{} + {}"), p, which, oneA)
+                  : fmt::format(FMT_COMPILE("({0}_{1} == {2}) ? {3} : {0}_{1} + {4}"), p, which,
+                                lit(f.depth - 1, aw), zeroA, oneA);
+    };
     std::string& s = scratch();
     auto put = [&s](auto format, const auto&... args) {
       fmt::format_to(std::back_inserter(s), format, args...);
@@ -615,10 +622,9 @@ private:
             "    if (rst || {}) begin\n      {}_rd <= {};\n      {}_wr <= {};\n      {}_count <= {};\n"),
         clear, p, zeroA, p, zeroA, p, zeroC);
     s += "    end else begin\n";
-    put(FMT_COMPILE(
-            "      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {}_wr + {};\n      end\n"),
-        write, p, p, din, p, p, oneA);
-    put(FMT_COMPILE("      if ({}) {}_rd <= {}_rd + {};\n"), popMem, p, p, oneA);
+    put(FMT_COMPILE("      if ({}) begin\n        {}_mem[{}_wr] <= {};\n        {}_wr <= {};\n      end\n"),
+        write, p, p, din, p, next("wr"));
+    put(FMT_COMPILE("      if ({}) {}_rd <= {};\n"), popMem, p, next("rd"));
     put(FMT_COMPILE("      if ({} && !{}) {}_count <= {}_count + {};\n"), write, popMem, p, p, oneC);
     put(FMT_COMPILE("      if (!{} && {}) {}_count <= {}_count - {};\n"), write, popMem, p, p, oneC);
     s += "    end\n  end\n";

@@ -169,6 +169,39 @@ TEST_CASE("auto: a stall-free plan with recurrence gates is re-decided as stall-
   CHECK(vkinds[0].kind == rtl::ClusterMode::StallFree);
 }
 
+TEST_CASE("a load's response is read from its FIFO where readable, unless that costs a recurrence gate") {
+  // vadd: no register between the response FIFO and the add, in both kinds.
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
+    auto p = plan("vadd", mode);
+    const ir::Loop& loop = p->kernel.loops[0];
+    const rtl::LoopPlan& lp = p->plan.loops[0];
+    uint32_t loads = 0;
+    for (ir::ValueId v = 0; v < loop.ops.size(); ++v)
+      if (loop.ops[v].kind == OpKind::Load) {
+        ++loads;
+        CHECK(lp.compPos[v] == lp.readyPos[v]);
+        CHECK(lp.compPos[v] == lp.start[v] + p->lib.target().memLatency + 1);
+      }
+    CHECK(loads == 2);
+  }
+  // float_arith's second loop, stall-free: read there, the first response's cut would fall between
+  // the float recurrences' phis and their producers; taken as they arrive, no gate is needed.
+  auto fa = plan("regress/float_arith", rtl::ClusterMode::StallFree);
+  REQUIRE(fa->plan.loops.size() == 2);
+  const ir::Loop& loop = fa->kernel.loops[1];
+  const rtl::LoopPlan& lp = fa->plan.loops[1];
+  CHECK(lp.kind == rtl::ClusterMode::StallFree);
+  CHECK(lp.gates.empty());
+  CHECK(lp.predictable);
+  uint32_t early = 0;
+  for (ir::ValueId v = 0; v < loop.ops.size(); ++v)
+    if (loop.ops[v].kind == OpKind::Load) {
+      CHECK(lp.compPos[v] == lp.start[v] + fa->lib.target().memLatency);
+      early += lp.compPos[v] + 1 == lp.readyPos[v];
+    }
+  CHECK(early >= 2);
+}
+
 TEST_CASE("vadd carries i, counts it where it is read late and forms its address again") {
   for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
     auto p = plan("vadd", mode);
@@ -308,8 +341,11 @@ TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
       *p, "exit FIFO below the credit round trip",
       [&](rtl::KernelPlan& b) { b.loops[0].exitFifoDepth[0] = 1; }, "exit FIFO 0");
   expectRejected(
-      *p, "exit FIFO depth not a power of two",
-      [&](rtl::KernelPlan& b) { b.loops[0].exitFifoDepth[0] = 3 * b.loops[0].exitFifoDepth[0]; },
+      *p, "exit FIFO at the credit round trip, without its spare entry",
+      [&](rtl::KernelPlan& b) {
+        const rtl::LoopPlan& lp = b.loops[0];
+        b.loops[0].exitFifoDepth[0] = (lp.cuts[1] - lp.cuts[0] + 1 + lp.ii - 1) / lp.ii;
+      },
       "exit FIFO 0");
   expectRejected(
       *p, "response FIFO below the outstanding reads",
@@ -318,7 +354,7 @@ TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
       *p, "a response FIFO on a non-load",
       [&](rtl::KernelPlan& b) { b.loops[0].respFifoDepth[loop.continueCond] = 4; }, "not a load");
   expectRejected(
-      *p, "a load formed before its response", [&](rtl::KernelPlan& b) { b.loops[0].compPos[load] -= 1; },
+      *p, "a load formed before its response", [&](rtl::KernelPlan& b) { b.loops[0].compPos[load] -= 2; },
       "its unit");
   expectRejected(
       *p, "ready position off the library's latency",

@@ -55,7 +55,7 @@ module lut_loop0 (
   wire f0_nonempty;
   reg [3:0] cred0;
   wire leave_last;
-  reg [32:0] f0_mem [0:7];
+  reg [32:0] f0_mem [0:5];
   reg [2:0] f0_rd;
   reg [2:0] f0_wr;
   reg [3:0] f0_count;
@@ -73,7 +73,7 @@ module lut_loop0 (
   assign vk_p4 = admit_1;
   assign f0_v2 = f0_dout[0];
   assign f0_v8 = f0_dout[32:1];
-  assign issue = running & (cred0 < 4'h8);
+  assign issue = running & (cred0 < 4'h6);
   assign admit_1 = f0_nonempty & (~f0_v2 | m2_req_ready);
   assign c0 = iv0_p0;
   assign c2 = $signed(c0) < $signed(32'h10);
@@ -137,16 +137,16 @@ module lut_loop0 (
     end else begin
       if (vk_p3) begin
         f0_mem[f0_wr] <= f0_din;
-        f0_wr <= f0_wr + 3'h1;
+        f0_wr <= (f0_wr == 3'h5) ? 3'h0 : f0_wr + 3'h1;
       end
-      if (admit_1) f0_rd <= f0_rd + 3'h1;
+      if (admit_1) f0_rd <= (f0_rd == 3'h5) ? 3'h0 : f0_rd + 3'h1;
       if (vk_p3 && !admit_1) f0_count <= f0_count + 4'h1;
       if (!vk_p3 && admit_1) f0_count <= f0_count - 4'h1;
     end
   end
 `ifndef SYNTHESIS
   always @(posedge clk) begin
-    if (!rst && vk_p3 && !admit_1 && f0_count == 4'h8) begin
+    if (!rst && vk_p3 && !admit_1 && f0_count == 4'h6) begin
       $error("FIFO f0 overflow");
       $stop;
     end

@@ -108,11 +108,11 @@ module lut_loop1 (
   wire f4_nonempty;
   reg [2:0] cred4;
   wire leave_last;
-  reg [31:0] rf6_mem [0:15];
+  reg [31:0] rf6_mem [0:10];
   reg [3:0] rf6_rd;
   reg [3:0] rf6_wr;
   reg [4:0] rf6_count;
-  reg [31:0] rf11_mem [0:3];
+  reg [31:0] rf11_mem [0:2];
   reg [1:0] rf11_rd;
   reg [1:0] rf11_wr;
   reg [2:0] rf11_count;
@@ -120,15 +120,15 @@ module lut_loop1 (
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg f1_mem [0:15];
+  reg f1_mem [0:10];
   reg [3:0] f1_rd;
   reg [3:0] f1_wr;
   reg [4:0] f1_count;
-  reg [64:0] f2_mem [0:3];
+  reg [64:0] f2_mem [0:2];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
-  reg [32:0] f3_mem [0:3];
+  reg [32:0] f3_mem [0:2];
   reg [1:0] f3_rd;
   reg [1:0] f3_wr;
   reg [2:0] f3_count;
@@ -177,9 +177,9 @@ module lut_loop1 (
   assign f4_v2 = f4_dout[0];
   assign f4_v12 = f4_dout[32:1];
   assign issue = running & (cred0 < 3'h4);
-  assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready);
-  assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty);
-  assign admit_3 = f2_nonempty & (cred3 < 3'h4) & (~f2_v2 | m2_req_ready);
+  assign admit_1 = f0_nonempty & (cred1 < 5'hb) & (~f0_v2 | m0_req_ready);
+  assign admit_2 = f1_nonempty & (cred2 < 3'h3) & (~f1_v2 | rf6_nonempty);
+  assign admit_3 = f2_nonempty & (cred3 < 3'h3) & (~f2_v2 | m2_req_ready);
   assign admit_4 = f3_nonempty & (cred4 < 3'h4) & (~f3_v2 | rf11_nonempty);
   assign admit_5 = f4_nonempty & (~f4_v2 | m1_req_ready);
   assign c0 = iv0_p0;
@@ -269,9 +269,9 @@ module lut_loop1 (
     end else begin
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0)))) begin
         rf6_mem[rf6_wr] <= rf6_din;
-        rf6_wr <= rf6_wr + 4'h1;
+        rf6_wr <= (rf6_wr == 4'ha) ? 4'h0 : rf6_wr + 4'h1;
       end
-      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= rf6_rd + 4'h1;
+      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= (rf6_rd == 4'ha) ? 4'h0 : rf6_rd + 4'h1;
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count + 5'h1;
       if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && (rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count - 5'h1;
     end
@@ -288,9 +288,9 @@ module lut_loop1 (
     end else begin
       if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0)))) begin
         rf11_mem[rf11_wr] <= rf11_din;
-        rf11_wr <= rf11_wr + 2'h1;
+        rf11_wr <= (rf11_wr == 2'h2) ? 2'h0 : rf11_wr + 2'h1;
       end
-      if ((rf11_pop && (rf11_count != 3'h0))) rf11_rd <= rf11_rd + 2'h1;
+      if ((rf11_pop && (rf11_count != 3'h0))) rf11_rd <= (rf11_rd == 2'h2) ? 2'h0 : rf11_rd + 2'h1;
       if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count + 3'h1;
       if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && (rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count - 3'h1;
     end
@@ -322,9 +322,9 @@ module lut_loop1 (
     end else begin
       if (vk_p6) begin
         f1_mem[f1_wr] <= v2_p6;
-        f1_wr <= f1_wr + 4'h1;
+        f1_wr <= (f1_wr == 4'ha) ? 4'h0 : f1_wr + 4'h1;
       end
-      if (admit_2) f1_rd <= f1_rd + 4'h1;
+      if (admit_2) f1_rd <= (f1_rd == 4'ha) ? 4'h0 : f1_rd + 4'h1;
       if (vk_p6 && !admit_2) f1_count <= f1_count + 5'h1;
       if (!vk_p6 && admit_2) f1_count <= f1_count - 5'h1;
     end
@@ -340,9 +340,9 @@ module lut_loop1 (
     end else begin
       if (vk_p7) begin
         f2_mem[f2_wr] <= f2_din;
-        f2_wr <= f2_wr + 2'h1;
+        f2_wr <= (f2_wr == 2'h2) ? 2'h0 : f2_wr + 2'h1;
       end
-      if (admit_3) f2_rd <= f2_rd + 2'h1;
+      if (admit_3) f2_rd <= (f2_rd == 2'h2) ? 2'h0 : f2_rd + 2'h1;
       if (vk_p7 && !admit_3) f2_count <= f2_count + 3'h1;
       if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
     end
@@ -358,9 +358,9 @@ module lut_loop1 (
     end else begin
       if (vk_p8) begin
         f3_mem[f3_wr] <= f3_din;
-        f3_wr <= f3_wr + 2'h1;
+        f3_wr <= (f3_wr == 2'h2) ? 2'h0 : f3_wr + 2'h1;
       end
-      if (admit_4) f3_rd <= f3_rd + 2'h1;
+      if (admit_4) f3_rd <= (f3_rd == 2'h2) ? 2'h0 : f3_rd + 2'h1;
       if (vk_p8 && !admit_4) f3_count <= f3_count + 3'h1;
       if (!vk_p8 && admit_4) f3_count <= f3_count - 3'h1;
     end
@@ -385,7 +385,7 @@ module lut_loop1 (
   end
 `ifndef SYNTHESIS
   always @(posedge clk) begin
-    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'h10) begin
+    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'hb) begin
       $error("FIFO rf6 overflow");
       $stop;
     end
@@ -393,7 +393,7 @@ module lut_loop1 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0)) && rf11_count == 3'h4) begin
+    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0)) && rf11_count == 3'h3) begin
       $error("FIFO rf11 overflow");
       $stop;
     end
@@ -409,7 +409,7 @@ module lut_loop1 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p6 && !admit_2 && f1_count == 5'h10) begin
+    if (!rst && vk_p6 && !admit_2 && f1_count == 5'hb) begin
       $error("FIFO f1 overflow");
       $stop;
     end
@@ -417,7 +417,7 @@ module lut_loop1 (
       $error("FIFO f1 underflow");
       $stop;
     end
-    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h4) begin
+    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h3) begin
       $error("FIFO f2 overflow");
       $stop;
     end
@@ -425,7 +425,7 @@ module lut_loop1 (
       $error("FIFO f2 underflow");
       $stop;
     end
-    if (!rst && vk_p8 && !admit_4 && f3_count == 3'h4) begin
+    if (!rst && vk_p8 && !admit_4 && f3_count == 3'h3) begin
       $error("FIFO f3 overflow");
       $stop;
     end

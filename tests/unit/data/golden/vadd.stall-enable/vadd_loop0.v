@@ -74,11 +74,11 @@ module vadd_loop0 (
   wire rf7_nonempty;
   wire fire9;
   wire leave_last;
-  reg [31:0] rf6_mem [0:7];
+  reg [31:0] rf6_mem [0:6];
   reg [2:0] rf6_rd;
   reg [2:0] rf6_wr;
   reg [3:0] rf6_count;
-  reg [31:0] rf7_mem [0:7];
+  reg [31:0] rf7_mem [0:6];
   reg [2:0] rf7_rd;
   reg [2:0] rf7_wr;
   reg [3:0] rf7_count;
@@ -176,9 +176,9 @@ module vadd_loop0 (
     end else begin
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0)))) begin
         rf6_mem[rf6_wr] <= rf6_din;
-        rf6_wr <= rf6_wr + 3'h1;
+        rf6_wr <= (rf6_wr == 3'h6) ? 3'h0 : rf6_wr + 3'h1;
       end
-      if ((rf6_pop && (rf6_count != 4'h0))) rf6_rd <= rf6_rd + 3'h1;
+      if ((rf6_pop && (rf6_count != 4'h0))) rf6_rd <= (rf6_rd == 3'h6) ? 3'h0 : rf6_rd + 3'h1;
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && !(rf6_pop && (rf6_count != 4'h0))) rf6_count <= rf6_count + 4'h1;
       if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && (rf6_pop && (rf6_count != 4'h0))) rf6_count <= rf6_count - 4'h1;
     end
@@ -195,16 +195,16 @@ module vadd_loop0 (
     end else begin
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0)))) begin
         rf7_mem[rf7_wr] <= rf7_din;
-        rf7_wr <= rf7_wr + 3'h1;
+        rf7_wr <= (rf7_wr == 3'h6) ? 3'h0 : rf7_wr + 3'h1;
       end
-      if ((rf7_pop && (rf7_count != 4'h0))) rf7_rd <= rf7_rd + 3'h1;
+      if ((rf7_pop && (rf7_count != 4'h0))) rf7_rd <= (rf7_rd == 3'h6) ? 3'h0 : rf7_rd + 3'h1;
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && !(rf7_pop && (rf7_count != 4'h0))) rf7_count <= rf7_count + 4'h1;
       if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && (rf7_pop && (rf7_count != 4'h0))) rf7_count <= rf7_count - 4'h1;
     end
   end
 `ifndef SYNTHESIS
   always @(posedge clk) begin
-    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && !(rf6_pop && (rf6_count != 4'h0)) && rf6_count == 4'h8) begin
+    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && !(rf6_pop && (rf6_count != 4'h0)) && rf6_count == 4'h7) begin
       $error("FIFO rf6 overflow");
       $stop;
     end
@@ -212,7 +212,7 @@ module vadd_loop0 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && !(rf7_pop && (rf7_count != 4'h0)) && rf7_count == 4'h8) begin
+    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && !(rf7_pop && (rf7_count != 4'h0)) && rf7_count == 4'h7) begin
       $error("FIFO rf7 overflow");
       $stop;
     end

@@ -85,11 +85,11 @@ module vadd_loop0 (
   wire f2_nonempty;
   reg [2:0] cred2;
   wire leave_last;
-  reg [31:0] rf6_mem [0:15];
+  reg [31:0] rf6_mem [0:10];
   reg [3:0] rf6_rd;
   reg [3:0] rf6_wr;
   reg [4:0] rf6_count;
-  reg [31:0] rf7_mem [0:15];
+  reg [31:0] rf7_mem [0:10];
   reg [3:0] rf7_rd;
   reg [3:0] rf7_wr;
   reg [4:0] rf7_count;
@@ -97,11 +97,11 @@ module vadd_loop0 (
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg f1_mem [0:15];
+  reg f1_mem [0:10];
   reg [3:0] f1_rd;
   reg [3:0] f1_wr;
   reg [4:0] f1_count;
-  reg [32:0] f2_mem [0:3];
+  reg [32:0] f2_mem [0:2];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
@@ -138,8 +138,8 @@ module vadd_loop0 (
   assign f2_v2 = f2_dout[0];
   assign f2_v8 = f2_dout[32:1];
   assign issue = running & (cred0 < 3'h4);
-  assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
-  assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty) & (~f1_v2 | rf7_nonempty);
+  assign admit_1 = f0_nonempty & (cred1 < 5'hb) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
+  assign admit_2 = f1_nonempty & (cred2 < 3'h3) & (~f1_v2 | rf6_nonempty) & (~f1_v2 | rf7_nonempty);
   assign admit_3 = f2_nonempty & (~f2_v2 | m2_req_ready);
   assign c0 = iv0_p0;
   assign c2 = $signed(c0) < $signed(li_1);
@@ -211,9 +211,9 @@ module vadd_loop0 (
     end else begin
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0)))) begin
         rf6_mem[rf6_wr] <= rf6_din;
-        rf6_wr <= rf6_wr + 4'h1;
+        rf6_wr <= (rf6_wr == 4'ha) ? 4'h0 : rf6_wr + 4'h1;
       end
-      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= rf6_rd + 4'h1;
+      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= (rf6_rd == 4'ha) ? 4'h0 : rf6_rd + 4'h1;
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count + 5'h1;
       if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && (rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count - 5'h1;
     end
@@ -230,9 +230,9 @@ module vadd_loop0 (
     end else begin
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0)))) begin
         rf7_mem[rf7_wr] <= rf7_din;
-        rf7_wr <= rf7_wr + 4'h1;
+        rf7_wr <= (rf7_wr == 4'ha) ? 4'h0 : rf7_wr + 4'h1;
       end
-      if ((rf7_pop && (rf7_count != 5'h0))) rf7_rd <= rf7_rd + 4'h1;
+      if ((rf7_pop && (rf7_count != 5'h0))) rf7_rd <= (rf7_rd == 4'ha) ? 4'h0 : rf7_rd + 4'h1;
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count + 5'h1;
       if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && (rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count - 5'h1;
     end
@@ -264,9 +264,9 @@ module vadd_loop0 (
     end else begin
       if (vk_p6) begin
         f1_mem[f1_wr] <= v2_p6;
-        f1_wr <= f1_wr + 4'h1;
+        f1_wr <= (f1_wr == 4'ha) ? 4'h0 : f1_wr + 4'h1;
       end
-      if (admit_2) f1_rd <= f1_rd + 4'h1;
+      if (admit_2) f1_rd <= (f1_rd == 4'ha) ? 4'h0 : f1_rd + 4'h1;
       if (vk_p6 && !admit_2) f1_count <= f1_count + 5'h1;
       if (!vk_p6 && admit_2) f1_count <= f1_count - 5'h1;
     end
@@ -282,16 +282,16 @@ module vadd_loop0 (
     end else begin
       if (vk_p7) begin
         f2_mem[f2_wr] <= f2_din;
-        f2_wr <= f2_wr + 2'h1;
+        f2_wr <= (f2_wr == 2'h2) ? 2'h0 : f2_wr + 2'h1;
       end
-      if (admit_3) f2_rd <= f2_rd + 2'h1;
+      if (admit_3) f2_rd <= (f2_rd == 2'h2) ? 2'h0 : f2_rd + 2'h1;
       if (vk_p7 && !admit_3) f2_count <= f2_count + 3'h1;
       if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
     end
   end
 `ifndef SYNTHESIS
   always @(posedge clk) begin
-    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'h10) begin
+    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'hb) begin
       $error("FIFO rf6 overflow");
       $stop;
     end
@@ -299,7 +299,7 @@ module vadd_loop0 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0)) && rf7_count == 5'h10) begin
+    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0)) && rf7_count == 5'hb) begin
       $error("FIFO rf7 overflow");
       $stop;
     end
@@ -315,7 +315,7 @@ module vadd_loop0 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p6 && !admit_2 && f1_count == 5'h10) begin
+    if (!rst && vk_p6 && !admit_2 && f1_count == 5'hb) begin
       $error("FIFO f1 overflow");
       $stop;
     end
@@ -323,7 +323,7 @@ module vadd_loop0 (
       $error("FIFO f1 underflow");
       $stop;
     end
-    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h4) begin
+    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h3) begin
       $error("FIFO f2 overflow");
       $stop;
     end
