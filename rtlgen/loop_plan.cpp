@@ -425,8 +425,11 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
       for (size_t i = 0; i < n; ++i)
         if (loop.ops[i].kind == OpKind::Load && !loop.ops[i].readLatency && p.compPos[i] == p.cuts[j + 1])
           slack = p.memLatency;
-      // Credit round trip is len + 1 cycles; one spare entry absorbs a late pop.
-      p.exitFifoDepth.push_back(ceilDiv(len + 1 + slack, p.ii) + 1);
+      // Credit round trip is len + 1 cycles; one spare entry absorbs a late pop. Where a response
+      // ends the cluster the credits are the response FIFO's depth too, whose storage (block or LUT
+      // RAM) comes in powers of two: rounded up, the extra entries tolerate a slower memory for free.
+      const uint64_t depth = ceilDiv(len + 1 + slack, p.ii) + 1;
+      p.exitFifoDepth.push_back(slack ? roundUpPow2(depth) : depth);
     }
   }
   std::vector<uint32_t> startCluster(n);
@@ -462,7 +465,7 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
       // Iterations are at least II apart: at most (capture - start)/II + 1 have issued and not captured.
       depth = (p.compPos[i] - p.start[i]) / p.ii + 2;
     }
-    p.respFifoDepth[i] = std::max<uint64_t>(depth, 2);
+    p.respFifoDepth[i] = roundUpPow2(depth); // RAM storage, as above
   }
   // Forwarding: a phi read after its next value is ready in the iteration ahead, in one cluster,
   // takes that value directly; in another cluster a gate makes the carry register current instead.

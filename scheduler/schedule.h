@@ -95,8 +95,9 @@ struct Unit {
   uint32_t resultOffset = 0;
   // The result waits in a queue until it is taken (an external memory's response, in its response
   // FIFO): a pipeline takes it where it is first readable, start + latency, and reads the queue's head
-  // there instead of registering it a cycle earlier. An on-chip RAM's read data is not held; under a
-  // clock too short for an add behind the queue's head a response is registered as it arrives.
+  // there instead of registering it a cycle earlier: with a clock period that fits an add behind the
+  // queue's head. Without one (every result registered), or under a tighter one, the response is
+  // registered as it arrives. An on-chip RAM's read data is not held.
   bool queued = false;
   // A queued result's delay from the queue to its wire where a pipeline reads it: the queue's read
   // multiplexer and bypass (Operation::resultDelayNs).

@@ -33,7 +33,7 @@ struct Planned {
 };
 
 std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode, bool shareUnits = true,
-                              bool outerLoops = false) {
+                              bool outerLoops = false, double clockPeriodNs = 0) {
   auto p = std::make_unique<Planned>();
   p->module = std::make_unique<spirv::Module>(spirv::readModuleFile(
       std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
@@ -46,6 +46,8 @@ std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode,
   p->kernel = ir::lowerKernel(*p->view, names[0], lo);
   p->kinds = rtl::chooseClusterKinds(p->kernel, mode, "test").loops;
   sched::ScheduleOptions so;
+  so.target.clockPeriodNs = clockPeriodNs;
+  p->lib = sched::OperatorLibrary(so.target);
   so.exitBeforeMemory = rtl::exitBeforeMemory(p->kinds);
   so.minII.exact.timeLimitSeconds = sched::ExactOptions::kAutoTimeLimitSeconds; // the driver's default
   p->schedule = sched::scheduleKernel(p->kernel, so);
@@ -169,10 +171,15 @@ TEST_CASE("auto: a stall-free plan with recurrence gates is re-decided as stall-
   CHECK(vkinds[0].kind == rtl::ClusterMode::StallFree);
 }
 
-TEST_CASE("a load's response is read from its FIFO where readable, unless that costs a recurrence gate") {
-  // vadd: no register between the response FIFO and the add, in both kinds.
+TEST_CASE("at 10 ns a load's response is read from its FIFO where readable, unless that costs a gate") {
+  // vadd: no register between the response FIFO and the add, in both kinds; registered without a
+  // clock period.
   for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
-    auto p = plan("vadd", mode);
+    auto registered = plan("vadd", mode);
+    for (ir::ValueId v = 0; v < registered->kernel.loops[0].ops.size(); ++v)
+      if (registered->kernel.loops[0].ops[v].kind == OpKind::Load)
+        CHECK(registered->plan.loops[0].compPos[v] + 1 == registered->plan.loops[0].readyPos[v]);
+    auto p = plan("vadd", mode, true, false, 10);
     const ir::Loop& loop = p->kernel.loops[0];
     const rtl::LoopPlan& lp = p->plan.loops[0];
     uint32_t loads = 0;
@@ -186,7 +193,7 @@ TEST_CASE("a load's response is read from its FIFO where readable, unless that c
   }
   // float_arith's second loop, stall-free: read there, the first response's cut would fall between
   // the float recurrences' phis and their producers; taken as they arrive, no gate is needed.
-  auto fa = plan("regress/float_arith", rtl::ClusterMode::StallFree);
+  auto fa = plan("regress/float_arith", rtl::ClusterMode::StallFree, true, false, 10);
   REQUIRE(fa->plan.loops.size() == 2);
   const ir::Loop& loop = fa->kernel.loops[1];
   const rtl::LoopPlan& lp = fa->plan.loops[1];

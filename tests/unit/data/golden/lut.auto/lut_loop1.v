@@ -47,8 +47,8 @@ module lut_loop1 (
   wire vk_p4;
   reg vld_p5;
   wire vk_p5;
-  reg vld_p6;
   wire vk_p6;
+  reg vld_p7;
   wire vk_p7;
   wire vk_p8;
   wire vk_p9;
@@ -64,11 +64,12 @@ module lut_loop1 (
   reg v2_p3;
   reg v2_p4;
   reg v2_p5;
-  reg v2_p6;
+  reg v2_p7;
   reg v2_p10;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
   wire [31:0] c6; // Load 
+  reg [31:0] v6_p7;
   reg [31:0] v6_p10;
   wire [31:0] c8; // And and
   wire [61:0] c9; // SExt 
@@ -108,11 +109,11 @@ module lut_loop1 (
   wire f4_nonempty;
   reg [2:0] cred4;
   wire leave_last;
-  reg [31:0] rf6_mem [0:10];
+  reg [31:0] rf6_mem [0:15];
   reg [3:0] rf6_rd;
   reg [3:0] rf6_wr;
   reg [4:0] rf6_count;
-  reg [31:0] rf11_mem [0:2];
+  reg [31:0] rf11_mem [0:3];
   reg [1:0] rf11_rd;
   reg [1:0] rf11_wr;
   reg [2:0] rf11_count;
@@ -120,11 +121,11 @@ module lut_loop1 (
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg f1_mem [0:10];
+  reg f1_mem [0:15];
   reg [3:0] f1_rd;
   reg [3:0] f1_wr;
   reg [4:0] f1_count;
-  reg [64:0] f2_mem [0:2];
+  reg [64:0] f2_mem [0:3];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
@@ -161,8 +162,8 @@ module lut_loop1 (
   assign vk_p3 = vld_p3;
   assign vk_p4 = vld_p4;
   assign vk_p5 = vld_p5;
-  assign vk_p6 = vld_p6;
-  assign vk_p7 = admit_2;
+  assign vk_p6 = admit_2;
+  assign vk_p7 = vld_p7;
   assign vk_p8 = admit_3;
   assign vk_p9 = admit_4;
   assign vk_p10 = vld_p10;
@@ -177,8 +178,8 @@ module lut_loop1 (
   assign f4_v2 = f4_dout[0];
   assign f4_v12 = f4_dout[32:1];
   assign issue = running & (cred0 < 3'h4);
-  assign admit_1 = f0_nonempty & (cred1 < 5'hb) & (~f0_v2 | m0_req_ready);
-  assign admit_2 = f1_nonempty & (cred2 < 3'h3) & (~f1_v2 | rf6_nonempty);
+  assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready);
+  assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty);
   assign admit_3 = f2_nonempty & (cred3 < 3'h3) & (~f2_v2 | m2_req_ready);
   assign admit_4 = f3_nonempty & (cred4 < 3'h4) & (~f3_v2 | rf11_nonempty);
   assign admit_5 = f4_nonempty & (~f4_v2 | m1_req_ready);
@@ -187,7 +188,7 @@ module lut_loop1 (
   assign c4 = {{30{iv0_p2[31]}}, iv0_p2};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
-  assign c8 = c6 & 32'hf;
+  assign c8 = v6_p7 & 32'hf;
   assign c9 = {{30{f2_v8[31]}}, f2_v8};
   assign c10 = {c9, 2'h0};
   assign c11 = rf11_dout;
@@ -230,8 +231,8 @@ module lut_loop1 (
     if (rst | start) vld_p5 <= 1'h0;
     else vld_p5 <= vk_p4;
   always @(posedge clk)
-    if (rst | start) vld_p6 <= 1'h0;
-    else vld_p6 <= vk_p5;
+    if (rst | start) vld_p7 <= 1'h0;
+    else vld_p7 <= vk_p6;
   always @(posedge clk)
     if (rst | start) vld_p10 <= 1'h0;
     else vld_p10 <= vk_p9;
@@ -252,8 +253,9 @@ module lut_loop1 (
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
-    v2_p6 <= v2_p5;
+    v2_p7 <= f1_v2;
     v2_p10 <= f3_v2;
+    v6_p7 <= c6;
     v6_p10 <= f3_v6;
     v11_p10 <= c11;
   end
@@ -269,9 +271,9 @@ module lut_loop1 (
     end else begin
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0)))) begin
         rf6_mem[rf6_wr] <= rf6_din;
-        rf6_wr <= (rf6_wr == 4'ha) ? 4'h0 : rf6_wr + 4'h1;
+        rf6_wr <= rf6_wr + 4'h1;
       end
-      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= (rf6_rd == 4'ha) ? 4'h0 : rf6_rd + 4'h1;
+      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= rf6_rd + 4'h1;
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count + 5'h1;
       if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && (rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count - 5'h1;
     end
@@ -288,9 +290,9 @@ module lut_loop1 (
     end else begin
       if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0)))) begin
         rf11_mem[rf11_wr] <= rf11_din;
-        rf11_wr <= (rf11_wr == 2'h2) ? 2'h0 : rf11_wr + 2'h1;
+        rf11_wr <= rf11_wr + 2'h1;
       end
-      if ((rf11_pop && (rf11_count != 3'h0))) rf11_rd <= (rf11_rd == 2'h2) ? 2'h0 : rf11_rd + 2'h1;
+      if ((rf11_pop && (rf11_count != 3'h0))) rf11_rd <= rf11_rd + 2'h1;
       if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count + 3'h1;
       if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && (rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count - 3'h1;
     end
@@ -320,16 +322,16 @@ module lut_loop1 (
       f1_wr <= 4'h0;
       f1_count <= 5'h0;
     end else begin
-      if (vk_p6) begin
-        f1_mem[f1_wr] <= v2_p6;
-        f1_wr <= (f1_wr == 4'ha) ? 4'h0 : f1_wr + 4'h1;
+      if (vk_p5) begin
+        f1_mem[f1_wr] <= v2_p5;
+        f1_wr <= f1_wr + 4'h1;
       end
-      if (admit_2) f1_rd <= (f1_rd == 4'ha) ? 4'h0 : f1_rd + 4'h1;
-      if (vk_p6 && !admit_2) f1_count <= f1_count + 5'h1;
-      if (!vk_p6 && admit_2) f1_count <= f1_count - 5'h1;
+      if (admit_2) f1_rd <= f1_rd + 4'h1;
+      if (vk_p5 && !admit_2) f1_count <= f1_count + 5'h1;
+      if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [64:0] f2_din = {c8, c6, f1_v2};
+  wire [64:0] f2_din = {c8, v6_p7, v2_p7};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -340,9 +342,9 @@ module lut_loop1 (
     end else begin
       if (vk_p7) begin
         f2_mem[f2_wr] <= f2_din;
-        f2_wr <= (f2_wr == 2'h2) ? 2'h0 : f2_wr + 2'h1;
+        f2_wr <= f2_wr + 2'h1;
       end
-      if (admit_3) f2_rd <= (f2_rd == 2'h2) ? 2'h0 : f2_rd + 2'h1;
+      if (admit_3) f2_rd <= f2_rd + 2'h1;
       if (vk_p7 && !admit_3) f2_count <= f2_count + 3'h1;
       if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
     end
@@ -385,7 +387,7 @@ module lut_loop1 (
   end
 `ifndef SYNTHESIS
   always @(posedge clk) begin
-    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'hb) begin
+    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'h10) begin
       $error("FIFO rf6 overflow");
       $stop;
     end
@@ -393,7 +395,7 @@ module lut_loop1 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0)) && rf11_count == 3'h3) begin
+    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0)) && rf11_count == 3'h4) begin
       $error("FIFO rf11 overflow");
       $stop;
     end
@@ -409,7 +411,7 @@ module lut_loop1 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p6 && !admit_2 && f1_count == 5'hb) begin
+    if (!rst && vk_p5 && !admit_2 && f1_count == 5'h10) begin
       $error("FIFO f1 overflow");
       $stop;
     end
@@ -417,7 +419,7 @@ module lut_loop1 (
       $error("FIFO f1 underflow");
       $stop;
     end
-    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h3) begin
+    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h4) begin
       $error("FIFO f2 overflow");
       $stop;
     end

@@ -63,7 +63,9 @@ module vadd_loop0 (
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
   wire [31:0] c6; // Load 
+  reg [31:0] v6_p6;
   wire [31:0] c7; // Load 
+  reg [31:0] v7_p6;
   wire [31:0] c8; // Add add
   reg [31:0] v8_p7;
   wire fire6;
@@ -74,11 +76,11 @@ module vadd_loop0 (
   wire rf7_nonempty;
   wire fire9;
   wire leave_last;
-  reg [31:0] rf6_mem [0:6];
+  reg [31:0] rf6_mem [0:7];
   reg [2:0] rf6_rd;
   reg [2:0] rf6_wr;
   reg [3:0] rf6_count;
-  reg [31:0] rf7_mem [0:6];
+  reg [31:0] rf7_mem [0:7];
   reg [2:0] rf7_rd;
   reg [2:0] rf7_wr;
   reg [3:0] rf7_count;
@@ -109,7 +111,7 @@ module vadd_loop0 (
   assign vk_p5 = vld_p5;
   assign vk_p6 = vld_p6;
   assign vk_p7 = vld_p7;
-  assign en = ~((vk_p1 & v2_p1 & ~m0_req_ready) | (vk_p6 & v2_p6 & ~rf6_nonempty) | (vk_p1 & v2_p1 & ~m1_req_ready) | (vk_p6 & v2_p6 & ~rf7_nonempty) | (vk_p7 & v2_p7 & ~m2_req_ready));
+  assign en = ~((vk_p1 & v2_p1 & ~m0_req_ready) | (vk_p5 & v2_p5 & ~rf6_nonempty) | (vk_p1 & v2_p1 & ~m1_req_ready) | (vk_p5 & v2_p5 & ~rf7_nonempty) | (vk_p7 & v2_p7 & ~m2_req_ready));
   assign issue = running & en;
   assign c0 = iv0_p0;
   assign c2 = $signed(c0) < $signed(li_1);
@@ -117,7 +119,7 @@ module vadd_loop0 (
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
-  assign c8 = c6 + c7;
+  assign c8 = v6_p6 + v7_p6;
   assign leave_last = vk_p7 & ~v2_p7 & en;
   always @(posedge clk)
     if (rst) running <= 1'h0;
@@ -162,9 +164,11 @@ module vadd_loop0 (
     v2_p5 <= v2_p4;
     v2_p6 <= v2_p5;
     v2_p7 <= v2_p6;
+    v6_p6 <= c6;
+    v7_p6 <= c7;
     v8_p7 <= c8;
   end
-  wire rf6_pop = vk_p6 & v2_p6 & en;
+  wire rf6_pop = vk_p5 & v2_p5 & en;
   wire [31:0] rf6_din = m0_resp_data[31:0];
   assign rf6_dout = (rf6_count != 4'h0) ? rf6_mem[rf6_rd] : rf6_din;
   assign rf6_nonempty = (rf6_count != 4'h0) || m0_resp_valid;
@@ -176,14 +180,14 @@ module vadd_loop0 (
     end else begin
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0)))) begin
         rf6_mem[rf6_wr] <= rf6_din;
-        rf6_wr <= (rf6_wr == 3'h6) ? 3'h0 : rf6_wr + 3'h1;
+        rf6_wr <= rf6_wr + 3'h1;
       end
-      if ((rf6_pop && (rf6_count != 4'h0))) rf6_rd <= (rf6_rd == 3'h6) ? 3'h0 : rf6_rd + 3'h1;
+      if ((rf6_pop && (rf6_count != 4'h0))) rf6_rd <= rf6_rd + 3'h1;
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && !(rf6_pop && (rf6_count != 4'h0))) rf6_count <= rf6_count + 4'h1;
       if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && (rf6_pop && (rf6_count != 4'h0))) rf6_count <= rf6_count - 4'h1;
     end
   end
-  wire rf7_pop = vk_p6 & v2_p6 & en;
+  wire rf7_pop = vk_p5 & v2_p5 & en;
   wire [31:0] rf7_din = m1_resp_data[31:0];
   assign rf7_dout = (rf7_count != 4'h0) ? rf7_mem[rf7_rd] : rf7_din;
   assign rf7_nonempty = (rf7_count != 4'h0) || m1_resp_valid;
@@ -195,16 +199,16 @@ module vadd_loop0 (
     end else begin
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0)))) begin
         rf7_mem[rf7_wr] <= rf7_din;
-        rf7_wr <= (rf7_wr == 3'h6) ? 3'h0 : rf7_wr + 3'h1;
+        rf7_wr <= rf7_wr + 3'h1;
       end
-      if ((rf7_pop && (rf7_count != 4'h0))) rf7_rd <= (rf7_rd == 3'h6) ? 3'h0 : rf7_rd + 3'h1;
+      if ((rf7_pop && (rf7_count != 4'h0))) rf7_rd <= rf7_rd + 3'h1;
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && !(rf7_pop && (rf7_count != 4'h0))) rf7_count <= rf7_count + 4'h1;
       if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && (rf7_pop && (rf7_count != 4'h0))) rf7_count <= rf7_count - 4'h1;
     end
   end
 `ifndef SYNTHESIS
   always @(posedge clk) begin
-    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && !(rf6_pop && (rf6_count != 4'h0)) && rf6_count == 4'h7) begin
+    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 4'h0))) && !(rf6_pop && (rf6_count != 4'h0)) && rf6_count == 4'h8) begin
       $error("FIFO rf6 overflow");
       $stop;
     end
@@ -212,7 +216,7 @@ module vadd_loop0 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && !(rf7_pop && (rf7_count != 4'h0)) && rf7_count == 4'h7) begin
+    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 4'h0))) && !(rf7_pop && (rf7_count != 4'h0)) && rf7_count == 4'h8) begin
       $error("FIFO rf7 overflow");
       $stop;
     end

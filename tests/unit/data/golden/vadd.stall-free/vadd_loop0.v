@@ -45,8 +45,8 @@ module vadd_loop0 (
   wire vk_p4;
   reg vld_p5;
   wire vk_p5;
-  reg vld_p6;
   wire vk_p6;
+  reg vld_p7;
   wire vk_p7;
   wire vk_p8;
   wire [31:0] c0; // LoopPhi i
@@ -58,11 +58,13 @@ module vadd_loop0 (
   reg v2_p3;
   reg v2_p4;
   reg v2_p5;
-  reg v2_p6;
+  reg v2_p7;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
   wire [31:0] c6; // Load 
+  reg [31:0] v6_p7;
   wire [31:0] c7; // Load 
+  reg [31:0] v7_p7;
   wire [31:0] c8; // Add add
   wire f0_v2;
   wire f1_v2;
@@ -85,11 +87,11 @@ module vadd_loop0 (
   wire f2_nonempty;
   reg [2:0] cred2;
   wire leave_last;
-  reg [31:0] rf6_mem [0:10];
+  reg [31:0] rf6_mem [0:15];
   reg [3:0] rf6_rd;
   reg [3:0] rf6_wr;
   reg [4:0] rf6_count;
-  reg [31:0] rf7_mem [0:10];
+  reg [31:0] rf7_mem [0:15];
   reg [3:0] rf7_rd;
   reg [3:0] rf7_wr;
   reg [4:0] rf7_count;
@@ -97,11 +99,11 @@ module vadd_loop0 (
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
   reg [2:0] f0_count;
-  reg f1_mem [0:10];
+  reg f1_mem [0:15];
   reg [3:0] f1_rd;
   reg [3:0] f1_wr;
   reg [4:0] f1_count;
-  reg [32:0] f2_mem [0:2];
+  reg [32:0] f2_mem [0:3];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
@@ -130,16 +132,16 @@ module vadd_loop0 (
   assign vk_p3 = vld_p3;
   assign vk_p4 = vld_p4;
   assign vk_p5 = vld_p5;
-  assign vk_p6 = vld_p6;
-  assign vk_p7 = admit_2;
+  assign vk_p6 = admit_2;
+  assign vk_p7 = vld_p7;
   assign vk_p8 = admit_3;
   assign f0_v2 = f0_dout;
   assign f1_v2 = f1_dout;
   assign f2_v2 = f2_dout[0];
   assign f2_v8 = f2_dout[32:1];
   assign issue = running & (cred0 < 3'h4);
-  assign admit_1 = f0_nonempty & (cred1 < 5'hb) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
-  assign admit_2 = f1_nonempty & (cred2 < 3'h3) & (~f1_v2 | rf6_nonempty) & (~f1_v2 | rf7_nonempty);
+  assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready) & (~f0_v2 | m1_req_ready);
+  assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty) & (~f1_v2 | rf7_nonempty);
   assign admit_3 = f2_nonempty & (~f2_v2 | m2_req_ready);
   assign c0 = iv0_p0;
   assign c2 = $signed(c0) < $signed(li_1);
@@ -147,7 +149,7 @@ module vadd_loop0 (
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
   assign c7 = rf7_dout;
-  assign c8 = c6 + c7;
+  assign c8 = v6_p7 + v7_p7;
   assign leave_last = vk_p8 & ~f2_v2;
   always @(posedge clk)
     if (rst | start) cred0 <= 3'h0;
@@ -178,8 +180,8 @@ module vadd_loop0 (
     if (rst | start) vld_p5 <= 1'h0;
     else vld_p5 <= vk_p4;
   always @(posedge clk)
-    if (rst | start) vld_p6 <= 1'h0;
-    else vld_p6 <= vk_p5;
+    if (rst | start) vld_p7 <= 1'h0;
+    else vld_p7 <= vk_p6;
   always @(posedge clk)
     if (start) iv0_p0 <= li_0;
     else if (vk_p0) iv0_p0 <= iv0_p0 + 32'h1;
@@ -197,7 +199,9 @@ module vadd_loop0 (
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
-    v2_p6 <= v2_p5;
+    v2_p7 <= f1_v2;
+    v6_p7 <= c6;
+    v7_p7 <= c7;
   end
   wire rf6_pop = admit_2 & f1_v2;
   wire [31:0] rf6_din = m0_resp_data[31:0];
@@ -211,9 +215,9 @@ module vadd_loop0 (
     end else begin
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0)))) begin
         rf6_mem[rf6_wr] <= rf6_din;
-        rf6_wr <= (rf6_wr == 4'ha) ? 4'h0 : rf6_wr + 4'h1;
+        rf6_wr <= rf6_wr + 4'h1;
       end
-      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= (rf6_rd == 4'ha) ? 4'h0 : rf6_rd + 4'h1;
+      if ((rf6_pop && (rf6_count != 5'h0))) rf6_rd <= rf6_rd + 4'h1;
       if ((m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count + 5'h1;
       if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && (rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count - 5'h1;
     end
@@ -230,9 +234,9 @@ module vadd_loop0 (
     end else begin
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0)))) begin
         rf7_mem[rf7_wr] <= rf7_din;
-        rf7_wr <= (rf7_wr == 4'ha) ? 4'h0 : rf7_wr + 4'h1;
+        rf7_wr <= rf7_wr + 4'h1;
       end
-      if ((rf7_pop && (rf7_count != 5'h0))) rf7_rd <= (rf7_rd == 4'ha) ? 4'h0 : rf7_rd + 4'h1;
+      if ((rf7_pop && (rf7_count != 5'h0))) rf7_rd <= rf7_rd + 4'h1;
       if ((m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count + 5'h1;
       if (!(m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && (rf7_pop && (rf7_count != 5'h0))) rf7_count <= rf7_count - 5'h1;
     end
@@ -262,16 +266,16 @@ module vadd_loop0 (
       f1_wr <= 4'h0;
       f1_count <= 5'h0;
     end else begin
-      if (vk_p6) begin
-        f1_mem[f1_wr] <= v2_p6;
-        f1_wr <= (f1_wr == 4'ha) ? 4'h0 : f1_wr + 4'h1;
+      if (vk_p5) begin
+        f1_mem[f1_wr] <= v2_p5;
+        f1_wr <= f1_wr + 4'h1;
       end
-      if (admit_2) f1_rd <= (f1_rd == 4'ha) ? 4'h0 : f1_rd + 4'h1;
-      if (vk_p6 && !admit_2) f1_count <= f1_count + 5'h1;
-      if (!vk_p6 && admit_2) f1_count <= f1_count - 5'h1;
+      if (admit_2) f1_rd <= f1_rd + 4'h1;
+      if (vk_p5 && !admit_2) f1_count <= f1_count + 5'h1;
+      if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [32:0] f2_din = {c8, f1_v2};
+  wire [32:0] f2_din = {c8, v2_p7};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -282,16 +286,16 @@ module vadd_loop0 (
     end else begin
       if (vk_p7) begin
         f2_mem[f2_wr] <= f2_din;
-        f2_wr <= (f2_wr == 2'h2) ? 2'h0 : f2_wr + 2'h1;
+        f2_wr <= f2_wr + 2'h1;
       end
-      if (admit_3) f2_rd <= (f2_rd == 2'h2) ? 2'h0 : f2_rd + 2'h1;
+      if (admit_3) f2_rd <= f2_rd + 2'h1;
       if (vk_p7 && !admit_3) f2_count <= f2_count + 3'h1;
       if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
     end
   end
 `ifndef SYNTHESIS
   always @(posedge clk) begin
-    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'hb) begin
+    if (!rst && (m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && !(rf6_pop && (rf6_count != 5'h0)) && rf6_count == 5'h10) begin
       $error("FIFO rf6 overflow");
       $stop;
     end
@@ -299,7 +303,7 @@ module vadd_loop0 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0)) && rf7_count == 5'hb) begin
+    if (!rst && (m1_resp_valid && !(rf7_pop && !(rf7_count != 5'h0))) && !(rf7_pop && (rf7_count != 5'h0)) && rf7_count == 5'h10) begin
       $error("FIFO rf7 overflow");
       $stop;
     end
@@ -315,7 +319,7 @@ module vadd_loop0 (
       $error("FIFO f0 underflow");
       $stop;
     end
-    if (!rst && vk_p6 && !admit_2 && f1_count == 5'hb) begin
+    if (!rst && vk_p5 && !admit_2 && f1_count == 5'h10) begin
       $error("FIFO f1 overflow");
       $stop;
     end
@@ -323,7 +327,7 @@ module vadd_loop0 (
       $error("FIFO f1 underflow");
       $stop;
     end
-    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h3) begin
+    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h4) begin
       $error("FIFO f2 overflow");
       $stop;
     end
