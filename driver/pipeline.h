@@ -30,6 +30,7 @@ struct CompileOptions {
   uint32_t subgroupSize = 8;       // lanes of a subgroup without a SubgroupSize mode (--subgroup-size)
   uint64_t maxWorkGroupSize = 256; // barrier buffers' work-items without a size in the source
   bool optimizeDatapath = true; // constant multiplies, divides and shifts as cheaper logic (--datapath-opt)
+  uint32_t ramPorts = 2; // an on-chip RAM read and written: a read and a write port, or one (--ram-ports)
   sched::MinIIOptions minII;       // how each loop's II is found (--scheduler, --time-limit)
 };
 

@@ -73,6 +73,7 @@ struct MemoryRow {
   uint32_t wordBytes = 0; // on chip
   bool persistent = false;
   uint32_t portBits = 64; // its port's data width (wider when a vector is accessed whole)
+  std::vector<std::string> ports; // each port's direction (ir::Memory::ports): read, write, read-write
 };
 
 static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipBytes) {
@@ -80,7 +81,10 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
   onChipBytes = 0;
   for (size_t m = 0; m < c.kernel.memories.size(); ++m) {
     const ir::Memory& mem = c.kernel.memories[m];
-    MemoryRow r{mem.name, ir::memoryKindName(mem.kind), "", mem.sizeBytes, 0, mem.persistent, mem.wordBits};
+    MemoryRow r{mem.name, ir::memoryKindName(mem.kind), "", mem.sizeBytes, 0, mem.persistent, mem.wordBits,
+                {}};
+    for (const ir::MemoryPort& p : mem.ports)
+      r.ports.emplace_back(ir::portAccessName(p.access));
     if (mem.kind == ir::Memory::Kind::Argument) {
       r.where = fmt::format("port mem_{}", c.rtl.argNames.at(mem.argIndex));
     } else if (mem.boundTo != ir::kNoMemory) {
@@ -97,7 +101,8 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
                             mem.queueResults ? "result" : "invocation", c.kernel.processes.at(mem.queueProcess).name);
     } else {
       r.wordBytes = c.rtl.ramWordBytes.at(m);
-      r.where = fmt::format("RAM {}", c.rtl.ramModules.at(m));
+      r.where = fmt::format("RAM {}{}", c.rtl.ramModules.at(m),
+                            mem.ports.size() == 2 ? " with a read port and a write port" : "");
       onChipBytes += mem.sizeBytes;
     }
     rows.push_back(std::move(r));
@@ -281,7 +286,8 @@ json reportJson(const Compiled& c) {
                {"bytes", r.bytes},
                {"where", r.where},
                {"persistent", r.persistent},
-               {"port_bits", r.portBits}};
+               {"port_bits", r.portBits},
+               {"ports", r.ports}};
     if (r.wordBytes) jm["word_bytes"] = r.wordBytes;
     mems.push_back(jm);
   }

@@ -112,6 +112,9 @@ struct Op {
   // on-chip RAM: kOnChipReadLatency); 0 = unknown, the target's memory latency is assumed. Set by
   // buildStructure from the memory's kind.
   uint8_t readLatency = 0;
+  // Load/Store: which of its memory's ports it uses (Memory::ports; set by buildStructure): 0, or 1
+  // for a store to an on-chip RAM with a read port and a write port.
+  uint8_t port = 0;
   Type type;                   // result type (none: no result)
   uint32_t memory = 0;         // Load/Store memory index
   uint32_t index = 0;          // Arg / LiveIn / LoopPhi / LoopCall / LoopOut index
@@ -134,6 +137,10 @@ const char* portAccessName(PortAccess a);
 
 struct MemoryPort {
   PortAccess access = PortAccess::ReadWrite;
+  // The port's number among the kernel's hardware ports (a scheduling resource, a port of the loop
+  // modules): memory m's first port is m; the second ports of the memories that have two are
+  // memories.size(), memories.size() + 1, ... in memory order (portKey).
+  uint32_t key = 0;
 };
 
 struct Memory {
@@ -168,7 +175,9 @@ struct Memory {
   // Data width of its ports: its widest access, at least 64 (docs/hardware-interface.md); set by
   // buildStructure.
   uint32_t wordBits = 64;
-  // Derived from the accesses (deriveMemoryPorts): one port, read, write or both; none if unused.
+  // Derived from the accesses (buildStructure): one port, read, write or both; none if unused. An
+  // on-chip RAM that is read and written, and that no task process reaches, has two: a read port and
+  // a write port (LowerOptions::ramPorts), so a loop may load and store it in the same cycle.
   std::vector<MemoryPort> ports;
   // WorkGroup: a work-group collective's accumulator (bytes [0, elemBytes)) and result (the next
   // elemBytes), which the work-items update in order (ir/lower_collectives.cpp): unlike other local
@@ -506,6 +515,19 @@ struct MemoryUse {
   std::vector<uint32_t> reads, writes;
 };
 MemoryUse loopMemoryUse(const std::vector<Loop>& loops, uint32_t l);
+// The hardware port a Load or Store uses (MemoryPort::key).
+uint32_t portKey(const std::vector<Memory>& memories, const Op& op);
+// The number of hardware ports, keys 0 .. n-1 (key m < memories.size(): memory m's first port, also
+// of a memory without any), and the memory a key belongs to.
+uint32_t portCount(const std::vector<Memory>& memories);
+uint32_t portMemory(const std::vector<Memory>& memories, uint32_t key);
+// For reports: the memory's name, with " (read)" or " (write)" when it has a port of each.
+std::string portName(const std::vector<Memory>& memories, uint32_t key);
+// As loopMemoryUse, in hardware ports: those loop `l` and its inner loops load through, and all.
+struct PortUse {
+  std::vector<uint32_t> loads, all;
+};
+PortUse loopPortUse(const std::vector<Memory>& memories, const std::vector<Loop>& loops, uint32_t l);
 // Per loop: the loop whose body runs it (a sub-pipeline), -1 when the kernel's CFG does.
 std::vector<int> loopCallers(const std::vector<Loop>& loops);
 
@@ -524,8 +546,9 @@ void verifyKernel(const Kernel& k, VerifyLevel level = VerifyLevel::Final);
 
 // Derives what follows from the CFG and the loops: the region tree, the kernel's process (when it has
 // none yet) and every memory's ports. Lowering calls it last; kernels built by hand call it before
-// verifyKernel.
-void buildStructure(Kernel& k);
+// verifyKernel. ramPorts 2: an on-chip RAM that is read and written gets a read port and a write port
+// where it may (Memory::ports); 1: one port for both.
+void buildStructure(Kernel& k, uint32_t ramPorts = 1);
 
 // Rejects, with a DiagnosticError naming the operation and its location, what the IR represents but
 // the hardware cannot build yet: types other than bits of 1..64, inner loops inside a pipelined loop,

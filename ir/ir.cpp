@@ -127,19 +127,65 @@ std::vector<int> functionOfBlocks(const Kernel& k) {
   return of;
 }
 
-MemoryUse loopMemoryUse(const std::vector<Loop>& loops, uint32_t l) {
-  std::set<uint32_t> reads, writes;
+namespace {
+// Calls f(op) for every load and store of loop `l` and of the inner loops it runs.
+template <typename F> void forEachLoopAccess(const std::vector<Loop>& loops, uint32_t l, const F& f) {
   std::vector<uint32_t> work{l};
   while (!work.empty()) {
     const uint32_t x = work.back();
     work.pop_back();
     for (const Op& op : loops.at(x).ops) {
-      if (op.kind == OpKind::Load) reads.insert(op.memory);
-      if (op.kind == OpKind::Store) writes.insert(op.memory);
+      if (op.kind == OpKind::Load || op.kind == OpKind::Store) f(op);
       if (op.kind == OpKind::LoopCall) work.push_back(op.index);
     }
   }
+}
+} // namespace
+
+MemoryUse loopMemoryUse(const std::vector<Loop>& loops, uint32_t l) {
+  std::set<uint32_t> reads, writes;
+  forEachLoopAccess(loops, l,
+                    [&](const Op& op) { (op.kind == OpKind::Load ? reads : writes).insert(op.memory); });
   return {{reads.begin(), reads.end()}, {writes.begin(), writes.end()}};
+}
+
+uint32_t portKey(const std::vector<Memory>& memories, const Op& op) {
+  if (op.port == 0 || op.memory >= memories.size() || op.port >= memories[op.memory].ports.size())
+    return op.memory;
+  return memories[op.memory].ports[op.port].key;
+}
+
+uint32_t portCount(const std::vector<Memory>& memories) {
+  auto n = static_cast<uint32_t>(memories.size());
+  for (const Memory& m : memories)
+    for (const MemoryPort& p : m.ports)
+      n = std::max(n, p.key + 1);
+  return n;
+}
+
+uint32_t portMemory(const std::vector<Memory>& memories, uint32_t key) {
+  if (key < memories.size()) return key;
+  for (uint32_t m = 0; m < memories.size(); ++m)
+    for (const MemoryPort& p : memories[m].ports)
+      if (p.key == key) return m;
+  return key; // no such port: the caller's index check reports it
+}
+
+std::string portName(const std::vector<Memory>& memories, uint32_t key) {
+  const uint32_t m = portMemory(memories, key);
+  if (m >= memories.size()) return fmt::format("port{}", key);
+  const Memory& mem = memories[m];
+  if (mem.ports.size() < 2) return mem.name;
+  return mem.name + (key == m ? " (read)" : " (write)");
+}
+
+PortUse loopPortUse(const std::vector<Memory>& memories, const std::vector<Loop>& loops, uint32_t l) {
+  std::set<uint32_t> loads, all;
+  forEachLoopAccess(loops, l, [&](const Op& op) {
+    if (op.kind == OpKind::Load) loads.insert(portKey(memories, op));
+    all.insert(portKey(memories, op));
+  });
+  return {{loads.begin(), loads.end()}, {all.begin(), all.end()}};
 }
 
 std::vector<int> loopCallers(const std::vector<Loop>& loops) {

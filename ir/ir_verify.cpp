@@ -591,18 +591,46 @@ private:
   }
 
   void checkPorts() const {
-    const auto ports = lower::memoryPortsFromAccesses(k_);
+    // Derived with one port per memory, or with a read and a write port for the RAMs that may have
+    // them (LowerOptions::ramPorts): the same choice for every memory.
+    const auto one = lower::memoryPortsFromAccesses(k_, 1), two = lower::memoryPortsFromAccesses(k_, 2);
     const auto bits = lower::memoryWordBitsFromAccesses(k_);
-    for (size_t m = 0; m < k_.memories.size(); ++m) {
-      const auto& got = k_.memories[m].ports;
-      if (got.size() != ports[m].size() ||
-          !std::equal(got.begin(), got.end(), ports[m].begin(), [](auto& a, auto& b) { return a.access == b.access; }))
-        fail(k_.loc, "memory " + k_.memories[m].name, "its ports do not match its accesses");
+    auto same = [&](const std::vector<std::vector<MemoryPort>>& ports) {
+      for (size_t m = 0; m < k_.memories.size(); ++m) {
+        const auto& got = k_.memories[m].ports;
+        if (got.size() != ports[m].size() ||
+            !std::equal(got.begin(), got.end(), ports[m].begin(),
+                        [](auto& a, auto& b) { return a.access == b.access && a.key == b.key; }))
+          return false;
+      }
+      return true;
+    };
+    if (!same(one) && !same(two)) {
+      for (size_t m = 0; m < k_.memories.size(); ++m)
+        if (k_.memories[m].ports.size() != one[m].size() && k_.memories[m].ports.size() != two[m].size())
+          fail(k_.loc, "memory " + k_.memories[m].name, "its ports do not match its accesses");
+      fail(k_.loc, "kernel " + k_.name, "the memories' ports do not match their accesses");
+    }
+    for (size_t m = 0; m < k_.memories.size(); ++m)
       if (k_.memories[m].wordBits != bits[m])
         fail(k_.loc, "memory " + k_.memories[m].name,
              fmt::format("its ports are {} bits wide, its accesses need {}", k_.memories[m].wordBits,
                          bits[m]));
-    }
+    auto opPorts = [&](const std::vector<Op>& ops) {
+      for (const Op& op : ops) {
+        if ((op.kind != OpKind::Load && op.kind != OpKind::Store) || op.memory >= k_.memories.size())
+          continue;
+        const auto& ports = k_.memories[op.memory].ports;
+        const PortAccess no = op.kind == OpKind::Load ? PortAccess::Write : PortAccess::Read;
+        if (op.port >= ports.size() || ports[op.port].access == no)
+          fail(op.loc, std::string(opKindName(op.kind)),
+               fmt::format("uses port {} of memory {}, which has {} port(s) and none of that direction there",
+                           op.port, k_.memories[op.memory].name, ports.size()));
+      }
+    };
+    opPorts(k_.ops);
+    for (const Loop& l : k_.loops)
+      opPorts(l.ops);
   }
 
   void checkRegions() const;

@@ -49,6 +49,10 @@ struct LowerOptions {
   // become cheaper logic (shifts as wires, multiplications and divisions by constants as shifts and
   // adds or a multiplication by the reciprocal).
   bool optimizeDatapath = true;
+  // Ports of an on-chip RAM that a kernel reads and writes (--ram-ports): 2, a read port and a write
+  // port (the simple dual-port block RAM every FPGA has), so a loop may load and store it in one
+  // cycle; 1, one port for both.
+  uint32_t ramPorts = 2;
 };
 
 // Lowers the kernel entry point `entryName`. Throws DiagnosticError for anything the source asks that

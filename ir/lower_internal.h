@@ -389,7 +389,7 @@ ValueId reduceOperation(Builder& b, const Op& op);
 void compactKernel(Kernel& k);
 
 // The ports each memory needs, from the loads and stores that access it (structure.cpp).
-std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k);
+std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, uint32_t ramPorts);
 // Each memory's port data width (Memory::wordBits) from its widest access (structure.cpp).
 std::vector<uint32_t> memoryWordBitsFromAccesses(const Kernel& k);
 

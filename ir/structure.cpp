@@ -9,8 +9,8 @@ namespace spvhls::ir {
 
 namespace lower {
 
-std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k) {
-  std::vector<uint8_t> reads(k.memories.size(), 0), writes(k.memories.size(), 0);
+std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, uint32_t ramPorts) {
+  std::vector<uint8_t> reads(k.memories.size(), 0), writes(k.memories.size(), 0), tasks(k.memories.size(), 0);
   auto scan = [&](const std::vector<Op>& ops) {
     for (const Op& op : ops) {
       if (op.memory >= k.memories.size()) continue; // the verifier reports it
@@ -24,23 +24,32 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k) {
   // Task processes access the kernel's memories their bodies' memories are.
   for (const Process& p : k.processes) {
     if (p.kind != Process::Kind::Task || p.body >= k.tasks.size()) continue;
-    const auto inner = memoryPortsFromAccesses(k.tasks[p.body]);
+    const auto inner = memoryPortsFromAccesses(k.tasks[p.body], 1);
     for (size_t bm = 0; bm < inner.size() && bm < p.memoryMap.size(); ++bm) {
       const uint32_t m = p.memoryMap[bm];
-      if (m >= k.memories.size()) continue;
+      if (m >= k.memories.size() || inner[bm].empty()) continue;
+      tasks[m] = 1;
       for (const MemoryPort& port : inner[bm]) {
         reads[m] |= port.access != PortAccess::Write;
         writes[m] |= port.access != PortAccess::Read;
       }
     }
   }
-  // One port per memory, as the hardware has today; its direction is what the accesses need.
+  // One port per memory, its direction what the accesses need; an on-chip RAM read and written gets
+  // a read port and a write port, unless a task reaches it (the arbiter shares one port).
   std::vector<std::vector<MemoryPort>> ports(k.memories.size());
-  for (size_t m = 0; m < k.memories.size(); ++m)
+  auto next = static_cast<uint32_t>(k.memories.size());
+  for (uint32_t m = 0; m < k.memories.size(); ++m) {
+    if (ramPorts >= 2 && reads[m] && writes[m] && !tasks[m] && k.memories[m].onChip()) {
+      ports[m] = {{PortAccess::Read, m}, {PortAccess::Write, next++}};
+      continue;
+    }
     if (reads[m] || writes[m])
       ports[m].push_back({reads[m] && writes[m] ? PortAccess::ReadWrite
                           : reads[m]            ? PortAccess::Read
-                                                : PortAccess::Write});
+                                                : PortAccess::Write,
+                          m});
+  }
   return ports;
 }
 
@@ -121,9 +130,28 @@ void stampReadLatencies(Kernel& k) {
     stampReadLatencies(body);
 }
 
+// The memories' ports, and each load and store the port that serves it: a store the write port of a
+// memory with two, everything else port 0. A task body's memories are derived again: those it shares
+// with the kernel became External ports after its own structure was built (lowerTaskBodies).
+void derivePorts(Kernel& k, uint32_t ramPorts) {
+  for (Kernel& body : k.tasks)
+    derivePorts(body, ramPorts);
+  const auto ports = lower::memoryPortsFromAccesses(k, ramPorts);
+  for (size_t m = 0; m < k.memories.size(); ++m)
+    k.memories[m].ports = ports[m];
+  auto stamp = [&](std::vector<Op>& ops) {
+    for (Op& op : ops)
+      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory < k.memories.size())
+        op.port = op.kind == OpKind::Store && k.memories[op.memory].ports.size() == 2 ? 1 : 0;
+  };
+  stamp(k.ops);
+  for (Loop& lp : k.loops)
+    stamp(lp.ops);
+}
+
 } // namespace
 
-void buildStructure(Kernel& k) {
+void buildStructure(Kernel& k, uint32_t ramPorts) {
   stampReadLatencies(k);
   if (k.processes.empty()) { // no task sequences: the kernel is the one process
     Process p;
@@ -165,12 +193,10 @@ void buildStructure(Kernel& k) {
         addPipelined(k, k.ops[v].index, L >= 0 ? regionOf[L] : 0, b, placed);
       }
 
-  const auto ports = lower::memoryPortsFromAccesses(k);
+  derivePorts(k, ramPorts);
   const auto bits = lower::memoryWordBitsFromAccesses(k);
-  for (size_t m = 0; m < k.memories.size(); ++m) {
-    k.memories[m].ports = ports[m];
+  for (size_t m = 0; m < k.memories.size(); ++m)
     k.memories[m].wordBits = bits[m];
-  }
 }
 
 } // namespace spvhls::ir

@@ -58,7 +58,7 @@ public:
 private:
   const ir::Loop& loop_;
   const LoopPlan& p_;
-  const std::vector<ir::Memory>& memories_; // the kernel's: each port's data width
+  const std::vector<ir::Memory>& memories_; // the kernel's: each port's key and data width
   const std::map<ValueId, SubPipeline>& subs_;
   const std::vector<bool> partial_; // per op: only some bits are read
   nl::ModuleBuilder b_;
@@ -156,15 +156,19 @@ private:
       const SubWires& w = sub_.at(i);
       return w.accept ? w.accept : ~w.busy | w.done;
     }
-    return ports_.at(op.memory).reqReady;
+    return ports_.at(port(op)).reqReady;
   }
+
+  // The port a load or store uses (ir::portKey), and a port's data width: its memory's.
+  uint32_t port(const ir::Op& op) const { return ir::portKey(memories_, op); }
+  unsigned portBits(uint32_t key) const { return memories_.at(ir::portMemory(memories_, key)).wordBits; }
 
   void collectMemories() {
     for (ValueId i = 0; i < loop_.ops.size(); ++i) {
       const ir::Op& op = loop_.ops[i];
       if (!isMem(op.kind)) continue;
-      memOps_[op.memory].push_back(i);
-      if (op.kind == OpKind::Load) memLoads_[op.memory].push_back(i);
+      memOps_[port(op)].push_back(i);
+      if (op.kind == OpKind::Load) memLoads_[port(op)].push_back(i);
     }
     mems_ = p_.memories;
   }
@@ -219,7 +223,7 @@ private:
       ports_[m] = nl::addMemoryPort(b_,
                                     {fmt::format(FMT_COMPILE("m{}"), m),
                                      std::binary_search(p_.loadMemories.begin(), p_.loadMemories.end(), m),
-                                     false, nl::kPortAddrWidth, memories_.at(m).wordBits},
+                                     false, nl::kPortAddrWidth, portBits(m)},
                                     nl::PortRole::Master);
   }
 
@@ -289,7 +293,7 @@ private:
             b_.wire(name(fmt::format(FMT_COMPILE("lo_{}"), k)), sp.loop->ops[sp.loop->liveOuts[k]].width()));
       for (uint32_t m : sp.plan->memories)
         w.ports[m] =
-            loopPortWires(b_, fmt::format(FMT_COMPILE("sp{}_"), c), m, memories_.at(m).wordBits,
+            loopPortWires(b_, fmt::format(FMT_COMPILE("sp{}_"), c), m, portBits(m),
                           std::binary_search(sp.plan->loadMemories.begin(), sp.plan->loadMemories.end(), m));
       // The response at the capture position, then registers up to the last LoopOut reading it.
       uint32_t last = p_.compPos[c];
@@ -520,7 +524,7 @@ private:
           std::vector<ExprP> free = {readyOf(i)};
           // A later cluster (older iteration) using the same port has priority.
           if (isMem(op.kind))
-            for (ValueId o : memOps_.at(op.memory))
+            for (ValueId o : memOps_.at(port(op)))
               if (p_.start[o] > c)
                 free.push_back(~(admit_[p_.clusterOf(p_.start[o])] & predAt(o, p_.start[o])));
           conds.push_back(~predAt(i, c) | nl::all(free));

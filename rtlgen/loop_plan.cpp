@@ -177,14 +177,23 @@ static uint64_t ceilDiv(uint64_t a, uint64_t b) {
   return (a + b - 1) / b;
 }
 
-// Memories the loop's operations access (only loads: `loadsOnly`), ascending; those of the inner
-// loops it runs included when the kernel's loops are given.
-static std::vector<uint32_t> accessedMemories(const ir::Loop& loop, bool loadsOnly,
-                                              const std::vector<ir::Loop>* allLoops) {
+// The memory ports the loop's operations use (only loads: `loadsOnly`), ascending; those of the inner
+// loops it runs included when the kernel's loops are given. The ports' keys come from the kernel's
+// memories (ir::portKey); without them, a port per memory.
+static std::vector<uint32_t> accessedPorts(const ir::Loop& loop, bool loadsOnly,
+                                           const std::vector<ir::Loop>* allLoops,
+                                           const std::vector<ir::Memory>* memories) {
   std::set<uint32_t> m;
   for (const ir::Op& op : loop.ops) {
-    if (op.kind == ir::OpKind::Load || (!loadsOnly && op.kind == ir::OpKind::Store)) m.insert(op.memory);
+    if (op.kind == ir::OpKind::Load || (!loadsOnly && op.kind == ir::OpKind::Store))
+      m.insert(memories ? ir::portKey(*memories, op) : op.memory);
     if (op.kind == ir::OpKind::LoopCall && allLoops) {
+      if (memories) {
+        const ir::PortUse use = ir::loopPortUse(*memories, *allLoops, op.index);
+        const std::vector<uint32_t>& keys = loadsOnly ? use.loads : use.all;
+        m.insert(keys.begin(), keys.end());
+        continue;
+      }
       const ir::MemoryUse use = ir::loopMemoryUse(*allLoops, op.index);
       m.insert(use.reads.begin(), use.reads.end());
       if (!loadsOnly) m.insert(use.writes.begin(), use.writes.end());
@@ -342,7 +351,8 @@ void placeCounters(const ir::Loop& loop, LoopPlan& p, const std::vector<std::set
 // earlier and registered.
 LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
                       ClusterMode kind, std::string kindReason, bool shareUnits,
-                      const std::vector<ir::Loop>* allLoops, bool readQueueHead) {
+                      const std::vector<ir::Loop>* allLoops, const std::vector<ir::Memory>* memories,
+                      bool readQueueHead) {
   LoopPlan p;
   p.kind = kind;
   p.kindReason = std::move(kindReason);
@@ -527,8 +537,8 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
   // cycle too: its token is killed at once), so the last launch is floor(q / period) periods later.
   if (p.predictable && !p.predictBurst)
     p.predictDrain = int64_t(F) + 1 - int64_t(p.exitPos / period * period);
-  p.memories = accessedMemories(loop, false, allLoops);
-  p.loadMemories = accessedMemories(loop, true, allLoops);
+  p.memories = accessedPorts(loop, false, allLoops, memories);
+  p.loadMemories = accessedPorts(loop, true, allLoops, memories);
   return p;
 }
 
@@ -536,13 +546,14 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
 
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
                   ClusterMode kind, std::string kindReason, bool shareUnits,
-                  const std::vector<ir::Loop>* allLoops) {
-  LoopPlan p = planLoopWith(loop, ls, lib, kind, kindReason, shareUnits, allLoops, true);
+                  const std::vector<ir::Loop>* allLoops, const std::vector<ir::Memory>* memories) {
+  LoopPlan p = planLoopWith(loop, ls, lib, kind, kindReason, shareUnits, allLoops, memories, true);
   // A stall-free loop is cut where responses are taken: taking one a cycle later may put a cut
   // between a recurrence's producer and its reader, and a recurrence gate costs throughput (and the
   // cycle prediction). Then the responses are taken as they arrive and registered, as the FSM does.
   if (p.gates.empty()) return p;
-  LoopPlan early = planLoopWith(loop, ls, lib, kind, std::move(kindReason), shareUnits, allLoops, false);
+  LoopPlan early =
+      planLoopWith(loop, ls, lib, kind, std::move(kindReason), shareUnits, allLoops, memories, false);
   return early.gates.size() < p.gates.size() ? early : p;
 }
 

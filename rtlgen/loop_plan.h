@@ -95,12 +95,12 @@ struct LoopPlan {
   // the same cluster), the position that value is taken from (readyPos of the phi's next); else -1
   // (the phi reads its carry register).
   std::vector<int> forwardPos;
-  // The memory ports of the loop's module: every memory it accesses, ascending, and the subset it
-  // loads from (only those have response ports). The top module connects them without building the
-  // loop first.
+  // The memory ports of the loop's module (ir::portKey: a memory's, or one of an on-chip RAM's read
+  // and write ports): every port it uses, ascending, and the subset it loads through (only those have
+  // responses). The top module connects them without building the loop first.
   std::vector<uint32_t> memories, loadMemories;
-  // The memories whose port nothing else drives (set by planKernel: no FSM access, no other loop, no
-  // queue; a loop the FSM runs): their request fields need not be zero while no request is offered.
+  // The ports nothing else drives (set by planKernel: no FSM access, no other loop, no queue; a loop
+  // the FSM runs): their request fields need not be zero while no request is offered.
   std::vector<uint32_t> soleDriverOf;
   // Per live-in (set by planKernel): its driver holds it from start until done, so the module reads it
   // where it comes in instead of latching it at start. A loop the FSM runs, fed a kernel argument
@@ -156,9 +156,11 @@ ClusterMode chooseClusterKind(const ir::Loop& loop, ClusterMode requested, std::
 // shareUnits: bind operations of one unit module to shared instances where the II leaves room
 // (--share-units; off: one instance per operation).
 // allLoops: the kernel's loops, for the memories of the inner loops `loop` runs (their ports are
-// the outer module's).
+// the outer module's). memories: the kernel's, for their ports' keys (ir::portKey; null: a port per
+// memory).
 LoopPlan planLoop(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
                   ClusterMode kind, std::string kindReason, bool shareUnits = true,
-                  const std::vector<ir::Loop>* allLoops = nullptr);
+                  const std::vector<ir::Loop>* allLoops = nullptr,
+                  const std::vector<ir::Memory>* memories = nullptr);
 
 } // namespace spvhls::rtl

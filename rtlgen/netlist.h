@@ -244,6 +244,9 @@ struct Ram {
   uint64_t sizeBytes = 0;
   std::vector<uint8_t> init;
   ExprP reqValid, reqWrite, reqAddr, reqSize, reqWdata;
+  // A second port that only writes (null: the port above reads and writes); the port above then only
+  // reads. A read and a write in one cycle: the read sees the word as it was (no write-to-read path).
+  ExprP wValid, wWrite, wAddr, wSize, wWdata;
   std::string respValid; // the Reg output it drives
   std::string respData;  // the Wire output it drives
   unsigned dataWidth = 64;

@@ -85,8 +85,8 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
   KernelPlan p;
   p.target = lib.target();
   for (size_t l = 0; l < k.loops.size(); ++l)
-    p.loops.push_back(
-        planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason, shareUnits, &k.loops));
+    p.loops.push_back(planLoop(k.loops[l], s.loops[l], lib, kinds[l].kind, kinds[l].reason, shareUnits,
+                               &k.loops, &k.memories));
   const std::vector<int> callers = ir::loopCallers(k.loops);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const LoopPlan& lp = p.loops[l];
@@ -99,16 +99,17 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
     if (p.loops[l].reinvocable) p.loops[l].dropCounters();
   }
   // Ports a loop of the FSM's drives alone (an FSM access counts twice: never alone then).
-  std::vector<uint32_t> drivers(k.memories.size(), 0);
+  std::vector<uint32_t> drivers(ir::portCount(k.memories), 0);
   for (const ir::Op& op : k.ops)
-    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && op.memory < drivers.size())
-      drivers[op.memory] += 2;
+    if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && op.memory < k.memories.size())
+      drivers[ir::portKey(k.memories, op)] += 2;
   for (const LoopPlan& lp : p.loops)
     for (uint32_t m : lp.memories)
       ++drivers[m];
   for (size_t l = 0; l < k.loops.size(); ++l)
     for (uint32_t m : p.loops[l].memories)
-      if (callers[l] < 0 && drivers[m] == 1 && k.memories[m].kind != ir::Memory::Kind::Queue)
+      if (callers[l] < 0 && drivers[m] == 1 &&
+          k.memories[ir::portMemory(k.memories, m)].kind != ir::Memory::Kind::Queue)
         p.loops[l].soleDriverOf.push_back(m);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const std::vector<ir::ValueId>& in = k.loops[l].liveIns;

@@ -16,9 +16,9 @@ using ir::OpKind;
 
 class LoopChecker {
 public:
-  LoopChecker(const std::vector<ir::Loop>& loops, uint32_t l, const sched::LoopSchedule& ls,
-              const sched::OperatorLibrary& lib, const LoopPlan& p)
-      : loops_(loops), loop_(loops[l]), ls_(ls), lib_(lib), p_(p) {}
+  LoopChecker(const std::vector<ir::Memory>& memories, const std::vector<ir::Loop>& loops, uint32_t l,
+              const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib, const LoopPlan& p)
+      : memories_(memories), loops_(loops), loop_(loops[l]), ls_(ls), lib_(lib), p_(p) {}
 
   void run() {
     shapes();
@@ -34,7 +34,8 @@ public:
   }
 
 private:
-  const std::vector<ir::Loop>& loops_; // the kernel's: inner loops' memories
+  const std::vector<ir::Memory>& memories_; // the kernel's: their ports
+  const std::vector<ir::Loop>& loops_;      // the kernel's: inner loops' memories
   const ir::Loop& loop_;
   const sched::LoopSchedule& ls_;
   const sched::OperatorLibrary& lib_;
@@ -212,8 +213,8 @@ private:
                          p_.unitModule[v].empty() ? "no unit" : p_.unitModule[v], p_.instanceOf[v]));
   }
 
-  // The module's memory ports: one per memory an operation accesses, with a response port where one
-  // loads, and no others.
+  // The module's memory ports: one per port of a memory an operation uses (ir::portKey), with a
+  // response where one loads, and no others.
   void ports() const {
     for (const auto* list : {&p_.memories, &p_.loadMemories})
       if (std::adjacent_find(list->begin(), list->end(), std::greater_equal<>()) != list->end())
@@ -225,23 +226,24 @@ private:
     for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
       if (op.kind == ir::OpKind::LoopCall) { // an inner loop's accesses go through this module's ports
-        const ir::MemoryUse use = ir::loopMemoryUse(loops_, op.index);
-        for (uint32_t m : use.reads)
-          accessed.insert(m), loaded.insert(m);
-        for (uint32_t m : use.writes)
-          accessed.insert(m);
-        for (uint32_t m : use.reads)
+        const ir::PortUse use = ir::loopPortUse(memories_, loops_, op.index);
+        accessed.insert(use.all.begin(), use.all.end());
+        loaded.insert(use.loads.begin(), use.loads.end());
+        for (uint32_t m : use.loads)
           if (!listed(p_.loadMemories, m))
-            fail(fmt::format("{} loads from memory {} without a response port", label(v), m));
+            fail(fmt::format("{} loads through port {} without a response", label(v), m));
         continue;
       }
       if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) continue;
-      accessed.insert(op.memory);
-      if (op.kind == ir::OpKind::Load) loaded.insert(op.memory);
-      if (!listed(p_.memories, op.memory))
-        fail(fmt::format("{} accesses memory {}, which has no port", label(v), op.memory));
-      if (op.kind == ir::OpKind::Load && !listed(p_.loadMemories, op.memory))
-        fail(fmt::format("{} loads from memory {}, whose port has no response", label(v), op.memory));
+      const uint32_t key = ir::portKey(memories_, op);
+      accessed.insert(key);
+      if (op.kind == ir::OpKind::Load) loaded.insert(key);
+      if (!listed(p_.memories, key))
+        fail(fmt::format("{} accesses memory {} through port {}, which the module lacks", label(v), op.memory,
+                         key));
+      if (op.kind == ir::OpKind::Load && !listed(p_.loadMemories, key))
+        fail(fmt::format("{} loads from memory {} through port {}, which has no response", label(v),
+                         op.memory, key));
     }
     if (p_.memories.size() != accessed.size() || p_.loadMemories.size() != loaded.size())
       fail("a memory port no operation uses");
@@ -455,17 +457,20 @@ void checkPlan(const ir::Kernel& k, const sched::KernelSchedule& s, const sched:
   if (plan.target.memLatency != lib.target().memLatency)
     throw InternalError(k.loc, "kernel " + k.name, "plan check: planned for a different target");
   for (size_t l = 0; l < k.loops.size(); ++l)
-    LoopChecker(k.loops, uint32_t(l), s.loops[l], lib, plan.loops[l]).run();
+    LoopChecker(k.memories, k.loops, uint32_t(l), s.loops[l], lib, plan.loops[l]).run();
   // A port whose requests go ungated while idle has no other driver to be merged with: no FSM access,
   // no other loop, no task queue, and the FSM runs the loop (an inner loop's port is merged into
   // its caller's).
   const std::vector<int> callers = ir::loopCallers(k.loops);
   for (size_t l = 0; l < k.loops.size(); ++l)
     for (uint32_t m : plan.loops[l].soleDriverOf) {
-      bool alone = callers[l] < 0 && m < k.memories.size() && k.memories[m].kind != ir::Memory::Kind::Queue &&
+      const uint32_t mem = ir::portMemory(k.memories, m);
+      bool alone = callers[l] < 0 && mem < k.memories.size() &&
+                   k.memories[mem].kind != ir::Memory::Kind::Queue &&
                    std::binary_search(plan.loops[l].memories.begin(), plan.loops[l].memories.end(), m);
       for (const ir::Op& op : k.ops)
-        alone = alone && !((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory == m);
+        alone = alone &&
+                !((op.kind == OpKind::Load || op.kind == OpKind::Store) && ir::portKey(k.memories, op) == m);
       for (size_t o = 0; o < k.loops.size(); ++o)
         alone = alone && (o == l || !std::binary_search(plan.loops[o].memories.begin(),
                                                         plan.loops[o].memories.end(), m));

@@ -34,11 +34,12 @@ nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::
   const char* what = mem.kind == ir::Memory::Kind::ProgramScope ? "Program-scope variable"
                      : mem.kind == ir::Memory::Kind::WorkGroup  ? "Work-group local memory"
                                                                 : "Private array";
-  nl::ModuleBuilder b(name,
-                      fmt::format("{} '{}' ({} bytes) as on-chip RAM{}: always ready, reads answer the next "
-                                  "cycle.",
-                                  what, commentName(mem.name), mem.sizeBytes,
-                                  mem.persistent ? ", contents kept from run to run" : ""));
+  nl::ModuleBuilder b(
+      name, fmt::format("{} '{}' ({} bytes) as on-chip RAM{}{}: always ready, reads answer the next "
+                        "cycle.",
+                        what, commentName(mem.name), mem.sizeBytes,
+                        mem.ports.size() == 2 ? " with a read port and a write port (w_*)" : "",
+                        mem.persistent ? ", contents kept from run to run" : ""));
   b.input("clk", 1);
   if (wordBytes == 0 || !std::has_single_bit(wordBytes) || wordBytes > mem.wordBits / 8)
     throw InternalError(SourceLoc{}, "RAM " + name,
@@ -63,6 +64,16 @@ nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::
   r.wordBytes = wordBytes;
   r.readOnly = std::all_of(mem.ports.begin(), mem.ports.end(),
                            [](const ir::MemoryPort& mp) { return mp.access == ir::PortAccess::Read; });
+  if (mem.ports.size() == 2) { // a read port (above) and a write port, w_*: one of each per cycle
+    nl::MemPort w =
+        nl::addMemoryPort(b, {"w", false, false, nl::kPortAddrWidth, mem.wordBits}, nl::PortRole::Slave);
+    b.assign(w.reqReady, nl::one());
+    r.wValid = w.reqValid;
+    r.wWrite = w.reqWrite;
+    r.wAddr = w.reqAddr;
+    r.wSize = w.reqSize;
+    r.wWdata = w.reqWdata;
+  }
   b.ram(std::move(r));
   return b.take();
 }

@@ -1,7 +1,8 @@
 // On-chip RAM for private arrays (ir::Memory::Kind::Local). It speaks the same request /
 // response protocol as an external memory port (docs/hardware-interface.md), always ready, with a
 // one-cycle read latency (ir::kOnChipReadLatency, which the scheduler times its loads by), so the FSM
-// and the loop clusters use it like a pointer argument.
+// and the loop clusters use it like a pointer argument. A RAM the kernel reads and writes has a read
+// port and a write port (ir::Memory::ports), the simple dual-port block RAM of every FPGA family.
 #pragma once
 
 #include <cstdint>

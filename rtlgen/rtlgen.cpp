@@ -149,14 +149,14 @@ TaskInstance taskInstance(const ir::Kernel& body, const RtlResult& bodyRtl) {
 
 namespace {
 
-// Responses loop `l` (with its inner loops) can have outstanding on memory m: each load's response
-// FIFO bounds its reads in flight.
+// Responses loop `l` (with its inner loops) can have outstanding on memory port m (ir::portKey): each
+// load's response FIFO bounds its reads in flight.
 uint64_t outstandingReads(const ir::Kernel& k, const KernelPlan& kp, uint32_t l, uint32_t m) {
   uint64_t n = 0;
   const ir::Loop& loop = k.loops[l];
   for (size_t v = 0; v < loop.ops.size(); ++v) {
     const ir::Op& op = loop.ops[v];
-    if (op.kind == ir::OpKind::Load && op.memory == m) n += kp.loops[l].respFifoDepth[v];
+    if (op.kind == ir::OpKind::Load && ir::portKey(k.memories, op) == m) n += kp.loops[l].respFifoDepth[v];
     if (op.kind == ir::OpKind::LoopCall) n += outstandingReads(k, kp, op.index, m);
   }
   return n;

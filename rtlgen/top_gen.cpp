@@ -71,8 +71,8 @@ private:
   unsigned blkW_ = 1, cycW_ = 1;
   ExprP rst_, start_, busy_, done_, blk_, cyc_, fsmEn_;
   std::vector<ExprP> args_, argQ_;                               // per kernel argument (scalars)
-  std::vector<nl::MemPort> ports_;                               // per memory
-  std::map<uint32_t, nl::ModuleBuilder::FifoOut> fsmResp_;       // per memory the FSM loads from
+  std::vector<nl::MemPort> ports_;                               // per memory port (ir::portKey)
+  std::map<uint32_t, nl::ModuleBuilder::FifoOut> fsmResp_;       // per port the FSM loads through
   std::map<std::pair<size_t, uint32_t>, nl::MemPort> loopPorts_; // (loop, memory): its request wires
   std::vector<ExprP> loopStarted_, loopStart_, loopDone_;
   std::map<std::pair<uint32_t, int>, ExprP> at_;
@@ -170,7 +170,7 @@ private:
     done_ = b_.output("done", 1, nl::Storage::Reg);
     // A task body returns its value on `result`, valid from `done` until the next start.
     if (!k_.result.isNone()) result_ = b_.output("result", k_.result.width(), nl::Storage::Reg);
-    ports_.resize(k_.memories.size());
+    ports_.resize(ir::portCount(k_.memories));
     args_.resize(k_.args.size());
     for (size_t i = 0; i < k_.args.size(); ++i) {
       const ir::KernelArg& a = k_.args[i];
@@ -190,6 +190,7 @@ private:
   nl::MemPortSpec portSpec(std::string prefix, uint32_t m) const {
     return {std::move(prefix), true, true, nl::kPortAddrWidth, k_.memories.at(m).wordBits};
   }
+  uint32_t port(const ir::Op& op) const { return ir::portKey(k_.memories, op); }
 
   bool argUsed(uint32_t i) const {
     for (const ir::Op& op : k_.ops)
@@ -243,14 +244,14 @@ private:
       case OpKind::Phi:
         break; // written on the incoming edge
       case OpKind::Load: {
-        stalls.push_back(at(b, t) & ~ports_[op.memory].reqReady);
-        const auto& resp = fsmResp_.at(op.memory);
+        stalls.push_back(at(b, t) & ~ports_[port(op)].reqReady);
+        const auto& resp = fsmResp_.at(port(op));
         stalls.push_back(at(b, f) & ~resp.nonempty);
         upd(v, at(b, f), nl::resize(resp.dout, op.width()));
         break;
       }
       case OpKind::Store:
-        stalls.push_back(at(b, t) & ~ports_[op.memory].reqReady);
+        stalls.push_back(at(b, t) & ~ports_[port(op)].reqReady);
         break;
       case OpKind::LoopCall:
         stalls.push_back(at(b, t) & ~loopDone_.at(op.index));
@@ -504,8 +505,8 @@ private:
       loopDone_[l] = b_.wire(fmt::format(FMT_COMPILE("lp{}_done"), l), 1);
       // An on-chip RAM's port is made later (localRam): the widths from the memory.
       for (uint32_t m : in_.plan->loops[l].memories)
-        loopPorts_[{l, m}] =
-            loopPortWires(b_, fmt::format(FMT_COMPILE("lp{}_"), l), m, k_.memories[m].wordBits, false);
+        loopPorts_[{l, m}] = loopPortWires(b_, fmt::format(FMT_COMPILE("lp{}_"), l), m,
+                                           k_.memories[ir::portMemory(k_.memories, m)].wordBits, false);
     }
   }
 
@@ -546,11 +547,11 @@ private:
     }
   }
 
-  // Widest load the FSM itself does on memory m (0: none): its response FIFO's width.
+  // Widest load the FSM itself does through port m (0: none): its response FIFO's width.
   unsigned fsmLoadWidth(uint32_t m) const {
     unsigned w = 0;
     for (const ir::Op& op : k_.ops)
-      if (op.kind == OpKind::Load && op.memory == m) w = std::max<unsigned>(w, op.width());
+      if (op.kind == OpKind::Load && port(op) == m) w = std::max<unsigned>(w, op.width());
     return w;
   }
 
@@ -567,41 +568,48 @@ private:
             k_.loc, "kernel " + k_.name,
             fmt::format(FMT_COMPILE("top_gen: global memory {} belongs to no pointer argument"), m));
       if (!shareWithTasks(m)) continue; // only tasks use it
-      const nl::MemPort& port = ports_[m];
-      std::vector<nl::MemRequest> reqs;
-      uint64_t loadsPerBlock = 1;
-      std::vector<ExprP> pops;
-      for (uint32_t b = 0; b < k_.blocks.size(); ++b) {
-        uint64_t n = 0;
-        for (ValueId v : k_.blocks[b].ops) {
-          const ir::Op& op = k_.ops[v];
-          if ((op.kind != OpKind::Load && op.kind != OpKind::Store) || op.memory != m) continue;
-          int t = start(v);
-          bool store = op.kind == OpKind::Store;
-          if (!store) {
-            ++n;
-            pops.push_back(at(b, formCycle(v)));
-          }
-          reqs.push_back({busy_ & at(b, t), store, value(op.operands[0], b, t),
-                          nl::lit(op.size, port.sizeWidth()), store ? value(op.operands[1], b, t) : nullptr});
+      memoryPort(m);
+      for (size_t p = 1; p < k_.memories[m].ports.size(); ++p)
+        memoryPort(k_.memories[m].ports[p].key);
+    }
+  }
+
+  // Port `key`'s requests: the FSM's accesses through it and the loops'; the FSM's responses.
+  void memoryPort(uint32_t key) {
+    const nl::MemPort& port = ports_[key];
+    std::vector<nl::MemRequest> reqs;
+    uint64_t loadsPerBlock = 1;
+    std::vector<ExprP> pops;
+    for (uint32_t b = 0; b < k_.blocks.size(); ++b) {
+      uint64_t n = 0;
+      for (ValueId v : k_.blocks[b].ops) {
+        const ir::Op& op = k_.ops[v];
+        if ((op.kind != OpKind::Load && op.kind != OpKind::Store) || this->port(op) != key) continue;
+        int t = start(v);
+        bool store = op.kind == OpKind::Store;
+        if (!store) {
+          ++n;
+          pops.push_back(at(b, formCycle(v)));
         }
-        loadsPerBlock = std::max(loadsPerBlock, n);
+        reqs.push_back({busy_ & at(b, t), store, value(op.operands[0], b, t),
+                        nl::lit(op.size, port.sizeWidth()), store ? value(op.operands[1], b, t) : nullptr});
       }
-      // Loops driving this port (their outputs are all-zero while idle, so OR-ing is a mux).
-      std::vector<nl::MemPort> merged;
-      std::vector<ExprP> active;
-      for (size_t l = 0; l < in_.plan->loops.size(); ++l)
-        if (auto it = loopPorts_.find({l, m}); it != loopPorts_.end()) {
-          merged.push_back(it->second);
-          active.push_back(loopStarted_[l]);
-        }
-      nl::driveRequests(b_, port, reqs, fsmEn_, merged);
-      if (unsigned w = fsmLoadWidth(m)) {
-        ExprP loopActive = b_.named(fmt::format(FMT_COMPILE("mem{}_loop_active"), m), nl::any(active));
-        fsmResp_[m] = b_.fifo({fmt::format(FMT_COMPILE("frf{}"), m), w, roundUpPow2(loadsPerBlock + 1), true,
-                               port.respValid & ~loopActive, nl::resize(port.respData, w),
+      loadsPerBlock = std::max(loadsPerBlock, n);
+    }
+    // Loops driving this port (their outputs are all-zero while idle, so OR-ing is a mux).
+    std::vector<nl::MemPort> merged;
+    std::vector<ExprP> active;
+    for (size_t l = 0; l < in_.plan->loops.size(); ++l)
+      if (auto it = loopPorts_.find({l, key}); it != loopPorts_.end()) {
+        merged.push_back(it->second);
+        active.push_back(loopStarted_[l]);
+      }
+    nl::driveRequests(b_, port, reqs, fsmEn_, merged);
+    if (unsigned w = fsmLoadWidth(key)) {
+      ExprP loopActive = b_.named(fmt::format(FMT_COMPILE("mem{}_loop_active"), key), nl::any(active));
+      fsmResp_[key] = b_.fifo({fmt::format(FMT_COMPILE("frf{}"), key), w, roundUpPow2(loadsPerBlock + 1),
+                               true, port.respValid & ~loopActive, nl::resize(port.respData, w),
                                nl::all({busy_, fsmEn_, nl::any(pops)}), nl::zero()});
-      }
     }
   }
 
@@ -856,7 +864,7 @@ private:
       t.loopPush = pushPort(q, ~t.invokeFull);
   }
 
-  // An on-chip RAM on internal wires named lmem<m>_*.
+  // An on-chip RAM on internal wires named lmem<m>_* (and lmem<m>w_* for its write port, when it has one).
   void localRam(uint32_t m) {
     // Responses are as wide as the port; accesses narrower than it read only the low bits, and an
     // array that is only written (its loads folded away) reads no response at all.
@@ -869,6 +877,19 @@ private:
                         {"req_write", p.reqWrite},   {"req_addr", p.reqAddr},
                         {"req_size", p.reqSize},     {"req_wdata", p.reqWdata},
                         {"resp_valid", p.respValid}, {"resp_data", p.respData}};
+    if (k_.memories[m].ports.size() == 2) {
+      nl::MemPortSpec spec = portSpec(fmt::format(FMT_COMPILE("lmem{}w"), m), m);
+      spec.response = false;
+      const nl::MemPort w = nl::addMemoryPort(b_, spec, nl::PortRole::Internal);
+      ports_[k_.memories[m].ports[1].key] = w;
+      for (auto [field, e] : {std::pair{"w_req_valid", w.reqValid},
+                              {"w_req_ready", w.reqReady},
+                              {"w_req_write", w.reqWrite},
+                              {"w_req_addr", w.reqAddr},
+                              {"w_req_size", w.reqSize},
+                              {"w_req_wdata", w.reqWdata}})
+        inst.connections.emplace_back(field, e);
+    }
     b_.instance(std::move(inst));
   }
 };

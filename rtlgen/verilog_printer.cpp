@@ -645,22 +645,34 @@ private:
     const unsigned aw = std::countr_zero(depth), lw = std::countr_zero(wb); // both powers of two
     std::string valid = exprOf(r.reqValid), write = exprOf(r.reqWrite), addr = exprOf(r.reqAddr);
     std::string size = exprOf(r.reqSize), wdata = exprOf(r.reqWdata);
+    // The write side: the one port's, or the write port's (then the port above only reads).
+    const bool two = r.wValid != nullptr;
+    const std::string wvalid = two ? exprOf(r.wValid) : valid, wwrite = two ? exprOf(r.wWrite) : write;
+    const std::string waddr = two ? exprOf(r.wAddr) : addr, wsize = two ? exprOf(r.wSize) : size;
+    if (two) wdata = exprOf(r.wWdata);
     const std::string word = fresh("ram_word"), lane = fresh("ram_lane"), be = fresh("ram_be");
     const std::string wshift = fresh("ram_wdata"), rword = fresh("ram_rword"), rlane = fresh("ram_rlane");
+    const std::string wword = two ? fresh("ram_wword") : word,
+                      wlane = two && lw > 0 ? fresh("ram_wlane") : lane;
     std::string s;
     auto out = std::back_inserter(s);
     fmt::format_to(out, FMT_COMPILE("  reg {}ram_mem [0:{}];\n"), range(ww), depth - 1);
     fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:{}];\n"), range(aw), word, addr, aw + lw - 1, lw);
+    if (two && !r.readOnly)
+      fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:{}];\n"), range(aw), wword, waddr, aw + lw - 1,
+                     lw);
     fmt::format_to(out, FMT_COMPILE("  reg {}{};\n"), range(ww), rword);
     if (lw > 0) {
       fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:0];\n  reg {}{};\n"), range(lw), lane, addr,
                      lw - 1, range(lw), rlane);
       if (!r.readOnly) {
+        if (two)
+          fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:0];\n"), range(lw), wlane, waddr, lw - 1);
         // Bytes [lane, lane + size): size low ones, shifted to the lane.
         fmt::format_to(out, FMT_COMPILE("  wire {}{} = ~({{{}{{1'b1}}}} << {}) << {};\n"), range(wb), be, wb,
-                       size, lane);
+                       wsize, wlane);
         fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:0] << {{{}, 3'h0}};\n"), range(ww), wshift,
-                       wdata, ww - 1, lane);
+                       wdata, ww - 1, wlane);
       }
       fmt::format_to(out, FMT_COMPILE("  assign {} = {}{} >> {{{}, 3'h0}}{};\n"), r.respData,
                      ww < r.dataWidth ? fmt::format("{{{}, ", lit(0, r.dataWidth - ww)) : "", rword, rlane,
@@ -699,10 +711,10 @@ private:
     // No writes in reset: requests are undefined until the requesters' registers are reset, and the
     // contents configured into the RAM must survive it.
     if (!r.readOnly) {
-      fmt::format_to(out, FMT_COMPILE("    if (!rst && {} && {}) begin\n"), valid, write);
-      if (lw == 0) fmt::format_to(out, FMT_COMPILE("      ram_mem[{}] <= {}[7:0];\n"), word, wdata);
+      fmt::format_to(out, FMT_COMPILE("    if (!rst && {} && {}) begin\n"), wvalid, wwrite);
+      if (lw == 0) fmt::format_to(out, FMT_COMPILE("      ram_mem[{}] <= {}[7:0];\n"), wword, wdata);
       for (unsigned k = 0; lw > 0 && k < wb; ++k)
-        fmt::format_to(out, FMT_COMPILE("      if ({}[{}]) ram_mem[{}][{}:{}] <= {}[{}:{}];\n"), be, k, word,
+        fmt::format_to(out, FMT_COMPILE("      if ({}[{}]) ram_mem[{}][{}:{}] <= {}[{}:{}];\n"), be, k, wword,
                        8 * k + 7, 8 * k, wshift, 8 * k + 7, 8 * k);
       s += "    end\n";
     }
@@ -720,16 +732,27 @@ private:
     s += "`endif\n";
     statement(s);
     const unsigned sw = r.reqSize->width; // 4 bits, more on a port wider than 64 (nl::portSizeWidth)
-    checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), valid,
-                                     lit(0, r.reqAddr->width - sw), size, addr,
-                                     lit(r.sizeBytes, r.reqAddr->width)),
-                         fmt::format(FMT_COMPILE("private array {} accessed out of bounds"), r.what));
-    // The compiler sizes the word by the widest access and keeps accesses aligned; a violation is its bug.
-    checks_.emplace_back(
-        fmt::format(FMT_COMPILE("{} && ({} > {} || ({}[{}:0] & ({} - {})) != {})"), valid, size, lit(wb, sw),
-                    addr, sw - 1, size, lit(1, sw), lit(0, sw)),
-        fmt::format(FMT_COMPILE("RAM {}: an access wider than its {}-byte word or not aligned to its size"),
-                    r.what, wb));
+    auto bounds = [&](const std::string& v, const std::string& a, const std::string& sz) {
+      checks_.emplace_back(fmt::format(FMT_COMPILE("{} && ({{{}, {}}} + {} > {})"), v,
+                                       lit(0, r.reqAddr->width - sw), sz, a,
+                                       lit(r.sizeBytes, r.reqAddr->width)),
+                           fmt::format(FMT_COMPILE("private array {} accessed out of bounds"), r.what));
+      // The compiler sizes the word by the widest access and keeps accesses aligned; a violation is its bug.
+      checks_.emplace_back(
+          fmt::format(FMT_COMPILE("{} && ({} > {} || ({}[{}:0] & ({} - {})) != {})"), v, sz, lit(wb, sw), a,
+                      sw - 1, sz, lit(1, sw), lit(0, sw)),
+          fmt::format(FMT_COMPILE("RAM {}: an access wider than its {}-byte word or not aligned to its size"),
+                      r.what, wb));
+    };
+    bounds(valid, addr, size);
+    if (two) {
+      bounds(wvalid, waddr, wsize);
+      // Each port keeps to its direction; anything else is the compiler's bug.
+      checks_.emplace_back(fmt::format(FMT_COMPILE("{} && {}"), valid, write),
+                           fmt::format(FMT_COMPILE("RAM {}: a write on its read port"), r.what));
+      checks_.emplace_back(fmt::format(FMT_COMPILE("{} && !{}"), wvalid, wwrite),
+                           fmt::format(FMT_COMPILE("RAM {}: a read on its write port"), r.what));
+    }
   }
 
   std::string exprOf(const ExprP& e) { return e->op == Op::Ref ? std::string(e->name()) : name(e, expr(e)); }

@@ -44,8 +44,9 @@ struct ScheduleOptions {
 //    (no access, inner loop or its result in it, through other carried values neither) -> every
 //    memory operation, latency(next) + 1, distance 0 (Control): the value is ready in the first
 //    stall-free cluster, so the next iteration reads it there without a recurrence gate.
-// Resources: one per memory, limit Target::requestsPerPortPerCycle.
-// Resources are named "mem<i>" here; the overload below names them after Kernel::memories.
+// Resources: one per memory port (ir::portKey: an on-chip RAM may have a read and a write port), limit
+// Target::requestsPerPortPerCycle. Here one per memory, named "mem<i>"; the overload below takes the
+// ports and their names from Kernel::memories.
 Problem buildLoopProblem(const ir::Loop& loop, const OperatorLibrary& lib, bool exitBeforeMemory = false);
 Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibrary& lib,
                          bool exitBeforeMemory = false);

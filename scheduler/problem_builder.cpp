@@ -126,28 +126,31 @@ struct Footprint {
   }
 };
 
-// resourceNames: one per memory; with !namesFromKernel derived as "mem<i>" from the highest index used.
+// memories: the kernel's, whose hardware ports are the resources (ir::portKey); null: one resource
+// per memory, named "mem<i>", up to the highest index used.
 // queueOwner: per memory (empty: none is a queue), whose task queue it is (Memory::Kind::Queue): the
 // Task process, or -2 / -3 for a pipelined task's own result / invocation queue; -1: not a queue.
 // allLoops: the kernel's loops, for the memories of inner loops the body calls (null: none may be).
 // called: another loop runs this one (it may be built reinvocable: its phis then choose an invocation's
 // initial value).
-Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<std::string> resourceNames,
-                  bool namesFromKernel, bool exitBeforeMemory, const std::vector<int>& queueOwner = {},
+Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, const std::vector<ir::Memory>* memories,
+                  bool exitBeforeMemory, const std::vector<int>& queueOwner = {},
                   const std::vector<ir::Loop>* allLoops = nullptr, bool called = false) {
   const std::string construct = "loop " + loop.name;
   const auto& ops = loop.ops;
   const uint32_t n = uint32_t(ops.size());
   Problem p;
 
-  if (!namesFromKernel) {
+  if (memories) {
+    for (uint32_t key = 0; key < ir::portCount(*memories); ++key)
+      p.resources.push_back(Resource{ir::portName(*memories, key), lib.memoryPortLimit()});
+  } else {
     uint32_t count = 0;
     for (const ir::Op& op : ops)
       if (isMemoryAccess(op)) count = std::max(count, op.memory + 1);
-    for (uint32_t m = 0; m < count; ++m) resourceNames.push_back(fmt::format("mem{}", m));
+    for (uint32_t m = 0; m < count; ++m)
+      p.resources.push_back(Resource{fmt::format("mem{}", m), lib.memoryPortLimit()});
   }
-  for (const std::string& name : resourceNames) p.resources.push_back(Resource{name, lib.memoryPortLimit()});
-
   p.clockPeriodNs = cycleBudget(lib, loop.loc, construct);
   for (uint32_t i = 0; i < n; ++i) {
     const ir::Op& op = ops[i];
@@ -155,6 +158,7 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
       throw internalIrError(op.loc, construct, fmt::format("{} uses memory {}, but there are {} memories",
                                                            opLabel(op, i), op.memory, p.resources.size()));
     p.ops.push_back(operationOf(op, i, lib, ops, p.clockPeriodNs, i == loop.continueCond));
+    if (memories && p.ops.back().resource >= 0) p.ops.back().resource = int(ir::portKey(*memories, op));
     // A pipeline reads a queued result (a load's response) from its queue's head; the FSM registers it.
     p.ops.back().resultDelayNs = lib.unit(op).resultDelayNs;
   }
@@ -340,21 +344,19 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, std::vector<
 } // namespace
 
 Problem buildLoopProblem(const ir::Loop& loop, const OperatorLibrary& lib, bool exitBeforeMemory) {
-  return buildLoop(loop, lib, {}, false, exitBeforeMemory);
+  return buildLoop(loop, lib, nullptr, exitBeforeMemory);
 }
 
 Problem buildLoopProblem(const ir::Kernel& k, uint32_t loop, const OperatorLibrary& lib, bool exitBeforeMemory) {
   if (loop >= k.loops.size())
     throw internalIrError(k.loc, "kernel " + k.name, fmt::format("loop {} of {}", loop, k.loops.size()));
-  std::vector<std::string> names;
   std::vector<int> queueOwner;
   for (const ir::Memory& m : k.memories) {
-    names.push_back(m.name);
     queueOwner.push_back(m.kind != ir::Memory::Kind::Queue ? -1
                          : m.queueOwn                      ? (m.queueResults ? -2 : -3)
                                                            : int(m.queueProcess));
   }
-  return buildLoop(k.loops[loop], lib, std::move(names), true, exitBeforeMemory, queueOwner, &k.loops,
+  return buildLoop(k.loops[loop], lib, &k.memories, exitBeforeMemory, queueOwner, &k.loops,
                    ir::loopCallers(k.loops)[loop] >= 0);
 }
 
@@ -364,7 +366,8 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
   const ir::BasicBlock& bb = k.blocks[block];
   const std::string construct = "block " + bb.name;
   Problem p;
-  for (const ir::Memory& m : k.memories) p.resources.push_back(Resource{m.name, lib.memoryPortLimit()});
+  for (uint32_t key = 0; key < ir::portCount(k.memories); ++key)
+    p.resources.push_back(Resource{ir::portName(k.memories, key), lib.memoryPortLimit()});
   p.clockPeriodNs = cycleBudget(lib, bb.term.loc, construct);
 
   std::unordered_map<ir::ValueId, uint32_t> local; // Kernel value -> operation index in this block
@@ -378,6 +381,7 @@ Problem buildBlockProblem(const ir::Kernel& k, uint32_t block, const OperatorLib
                                                            opLabel(op, v), op.memory, k.memories.size()));
     local[v] = uint32_t(p.ops.size());
     p.ops.push_back(operationOf(op, v, lib, k.ops, p.clockPeriodNs));
+    if (p.ops.back().resource >= 0) p.ops.back().resource = int(ir::portKey(k.memories, op));
   }
   auto lat = [&](uint32_t i) { return int(p.ops[i].latency); };
 

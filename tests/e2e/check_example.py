@@ -37,6 +37,14 @@ def verilog_text_problems(text):
     return problems
 
 
+def compare_args(text):
+    """--compare-args "--opt=value,--flag": spvhls options, each split at its first '='."""
+    out = []
+    for item in (t for t in text.split(",") if t):
+        out += item.split("=", 1)
+    return out
+
+
 def fixed_latency_cycles(out, unpredicted=False):
     """The cycles of `spvhls sim --check-cycles`'s fixed-latency run: when checked against the prediction,
     or with `unpredicted` when the report predicts none (the run is made anyway)."""
@@ -99,6 +107,9 @@ def main():
                     help="some loop (pipelined or in the FSM) reports control NAME with this status")
     ap.add_argument("--transform", action="append", default=[], metavar="CONTROL",
                     help="the report's loop_transforms has an entry whose control starts with this")
+    ap.add_argument("--ram-ports", help="passed to spvhls sim (1, 2)")
+    ap.add_argument("--compare-args", default="", metavar="ARGS",
+                    help="spvhls sim options of the --compare-with run only (e.g. --ram-ports=1), comma-separated")
     ap.add_argument("--compare-with", metavar="INPUT",
                     help="the same kernel without the control: its fixed-latency cycles (checked against "
                          "its own prediction) are compared with this one's")
@@ -132,6 +143,8 @@ def main():
         budget += ["--subgroup-size", args.subgroup_size]
     if args.datapath_opt is not None:
         budget += ["--datapath-opt", args.datapath_opt]
+    if args.ram_ports is not None:
+        budget += ["--ram-ports", args.ram_ports]
     r = run([args.spvhls, "sim", args.input, "--run", args.spec, "--cluster", args.cluster, "-o", args.out,
              "--seeds", args.seeds, "--latency", "1:12", "--ready-prob", "0.6", "--check-cycles"] + budget)
     print(r.stdout, r.stderr)
@@ -150,7 +163,7 @@ def main():
         mine = fixed_latency_cycles(r.stdout, args.unpredicted)
         other = run([args.spvhls, "sim", args.compare_with, "--run", args.spec, "--cluster", args.cluster,
                      "-o", args.out + ".compare", "--seeds", "1", "--latency", "1:12", "--ready-prob", "0.6",
-                     "--check-cycles"] + budget)
+                     "--check-cycles"] + budget + compare_args(args.compare_args))
         print(other.stdout, other.stderr)
         theirs = fixed_latency_cycles(other.stdout, args.unpredicted)
         if other.returncode != 0 or mine is None or theirs is None:

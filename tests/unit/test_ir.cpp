@@ -420,12 +420,15 @@ TEST_CASE("memories carry their kind, word width and ports") {
     CHECK(m.wordBits == 64);
   REQUIRE(k.memories[0].ports.size() == 1);
   CHECK(k.memories[0].ports[0].access == ir::PortAccess::ReadWrite); // a[i] read and written
-  for (size_t m = 1; m < 3; ++m) {
+  for (size_t m = 1; m < 3; ++m)
     CHECK(k.memories[m].kind == ir::Memory::Kind::Private);
-    REQUIRE(k.memories[m].ports.size() == 1);
-  }
-  CHECK(k.memories[1].ports[0].access == ir::PortAccess::Read);      // t: only its initial contents
-  CHECK(k.memories[2].ports[0].access == ir::PortAccess::ReadWrite); // u: filled, then read
+  REQUIRE(k.memories[1].ports.size() == 1);
+  CHECK(k.memories[1].ports[0].access == ir::PortAccess::Read); // t: only its initial contents
+  // u: filled, then read; an on-chip RAM with a read port and a write port (LowerOptions::ramPorts)
+  REQUIRE(k.memories[2].ports.size() == 2);
+  CHECK(k.memories[2].ports[0].access == ir::PortAccess::Read);
+  CHECK(k.memories[2].ports[1].access == ir::PortAccess::Write);
+  CHECK(contains(ir::printKernel(k), "ports: read, write"));
   CHECK(contains(ir::printKernel(k), "mem1 t: private, 16 bytes, initialised, 64-bit words"));
   const ir::Kernel v = lowerFile("vadd.spv", "vadd");
   CHECK(v.memories[0].ports[0].access == ir::PortAccess::Read);

@@ -1264,3 +1264,72 @@ TEST_CASE(
     CHECK(intsOf(r.buffers[0])[2] == 40);
   }
 }
+
+TEST_CASE("an on-chip RAM the kernel reads and writes has a read port and a write port (--ram-ports)") {
+  Loaded l = loadText(readFile("localdep.spvasm"));
+  ir::LowerOptions single;
+  single.ramPorts = 1;
+  const ir::Kernel two = ir::lowerKernel(*l.view, "localarr"),
+                   one = ir::lowerKernel(*l.view, "localarr", single);
+  auto indexOf = [](const ir::Kernel& k, const std::string& name) {
+    for (uint32_t m = 0; m < k.memories.size(); ++m)
+      if (k.memories[m].name == name) return m;
+    FAIL("no memory " << name);
+    return 0u;
+  };
+  const uint32_t u = indexOf(two, "u");
+  REQUIRE(two.memories[u].onChip());
+  REQUIRE(two.memories[u].ports.size() == 2);
+  CHECK(two.memories[u].ports[0].access == ir::PortAccess::Read);
+  CHECK(two.memories[u].ports[0].key == u);
+  CHECK(two.memories[u].ports[1].access == ir::PortAccess::Write);
+  const uint32_t writeKey = two.memories[u].ports[1].key;
+  CHECK(writeKey >= two.memories.size());
+  CHECK(ir::portCount(two.memories) == writeKey + 1);
+  CHECK(ir::portMemory(two.memories, writeKey) == u);
+  CHECK(ir::portName(two.memories, u) == "u (read)");
+  CHECK(ir::portName(two.memories, writeKey) == "u (write)");
+  // Loads take the read port, stores the write port, in the FSM and in the loops alike.
+  size_t loads = 0, stores = 0;
+  auto scan = [&](const std::vector<ir::Op>& ops) {
+    for (const ir::Op& op : ops) {
+      if (op.memory != u || (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store)) continue;
+      const bool store = op.kind == ir::OpKind::Store;
+      (store ? stores : loads)++;
+      CHECK(op.port == (store ? 1 : 0));
+      CHECK(ir::portKey(two.memories, op) == (store ? writeKey : u));
+    }
+  };
+  scan(two.ops);
+  for (const ir::Loop& lp : two.loops)
+    scan(lp.ops);
+  CHECK(loads > 0);
+  CHECK(stores > 0);
+  // Pointer arguments keep one port; so does every memory with --ram-ports 1.
+  for (const ir::Memory& m : two.memories)
+    if (!m.onChip()) CHECK(m.ports.size() <= 1);
+  const uint32_t u1 = indexOf(one, "u");
+  REQUIRE(one.memories[u1].ports.size() == 1);
+  CHECK(one.memories[u1].ports[0].access == ir::PortAccess::ReadWrite);
+  CHECK(ir::portCount(one.memories) == one.memories.size());
+  CHECK(ir::portName(one.memories, u1) == "u");
+
+  // The verifier rejects a load on the write port.
+  ir::Kernel bad = two;
+  for (ir::Op& op : bad.ops)
+    if (op.memory == u && op.kind == ir::OpKind::Load) {
+      op.port = 1;
+      break;
+    }
+  for (ir::Loop& lp : bad.loops)
+    for (ir::Op& op : lp.ops)
+      if (op.memory == u && op.kind == ir::OpKind::Load) op.port = 1;
+  bool rejected = false;
+  try {
+    ir::verifyKernel(bad);
+  } catch (const DiagnosticError& e) {
+    rejected = std::string(e.what()).find("uses port 1 of memory u") != std::string::npos;
+    INFO(e.what());
+  }
+  CHECK(rejected);
+}

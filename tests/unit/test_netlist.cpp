@@ -272,10 +272,13 @@ TEST_CASE("lut: a private array becomes a RAM instance of its own module") {
   CHECK(ram->rams[0].wordBytes == 4);  // int accesses: 32-bit words
   CHECK(ram->rams[0].depth() == 16);   // words
   CHECK(ram->find("resp_data")->width == nl::kPortDataWidth);
-  // Both loops and the FSM share the RAM's one port: the loops' request wires are merged into it.
+  // The RAM has a read port and a write port: the fill loop drives the write port (lmem<m>w_*), the
+  // lookup loop the read port, each merged with the FSM's requests on it.
+  CHECK(ram->rams[0].wValid != nullptr);
   std::string top_v = r.files[0].second;
-  CHECK(std::regex_search(
-      top_v, std::regex(R"(assign lmem\d+_req_valid = [^;]*lp0_m\d+_req_valid[^;]*lp1_m\d+_req_valid)")));
+  CHECK(std::regex_search(top_v, std::regex(R"(assign lmem\d+w_req_valid = [^;]*lp0_m\d+_req_valid)")));
+  CHECK(std::regex_search(top_v, std::regex(R"(assign lmem\d+_req_valid = [^;]*lp1_m\d+_req_valid)")));
+  CHECK_FALSE(std::regex_search(top_v, std::regex(R"(assign lmem\d+_req_valid = [^;]*lp0_m\d+_req_valid)")));
 }
 
 TEST_CASE("wide ports: float4 accessed whole, ports and RAM words of 128 bits, req_size of 5 bits") {

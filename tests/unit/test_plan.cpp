@@ -33,7 +33,7 @@ struct Planned {
 };
 
 std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode, bool shareUnits = true,
-                              bool outerLoops = false, double clockPeriodNs = 0) {
+                              bool outerLoops = false, double clockPeriodNs = 0, uint32_t ramPorts = 2) {
   auto p = std::make_unique<Planned>();
   p->module = std::make_unique<spirv::Module>(spirv::readModuleFile(
       std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
@@ -43,6 +43,7 @@ std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMode mode,
   REQUIRE(names.size() == 1);
   ir::LowerOptions lo;
   lo.pipelineOuterLoops = outerLoops;
+  lo.ramPorts = ramPorts;
   p->kernel = ir::lowerKernel(*p->view, names[0], lo);
   p->kinds = rtl::chooseClusterKinds(p->kernel, mode, "test").loops;
   sched::ScheduleOptions so;
@@ -297,8 +298,20 @@ TEST_CASE("checkPlan rejects a next value cut short without its phi counted") {
 }
 
 TEST_CASE("checkPlan rejects ungated requests on a port another loop drives too") {
-  // lut: a fill loop and a lookup loop share the on-chip table's port.
-  auto p = plan("lut", rtl::ClusterMode::Auto);
+  // lut: a fill loop stores the on-chip table, a lookup loop loads it. With a read port and a write
+  // port each loop drives its own alone.
+  auto two = plan("lut", rtl::ClusterMode::Auto);
+  REQUIRE(two->plan.loops.size() == 2);
+  const auto table = std::find_if(two->kernel.memories.begin(), two->kernel.memories.end(),
+                                  [](const ir::Memory& m) { return m.name == "t"; });
+  REQUIRE(table != two->kernel.memories.end());
+  REQUIRE(table->ports.size() == 2);
+  CHECK(two->plan.loops[0].memories == std::vector<uint32_t>{table->ports[1].key});
+  CHECK(two->plan.loops[0].soleDriverOf == std::vector<uint32_t>{table->ports[1].key});
+  const auto& lookupSole = two->plan.loops[1].soleDriverOf;
+  CHECK(std::count(lookupSole.begin(), lookupSole.end(), table->ports[0].key) == 1);
+  // With one port (--ram-ports 1) the loops share it.
+  auto p = plan("lut", rtl::ClusterMode::Auto, true, false, 0, 1);
   REQUIRE(p->plan.loops.size() == 2);
   const rtl::LoopPlan& fill = p->plan.loops[0];
   std::vector<uint32_t> shared;
@@ -450,11 +463,11 @@ TEST_CASE("checkPlan rejects corrupted stall-enable loop plans") {
   REQUIRE(!p->plan.loops[0].loadMemories.empty());
   expectRejected(
       *p, "a loaded memory without a response port",
-      [&](rtl::KernelPlan& b) { b.loops[0].loadMemories.clear(); }, "whose port has no response");
+      [&](rtl::KernelPlan& b) { b.loops[0].loadMemories.clear(); }, "which has no response");
   expectRejected(
       *p, "an accessed memory without a port",
       [&](rtl::KernelPlan& b) { b.loops[0].memories.erase(b.loops[0].memories.begin()); },
-      "which has no port");
+      "which the module lacks");
   expectRejected(
       *p, "a port no operation uses", [&](rtl::KernelPlan& b) { b.loops[0].memories.push_back(99); },
       "no operation uses");

@@ -144,8 +144,8 @@ TEST_CASE("program-scope variables: RAMs of words as wide as the widest access, 
   CHECK(table.find("reg [31:0] ram_mem [0:7];") != std::string::npos);
   CHECK(table.find("req_write) begin") != std::string::npos);
   // Byte enables: the lanes [lane, lane + size) of one word; the read word shifted down by the lane.
-  CHECK(pts.find("= ~({4{1'b1}} << req_size) << ram_lane_") != std::string::npos);
-  CHECK(pts.find("[3]) ram_mem[ram_word_") != std::string::npos);
+  CHECK(pts.find("= ~({4{1'b1}} << w_req_size) << ram_wlane_") != std::string::npos);
+  CHECK(pts.find("[3]) ram_mem[ram_wword_") != std::string::npos);
   CHECK(pts.find("[31:24] <= ram_wdata_") != std::string::npos);
   CHECK(pts.find("assign resp_data = {32'h0, ram_rword_") != std::string::npos);
   // The initial image is little-endian words: table[0] = 0x01234567.

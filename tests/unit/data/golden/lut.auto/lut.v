@@ -30,11 +30,11 @@ module lut (
   reg lp0_started /*verilator public_flat_rd*/;
   wire lp0_start /*verilator public_flat_rd*/;
   wire lp0_done;
-  wire lp0_m2_req_valid;
-  wire lp0_m2_req_write;
-  wire [63:0] lp0_m2_req_addr;
-  wire [3:0] lp0_m2_req_size;
-  wire [63:0] lp0_m2_req_wdata;
+  wire lp0_m3_req_valid;
+  wire lp0_m3_req_write;
+  wire [63:0] lp0_m3_req_addr;
+  wire [3:0] lp0_m3_req_size;
+  wire [63:0] lp0_m3_req_wdata;
   reg lp1_started /*verilator public_flat_rd*/;
   wire lp1_start /*verilator public_flat_rd*/;
   wire lp1_done;
@@ -65,6 +65,12 @@ module lut (
   /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
   wire [63:0] lmem2_resp_data;
   /* verilator lint_on UNUSEDSIGNAL */
+  wire lmem2w_req_valid;
+  wire lmem2w_req_ready;
+  wire lmem2w_req_write;
+  wire [63:0] lmem2w_req_addr;
+  wire [3:0] lmem2w_req_size;
+  wire [63:0] lmem2w_req_wdata;
   assign mem_x_req_valid = lp1_m0_req_valid;
   assign mem_x_req_write = lp1_m0_req_write;
   assign mem_x_req_addr = lp1_m0_req_addr;
@@ -75,11 +81,16 @@ module lut (
   assign mem_y_req_addr = lp1_m1_req_addr;
   assign mem_y_req_size = lp1_m1_req_size;
   assign mem_y_req_wdata = lp1_m1_req_wdata;
-  assign lmem2_req_valid = lp0_m2_req_valid | lp1_m2_req_valid;
-  assign lmem2_req_write = lp0_m2_req_write | lp1_m2_req_write;
-  assign lmem2_req_addr = lp0_m2_req_addr | lp1_m2_req_addr;
-  assign lmem2_req_size = lp0_m2_req_size | lp1_m2_req_size;
-  assign lmem2_req_wdata = lp0_m2_req_wdata | lp1_m2_req_wdata;
+  assign lmem2_req_valid = lp1_m2_req_valid;
+  assign lmem2_req_write = lp1_m2_req_write;
+  assign lmem2_req_addr = lp1_m2_req_addr;
+  assign lmem2_req_size = lp1_m2_req_size;
+  assign lmem2_req_wdata = lp1_m2_req_wdata;
+  assign lmem2w_req_valid = lp0_m3_req_valid;
+  assign lmem2w_req_write = lp0_m3_req_write;
+  assign lmem2w_req_addr = lp0_m3_req_addr;
+  assign lmem2w_req_size = lp0_m3_req_size;
+  assign lmem2w_req_wdata = lp0_m3_req_wdata;
   assign fsm_en = ~(((blk == 3'h1) & (cyc == 1'h0) & ~lp0_done) | ((blk == 3'h3) & (cyc == 1'h0) & ~lp1_done));
   assign lp0_start = busy & (blk == 3'h1) & (cyc == 1'h0) & ~lp0_started;
   assign lp1_start = busy & (blk == 3'h3) & (cyc == 1'h0) & ~lp1_started;
@@ -93,7 +104,13 @@ module lut (
     .req_size(lmem2_req_size),
     .req_wdata(lmem2_req_wdata),
     .resp_valid(lmem2_resp_valid),
-    .resp_data(lmem2_resp_data)
+    .resp_data(lmem2_resp_data),
+    .w_req_valid(lmem2w_req_valid),
+    .w_req_ready(lmem2w_req_ready),
+    .w_req_write(lmem2w_req_write),
+    .w_req_addr(lmem2w_req_addr),
+    .w_req_size(lmem2w_req_size),
+    .w_req_wdata(lmem2w_req_wdata)
   );
   lut_loop0 u_loop0 (
     .clk(clk),
@@ -101,12 +118,12 @@ module lut (
     .start(lp0_start),
     .done(lp0_done),
     .li_0(32'h0),
-    .m2_req_valid(lp0_m2_req_valid),
-    .m2_req_write(lp0_m2_req_write),
-    .m2_req_addr(lp0_m2_req_addr),
-    .m2_req_size(lp0_m2_req_size),
-    .m2_req_wdata(lp0_m2_req_wdata),
-    .m2_req_ready(lmem2_req_ready)
+    .m3_req_valid(lp0_m3_req_valid),
+    .m3_req_write(lp0_m3_req_write),
+    .m3_req_addr(lp0_m3_req_addr),
+    .m3_req_size(lp0_m3_req_size),
+    .m3_req_wdata(lp0_m3_req_wdata),
+    .m3_req_ready(lmem2w_req_ready)
   );
   lut_loop1 u_loop1 (
     .clk(clk),

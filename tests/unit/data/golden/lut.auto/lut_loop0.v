@@ -5,12 +5,12 @@ module lut_loop0 (
   input wire start,
   output reg done,
   input wire [31:0] li_0,
-  output wire m2_req_valid,
-  input wire m2_req_ready,
-  output wire m2_req_write,
-  output wire [63:0] m2_req_addr,
-  output wire [3:0] m2_req_size,
-  output wire [63:0] m2_req_wdata
+  output wire m3_req_valid,
+  input wire m3_req_ready,
+  output wire m3_req_write,
+  output wire [63:0] m3_req_addr,
+  output wire [3:0] m3_req_size,
+  output wire [63:0] m3_req_wdata
 );
   reg running;
   wire issue /*verilator public_flat_rd*/;
@@ -60,11 +60,11 @@ module lut_loop0 (
   reg [2:0] f0_wr;
   reg [3:0] f0_count;
   assign fire11 = admit_1 & f0_v2;
-  assign m2_req_valid = fire11;
-  assign m2_req_write = fire11;
-  assign m2_req_addr = fire11 ? c10 : 64'h0;
-  assign m2_req_size = fire11 ? 4'h4 : 4'h0;
-  assign m2_req_wdata = fire11 ? {32'h0, f0_v8} : 64'h0;
+  assign m3_req_valid = fire11;
+  assign m3_req_write = fire11;
+  assign m3_req_addr = c10;
+  assign m3_req_size = 4'h4;
+  assign m3_req_wdata = {32'h0, f0_v8};
   assign exit_det = vld_p1 & ~v2_p1;
   assign vk_p0 = issue & ~exit_det;
   assign vk_p1 = vld_p1;
@@ -74,7 +74,7 @@ module lut_loop0 (
   assign f0_v2 = f0_dout[0];
   assign f0_v8 = f0_dout[32:1];
   assign issue = running & (cred0 < 4'h6);
-  assign admit_1 = f0_nonempty & (~f0_v2 | m2_req_ready);
+  assign admit_1 = f0_nonempty & (~f0_v2 | m3_req_ready);
   assign c0 = iv0_p0;
   assign c2 = $signed(c0) < $signed(32'h10);
   assign c5 = c0[29:0];

@@ -152,8 +152,8 @@ module lut_loop1 (
   assign fire11 = admit_3 & f2_v2;
   assign m2_req_valid = fire11;
   assign m2_req_write = 1'h0;
-  assign m2_req_addr = fire11 ? c10 : 64'h0;
-  assign m2_req_size = fire11 ? 4'h4 : 4'h0;
+  assign m2_req_addr = c10;
+  assign m2_req_size = 4'h4;
   assign m2_req_wdata = 64'h0;
   assign exit_det = vld_p1 & ~v2_p1;
   assign vk_p0 = issue & ~exit_det;

@@ -1,4 +1,4 @@
-// Private array 't' (64 bytes) as on-chip RAM: always ready, reads answer the next cycle.
+// Private array 't' (64 bytes) as on-chip RAM with a read port and a write port (w_*): always ready, reads answer the next cycle.
 module lut_ram2 (
   input wire clk,
   input wire rst,
@@ -9,16 +9,25 @@ module lut_ram2 (
   input wire [3:0] req_size,
   /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] req_wdata /* verilator lint_on UNUSEDSIGNAL */,
   output reg resp_valid,
-  output wire [63:0] resp_data
+  output wire [63:0] resp_data,
+  input wire w_req_valid,
+  output wire w_req_ready,
+  input wire w_req_write,
+  /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] w_req_addr /* verilator lint_on UNUSEDSIGNAL */,
+  input wire [3:0] w_req_size,
+  /* verilator lint_off UNUSEDSIGNAL */ input wire [63:0] w_req_wdata /* verilator lint_on UNUSEDSIGNAL */
 );
   assign req_ready = 1'h1;
+  assign w_req_ready = 1'h1;
   reg [31:0] ram_mem [0:15];
   wire [3:0] ram_word_0 = req_addr[5:2];
+  wire [3:0] ram_wword_6 = w_req_addr[5:2];
   reg [31:0] ram_rword_4;
   wire [1:0] ram_lane_1 = req_addr[1:0];
   reg [1:0] ram_rlane_5;
-  wire [3:0] ram_be_2 = ~({4{1'b1}} << req_size) << ram_lane_1;
-  wire [31:0] ram_wdata_3 = req_wdata[31:0] << {ram_lane_1, 3'h0};
+  wire [1:0] ram_wlane_7 = w_req_addr[1:0];
+  wire [3:0] ram_be_2 = ~({4{1'b1}} << w_req_size) << ram_wlane_7;
+  wire [31:0] ram_wdata_3 = w_req_wdata[31:0] << {ram_wlane_7, 3'h0};
   assign resp_data = {32'h0, ram_rword_4 >> {ram_rlane_5, 3'h0}};
   initial begin
     ram_mem[4'h0] = 32'h0;
@@ -44,11 +53,11 @@ module lut_ram2 (
   always @(posedge clk) begin
     if (rst) resp_valid <= 1'h0;
     else resp_valid <= req_valid & ~req_write;
-    if (!rst && req_valid && req_write) begin
-      if (ram_be_2[0]) ram_mem[ram_word_0][7:0] <= ram_wdata_3[7:0];
-      if (ram_be_2[1]) ram_mem[ram_word_0][15:8] <= ram_wdata_3[15:8];
-      if (ram_be_2[2]) ram_mem[ram_word_0][23:16] <= ram_wdata_3[23:16];
-      if (ram_be_2[3]) ram_mem[ram_word_0][31:24] <= ram_wdata_3[31:24];
+    if (!rst && w_req_valid && w_req_write) begin
+      if (ram_be_2[0]) ram_mem[ram_wword_6][7:0] <= ram_wdata_3[7:0];
+      if (ram_be_2[1]) ram_mem[ram_wword_6][15:8] <= ram_wdata_3[15:8];
+      if (ram_be_2[2]) ram_mem[ram_wword_6][23:16] <= ram_wdata_3[23:16];
+      if (ram_be_2[3]) ram_mem[ram_wword_6][31:24] <= ram_wdata_3[31:24];
     end
     ram_rword_4 <= ram_mem[ram_word_0];
     ram_rlane_5 <= ram_lane_1;
@@ -64,6 +73,22 @@ module lut_ram2 (
     end
     if (!rst && req_valid && (req_size > 4'h4 || (req_addr[3:0] & (req_size - 4'h1)) != 4'h0)) begin
       $error("RAM t: an access wider than its 4-byte word or not aligned to its size");
+      $stop;
+    end
+    if (!rst && w_req_valid && ({60'h0, w_req_size} + w_req_addr > 64'h40)) begin
+      $error("private array t accessed out of bounds");
+      $stop;
+    end
+    if (!rst && w_req_valid && (w_req_size > 4'h4 || (w_req_addr[3:0] & (w_req_size - 4'h1)) != 4'h0)) begin
+      $error("RAM t: an access wider than its 4-byte word or not aligned to its size");
+      $stop;
+    end
+    if (!rst && req_valid && req_write) begin
+      $error("RAM t: a write on its read port");
+      $stop;
+    end
+    if (!rst && w_req_valid && !w_req_write) begin
+      $error("RAM t: a read on its write port");
       $stop;
     end
   end

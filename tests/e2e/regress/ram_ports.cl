@@ -1,0 +1,16 @@
+// On-chip RAMs read and written by the kernel get a read port and a write port (--ram-ports 2, the
+// default): a loop may load and store one private array in the same cycle. With one port for both
+// (--ram-ports 1) each access takes the port's cycle of its own.
+kernel void ram_ports(global const int* in, global int* out, int n) {
+  int t[256];
+  for (int i = 0; i < 256; ++i) t[i] = in[i] ^ (i << 4); // stores only
+  // A load and a store of t per iteration, at the same index: II 1 (one port: 2).
+  for (int i = 0; i < 200; ++i) t[i] = t[i] * 5 + i;
+  // Two loads (the read port's two cycles) and a store: II 2 (one port: 3).
+  for (int i = 0; i < 255; ++i) t[i] = t[i + 1] - t[i];
+  int s = 0;
+  for (int i = 0; i < n; ++i) s += t[(i * 7) & 255]; // loads only
+  t[n & 255] = s; // the FSM's store and loads, between the loops'
+  out[0] = t[0] + t[n & 255];
+  for (int i = 0; i < 256; ++i) out[i + 1] = t[i];
+}
