@@ -18,14 +18,14 @@ namespace {
 const char* kUsage = R"(usage:
   spvhls compile <in.spv|in.spvasm> [-o DIR] [--kernel K] [--cluster auto|stall-free|stall-enable]
                  [--mem-latency N] [--on-chip-budget BYTES] [--inline auto|always|never] [--fp-reassociate]
-                 [--share-units on|off] [--fusion on|off] [--datapath-opt on|off] [--ram-ports 1|2] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--dump-ir] [--area]
+                 [--share-units on|off] [--fusion on|off] [--datapath-opt on|off] [--ram-ports 1|2] [--ram-read-ports N] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--dump-ir] [--area]
                  [--scheduler auto|heuristic|exact] [--time-limit SECONDS] [--dump-problems DIR]
                  [--target NAME] [--clock-period NS | --fmax MHZ]
   spvhls run     <in> --run SPEC.json [--kernel K] [--full]
   spvhls sim     <in> --run SPEC.json [-o DIR] [--kernel K] [--cluster MODE] [--mem-latency N]
                  [--on-chip-budget BYTES] [--inline MODE] [--seeds 1,2,3] [--latency MIN:MAX] [--ready-prob P] [--check-cycles]
                  [--max-cycles N] [--trace FILE.vcd|FILE.fst] [--fp-reassociate [--fp-max-ulps N]] [--share-units on|off] [--fusion on|off]
-                 [--datapath-opt on|off] [--ram-ports 1|2] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--jobs N] [--systemc] [--speed] [--target NAME]
+                 [--datapath-opt on|off] [--ram-ports 1|2] [--ram-read-ports N] [--outer-loops fsm|pipelined] [--ndrange] [--subgroup-size N] [--max-work-group-size N] [--jobs N] [--systemc] [--speed] [--target NAME]
                  [--clock-period NS | --fmax MHZ] [--scheduler MODE] [--time-limit SECONDS] [--rtl A.v[,B.v...]]
   spvhls schedule <PROBLEM.json> [-o RESULT.json] [--scheduler exact|heuristic|auto] [--time-limit SECONDS]
   spvhls as      <in.spvasm> -o <out.spv>
@@ -65,6 +65,7 @@ Args parseArgs(int argc, char** argv) {
                                                     {"--fusion", true},
                                                     {"--datapath-opt", true},
                                                     {"--ram-ports", true},
+                                                    {"--ram-read-ports", true},
                                                     {"--outer-loops", true},
                                                     {"--ndrange", false},
                                                     {"--subgroup-size", true},
@@ -227,6 +228,11 @@ driver::CompileOptions compileOptions(const Args& a, const std::string& kernel) 
   const std::string ramPorts = a.get("--ram-ports", "2");
   if (ramPorts != "1" && ramPorts != "2") usageError("--ram-ports expects 1 or 2, got '" + ramPorts + "'");
   o.ramPorts = ramPorts == "1" ? 1 : 2;
+  if (a.has("--ram-read-ports")) {
+    o.ramReadPorts = static_cast<uint32_t>(parseNumber("--ram-read-ports", a.get("--ram-read-ports")));
+    if (o.ramReadPorts < 1 || o.ramReadPorts > 16)
+      usageError("--ram-read-ports expects 1 to 16, got " + a.get("--ram-read-ports"));
+  }
   const std::string outer = a.get("--outer-loops", "fsm");
   if (outer != "fsm" && outer != "pipelined")
     usageError("--outer-loops expects fsm or pipelined, got '" + outer + "'");

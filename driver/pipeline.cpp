@@ -168,10 +168,10 @@ Compiled compile(const LoadedModule& m, const std::string& inputPath, const Comp
   c.target = o.target;
   std::string name = pickKernel(*m.view, o.kernel, inputPath);
   stage(inputPath, "lowering", [&] {
-    c.kernel = ir::lowerKernel(*m.view, name,
-                               ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops,
-                                                o.pipelineOuterLoops, o.ndRange, o.subgroupSize,
-                                                o.maxWorkGroupSize, o.optimizeDatapath, o.ramPorts});
+    c.kernel = ir::lowerKernel(
+        *m.view, name,
+        ir::LowerOptions{o.onChipBudget, o.inlinePolicy, o.fuseLoops, o.pipelineOuterLoops, o.ndRange,
+                         o.subgroupSize, o.maxWorkGroupSize, o.optimizeDatapath, o.ramPorts, o.ramReadPorts});
     ir::verifyKernel(c.kernel);
   });
   c.warnings = c.kernel.diagnostics;

@@ -31,6 +31,7 @@ struct CompileOptions {
   uint64_t maxWorkGroupSize = 256; // barrier buffers' work-items without a size in the source
   bool optimizeDatapath = true; // constant multiplies, divides and shifts as cheaper logic (--datapath-opt)
   uint32_t ramPorts = 2; // an on-chip RAM read and written: a read and a write port, or one (--ram-ports)
+  uint32_t ramReadPorts = 4;       // the most read ports (copies) of an on-chip RAM (--ram-read-ports)
   sched::MinIIOptions minII;       // how each loop's II is found (--scheduler, --time-limit)
 };
 

@@ -7,6 +7,8 @@
 
 #include <map>
 
+#include "rtlgen/ram_gen.h"
+
 namespace spvhls::driver {
 
 using nlohmann::json;
@@ -101,8 +103,7 @@ static std::vector<MemoryRow> memoryRows(const Compiled& c, uint64_t& onChipByte
                             mem.queueResults ? "result" : "invocation", c.kernel.processes.at(mem.queueProcess).name);
     } else {
       r.wordBytes = c.rtl.ramWordBytes.at(m);
-      r.where = fmt::format("RAM {}{}", c.rtl.ramModules.at(m),
-                            mem.ports.size() == 2 ? " with a read port and a write port" : "");
+      r.where = fmt::format("RAM {}{}", c.rtl.ramModules.at(m), rtl::ramPortsText(mem));
       onChipBytes += mem.sizeBytes;
     }
     rows.push_back(std::move(r));

@@ -112,8 +112,8 @@ struct Op {
   // on-chip RAM: kOnChipReadLatency); 0 = unknown, the target's memory latency is assumed. Set by
   // buildStructure from the memory's kind.
   uint8_t readLatency = 0;
-  // Load/Store: which of its memory's ports it uses (Memory::ports; set by buildStructure): 0, or 1
-  // for a store to an on-chip RAM with a read port and a write port.
+  // Load/Store: which of its memory's ports it uses (Memory::ports; set by buildStructure): a store
+  // the port that writes, a load one of the ports that read.
   uint8_t port = 0;
   Type type;                   // result type (none: no result)
   uint32_t memory = 0;         // Load/Store memory index
@@ -177,7 +177,9 @@ struct Memory {
   uint32_t wordBits = 64;
   // Derived from the accesses (buildStructure): one port, read, write or both; none if unused. An
   // on-chip RAM that is read and written, and that no task process reaches, has two: a read port and
-  // a write port (LowerOptions::ramPorts), so a loop may load and store it in the same cycle.
+  // a write port (LowerOptions::ramPorts), so a loop may load and store it in the same cycle. An
+  // on-chip RAM with a read port may have more read ports after those (LowerOptions::ramReadPorts),
+  // each a copy of its contents: ports[0] always reads when any port does.
   std::vector<MemoryPort> ports;
   // WorkGroup: a work-group collective's accumulator (bytes [0, elemBytes)) and result (the next
   // elemBytes), which the work-items update in order (ir/lower_collectives.cpp): unlike other local
@@ -521,7 +523,7 @@ uint32_t portKey(const std::vector<Memory>& memories, const Op& op);
 // of a memory without any), and the memory a key belongs to.
 uint32_t portCount(const std::vector<Memory>& memories);
 uint32_t portMemory(const std::vector<Memory>& memories, uint32_t key);
-// For reports: the memory's name, with " (read)" or " (write)" when it has a port of each.
+// For reports: the memory's name, with " (read)" or " (write)" when it has several ports.
 std::string portName(const std::vector<Memory>& memories, uint32_t key);
 // As loopMemoryUse, in hardware ports: those loop `l` and its inner loops load through, and all.
 struct PortUse {
@@ -547,8 +549,9 @@ void verifyKernel(const Kernel& k, VerifyLevel level = VerifyLevel::Final);
 // Derives what follows from the CFG and the loops: the region tree, the kernel's process (when it has
 // none yet) and every memory's ports. Lowering calls it last; kernels built by hand call it before
 // verifyKernel. ramPorts 2: an on-chip RAM that is read and written gets a read port and a write port
-// where it may (Memory::ports); 1: one port for both.
-void buildStructure(Kernel& k, uint32_t ramPorts = 1);
+// where it may (Memory::ports); 1: one port for both. ramReadPorts: the most read ports (copies) of an
+// on-chip RAM that a loop loads several times per iteration.
+void buildStructure(Kernel& k, uint32_t ramPorts = 1, uint32_t ramReadPorts = 1);
 
 // Rejects, with a DiagnosticError naming the operation and its location, what the IR represents but
 // the hardware cannot build yet: types other than bits of 1..64, inner loops inside a pipelined loop,

@@ -176,7 +176,15 @@ std::string portName(const std::vector<Memory>& memories, uint32_t key) {
   if (m >= memories.size()) return fmt::format("port{}", key);
   const Memory& mem = memories[m];
   if (mem.ports.size() < 2) return mem.name;
-  return mem.name + (key == m ? " (read)" : " (write)");
+  uint32_t reads = 0; // the read ports before it
+  for (const MemoryPort& p : mem.ports) {
+    if (p.key == key) {
+      if (p.access == PortAccess::Write) return mem.name + " (write)";
+      return reads == 0 ? mem.name + " (read)" : fmt::format("{} (read {})", mem.name, reads + 1);
+    }
+    reads += p.access != PortAccess::Write;
+  }
+  return mem.name;
 }
 
 PortUse loopPortUse(const std::vector<Memory>& memories, const std::vector<Loop>& loops, uint32_t l) {

@@ -592,25 +592,38 @@ private:
 
   void checkPorts() const {
     // Derived with one port per memory, or with a read and a write port for the RAMs that may have
-    // them (LowerOptions::ramPorts): the same choice for every memory.
-    const auto one = lower::memoryPortsFromAccesses(k_, 1), two = lower::memoryPortsFromAccesses(k_, 2);
+    // them (LowerOptions::ramPorts): the same choice for every memory. An on-chip RAM whose first port
+    // only reads may have more read ports after those (copies, LowerOptions::ramReadPorts).
+    const auto one = lower::memoryPortsFromAccesses(k_, 1, 1), two = lower::memoryPortsFromAccesses(k_, 2, 1);
     const auto bits = lower::memoryWordBitsFromAccesses(k_);
     auto same = [&](const std::vector<std::vector<MemoryPort>>& ports) {
       for (size_t m = 0; m < k_.memories.size(); ++m) {
         const auto& got = k_.memories[m].ports;
-        if (got.size() != ports[m].size() ||
-            !std::equal(got.begin(), got.end(), ports[m].begin(),
-                        [](auto& a, auto& b) { return a.access == b.access && a.key == b.key; }))
-          return false;
+        if (got.size() < ports[m].size()) return false;
+        for (size_t p = 0; p < got.size(); ++p) {
+          const bool copy = p >= ports[m].size();
+          if (copy ? got[p].access != PortAccess::Read || ports[m][0].access != PortAccess::Read ||
+                         !k_.memories[m].onChip()
+                   : got[p].access != ports[m][p].access)
+            return false;
+        }
       }
       return true;
     };
     if (!same(one) && !same(two)) {
       for (size_t m = 0; m < k_.memories.size(); ++m)
-        if (k_.memories[m].ports.size() != one[m].size() && k_.memories[m].ports.size() != two[m].size())
+        if (k_.memories[m].ports.size() < std::min(one[m].size(), two[m].size()))
           fail(k_.loc, "memory " + k_.memories[m].name, "its ports do not match its accesses");
       fail(k_.loc, "kernel " + k_.name, "the memories' ports do not match their accesses");
     }
+    // Memory m's first port is hardware port m; the others follow the memories, in memory order.
+    auto next = static_cast<uint32_t>(k_.memories.size());
+    for (uint32_t m = 0; m < k_.memories.size(); ++m)
+      for (size_t p = 0; p < k_.memories[m].ports.size(); ++p)
+        if (k_.memories[m].ports[p].key != (p == 0 ? m : next++))
+          fail(k_.loc, "memory " + k_.memories[m].name,
+               fmt::format("its port {} is numbered {} among the kernel's ports", p,
+                           k_.memories[m].ports[p].key));
     for (size_t m = 0; m < k_.memories.size(); ++m)
       if (k_.memories[m].wordBits != bits[m])
         fail(k_.loc, "memory " + k_.memories[m].name,

@@ -277,7 +277,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::checkAfter(k, "outer-loop extraction");
   }
   lowerTaskBodies(mv, k, options);
-  buildStructure(k, options.ramPorts);
+  buildStructure(k, options.ramPorts, options.ramReadPorts);
   lower::checkAfter(k, "building the region tree", VerifyLevel::Final);
   // The operation lists are final: give back their growth slack (they live until code generation ends).
   k.ops.shrink_to_fit();

@@ -388,8 +388,10 @@ ValueId reduceOperation(Builder& b, const Op& op);
 // own copies of the constants it uses (lower_compact.cpp).
 void compactKernel(Kernel& k);
 
-// The ports each memory needs, from the loads and stores that access it (structure.cpp).
-std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, uint32_t ramPorts);
+// The ports each memory needs, from the loads and stores that access it (structure.cpp); ramPorts and
+// ramReadPorts as LowerOptions'.
+std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, uint32_t ramPorts,
+                                                             uint32_t ramReadPorts);
 // Each memory's port data width (Memory::wordBits) from its widest access (structure.cpp).
 std::vector<uint32_t> memoryWordBitsFromAccesses(const Kernel& k);
 

@@ -9,7 +9,8 @@ namespace spvhls::ir {
 
 namespace lower {
 
-std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, uint32_t ramPorts) {
+std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, uint32_t ramPorts,
+                                                             uint32_t ramReadPorts) {
   std::vector<uint8_t> reads(k.memories.size(), 0), writes(k.memories.size(), 0), tasks(k.memories.size(), 0);
   auto scan = [&](const std::vector<Op>& ops) {
     for (const Op& op : ops) {
@@ -24,7 +25,7 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, ui
   // Task processes access the kernel's memories their bodies' memories are.
   for (const Process& p : k.processes) {
     if (p.kind != Process::Kind::Task || p.body >= k.tasks.size()) continue;
-    const auto inner = memoryPortsFromAccesses(k.tasks[p.body], 1);
+    const auto inner = memoryPortsFromAccesses(k.tasks[p.body], 1, 1);
     for (size_t bm = 0; bm < inner.size() && bm < p.memoryMap.size(); ++bm) {
       const uint32_t m = p.memoryMap[bm];
       if (m >= k.memories.size() || inner[bm].empty()) continue;
@@ -35,20 +36,41 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, ui
       }
     }
   }
+  // The most loads of each memory one iteration of a pipelined loop makes.
+  std::vector<uint32_t> loadsPerIteration(k.memories.size(), 0);
+  uint64_t onChipBytes = 0;
+  for (const Loop& lp : k.loops) {
+    std::vector<uint32_t> n(k.memories.size(), 0);
+    for (const Op& op : lp.ops)
+      if (op.kind == OpKind::Load && op.memory < n.size()) ++n[op.memory];
+    for (size_t m = 0; m < n.size(); ++m)
+      loadsPerIteration[m] = std::max(loadsPerIteration[m], n[m]);
+  }
+  for (const Memory& mem : k.memories)
+    if (mem.onChip()) onChipBytes += mem.sizeBytes;
   // One port per memory, its direction what the accesses need; an on-chip RAM read and written gets
-  // a read port and a write port, unless a task reaches it (the arbiter shares one port).
+  // a read port and a write port, unless a task reaches it (the arbiter shares one port). An on-chip
+  // RAM with a read port of its own gets more, up to ramReadPorts, where a loop loads it more than
+  // once per iteration: each a copy of the RAM (the write port writes them all), charged to the
+  // on-chip budget.
   std::vector<std::vector<MemoryPort>> ports(k.memories.size());
   auto next = static_cast<uint32_t>(k.memories.size());
   for (uint32_t m = 0; m < k.memories.size(); ++m) {
-    if (ramPorts >= 2 && reads[m] && writes[m] && !tasks[m] && k.memories[m].onChip()) {
+    const Memory& mem = k.memories[m];
+    if (ramPorts >= 2 && reads[m] && writes[m] && !tasks[m] && mem.onChip())
       ports[m] = {{PortAccess::Read, m}, {PortAccess::Write, next++}};
-      continue;
-    }
-    if (reads[m] || writes[m])
+    else if (reads[m] || writes[m])
       ports[m].push_back({reads[m] && writes[m] ? PortAccess::ReadWrite
                           : reads[m]            ? PortAccess::Read
                                                 : PortAccess::Write,
                           m});
+    if (ports[m].empty() || ports[m][0].access != PortAccess::Read || tasks[m] || !mem.onChip()) continue;
+    uint32_t copies = std::min(ramReadPorts, loadsPerIteration[m]);
+    while (copies > 1 && onChipBytes + uint64_t(copies - 1) * mem.sizeBytes > k.onChipBudget)
+      --copies;
+    onChipBytes += uint64_t(copies > 0 ? copies - 1 : 0) * mem.sizeBytes;
+    for (uint32_t c = 1; c < copies; ++c)
+      ports[m].push_back({PortAccess::Read, next++});
   }
   return ports;
 }
@@ -130,19 +152,33 @@ void stampReadLatencies(Kernel& k) {
     stampReadLatencies(body);
 }
 
-// The memories' ports, and each load and store the port that serves it: a store the write port of a
-// memory with two, everything else port 0. A task body's memories are derived again: those it shares
-// with the kernel became External ports after its own structure was built (lowerTaskBodies).
-void derivePorts(Kernel& k, uint32_t ramPorts) {
+// The memories' ports, and each load and store the port that serves it: a store the port that
+// writes, the loads of each loop (and of the FSM) the read ports in turn, so that a loop's loads of a
+// RAM with n read ports are spread evenly over them. A task body's memories are derived again: those
+// it shares with the kernel became External ports after its own structure was built
+// (lowerTaskBodies).
+void derivePorts(Kernel& k, uint32_t ramPorts, uint32_t ramReadPorts) {
   for (Kernel& body : k.tasks)
-    derivePorts(body, ramPorts);
-  const auto ports = lower::memoryPortsFromAccesses(k, ramPorts);
-  for (size_t m = 0; m < k.memories.size(); ++m)
+    derivePorts(body, ramPorts, ramReadPorts);
+  const auto ports = lower::memoryPortsFromAccesses(k, ramPorts, ramReadPorts);
+  std::vector<std::vector<uint8_t>> readers(k.memories.size());
+  std::vector<uint8_t> writer(k.memories.size(), 0);
+  for (size_t m = 0; m < k.memories.size(); ++m) {
     k.memories[m].ports = ports[m];
+    for (size_t p = 0; p < ports[m].size(); ++p) {
+      if (ports[m][p].access != PortAccess::Write) readers[m].push_back(uint8_t(p));
+      if (ports[m][p].access != PortAccess::Read) writer[m] = uint8_t(p);
+    }
+  }
   auto stamp = [&](std::vector<Op>& ops) {
-    for (Op& op : ops)
-      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory < k.memories.size())
-        op.port = op.kind == OpKind::Store && k.memories[op.memory].ports.size() == 2 ? 1 : 0;
+    std::vector<uint32_t> loads(k.memories.size(), 0);
+    for (Op& op : ops) {
+      if ((op.kind != OpKind::Load && op.kind != OpKind::Store) || op.memory >= k.memories.size()) continue;
+      const auto& r = readers[op.memory];
+      op.port = op.kind == OpKind::Store ? writer[op.memory]
+                : r.empty()              ? 0
+                                         : r[loads[op.memory]++ % r.size()];
+    }
   };
   stamp(k.ops);
   for (Loop& lp : k.loops)
@@ -151,7 +187,7 @@ void derivePorts(Kernel& k, uint32_t ramPorts) {
 
 } // namespace
 
-void buildStructure(Kernel& k, uint32_t ramPorts) {
+void buildStructure(Kernel& k, uint32_t ramPorts, uint32_t ramReadPorts) {
   stampReadLatencies(k);
   if (k.processes.empty()) { // no task sequences: the kernel is the one process
     Process p;
@@ -193,7 +229,7 @@ void buildStructure(Kernel& k, uint32_t ramPorts) {
         addPipelined(k, k.ops[v].index, L >= 0 ? regionOf[L] : 0, b, placed);
       }
 
-  derivePorts(k, ramPorts);
+  derivePorts(k, ramPorts, ramReadPorts);
   const auto bits = lower::memoryWordBitsFromAccesses(k);
   for (size_t m = 0; m < k.memories.size(); ++m)
     k.memories[m].wordBits = bits[m];

@@ -480,8 +480,11 @@ Module ModuleBuilder::take() {
   };
   for (const Register& r : m_.registers)
     ++drivers[r.signal]; // drive() checked it is a register
-  for (const Ram& r : m_.rams)
+  for (const Ram& r : m_.rams) {
     driven(r.respValid);
+    for (const Ram::ReadPort& rp : r.moreReads)
+      driven(rp.respValid);
+  }
   for (size_t p = 0; p < m_.processes.size(); ++p) {
     std::map<std::string_view, int> lhs;
     collectDriven(m_.processes[p], lhs, int(p));

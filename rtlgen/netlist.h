@@ -247,6 +247,12 @@ struct Ram {
   // A second port that only writes (null: the port above reads and writes); the port above then only
   // reads. A read and a write in one cycle: the read sees the word as it was (no write-to-read path).
   ExprP wValid, wWrite, wAddr, wSize, wWdata;
+  // More ports that only read, each with its own registered read (synthesis copies the block RAM).
+  struct ReadPort {
+    ExprP valid, write, addr, size;
+    std::string respValid, respData; // the Reg and Wire outputs it drives
+  };
+  std::vector<ReadPort> moreReads;
   std::string respValid; // the Reg output it drives
   std::string respData;  // the Wire output it drives
   unsigned dataWidth = 64;

@@ -30,6 +30,20 @@ std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
   return widest;
 }
 
+std::string ramPortsText(const ir::Memory& mem) {
+  size_t reads = 0, writes = 0;
+  for (const ir::MemoryPort& p : mem.ports)
+    reads += p.access == ir::PortAccess::Read, writes += p.access == ir::PortAccess::Write;
+  if (mem.ports.size() < 2) return "";
+  const std::string r = reads == 1 ? "a read port" : fmt::format("{} read ports (copies)", reads);
+  return " with " + r + (writes ? " and a write port" : "");
+}
+
+std::string ramPortPrefix(const ir::Memory& mem, size_t port) {
+  if (port == 0) return "";
+  return mem.ports.at(port).access == ir::PortAccess::Write ? "w" : fmt::format("r{}", port);
+}
+
 nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& name) {
   const char* what = mem.kind == ir::Memory::Kind::ProgramScope ? "Program-scope variable"
                      : mem.kind == ir::Memory::Kind::WorkGroup  ? "Work-group local memory"
@@ -64,15 +78,19 @@ nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::
   r.wordBytes = wordBytes;
   r.readOnly = std::all_of(mem.ports.begin(), mem.ports.end(),
                            [](const ir::MemoryPort& mp) { return mp.access == ir::PortAccess::Read; });
-  if (mem.ports.size() == 2) { // a read port (above) and a write port, w_*: one of each per cycle
-    nl::MemPort w =
-        nl::addMemoryPort(b, {"w", false, false, nl::kPortAddrWidth, mem.wordBits}, nl::PortRole::Slave);
-    b.assign(w.reqReady, nl::one());
-    r.wValid = w.reqValid;
-    r.wWrite = w.reqWrite;
-    r.wAddr = w.reqAddr;
-    r.wSize = w.reqSize;
-    r.wWdata = w.reqWdata;
+  // More ports: a write port (w_*) next to the read port above, further read ports (r<p>_*).
+  for (size_t i = 1; i < mem.ports.size(); ++i) {
+    const bool write = mem.ports[i].access == ir::PortAccess::Write;
+    nl::MemPort q = nl::addMemoryPort(
+        b, {ramPortPrefix(mem, i), !write, false, nl::kPortAddrWidth, mem.wordBits}, nl::PortRole::Slave);
+    b.assign(q.reqReady, nl::one());
+    if (write) {
+      r.wValid = q.reqValid, r.wWrite = q.reqWrite, r.wAddr = q.reqAddr, r.wSize = q.reqSize,
+      r.wWdata = q.reqWdata;
+      continue;
+    }
+    r.moreReads.push_back({q.reqValid, q.reqWrite, q.reqAddr, q.reqSize, std::string(q.respValid->name()),
+                           std::string(q.respData->name())});
   }
   b.ram(std::move(r));
   return b.take();

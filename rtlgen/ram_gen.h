@@ -18,6 +18,13 @@ namespace spvhls::rtl {
 // included) rounded up to a power of two; 1 for a memory nothing accesses.
 std::vector<uint32_t> ramWordBytes(const ir::Kernel& k);
 
+// The prefix of port `port` of the memory's RAM module: none for the first, "w" for the write port
+// next to a read port, "r<port>" for a further read port.
+std::string ramPortPrefix(const ir::Memory& mem, size_t port);
+// For comments and reports: " with a read port and a write port", " with 3 read ports (copies) and a
+// write port", ...; empty for one port.
+std::string ramPortsText(const ir::Memory& mem);
+
 // Byte-addressed, sizeBytes (in words of wordBytes, rounded up to a power of two) with the memory's
 // initial contents. Simulation stops with $error on an access outside the array.
 nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& moduleName);

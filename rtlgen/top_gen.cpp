@@ -19,6 +19,7 @@
 
 #include "rtlgen/arbiter.h"
 #include "rtlgen/loop_gen.h"
+#include "rtlgen/ram_gen.h"
 #include "rtlgen/verilog_util.h"
 
 namespace spvhls::rtl {
@@ -864,7 +865,8 @@ private:
       t.loopPush = pushPort(q, ~t.invokeFull);
   }
 
-  // An on-chip RAM on internal wires named lmem<m>_* (and lmem<m>w_* for its write port, when it has one).
+  // An on-chip RAM on internal wires named lmem<m>_* (and lmem<m>w_*, lmem<m>r<p>_* for its write port
+  // and further read ports).
   void localRam(uint32_t m) {
     // Responses are as wide as the port; accesses narrower than it read only the low bits, and an
     // array that is only written (its loads folded away) reads no response at all.
@@ -877,18 +879,23 @@ private:
                         {"req_write", p.reqWrite},   {"req_addr", p.reqAddr},
                         {"req_size", p.reqSize},     {"req_wdata", p.reqWdata},
                         {"resp_valid", p.respValid}, {"resp_data", p.respData}};
-    if (k_.memories[m].ports.size() == 2) {
-      nl::MemPortSpec spec = portSpec(fmt::format(FMT_COMPILE("lmem{}w"), m), m);
-      spec.response = false;
-      const nl::MemPort w = nl::addMemoryPort(b_, spec, nl::PortRole::Internal);
-      ports_[k_.memories[m].ports[1].key] = w;
-      for (auto [field, e] : {std::pair{"w_req_valid", w.reqValid},
-                              {"w_req_ready", w.reqReady},
-                              {"w_req_write", w.reqWrite},
-                              {"w_req_addr", w.reqAddr},
-                              {"w_req_size", w.reqSize},
-                              {"w_req_wdata", w.reqWdata}})
-        inst.connections.emplace_back(field, e);
+    // Its further ports (rtlgen/ram_gen.h): a write port, more read ports.
+    const ir::Memory& mem = k_.memories[m];
+    for (size_t i = 1; i < mem.ports.size(); ++i) {
+      const std::string pre = ramPortPrefix(mem, i);
+      nl::MemPortSpec spec = portSpec(fmt::format(FMT_COMPILE("lmem{}{}"), m, pre), m);
+      spec.response = mem.ports[i].access != ir::PortAccess::Write;
+      const nl::MemPort q = nl::addMemoryPort(b_, spec, nl::PortRole::Internal);
+      ports_[mem.ports[i].key] = q;
+      for (auto [field, e] : {std::pair{"req_valid", q.reqValid},
+                              {"req_ready", q.reqReady},
+                              {"req_write", q.reqWrite},
+                              {"req_addr", q.reqAddr},
+                              {"req_size", q.reqSize},
+                              {"req_wdata", q.reqWdata},
+                              {"resp_valid", q.respValid},
+                              {"resp_data", q.respData}})
+        if (e) inst.connections.emplace_back(pre + "_" + field, e);
     }
     b_.instance(std::move(inst));
   }

@@ -681,6 +681,27 @@ private:
       fmt::format_to(out, FMT_COMPILE("  assign {} = {};\n"), r.respData,
                      ww < r.dataWidth ? fmt::format("{{{}, {}}}", lit(0, r.dataWidth - ww), rword) : rword);
     }
+    // The further read ports: each its own word, lane and registered read of the same array.
+    struct Reader {
+      std::string valid, write, addr, size, word, rword, rlane;
+    };
+    std::vector<Reader> more;
+    for (const nl::Ram::ReadPort& rp : r.moreReads) {
+      Reader x{exprOf(rp.valid),
+               exprOf(rp.write),
+               exprOf(rp.addr),
+               exprOf(rp.size),
+               fresh("ram_word"),
+               fresh("ram_rword"),
+               lw > 0 ? fresh("ram_rlane") : ""};
+      fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:{}];\n  reg {}{};\n"), range(aw), x.word, x.addr,
+                     aw + lw - 1, lw, range(ww), x.rword);
+      const std::string data = lw > 0 ? fmt::format("{} >> {{{}, 3'h0}}", x.rword, x.rlane) : x.rword;
+      if (lw > 0) fmt::format_to(out, FMT_COMPILE("  reg {}{};\n"), range(lw), x.rlane);
+      fmt::format_to(out, FMT_COMPILE("  assign {} = {};\n"), rp.respData,
+                     ww < r.dataWidth ? fmt::format("{{{}, {}}}", lit(0, r.dataWidth - ww), data) : data);
+      more.push_back(std::move(x));
+    }
     // Initial contents: the array's initializer (little-endian words), zero elsewhere
     // (configuration-time contents).
     s += "  initial begin\n";
@@ -720,6 +741,13 @@ private:
     }
     fmt::format_to(out, FMT_COMPILE("    {} <= ram_mem[{}];\n"), rword, word);
     if (lw > 0) fmt::format_to(out, FMT_COMPILE("    {} <= {};\n"), rlane, lane);
+    for (size_t i = 0; i < more.size(); ++i) {
+      const Reader& x = more[i];
+      fmt::format_to(out, FMT_COMPILE("    if (rst) {} <= {};\n    else {} <= {} & ~{};\n"),
+                     r.moreReads[i].respValid, lit(0, 1), r.moreReads[i].respValid, x.valid, x.write);
+      fmt::format_to(out, FMT_COMPILE("    {} <= ram_mem[{}];\n"), x.rword, x.word);
+      if (lw > 0) fmt::format_to(out, FMT_COMPILE("    {} <= {}[{}:0];\n"), x.rlane, x.addr, lw - 1);
+    }
     s += "  end\n";
     // Simulation only: with +spvhls_dump_memories the final contents go to <module>.hex, for
     // `spvhls sim` to compare program-scope variables with the interpreter's.
@@ -745,6 +773,11 @@ private:
                       r.what, wb));
     };
     bounds(valid, addr, size);
+    for (const Reader& x : more) {
+      bounds(x.valid, x.addr, x.size);
+      checks_.emplace_back(fmt::format(FMT_COMPILE("{} && {}"), x.valid, x.write),
+                           fmt::format(FMT_COMPILE("RAM {}: a write on a read port"), r.what));
+    }
     if (two) {
       bounds(wvalid, waddr, wsize);
       // Each port keeps to its direction; anything else is the compiler's bug.

@@ -8,12 +8,15 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "frontend/module.h"
 #include "ir/lower.h"
 #include "rtlgen/plan.h"
+#include "rtlgen/ram_gen.h"
 #include "rtlgen/reinvocation.h"
 #include "rtlgen/rtlgen.h"
+#include "rtlgen/verilog_printer.h"
 #include "scheduler/kernel_schedule.h"
 
 using namespace spvhls;
@@ -686,4 +689,47 @@ TEST_CASE("reinvocation delay: the pipeline's drain and the FSM's blocks back to
   CHECK_FALSE(dec.max);
   CHECK(dec.min == 15);
   CHECK(dec.why.find("a way back") != std::string::npos);
+}
+
+TEST_CASE("a RAM a loop loads twice per iteration gets a read port per load, copies within the budget") {
+  // regress/ram_ports: loop 2 loads t[i + 1] and t[i] and stores t[i].
+  auto p = plan("regress/ram_ports", rtl::ClusterMode::StallEnable);
+  const auto t = std::find_if(p->kernel.memories.begin(), p->kernel.memories.end(),
+                              [](const ir::Memory& m) { return m.name == "t"; });
+  REQUIRE(t != p->kernel.memories.end());
+  const uint32_t m = uint32_t(t - p->kernel.memories.begin());
+  REQUIRE(t->ports.size() == 3);
+  CHECK(t->ports[0].access == ir::PortAccess::Read);
+  CHECK(t->ports[1].access == ir::PortAccess::Write);
+  CHECK(t->ports[2].access == ir::PortAccess::Read);
+  CHECK(ir::portName(p->kernel.memories, t->ports[0].key) == "t (read)");
+  CHECK(ir::portName(p->kernel.memories, t->ports[2].key) == "t (read 2)");
+  // The two loads take a read port each: II 1 (with one read port, 2).
+  const ir::Loop& loop = p->kernel.loops.at(2);
+  std::set<uint32_t> keys;
+  for (const ir::Op& op : loop.ops)
+    if (op.kind == OpKind::Load && op.memory == m) keys.insert(ir::portKey(p->kernel.memories, op));
+  CHECK(keys == std::set<uint32_t>{m, t->ports[2].key});
+  CHECK(p->schedule.loops.at(2).schedule.ii == 1);
+  CHECK(p->plan.loops.at(2).loadMemories.size() == 2);
+  CHECK_NOTHROW(rtl::checkPlan(p->kernel, p->schedule, p->lib, p->plan));
+  // The RAM module reads through both (r2_*): two registered reads of one array.
+  const rtl::nl::Module ram = rtl::buildRamModule(*t, rtl::ramWordBytes(p->kernel)[m], "k_t");
+  REQUIRE(ram.rams.size() == 1);
+  CHECK(ram.rams[0].moreReads.size() == 1);
+  CHECK(ram.rams[0].wValid != nullptr);
+  const std::string v = rtl::printVerilog(ram);
+  CHECK(v.find("input wire r2_req_valid") != std::string::npos);
+  CHECK(v.find("output reg r2_resp_valid") != std::string::npos);
+  CHECK(v.find("RAM t: a write on a read port") != std::string::npos);
+
+  // No copies with --ram-read-ports 1, nor where a copy would pass the on-chip budget.
+  ir::LowerOptions one;
+  one.ramReadPorts = 1;
+  CHECK(ir::lowerKernel(*p->view, "ram_ports", one).memories.at(m).ports.size() == 2);
+  ir::LowerOptions tight;
+  tight.onChipBudget = t->sizeBytes + t->sizeBytes / 2;
+  CHECK(ir::lowerKernel(*p->view, "ram_ports", tight).memories.at(m).ports.size() == 2);
+  tight.onChipBudget = 2 * t->sizeBytes;
+  CHECK(ir::lowerKernel(*p->view, "ram_ports", tight).memories.at(m).ports.size() == 3);
 }
