@@ -74,7 +74,7 @@ private:
   std::vector<ExprP> args_, argQ_;                               // per kernel argument (scalars)
   std::vector<nl::MemPort> ports_;                               // per memory port (ir::portKey)
   std::map<uint32_t, nl::ModuleBuilder::FifoOut> fsmResp_;       // per port the FSM loads through
-  std::map<std::pair<size_t, uint32_t>, nl::MemPort> loopPorts_; // (loop, memory): its request wires
+  std::map<std::pair<size_t, uint32_t>, nl::MemPort> loopPorts_; // (loop, port): its request wires
   std::vector<ExprP> loopStarted_, loopStart_, loopDone_;
   std::map<std::pair<uint32_t, int>, ExprP> at_;
   std::vector<std::vector<ValueId>> sites_; // per shared function: its Call ops
