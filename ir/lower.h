@@ -53,9 +53,10 @@ struct LowerOptions {
   // port (the simple dual-port block RAM every FPGA has), so a loop may load and store it in one
   // cycle; 1, one port for both.
   uint32_t ramPorts = 2;
-  // The most read ports of an on-chip RAM (--ram-read-ports): a RAM that some loop loads n times per
-  // iteration gets min(n, ramReadPorts), each a copy of its contents (the write port writes them all),
-  // while the copies fit the on-chip budget. 1: no copies.
+  // The most read ports of an on-chip RAM (--ram-read-ports): a RAM that a loop loads n times per
+  // iteration, where the loop's busiest port that cannot be copied is used b times, gets
+  // min(ceil(n / b), ramReadPorts), each a copy of its contents (the write port writes them all), while
+  // the copies fit the on-chip budget. 1: no copies.
   uint32_t ramReadPorts = 4;
 };
 

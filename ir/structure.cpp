@@ -36,42 +36,54 @@ std::vector<std::vector<MemoryPort>> memoryPortsFromAccesses(const Kernel& k, ui
       }
     }
   }
-  // The most loads of each memory one iteration of a pipelined loop makes.
-  std::vector<uint32_t> loadsPerIteration(k.memories.size(), 0);
-  uint64_t onChipBytes = 0;
-  for (const Loop& lp : k.loops) {
-    std::vector<uint32_t> n(k.memories.size(), 0);
-    for (const Op& op : lp.ops)
-      if (op.kind == OpKind::Load && op.memory < n.size()) ++n[op.memory];
-    for (size_t m = 0; m < n.size(); ++m)
-      loadsPerIteration[m] = std::max(loadsPerIteration[m], n[m]);
-  }
-  for (const Memory& mem : k.memories)
-    if (mem.onChip()) onChipBytes += mem.sizeBytes;
   // One port per memory, its direction what the accesses need; an on-chip RAM read and written gets
-  // a read port and a write port, unless a task reaches it (the arbiter shares one port). An on-chip
-  // RAM with a read port of its own gets more, up to ramReadPorts, where a loop loads it more than
-  // once per iteration: each a copy of the RAM (the write port writes them all), charged to the
-  // on-chip budget.
-  std::vector<std::vector<MemoryPort>> ports(k.memories.size());
-  auto next = static_cast<uint32_t>(k.memories.size());
+  // a read port and a write port, unless a task reaches it (the arbiter shares one port).
+  std::vector<std::vector<MemoryPort>> ports(k.memories.size()); // keys numbered below
+  std::vector<uint8_t> copyable(k.memories.size(), 0);           // an on-chip RAM whose port 0 only reads
   for (uint32_t m = 0; m < k.memories.size(); ++m) {
     const Memory& mem = k.memories[m];
     if (ramPorts >= 2 && reads[m] && writes[m] && !tasks[m] && mem.onChip())
-      ports[m] = {{PortAccess::Read, m}, {PortAccess::Write, next++}};
+      ports[m] = {{PortAccess::Read, 0}, {PortAccess::Write, 0}};
     else if (reads[m] || writes[m])
       ports[m].push_back({reads[m] && writes[m] ? PortAccess::ReadWrite
                           : reads[m]            ? PortAccess::Read
                                                 : PortAccess::Write,
-                          m});
-    if (ports[m].empty() || ports[m][0].access != PortAccess::Read || tasks[m] || !mem.onChip()) continue;
-    uint32_t copies = std::min(ramReadPorts, loadsPerIteration[m]);
-    while (copies > 1 && onChipBytes + uint64_t(copies - 1) * mem.sizeBytes > k.onChipBudget)
-      --copies;
-    onChipBytes += uint64_t(copies > 0 ? copies - 1 : 0) * mem.sizeBytes;
-    for (uint32_t c = 1; c < copies; ++c)
-      ports[m].push_back({PortAccess::Read, next++});
+                          0});
+    copyable[m] = !ports[m].empty() && ports[m][0].access == PortAccess::Read && !tasks[m] && mem.onChip();
   }
+  // Such a RAM gets more read ports, up to ramReadPorts, where a loop loads it more often per
+  // iteration than its busiest other port is used (a port that cannot be copied: a pointer
+  // argument's, or a write port): each a copy of the RAM (the write port writes them all), charged to
+  // the on-chip budget. Copies beyond that bound would not lower the loop's ResMII.
+  std::vector<uint32_t> wanted(k.memories.size(), 1);
+  for (const Loop& lp : k.loops) {
+    std::vector<uint32_t> loads(k.memories.size(), 0), stores(k.memories.size(), 0);
+    for (const Op& op : lp.ops)
+      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory < k.memories.size())
+        ++(op.kind == OpKind::Load ? loads : stores)[op.memory];
+    uint32_t bound = 1; // the most uses of one port that copies do not spread
+    for (size_t m = 0; m < k.memories.size(); ++m)
+      bound = std::max(bound, copyable[m] ? stores[m] : loads[m] + stores[m]);
+    for (size_t m = 0; m < k.memories.size(); ++m)
+      if (copyable[m]) wanted[m] = std::max(wanted[m], (loads[m] + bound - 1) / bound);
+  }
+  uint64_t onChipBytes = 0;
+  for (const Memory& mem : k.memories)
+    if (mem.onChip()) onChipBytes += mem.sizeBytes;
+  for (uint32_t m = 0; m < k.memories.size(); ++m) {
+    if (!copyable[m]) continue;
+    uint32_t copies = std::min(ramReadPorts, wanted[m]);
+    while (copies > 1 && onChipBytes + uint64_t(copies - 1) * k.memories[m].sizeBytes > k.onChipBudget)
+      --copies;
+    onChipBytes += uint64_t(copies - 1) * k.memories[m].sizeBytes;
+    for (uint32_t c = 1; c < copies; ++c)
+      ports[m].push_back({PortAccess::Read, 0});
+  }
+  // Memory m's first port is hardware port m; the others follow the memories, in order.
+  auto next = static_cast<uint32_t>(k.memories.size());
+  for (uint32_t m = 0; m < k.memories.size(); ++m)
+    for (size_t p = 0; p < ports[m].size(); ++p)
+      ports[m][p].key = p == 0 ? m : next++;
   return ports;
 }
 

@@ -37,8 +37,30 @@ std::string resourceUsers(const ir::Loop& loop, const MIIResult& m) {
   return s;
 }
 
+// What would give the critical resource more ports, when it is an on-chip RAM's (empty otherwise).
+std::string portAdvice(const ir::Kernel& k, const MIIResult& m) {
+  if (m.criticalResource < 0) return "";
+  const auto key = static_cast<uint32_t>(m.criticalResource);
+  const uint32_t mem = ir::portMemory(k.memories, key);
+  if (mem >= k.memories.size() || !k.memories[mem].onChip()) return "";
+  uint32_t reads = 0;
+  ir::PortAccess access = ir::PortAccess::ReadWrite;
+  for (const ir::MemoryPort& port : k.memories[mem].ports) {
+    reads += port.access == ir::PortAccess::Read;
+    if (port.key == key) access = port.access;
+  }
+  if (access == ir::PortAccess::ReadWrite)
+    return " (one port for loads and stores: --ram-ports 2 gives the RAM a read port and a write port, "
+           "unless a task process shares it)";
+  if (access == ir::PortAccess::Read)
+    return fmt::format(" ({} read port(s), each a copy of the RAM: --ram-read-ports N allows up to N, within "
+                       "the on-chip budget)",
+                       reads);
+  return "";
+}
+
 // What sets the MII, for LoopSchedule::limitingReason.
-std::string miiReason(const ir::Loop& loop, const Problem& p, const MIIResult& m) {
+std::string miiReason(const ir::Kernel& k, const ir::Loop& loop, const Problem& p, const MIIResult& m) {
   std::vector<std::string> parts;
   if (!m.criticalCycle.empty() && m.recMII >= m.resMII) {
     Recurrence r = describeRecurrence(loop, p, m);
@@ -47,15 +69,17 @@ std::string miiReason(const ir::Loop& loop, const Problem& p, const MIIResult& m
   if (m.criticalResource >= 0 && m.resMII >= m.recMII) {
     const Resource& res = p.resources[m.criticalResource];
     size_t uses = m.criticalResourceOps.size();
-    parts.push_back(fmt::format("resource: memory port '{}': {} access{} ({}) at {} per cycle: ResMII {}", res.name,
-                                uses, uses == 1 ? "" : "es", resourceUsers(loop, m), res.limit, m.resMII));
+    parts.push_back(fmt::format("resource: memory port '{}': {} access{} ({}) at {} per cycle: ResMII {}{}",
+                                res.name, uses, uses == 1 ? "" : "es", resourceUsers(loop, m), res.limit,
+                                m.resMII, uses > 1 ? portAdvice(k, m) : ""));
   }
   if (parts.empty()) return "none: no recurrence and no shared resource; II 1 is the minimum";
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
 // Why II `ii` is impossible, naming the recurrence or resource behind the MII.
-std::string whyNot(const ir::Loop& loop, const Problem& p, const MIIResult& m, uint32_t ii) {
+std::string whyNot(const ir::Kernel& k, const ir::Loop& loop, const Problem& p, const MIIResult& m,
+                   uint32_t ii) {
   if (m.recMII > ii && !m.criticalCycle.empty()) {
     Recurrence r = describeRecurrence(loop, p, m);
     return fmt::format("recurrence {} needs II >= {} (latency {} over distance {})", r.path, m.recMII, r.latency,
@@ -63,8 +87,10 @@ std::string whyNot(const ir::Loop& loop, const Problem& p, const MIIResult& m, u
   }
   if (m.resMII > ii && m.criticalResource >= 0) {
     const Resource& res = p.resources[m.criticalResource];
-    return fmt::format("memory port '{}' has {} accesses per iteration ({}) at {} per cycle, which needs II >= {}",
-                       res.name, m.criticalResourceOps.size(), resourceUsers(loop, m), res.limit, m.resMII);
+    return fmt::format(
+        "memory port '{}' has {} accesses per iteration ({}) at {} per cycle, which needs II >= {}{}",
+        res.name, m.criticalResourceOps.size(), resourceUsers(loop, m), res.limit, m.resMII,
+        portAdvice(k, m));
   }
   return fmt::format("the modulo scheduler found no schedule at II {} (MII {})", ii, m.mii());
 }
@@ -155,7 +181,7 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
   }
   const ir::LoopControls& c = loop.controls;
   const uint32_t mii = ls.mii.mii();
-  const std::string reason = miiReason(loop, ls.problem, ls.mii);
+  const std::string reason = miiReason(k, loop, ls.problem, ls.mii);
   ls.pipelined = c.pipelineEnable.value_or(true);
   ls.maxConcurrency = ls.pipelined ? c.maxConcurrency.value_or(0) : 1;
   ls.requestedII = c.ii.value_or(0);
@@ -195,7 +221,7 @@ LoopSchedule scheduleLoop(const ir::Kernel& k, uint32_t index, const OperatorLib
                 "chain operations within a cycle)";
       throw DiagnosticError(loop.loc, construct,
                             fmt::format("{} {} cannot be met: {}; {}{}", control, req,
-                                        whyNot(loop, ls.problem, ls.mii, req), smallest, chaining));
+                                        whyNot(k, loop, ls.problem, ls.mii, req), smallest, chaining));
     }
     ls.limitingReason = req == mii ? fmt::format("requested II {} ({}) equals the MII: {}", req, control, reason)
                                    : fmt::format("requested II {} ({}); MII {}: {}", req, control, mii, reason);
