@@ -260,6 +260,9 @@ struct Ram {
   // Nothing writes it (a constant, or an array the kernel only reads): no write logic, which would
   // cost the synthesis of a write decoder per byte and lane for contents that never change.
   bool readOnly = false;
+  // A read never meets a write of the same word in one cycle: synthesis may give the read any data
+  // then (yosys no_rw_check), so it needs no bypass registers around the block RAM.
+  bool noCollision = false;
   uint64_t depth() const; // in words
 };
 

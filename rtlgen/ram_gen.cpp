@@ -30,6 +30,20 @@ std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
   return widest;
 }
 
+std::vector<uint32_t> ramNarrowestBytes(const ir::Kernel& k) {
+  std::vector<uint32_t> narrowest(k.memories.size(), 0);
+  auto scan = [&](const std::vector<ir::Op>& ops) {
+    for (const ir::Op& op : ops)
+      if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && op.memory < narrowest.size())
+        narrowest[op.memory] =
+            narrowest[op.memory] ? std::min<uint32_t>(narrowest[op.memory], op.size) : uint32_t(op.size);
+  };
+  scan(k.ops);
+  for (const ir::Loop& l : k.loops)
+    scan(l.ops);
+  return narrowest;
+}
+
 std::string ramPortsText(const ir::Memory& mem) {
   size_t reads = 0, writes = 0;
   for (const ir::MemoryPort& p : mem.ports)
@@ -44,7 +58,8 @@ std::string ramPortPrefix(const ir::Memory& mem, size_t port) {
   return mem.ports.at(port).access == ir::PortAccess::Write ? "w" : fmt::format("r{}", port);
 }
 
-nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& name) {
+nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& name,
+                          uint32_t narrowestBytes) {
   const char* what = mem.kind == ir::Memory::Kind::ProgramScope ? "Program-scope variable"
                      : mem.kind == ir::Memory::Kind::WorkGroup  ? "Work-group local memory"
                                                                 : "Private array";
@@ -78,6 +93,14 @@ nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::
   r.wordBytes = wordBytes;
   r.readOnly = std::all_of(mem.ports.begin(), mem.ports.end(),
                            [](const ir::MemoryPort& mp) { return mp.access == ir::PortAccess::Read; });
+  // A read and a write of one word in one cycle: never on one port (one request a cycle), nor on a
+  // read and a write port when every access is a whole word (accesses that may meet keep a cycle
+  // apart, docs/architecture.md "Memory ports"). Narrower accesses to different bytes of one word
+  // may share a cycle, and the read must then keep the word's other bytes.
+  const bool writePort = std::any_of(mem.ports.begin(), mem.ports.end(), [](const ir::MemoryPort& mp) {
+    return mp.access == ir::PortAccess::Write;
+  });
+  r.noCollision = !writePort || narrowestBytes == wordBytes;
   // More ports: a write port (w_*) next to the read port above, further read ports (r<p>_*).
   for (size_t i = 1; i < mem.ports.size(); ++i) {
     const bool write = mem.ports[i].access == ir::PortAccess::Write;

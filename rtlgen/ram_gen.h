@@ -25,8 +25,14 @@ std::string ramPortPrefix(const ir::Memory& mem, size_t port);
 // write port", ...; empty for one port.
 std::string ramPortsText(const ir::Memory& mem);
 
+// Per memory: the narrowest access the kernel and its loops make of it, in bytes (0: none). Only for
+// RAMs with a write port of their own, which no task process reaches.
+std::vector<uint32_t> ramNarrowestBytes(const ir::Kernel& k);
+
 // Byte-addressed, sizeBytes (in words of wordBytes, rounded up to a power of two) with the memory's
-// initial contents. Simulation stops with $error on an access outside the array.
-nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& moduleName);
+// initial contents. Simulation stops with $error on an access outside the array. narrowestBytes
+// (ramNarrowestBytes): whole-word accesses only let synthesis drop the read-during-write logic.
+nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::string& moduleName,
+                          uint32_t narrowestBytes = 0);
 
 } // namespace spvhls::rtl

@@ -290,9 +290,11 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     hw.drainAfterLastLaunch = plan.predictDrain;
     r.loops.push_back(hw);
   }
+  const std::vector<uint32_t> narrowest = ramNarrowestBytes(k);
   for (size_t m = 0; m < k.memories.size(); ++m)
     if (k.memories[m].onChip())
-      print(buildRamModule(k.memories[m], r.ramWordBytes[m], in.ramModuleNames[m]), ramFiles, ramModules);
+      print(buildRamModule(k.memories[m], r.ramWordBytes[m], in.ramModuleNames[m], narrowest[m]), ramFiles,
+            ramModules);
   for (auto& f : ramFiles) r.files.push_back(std::move(f));
   for (auto& f : loopFiles) r.files.push_back(std::move(f));
   // Operator units: one module each, however many instances use it.

@@ -656,7 +656,8 @@ private:
                       wlane = two && lw > 0 ? fresh("ram_wlane") : lane;
     std::string s;
     auto out = std::back_inserter(s);
-    fmt::format_to(out, FMT_COMPILE("  reg {}ram_mem [0:{}];\n"), range(ww), depth - 1);
+    fmt::format_to(out, FMT_COMPILE("  {}reg {}ram_mem [0:{}];\n"), r.noCollision ? "(* no_rw_check *) " : "",
+                   range(ww), depth - 1);
     fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:{}];\n"), range(aw), word, addr, aw + lw - 1, lw);
     if (two && !r.readOnly)
       fmt::format_to(out, FMT_COMPILE("  wire {}{} = {}[{}:{}];\n"), range(aw), wword, waddr, aw + lw - 1,

@@ -19,7 +19,7 @@ module lut_ram2 (
 );
   assign req_ready = 1'h1;
   assign w_req_ready = 1'h1;
-  reg [31:0] ram_mem [0:15];
+  (* no_rw_check *) reg [31:0] ram_mem [0:15];
   wire [3:0] ram_word_0 = req_addr[5:2];
   wire [3:0] ram_wword_6 = w_req_addr[5:2];
   reg [31:0] ram_rword_4;
