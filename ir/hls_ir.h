@@ -138,8 +138,8 @@ const char* portAccessName(PortAccess a);
 struct MemoryPort {
   PortAccess access = PortAccess::ReadWrite;
   // The port's number among the kernel's hardware ports (a scheduling resource, a port of the loop
-  // modules): memory m's first port is m; the second ports of the memories that have two are
-  // memories.size(), memories.size() + 1, ... in memory order (portKey).
+  // modules): memory m's first port is m; the further ports of the memories that have several are
+  // memories.size(), memories.size() + 1, ... in memory and port order (portKey).
   uint32_t key = 0;
 };
 

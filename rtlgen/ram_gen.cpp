@@ -10,16 +10,24 @@
 
 namespace spvhls::rtl {
 
-std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
-  std::vector<uint32_t> widest(k.memories.size(), 1);
+namespace {
+// Calls f(op) for every load and store of the kernel and its loops.
+template <typename F> void forEachAccess(const ir::Kernel& k, const F& f) {
   auto scan = [&](const std::vector<ir::Op>& ops) {
     for (const ir::Op& op : ops)
-      if (op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store)
-        widest[op.memory] = std::max<uint32_t>(widest[op.memory], std::bit_ceil(uint32_t(op.size)));
+      if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && op.memory < k.memories.size()) f(op);
   };
   scan(k.ops);
   for (const ir::Loop& l : k.loops)
     scan(l.ops);
+}
+} // namespace
+
+std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
+  std::vector<uint32_t> widest(k.memories.size(), 1);
+  forEachAccess(k, [&](const ir::Op& op) {
+    widest[op.memory] = std::max<uint32_t>(widest[op.memory], std::bit_ceil(uint32_t(op.size)));
+  });
   // Task bodies reach the kernel's RAMs too (a program-scope array only a task uses).
   for (const ir::Process& p : k.processes) {
     if (p.kind != ir::Process::Kind::Task || p.body >= k.tasks.size()) continue;
@@ -32,15 +40,9 @@ std::vector<uint32_t> ramWordBytes(const ir::Kernel& k) {
 
 std::vector<uint32_t> ramNarrowestBytes(const ir::Kernel& k) {
   std::vector<uint32_t> narrowest(k.memories.size(), 0);
-  auto scan = [&](const std::vector<ir::Op>& ops) {
-    for (const ir::Op& op : ops)
-      if ((op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && op.memory < narrowest.size())
-        narrowest[op.memory] =
-            narrowest[op.memory] ? std::min<uint32_t>(narrowest[op.memory], op.size) : uint32_t(op.size);
-  };
-  scan(k.ops);
-  for (const ir::Loop& l : k.loops)
-    scan(l.ops);
+  forEachAccess(k, [&](const ir::Op& op) {
+    narrowest[op.memory] = narrowest[op.memory] ? std::min<uint32_t>(narrowest[op.memory], op.size) : op.size;
+  });
   return narrowest;
 }
 
@@ -67,7 +69,7 @@ nl::Module buildRamModule(const ir::Memory& mem, uint32_t wordBytes, const std::
       name, fmt::format("{} '{}' ({} bytes) as on-chip RAM{}{}: always ready, reads answer the next "
                         "cycle.",
                         what, commentName(mem.name), mem.sizeBytes,
-                        mem.ports.size() == 2 ? " with a read port and a write port (w_*)" : "",
+                        ramPortsText(mem),
                         mem.persistent ? ", contents kept from run to run" : ""));
   b.input("clk", 1);
   if (wordBytes == 0 || !std::has_single_bit(wordBytes) || wordBytes > mem.wordBits / 8)

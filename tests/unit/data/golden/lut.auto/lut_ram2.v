@@ -1,4 +1,4 @@
-// Private array 't' (64 bytes) as on-chip RAM with a read port and a write port (w_*): always ready, reads answer the next cycle.
+// Private array 't' (64 bytes) as on-chip RAM with a read port and a write port: always ready, reads answer the next cycle.
 module lut_ram2 (
   input wire clk,
   input wire rst,
