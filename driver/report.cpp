@@ -274,7 +274,8 @@ json reportJson(const Compiled& c) {
                                  {"induction_multiplications", k.datapath.inductions},
                                  {"reused_loads", k.datapath.reusedLoads},
                                  {"merged_values", k.datapath.mergedValues},
-                                 {"forwarded_loads", k.datapath.forwardedLoads}};
+                                 {"forwarded_loads", k.datapath.forwardedLoads},
+                                 {"known_bits", k.datapath.knownBits}};
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
     args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width()}});
@@ -556,17 +557,18 @@ std::string reportBody(const Compiled& c) {
         k.barrierLoops.size(), loops, k.barrierBufferBits, k.maxWorkGroupItems);
   }
   if (const auto& d = k.datapath; d.shifts + d.multiplications + d.divisions + d.hoisted + d.inductions +
-                                  d.reusedLoads + d.mergedValues + d.forwardedLoads)
+                                  d.reusedLoads + d.mergedValues + d.forwardedLoads + d.knownBits)
     s += fmt::format(
         "datapath optimisations (--datapath-opt): {} shifts by constants as wires, {} multiplications "
         "by constants as shifts and adds, {} divisions or remainders by constants without a divider, {} "
         "loop-invariant values computed before their loop, {} induction-variable multiplications as "
         "additions, {} loads reusing the value an earlier access in their block read or wrote{}, {} "
         "loop-body values merged with an equal one (carried values included), {} loads taking the "
-        "value the previous iteration stored\n",
+        "value the previous iteration stored, {} bitwise operations or additions as wires or "
+        "narrower (known bits)\n",
         d.shifts, d.multiplications, d.divisions, d.hoisted, d.inductions, d.reusedLoads,
-        k.volatileAccess ? " (none: the kernel has a volatile access)" : "", d.mergedValues,
-        d.forwardedLoads);
+        k.volatileAccess ? " (none: the kernel has a volatile access)" : "", d.mergedValues, d.forwardedLoads,
+        d.knownBits);
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

@@ -218,29 +218,31 @@ void inherit(std::vector<Op>& ops, ValueId made, ValueId firstNew, const Op& fro
 // Counts a rewrite of `k` in the report's tally.
 void count(Kernel::DatapathRewrites& n, OpKind k) {
   const OpClass c = opInfo(k).opClass;
-  ++(c == OpClass::Shift ? n.shifts : c == OpClass::Multiply ? n.multiplications : n.divisions);
+  ++(c == OpClass::Shift      ? n.shifts
+     : c == OpClass::Multiply ? n.multiplications
+     : c == OpClass::Divide   ? n.divisions
+                              : n.knownBits);
 }
 
 bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
   std::vector<Op> out;
   out.reserve(loop.ops.size());
   Builder b(out, nullptr);
+  BitRewriter bits(out, loop.ops);
   std::vector<ValueId> map(loop.ops.size(), kNone);
   bool changed = false;
   for (ValueId v = 0; v < loop.ops.size(); ++v) {
     Op op = loop.ops[v];
     for (ValueId& o : op.operands)
       if (o != kNone) o = map[o];
-    if (reducible(op.kind)) {
-      b.loc = op.loc;
-      const auto firstNew = static_cast<ValueId>(out.size());
-      if (ValueId r = Reducer(b).reduce(op); r != kNone) {
-        inherit(out, r, firstNew, op);
-        count(n, op.kind);
-        map[v] = r;
-        changed = true;
-        continue;
-      }
+    b.loc = op.loc;
+    const auto firstNew = static_cast<ValueId>(out.size());
+    if (ValueId r = reducible(op.kind) ? Reducer(b).reduce(op) : bits.rewrite(b, v, op); r != kNone) {
+      inherit(out, r, firstNew, op);
+      count(n, op.kind);
+      map[v] = r;
+      changed = true;
+      continue;
     }
     map[v] = static_cast<ValueId>(out.size());
     out.push_back(std::move(op));
@@ -259,24 +261,25 @@ bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
 // redirected, and compaction drops the replaced op.
 bool reduceCfg(Kernel& k, Kernel::DatapathRewrites& n) {
   Builder b(k.ops, nullptr);
+  // Its address cone is of the ops as they were: a copy, since the builder appends to k.ops.
+  const std::vector<Op> original = k.ops;
+  BitRewriter bits(k.ops, original);
   std::vector<ValueId> repl(k.ops.size(), kNone);
   bool changed = false;
   for (uint32_t bi = 0; bi < k.blocks.size(); ++bi) {
     std::vector<ValueId> list;
     for (ValueId v : k.blocks[bi].ops) {
-      if (reducible(k.ops[v].kind)) {
-        const Op op = k.ops[v];
-        b.block = bi;
-        b.loc = op.loc;
-        const auto firstNew = static_cast<ValueId>(k.ops.size());
-        if (ValueId r = Reducer(b).reduce(op); r != kNone) {
-          for (auto made = firstNew; made < k.ops.size(); ++made)
-            if (k.ops[made].kind != OpKind::Const) list.push_back(made); // constants live in block 0
-          inherit(k.ops, r, firstNew, op);
-          count(n, op.kind);
-          repl[v] = r;
-          changed = true;
-        }
+      const Op op = k.ops[v];
+      b.block = bi;
+      b.loc = op.loc;
+      const auto firstNew = static_cast<ValueId>(k.ops.size());
+      if (ValueId r = reducible(op.kind) ? Reducer(b).reduce(op) : bits.rewrite(b, v, op); r != kNone) {
+        for (auto made = firstNew; made < k.ops.size(); ++made)
+          if (k.ops[made].kind != OpKind::Const) list.push_back(made); // constants live in block 0
+        inherit(k.ops, r, firstNew, op);
+        count(n, op.kind);
+        repl[v] = r;
+        changed = true;
       }
       list.push_back(v);
     }

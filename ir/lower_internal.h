@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -470,6 +471,25 @@ struct CallSite {
 
 private:
   ValueId firstNew_;
+};
+
+// Known bits (ir/lower_bits.cpp): an AND, OR, XOR or ADD whose result bits are, by what is known of
+// its operands' bits, bits of an operand or constants becomes those wires; where only some are, the
+// gate stays on the others; an ADD of operands with known-zero high bits adds only the bits below.
+// Values that form a memory address are left alone. Built over the list the rewrites go to (`ops`:
+// the op list as rewritten so far, whose values the rewritten ops' operands are).
+class KnownBits;
+class BitRewriter {
+public:
+  // `original`: the op list before rewriting, whose values `rewrite` is asked about.
+  BitRewriter(const std::vector<Op>& ops, const std::vector<Op>& original);
+  ~BitRewriter();
+  // `op` (the original's value `v`, its operands already in b's list) rewritten, or kNone.
+  ValueId rewrite(Builder& b, ValueId v, const Op& op);
+
+private:
+  std::unique_ptr<KnownBits> known_;
+  std::vector<uint8_t> address_; // of the original values: part of a memory address
 };
 
 uint64_t widthMask(uint32_t width);

@@ -2,7 +2,8 @@
 // operand against the operation itself (foldConstant, the IR's semantics), exhaustively at 8 bits,
 // over every divisor at 16 bits and over random and edge divisors at 32 and 64 bits; and what the
 // rewrites cost (no divider or multiplier left, at most two adders for a multiplication by a constant).
-// And redundant loads (ir/lower_loads.cpp): which loads take an earlier access's value.
+// And redundant loads (ir/lower_loads.cpp): which loads take an earlier access's value. And known bits
+// (ir/lower_bits.cpp): random expressions against their rewrites, and what becomes wires.
 #include <functional>
 #include <optional>
 #include <random>
@@ -43,15 +44,15 @@ Rewritten rewrite(OpKind kind, uint32_t w, uint64_t c, bool constFirst = false) 
   return r;
 }
 
-// The value of `v` for x = `xv`, op by op.
-uint64_t evaluate(const std::vector<Op>& ops, ValueId v, uint64_t xv) {
+// The value of `v` for argument values `args` (Arg i is args[i]), op by op.
+uint64_t evaluateArgs(const std::vector<Op>& ops, ValueId v, const std::vector<uint64_t>& args) {
   std::vector<uint64_t> val(ops.size(), 0);
   for (ValueId i = 0; i <= v; ++i) {
     const Op& op = ops[i];
     const uint64_t mask = ir::lower::widthMask(op.width());
     switch (op.kind) {
     case OpKind::Arg:
-      val[i] = xv & mask;
+      val[i] = args.at(op.index) & mask;
       break;
     case OpKind::Const:
       val[i] = op.imm & mask;
@@ -84,6 +85,10 @@ uint64_t evaluate(const std::vector<Op>& ops, ValueId v, uint64_t xv) {
     }
   }
   return val[v];
+}
+// The value of `v` for x = `xv`.
+uint64_t evaluate(const std::vector<Op>& ops, ValueId v, uint64_t xv) {
+  return evaluateArgs(ops, v, {xv});
 }
 
 struct Cost {
@@ -194,6 +199,197 @@ TEST_CASE("datapath: what stays a divider or multiplier") {
   for (uint64_t s = 0; s < 130; ++s)
     for (OpKind k : {OpKind::Shl, OpKind::LShr, OpKind::AShr, OpKind::Mul})
       check(k, 64, s, edges(64, s, rng, 16));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known bits (ir/lower_bits.cpp).
+
+namespace {
+
+struct BitsRewrite {
+  std::vector<Op> out;
+  std::vector<ValueId> map; // original value -> its value in `out`
+  size_t rewritten = 0;
+};
+
+// `ops` rewritten op by op as the datapath pass does for a loop body.
+BitsRewrite rewriteBits(const std::vector<Op>& ops) {
+  BitsRewrite r;
+  ir::lower::Builder b(r.out, nullptr);
+  ir::lower::BitRewriter bits(r.out, ops);
+  r.map.assign(ops.size(), ir::kNone);
+  for (ValueId v = 0; v < ops.size(); ++v) {
+    Op op = ops[v];
+    for (ValueId& o : op.operands)
+      if (o != ir::kNone) o = r.map[o];
+    if (const ValueId n = bits.rewrite(b, v, op); n != ir::kNone) {
+      r.map[v] = n;
+      ++r.rewritten;
+      continue;
+    }
+    r.map[v] = ValueId(r.out.size());
+    r.out.push_back(std::move(op));
+  }
+  return r;
+}
+
+// Operations with logic (not wires) that `v` depends on.
+size_t gatesUnder(const std::vector<Op>& ops, ValueId v) {
+  std::vector<uint8_t> seen(ops.size(), 0);
+  std::vector<ValueId> work{v};
+  size_t gates = 0;
+  while (!work.empty()) {
+    const ValueId u = work.back();
+    work.pop_back();
+    if (u == ir::kNone || seen[u]) continue;
+    seen[u] = 1;
+    gates += ir::opInfo(ops[u].kind).opClass != ir::OpClass::Wire && ops[u].kind != OpKind::Const &&
+             ops[u].kind != OpKind::Arg;
+    for (ValueId o : ops[u].operands)
+      work.push_back(o);
+  }
+  return gates;
+}
+
+Op argOp(uint32_t index, uint32_t width) {
+  Op a;
+  a.kind = OpKind::Arg;
+  a.index = index;
+  a.type = ir::Type::bits(width);
+  return a;
+}
+
+} // namespace
+
+TEST_CASE("known bits: random expressions equal their rewrites for random and edge inputs") {
+  std::mt19937_64 rng(2026);
+  auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
+  size_t rewritten = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    std::vector<Op> ops;
+    ops.push_back(argOp(0, 1 + pick(64)));
+    ops.push_back(argOp(1, 1 + pick(64)));
+    ir::lower::Builder b(ops, nullptr);
+    auto any = [&] { return ValueId(pick(uint32_t(ops.size()))); };
+    // A value of width w from v: zero or sign extended, truncated, or a constant with a random mask.
+    auto as = [&](ValueId v, uint32_t w) -> ValueId {
+      switch (pick(4)) {
+      case 0: {
+        const uint64_t m = ir::lower::widthMask(w);
+        const uint64_t masks[] = {0xff, 0xffff, m >> pick(w), m << pick(w), rng(), 0, m, 1, 0xff00};
+        return b.constant(w, masks[pick(9)] & m);
+      }
+      default:
+        return b.width(v) >= w ? b.extract(v, 0, w) : b.resize(v, w, pick(2));
+      }
+    };
+    for (int step = 0; step < 14; ++step) {
+      const ValueId v = any();
+      const uint32_t w = b.width(v);
+      switch (pick(8)) {
+      case 0:
+        if (w < 64) b.resize(v, w + 1 + pick(64 - w), pick(2));
+        break;
+      case 1:
+        if (w > 1) {
+          const uint32_t lo = pick(w);
+          b.extract(v, lo, 1 + pick(w - lo));
+        }
+        break;
+      case 2:
+        if (w < 64) b.concat({b.constant(1 + pick(64 - w), 0), v}); // a shift left
+        break;
+      case 3:
+        if (const ValueId u = any(); w + b.width(u) <= 64) b.concat({v, u});
+        break;
+      case 4:
+        b.unary(OpKind::Not, v);
+        break;
+      case 5:
+        b.select(as(any(), 1), v, as(any(), w));
+        break;
+      default: {
+        const OpKind kinds[] = {OpKind::And, OpKind::Or, OpKind::Xor, OpKind::Add, OpKind::Mul};
+        b.binary(kinds[pick(5)], v, as(any(), w));
+        break;
+      }
+      }
+    }
+    const BitsRewrite r = rewriteBits(ops);
+    rewritten += r.rewritten;
+    std::vector<std::vector<uint64_t>> inputs = {{0, 0}, {~0ull, ~0ull}, {0, ~0ull}, {~0ull, 0}};
+    for (int i = 0; i < 48; ++i)
+      inputs.push_back({rng() >> pick(64), rng() >> pick(64)});
+    for (ValueId v = 0; v < ops.size(); ++v) {
+      REQUIRE(r.out[r.map[v]].width() == ops[v].width());
+      for (const auto& in : inputs) {
+        const uint64_t want = evaluateArgs(ops, v, in), got = evaluateArgs(r.out, r.map[v], in);
+        if (want != got)
+          FAIL_CHECK("trial " << trial << " value " << v << " (" << ir::opKindName(ops[v].kind) << " i"
+                              << ops[v].width() << ") x=" << in[0] << " y=" << in[1] << ": " << got
+                              << " expected " << want);
+      }
+    }
+  }
+  CHECK(rewritten > 300); // the generator makes known bits often enough to test the rewrites
+}
+
+TEST_CASE("known bits: byte packing and selection are wires, a narrow sum a narrow adder") {
+  std::vector<Op> ops;
+  for (uint32_t i = 0; i < 4; ++i)
+    ops.push_back(argOp(i, 8));
+  ir::lower::Builder b(ops, nullptr);
+  // (uint)b0 << 24 | (uint)b1 << 16 | (uint)b2 << 8 | b3, as clang -O0 writes it.
+  auto shifted = [&](ValueId v, uint32_t s) {
+    const ValueId wide = b.resize(v, 32, false);
+    return s ? b.concat({b.constant(s, 0), b.extract(wide, 0, 32 - s)}) : wide;
+  };
+  const ValueId word = b.binary(
+      OpKind::Or, b.binary(OpKind::Or, b.binary(OpKind::Or, shifted(0, 24), shifted(1, 16)), shifted(2, 8)),
+      shifted(3, 0));
+  // (word >> 8) & 0xff
+  const ValueId byte =
+      b.binary(OpKind::And, b.resize(b.extract(word, 8, 24), 32, false), b.constant(32, 0xff));
+  // (uint)b0 + (uint)b1: 9 bits of adder
+  const ValueId sum = b.binary(OpKind::Add, b.resize(0, 32, false), b.resize(1, 32, false));
+  // The sum's carry out of 8 bits meets b2 << 8: an OR on that bit.
+  const ValueId carry = b.binary(OpKind::Or, sum, shifted(2, 8));
+  // (uint)b0 | (uint)b1: an OR of 8 bits; b0 | b1: kept
+  const ValueId low = b.binary(OpKind::Or, b.resize(0, 32, false), b.resize(1, 32, false));
+  const ValueId both = b.binary(OpKind::Or, 0, 1);
+  const BitsRewrite r = rewriteBits(ops);
+  CHECK(gatesUnder(r.out, r.map[word]) == 0);
+  CHECK(gatesUnder(r.out, r.map[byte]) == 0);
+  CHECK(gatesUnder(r.out, r.map[sum]) == 1);
+  CHECK(r.out[r.map[sum]].kind == OpKind::ZExt);
+  CHECK(r.out[r.out[r.map[sum]].operands[0]].kind == OpKind::Add);
+  CHECK(r.out[r.out[r.map[sum]].operands[0]].width() == 9);
+  CHECK(gatesUnder(r.out, r.map[low]) == 1);
+  for (const Op& op : r.out)
+    if (op.kind == OpKind::Or) CHECK((op.width() == 8 || op.width() == 1)); // low, both; carry
+  CHECK(r.out[r.map[both]].kind == OpKind::Or);
+  CHECK(r.out[r.map[both]].operands == std::vector<ValueId>{0, 1});
+  for (uint64_t i = 0; i < 64; ++i) {
+    const std::vector<uint64_t> in = {i * 37 & 0xff, i * 101 & 0xff, i * 7 & 0xff, 255 - i};
+    CHECK(evaluateArgs(r.out, r.map[word], in) == (in[0] << 24 | in[1] << 16 | in[2] << 8 | in[3]));
+    CHECK(evaluateArgs(r.out, r.map[byte], in) == in[2]);
+    CHECK(evaluateArgs(r.out, r.map[sum], in) == in[0] + in[1]);
+    CHECK(evaluateArgs(r.out, r.map[carry], in) == ((in[0] + in[1]) | in[2] << 8));
+  }
+}
+
+TEST_CASE("known bits: addresses into a stored memory stay sums for the dependence analysis") {
+  for (bool stored : {true, false}) {
+    spvhls::testing::LoopBuilder lb;
+    const ValueId i = lb.phi(32, "i");
+    // Offset 8i + 4 as -O0 forms it: ((zext i) << 3) | 4.
+    const ValueId base = lb.add(OpKind::Concat, 64, {lb.constant(0, 3), lb.add(OpKind::ZExt, 61, {i})});
+    const ValueId offset = lb.add(OpKind::Or, 64, {base, lb.constant(4, 64)});
+    const ValueId x = lb.load(0, offset, 4, "x");
+    if (stored) lb.store(0, base, x, 4);
+    const BitsRewrite r = rewriteBits(lb.loop.ops);
+    CHECK(r.out[r.map[offset]].kind == (stored ? OpKind::Or : OpKind::Concat));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Pipelined loop 'for.cond2': II 1, 12 positions, 6 cluster(s) (stall-free).
+// Pipelined loop 'for.cond2': II 1, 11 positions, 6 cluster(s) (stall-free).
 module lut_loop1 (
   input wire clk,
   input wire rst,
@@ -48,58 +48,62 @@ module lut_loop1 (
   reg vld_p5;
   wire vk_p5;
   wire vk_p6;
-  reg vld_p7;
   wire vk_p7;
   wire vk_p8;
+  reg vld_p9;
   wire vk_p9;
-  reg vld_p10;
   wire vk_p10;
-  wire vk_p11;
   wire [31:0] c0; // LoopPhi i
   reg [31:0] iv0_p0;
   reg [31:0] iv0_p2;
-  reg [31:0] iv0_p11;
+  reg [31:0] iv0_p10;
   wire c2; // SLt cmp3
   reg v2_p1;
   reg v2_p3;
   reg v2_p4;
   reg v2_p5;
-  reg v2_p7;
-  reg v2_p10;
+  reg v2_p9;
   wire [61:0] c4; // SExt 
   wire [63:0] c5; // Concat 
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
   wire [31:0] c6; // Load 
-  reg [31:0] v6_p7;
-  reg [31:0] v6_p10;
-  wire [31:0] c8; // And and
-  wire [61:0] c9; // SExt 
-  wire [63:0] c10; // Concat 
-  wire [31:0] c11; // Load 
-  reg [31:0] v11_p10;
-  wire [31:0] c12; // Add add
+  /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
+  reg [31:0] v6_p9;
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [3:0] c7; // Extract 
+  wire [31:0] c9; // Concat and
+  wire [61:0] c10; // SExt 
+  wire [63:0] c11; // Concat 
+  wire [31:0] c12; // Load 
+  reg [31:0] v12_p9;
+  wire [31:0] c13; // Add add
   wire f0_v2;
   wire f1_v2;
   wire f2_v2;
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
   wire [31:0] f2_v6;
-  wire [31:0] f2_v8;
+  /* verilator lint_on UNUSEDSIGNAL */
   wire f3_v2;
+  /* verilator lint_off UNUSEDSIGNAL */ // only some bits are read
   wire [31:0] f3_v6;
+  /* verilator lint_on UNUSEDSIGNAL */
   wire f4_v2;
-  wire [31:0] f4_v12;
+  wire [31:0] f4_v13;
   wire fire6;
   wire [31:0] rf6_dout;
   wire rf6_nonempty;
-  wire fire13;
-  wire fire11;
-  wire [31:0] rf11_dout;
-  wire rf11_nonempty;
+  wire fire14;
+  wire fire12;
+  wire [31:0] rf12_dout;
+  wire rf12_nonempty;
   wire f0_dout;
   wire f0_nonempty;
   reg [2:0] cred0;
   wire f1_dout;
   wire f1_nonempty;
   reg [4:0] cred1;
-  wire [64:0] f2_dout;
+  wire [32:0] f2_dout;
   wire f2_nonempty;
   reg [2:0] cred2;
   wire [32:0] f3_dout;
@@ -113,10 +117,10 @@ module lut_loop1 (
   reg [3:0] rf6_rd;
   reg [3:0] rf6_wr;
   reg [4:0] rf6_count;
-  reg [31:0] rf11_mem [0:3];
-  reg [1:0] rf11_rd;
-  reg [1:0] rf11_wr;
-  reg [2:0] rf11_count;
+  reg [31:0] rf12_mem [0:3];
+  reg [1:0] rf12_rd;
+  reg [1:0] rf12_wr;
+  reg [2:0] rf12_count;
   reg f0_mem [0:3];
   reg [1:0] f0_rd;
   reg [1:0] f0_wr;
@@ -125,7 +129,7 @@ module lut_loop1 (
   reg [3:0] f1_rd;
   reg [3:0] f1_wr;
   reg [4:0] f1_count;
-  reg [64:0] f2_mem [0:3];
+  reg [32:0] f2_mem [0:2];
   reg [1:0] f2_rd;
   reg [1:0] f2_wr;
   reg [2:0] f2_count;
@@ -143,16 +147,16 @@ module lut_loop1 (
   assign m0_req_addr = c5;
   assign m0_req_size = 4'h4;
   assign m0_req_wdata = 64'h0;
-  assign fire13 = admit_5 & f4_v2;
-  assign m1_req_valid = fire13;
-  assign m1_req_write = fire13;
-  assign m1_req_addr = {{{30{iv0_p11[31]}}, iv0_p11}, 2'h0};
+  assign fire14 = admit_5 & f4_v2;
+  assign m1_req_valid = fire14;
+  assign m1_req_write = fire14;
+  assign m1_req_addr = {{{30{iv0_p10[31]}}, iv0_p10}, 2'h0};
   assign m1_req_size = 4'h4;
-  assign m1_req_wdata = {32'h0, f4_v12};
-  assign fire11 = admit_3 & f2_v2;
-  assign m2_req_valid = fire11;
+  assign m1_req_wdata = {32'h0, f4_v13};
+  assign fire12 = admit_3 & f2_v2;
+  assign m2_req_valid = fire12;
   assign m2_req_write = 1'h0;
-  assign m2_req_addr = c10;
+  assign m2_req_addr = c11;
   assign m2_req_size = 4'h4;
   assign m2_req_wdata = 64'h0;
   assign exit_det = vld_p1 & ~v2_p1;
@@ -163,37 +167,36 @@ module lut_loop1 (
   assign vk_p4 = vld_p4;
   assign vk_p5 = vld_p5;
   assign vk_p6 = admit_2;
-  assign vk_p7 = vld_p7;
-  assign vk_p8 = admit_3;
-  assign vk_p9 = admit_4;
-  assign vk_p10 = vld_p10;
-  assign vk_p11 = admit_5;
+  assign vk_p7 = admit_3;
+  assign vk_p8 = admit_4;
+  assign vk_p9 = vld_p9;
+  assign vk_p10 = admit_5;
   assign f0_v2 = f0_dout;
   assign f1_v2 = f1_dout;
   assign f2_v2 = f2_dout[0];
   assign f2_v6 = f2_dout[32:1];
-  assign f2_v8 = f2_dout[64:33];
   assign f3_v2 = f3_dout[0];
   assign f3_v6 = f3_dout[32:1];
   assign f4_v2 = f4_dout[0];
-  assign f4_v12 = f4_dout[32:1];
+  assign f4_v13 = f4_dout[32:1];
   assign issue = running & (cred0 < 3'h4);
   assign admit_1 = f0_nonempty & (cred1 < 5'h10) & (~f0_v2 | m0_req_ready);
-  assign admit_2 = f1_nonempty & (cred2 < 3'h4) & (~f1_v2 | rf6_nonempty);
+  assign admit_2 = f1_nonempty & (cred2 < 3'h3) & (~f1_v2 | rf6_nonempty);
   assign admit_3 = f2_nonempty & (cred3 < 3'h3) & (~f2_v2 | m2_req_ready);
-  assign admit_4 = f3_nonempty & (cred4 < 3'h4) & (~f3_v2 | rf11_nonempty);
+  assign admit_4 = f3_nonempty & (cred4 < 3'h4) & (~f3_v2 | rf12_nonempty);
   assign admit_5 = f4_nonempty & (~f4_v2 | m1_req_ready);
   assign c0 = iv0_p0;
   assign c2 = $signed(c0) < $signed(li_1);
   assign c4 = {{30{iv0_p2[31]}}, iv0_p2};
   assign c5 = {c4, 2'h0};
   assign c6 = rf6_dout;
-  assign c8 = v6_p7 & 32'hf;
-  assign c9 = {{30{f2_v8[31]}}, f2_v8};
-  assign c10 = {c9, 2'h0};
-  assign c11 = rf11_dout;
-  assign c12 = v11_p10 + v6_p10;
-  assign leave_last = vk_p11 & ~f4_v2;
+  assign c7 = f2_v6[3:0];
+  assign c9 = {28'h0, c7};
+  assign c10 = {{30{c9[31]}}, c9};
+  assign c11 = {c10, 2'h0};
+  assign c12 = rf12_dout;
+  assign c13 = v12_p9 + v6_p9;
+  assign leave_last = vk_p10 & ~f4_v2;
   always @(posedge clk)
     if (rst | start) cred0 <= 3'h0;
     else if (issue & ~admit_1) cred0 <= cred0 + 3'h1;
@@ -231,11 +234,8 @@ module lut_loop1 (
     if (rst | start) vld_p5 <= 1'h0;
     else vld_p5 <= vk_p4;
   always @(posedge clk)
-    if (rst | start) vld_p7 <= 1'h0;
-    else vld_p7 <= vk_p6;
-  always @(posedge clk)
-    if (rst | start) vld_p10 <= 1'h0;
-    else vld_p10 <= vk_p9;
+    if (rst | start) vld_p9 <= 1'h0;
+    else vld_p9 <= vk_p8;
   always @(posedge clk)
     if (start) iv0_p0 <= li_0;
     else if (vk_p0) iv0_p0 <= iv0_p0 + 32'h1;
@@ -243,8 +243,8 @@ module lut_loop1 (
     if (start) iv0_p2 <= li_0;
     else if (vk_p2) iv0_p2 <= iv0_p2 + 32'h1;
   always @(posedge clk)
-    if (start) iv0_p11 <= li_0;
-    else if (vk_p11) iv0_p11 <= iv0_p11 + 32'h1;
+    if (start) iv0_p10 <= li_0;
+    else if (vk_p10) iv0_p10 <= iv0_p10 + 32'h1;
   always @(posedge clk)
     if (rst | start) done <= 1'h0;
     else done <= leave_last;
@@ -253,11 +253,9 @@ module lut_loop1 (
     v2_p3 <= f0_v2;
     v2_p4 <= v2_p3;
     v2_p5 <= v2_p4;
-    v2_p7 <= f1_v2;
-    v2_p10 <= f3_v2;
-    v6_p7 <= c6;
-    v6_p10 <= f3_v6;
-    v11_p10 <= c11;
+    v2_p9 <= f3_v2;
+    v6_p9 <= f3_v6;
+    v12_p9 <= c12;
   end
   wire rf6_pop = admit_2 & f1_v2;
   wire [31:0] rf6_din = m0_resp_data[31:0];
@@ -278,23 +276,23 @@ module lut_loop1 (
       if (!(m0_resp_valid && !(rf6_pop && !(rf6_count != 5'h0))) && (rf6_pop && (rf6_count != 5'h0))) rf6_count <= rf6_count - 5'h1;
     end
   end
-  wire rf11_pop = admit_4 & f3_v2;
-  wire [31:0] rf11_din = m2_resp_data[31:0];
-  assign rf11_dout = (rf11_count != 3'h0) ? rf11_mem[rf11_rd] : rf11_din;
-  assign rf11_nonempty = (rf11_count != 3'h0) || m2_resp_valid;
+  wire rf12_pop = admit_4 & f3_v2;
+  wire [31:0] rf12_din = m2_resp_data[31:0];
+  assign rf12_dout = (rf12_count != 3'h0) ? rf12_mem[rf12_rd] : rf12_din;
+  assign rf12_nonempty = (rf12_count != 3'h0) || m2_resp_valid;
   always @(posedge clk) begin
     if (rst || start) begin
-      rf11_rd <= 2'h0;
-      rf11_wr <= 2'h0;
-      rf11_count <= 3'h0;
+      rf12_rd <= 2'h0;
+      rf12_wr <= 2'h0;
+      rf12_count <= 3'h0;
     end else begin
-      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0)))) begin
-        rf11_mem[rf11_wr] <= rf11_din;
-        rf11_wr <= rf11_wr + 2'h1;
+      if ((m2_resp_valid && !(rf12_pop && !(rf12_count != 3'h0)))) begin
+        rf12_mem[rf12_wr] <= rf12_din;
+        rf12_wr <= rf12_wr + 2'h1;
       end
-      if ((rf11_pop && (rf11_count != 3'h0))) rf11_rd <= rf11_rd + 2'h1;
-      if ((m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count + 3'h1;
-      if (!(m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && (rf11_pop && (rf11_count != 3'h0))) rf11_count <= rf11_count - 3'h1;
+      if ((rf12_pop && (rf12_count != 3'h0))) rf12_rd <= rf12_rd + 2'h1;
+      if ((m2_resp_valid && !(rf12_pop && !(rf12_count != 3'h0))) && !(rf12_pop && (rf12_count != 3'h0))) rf12_count <= rf12_count + 3'h1;
+      if (!(m2_resp_valid && !(rf12_pop && !(rf12_count != 3'h0))) && (rf12_pop && (rf12_count != 3'h0))) rf12_count <= rf12_count - 3'h1;
     end
   end
   assign f0_dout = f0_mem[f0_rd];
@@ -331,7 +329,7 @@ module lut_loop1 (
       if (!vk_p5 && admit_2) f1_count <= f1_count - 5'h1;
     end
   end
-  wire [64:0] f2_din = {c8, v6_p7, v2_p7};
+  wire [32:0] f2_din = {c6, f1_v2};
   assign f2_dout = f2_mem[f2_rd];
   assign f2_nonempty = (f2_count != 3'h0);
   always @(posedge clk) begin
@@ -340,13 +338,13 @@ module lut_loop1 (
       f2_wr <= 2'h0;
       f2_count <= 3'h0;
     end else begin
-      if (vk_p7) begin
+      if (vk_p6) begin
         f2_mem[f2_wr] <= f2_din;
-        f2_wr <= f2_wr + 2'h1;
+        f2_wr <= (f2_wr == 2'h2) ? 2'h0 : f2_wr + 2'h1;
       end
-      if (admit_3) f2_rd <= f2_rd + 2'h1;
-      if (vk_p7 && !admit_3) f2_count <= f2_count + 3'h1;
-      if (!vk_p7 && admit_3) f2_count <= f2_count - 3'h1;
+      if (admit_3) f2_rd <= (f2_rd == 2'h2) ? 2'h0 : f2_rd + 2'h1;
+      if (vk_p6 && !admit_3) f2_count <= f2_count + 3'h1;
+      if (!vk_p6 && admit_3) f2_count <= f2_count - 3'h1;
     end
   end
   wire [32:0] f3_din = {f2_v6, f2_v2};
@@ -358,16 +356,16 @@ module lut_loop1 (
       f3_wr <= 2'h0;
       f3_count <= 3'h0;
     end else begin
-      if (vk_p8) begin
+      if (vk_p7) begin
         f3_mem[f3_wr] <= f3_din;
         f3_wr <= (f3_wr == 2'h2) ? 2'h0 : f3_wr + 2'h1;
       end
       if (admit_4) f3_rd <= (f3_rd == 2'h2) ? 2'h0 : f3_rd + 2'h1;
-      if (vk_p8 && !admit_4) f3_count <= f3_count + 3'h1;
-      if (!vk_p8 && admit_4) f3_count <= f3_count - 3'h1;
+      if (vk_p7 && !admit_4) f3_count <= f3_count + 3'h1;
+      if (!vk_p7 && admit_4) f3_count <= f3_count - 3'h1;
     end
   end
-  wire [32:0] f4_din = {c12, v2_p10};
+  wire [32:0] f4_din = {c13, v2_p9};
   assign f4_dout = f4_mem[f4_rd];
   assign f4_nonempty = (f4_count != 3'h0);
   always @(posedge clk) begin
@@ -376,13 +374,13 @@ module lut_loop1 (
       f4_wr <= 2'h0;
       f4_count <= 3'h0;
     end else begin
-      if (vk_p10) begin
+      if (vk_p9) begin
         f4_mem[f4_wr] <= f4_din;
         f4_wr <= f4_wr + 2'h1;
       end
       if (admit_5) f4_rd <= f4_rd + 2'h1;
-      if (vk_p10 && !admit_5) f4_count <= f4_count + 3'h1;
-      if (!vk_p10 && admit_5) f4_count <= f4_count - 3'h1;
+      if (vk_p9 && !admit_5) f4_count <= f4_count + 3'h1;
+      if (!vk_p9 && admit_5) f4_count <= f4_count - 3'h1;
     end
   end
 `ifndef SYNTHESIS
@@ -395,12 +393,12 @@ module lut_loop1 (
       $error("FIFO rf6 underflow");
       $stop;
     end
-    if (!rst && (m2_resp_valid && !(rf11_pop && !(rf11_count != 3'h0))) && !(rf11_pop && (rf11_count != 3'h0)) && rf11_count == 3'h4) begin
-      $error("FIFO rf11 overflow");
+    if (!rst && (m2_resp_valid && !(rf12_pop && !(rf12_count != 3'h0))) && !(rf12_pop && (rf12_count != 3'h0)) && rf12_count == 3'h4) begin
+      $error("FIFO rf12 overflow");
       $stop;
     end
-    if (!rst && rf11_pop && !rf11_nonempty) begin
-      $error("FIFO rf11 underflow");
+    if (!rst && rf12_pop && !rf12_nonempty) begin
+      $error("FIFO rf12 underflow");
       $stop;
     end
     if (!rst && vk_p1 && !admit_1 && f0_count == 3'h4) begin
@@ -419,7 +417,7 @@ module lut_loop1 (
       $error("FIFO f1 underflow");
       $stop;
     end
-    if (!rst && vk_p7 && !admit_3 && f2_count == 3'h4) begin
+    if (!rst && vk_p6 && !admit_3 && f2_count == 3'h3) begin
       $error("FIFO f2 overflow");
       $stop;
     end
@@ -427,7 +425,7 @@ module lut_loop1 (
       $error("FIFO f2 underflow");
       $stop;
     end
-    if (!rst && vk_p8 && !admit_4 && f3_count == 3'h3) begin
+    if (!rst && vk_p7 && !admit_4 && f3_count == 3'h3) begin
       $error("FIFO f3 overflow");
       $stop;
     end
@@ -435,7 +433,7 @@ module lut_loop1 (
       $error("FIFO f3 underflow");
       $stop;
     end
-    if (!rst && vk_p10 && !admit_5 && f4_count == 3'h4) begin
+    if (!rst && vk_p9 && !admit_5 && f4_count == 3'h4) begin
       $error("FIFO f4 overflow");
       $stop;
     end
