@@ -564,8 +564,8 @@ std::string reportBody(const Compiled& c) {
         "loop-invariant values computed before their loop, {} induction-variable multiplications as "
         "additions, {} loads reusing the value an earlier access in their block read or wrote{}, {} "
         "loop-body values merged with an equal one (carried values included), {} loads taking the "
-        "value the previous iteration stored, {} bitwise operations or additions as wires or "
-        "narrower (known bits)\n",
+        "value the previous iteration stored, {} logic operations, additions or multiplications as wires "
+        "or narrower (known bits)\n",
         d.shifts, d.multiplications, d.divisions, d.hoisted, d.inductions, d.reusedLoads,
         k.volatileAccess ? " (none: the kernel has a volatile access)" : "", d.mergedValues, d.forwardedLoads,
         d.knownBits);

@@ -491,7 +491,8 @@ struct Kernel {
     uint32_t mergedValues =
         0; // loop-body values equal to an earlier one, carried values included (ir/lower_gvn.cpp)
     uint32_t forwardedLoads = 0; // loads given the previous iteration's stored value (ir/lower_forward.cpp)
-    // ANDs, ORs, XORs and ADDs made wires or narrower by their operands' known bits (ir/lower_bits.cpp)
+    // ANDs, ORs, XORs, ADDs and multiplications made wires or narrower by their operands' known bits
+    // (ir/lower_bits.cpp)
     uint32_t knownBits = 0;
   } datapath;
   // Some access of the kernel (or a function it calls) is volatile (the Volatile memory operand or

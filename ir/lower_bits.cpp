@@ -6,8 +6,9 @@
 // operation costs a LUT level, and without a clock period a cycle, though each bit of its result is a
 // bit of one operand or a constant: wires. An AND, OR, XOR or carry-free ADD whose every result bit is
 // that becomes a concatenation of bit ranges of its operands and constants; one where only some bits
-// need the gate keeps it on those bits alone; an ADD whose operands have known-zero high bits adds only
-// the bits below them. Every rewrite is exact for every operand value.
+// need the gate keeps it on those bits alone. An ADD or multiplication whose result fits fewer bits,
+// unsigned (known-zero high bits) or signed (sign bits), is built that wide and extended. Every
+// rewrite is exact for every operand value.
 #include <algorithm>
 #include <bit>
 
@@ -49,7 +50,69 @@ public:
   }
   static bool modelled(const Op& op) { return op.type.isBits() && op.width() <= 64; }
 
+  // How many of v's top bits are copies of its sign bit (at least 1): a sign extension's, a small
+  // constant's, a sum's or product of such values.
+  uint32_t signBits(ValueId v) {
+    if (v >= signState_.size()) signState_.resize(ops_.size(), 0), signMemo_.resize(ops_.size(), 1);
+    if (signState_[v] == 2) return signMemo_[v];
+    if (signState_[v] == 1) return 1;
+    signState_[v] = 1;
+    const uint32_t n = computeSignBits(v);
+    signState_[v] = 2;
+    return signMemo_[v] = n;
+  }
+
 private:
+  uint32_t computeSignBits(ValueId v) {
+    const Op& op = ops_[v];
+    if (!modelled(op)) return 1;
+    const uint32_t w = op.width();
+    for (ValueId o : op.operands)
+      if (o == kNone || !modelled(ops_[o])) return 1;
+    // Known leading zeros or ones are sign bits too.
+    const Known k = of(v);
+    const uint64_t ones = ~k.one & widthMask(w);
+    const uint32_t lo = ones ? w - static_cast<uint32_t>(std::bit_width(ones)) : w;
+    uint32_t n = std::max({1u, leadingZeros(k, w), lo});
+    auto in = [&](size_t i) { return signBits(op.operands[i]); };
+    auto inWidth = [&](size_t i) { return ops_[op.operands[i]].width(); };
+    switch (op.kind) {
+    case OpKind::SExt:
+      n = std::max(n, in(0) + (w - inWidth(0)));
+      break;
+    case OpKind::Trunc:
+      if (in(0) > inWidth(0) - w) n = std::max(n, in(0) - (inWidth(0) - w));
+      break;
+    case OpKind::Extract:
+      if (op.imm == 0 && in(0) > inWidth(0) - w) n = std::max(n, in(0) - (inWidth(0) - w));
+      break;
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+      n = std::max(n, std::min(in(0), in(1)));
+      break;
+    case OpKind::Not:
+      n = std::max(n, in(0));
+      break;
+    case OpKind::Select:
+      n = std::max(n, std::min(in(1), in(2)));
+      break;
+    case OpKind::Add:
+    case OpKind::Sub:
+      n = std::max(n, std::min(in(0), in(1)) - 1);
+      break;
+    case OpKind::Mul: {
+      // Signed values of a and b significant bits: the product has at most a + b.
+      const uint32_t bits = (w - in(0) + 1) + (w - in(1) + 1);
+      if (bits < w) n = std::max(n, w - bits + 1);
+      break;
+    }
+    default:
+      break;
+    }
+    return std::min(n, w);
+  }
+
   Known compute(const Op& op) {
     if (!modelled(op)) return {};
     const uint32_t w = op.width();
@@ -133,8 +196,9 @@ private:
   }
 
   const std::vector<Op>& ops_;
-  std::vector<uint8_t> state_; // 0 not computed, 1 in progress, 2 done
+  std::vector<uint8_t> state_, signState_; // 0 not computed, 1 in progress, 2 done
   std::vector<Known> memo_;
+  std::vector<uint32_t> signMemo_;
 };
 
 namespace {
@@ -143,7 +207,7 @@ namespace {
 enum class Source : uint8_t { Zero, One, X, Y, Gate };
 
 bool rewritable(OpKind k) {
-  return k == OpKind::And || k == OpKind::Or || k == OpKind::Xor || k == OpKind::Add;
+  return k == OpKind::And || k == OpKind::Or || k == OpKind::Xor || k == OpKind::Add || k == OpKind::Mul;
 }
 
 // `op` (its operands already in `b`'s list) as wires, or with its logic on fewer bits; kNone when the
@@ -156,12 +220,20 @@ ValueId simplify(Builder& b, KnownBits& known, const Op& op) {
   const uint32_t w = op.width();
   const Known kx = known.of(x), ky = known.of(y);
 
-  if (op.kind == OpKind::Add && ((kx.zero | ky.zero) & widthMask(w)) != widthMask(w)) {
-    // Carries: only a narrower adder, over the bits below both operands' known-zero high bits and
-    // one more for the carry out.
-    const uint32_t n = w - std::min(leadingZeros(kx, w), leadingZeros(ky, w)) + 1;
+  // An ADD with carries or a multiplication: the same operation on the low n bits, extended, where
+  // the result fits n bits as an unsigned value (from the operands' known-zero high bits) or as a
+  // signed one (from their sign bits). The operands' low n bits are then the operands themselves.
+  if (op.kind == OpKind::Mul ||
+      (op.kind == OpKind::Add && ((kx.zero | ky.zero) & widthMask(w)) != widthMask(w))) {
+    const uint32_t ux = w - leadingZeros(kx, w), uy = w - leadingZeros(ky, w);
+    const uint32_t sx = w - known.signBits(x) + 1, sy = w - known.signBits(y) + 1;
+    const bool mul = op.kind == OpKind::Mul;
+    const uint32_t unsignedBits = mul ? ux + uy : std::max(ux, uy) + 1;
+    const uint32_t signedBits = mul ? sx + sy : std::max(sx, sy) + 1;
+    const bool sign = signedBits < unsignedBits;
+    const uint32_t n = std::max(1u, std::min(unsignedBits, signedBits));
     if (n >= w) return kNone;
-    return b.resize(b.binary(OpKind::Add, b.extract(x, 0, n), b.extract(y, 0, n)), w, false);
+    return b.resize(b.binary(op.kind, b.extract(x, 0, n), b.extract(y, 0, n)), w, sign);
   }
   std::vector<Source> src(w);
   bool anyWire = false;

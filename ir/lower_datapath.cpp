@@ -218,10 +218,19 @@ void inherit(std::vector<Op>& ops, ValueId made, ValueId firstNew, const Op& fro
 // Counts a rewrite of `k` in the report's tally.
 void count(Kernel::DatapathRewrites& n, OpKind k) {
   const OpClass c = opInfo(k).opClass;
-  ++(c == OpClass::Shift      ? n.shifts
-     : c == OpClass::Multiply ? n.multiplications
-     : c == OpClass::Divide   ? n.divisions
-                              : n.knownBits);
+  ++(c == OpClass::Shift ? n.shifts : c == OpClass::Multiply ? n.multiplications : n.divisions);
+}
+
+// `op` with a constant operand as cheaper logic, or else as wires or narrower by its operands' known
+// bits (counted in `n`); kNone if neither applies.
+ValueId reduceOrNarrow(Builder& b, BitRewriter& bits, ValueId v, const Op& op, Kernel::DatapathRewrites& n) {
+  if (ValueId r = reducible(op.kind) ? Reducer(b).reduce(op) : kNone; r != kNone) {
+    count(n, op.kind);
+    return r;
+  }
+  const ValueId r = bits.rewrite(b, v, op);
+  if (r != kNone) ++n.knownBits;
+  return r;
 }
 
 bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
@@ -237,9 +246,8 @@ bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
       if (o != kNone) o = map[o];
     b.loc = op.loc;
     const auto firstNew = static_cast<ValueId>(out.size());
-    if (ValueId r = reducible(op.kind) ? Reducer(b).reduce(op) : bits.rewrite(b, v, op); r != kNone) {
+    if (ValueId r = reduceOrNarrow(b, bits, v, op, n); r != kNone) {
       inherit(out, r, firstNew, op);
-      count(n, op.kind);
       map[v] = r;
       changed = true;
       continue;
@@ -273,11 +281,10 @@ bool reduceCfg(Kernel& k, Kernel::DatapathRewrites& n) {
       b.block = bi;
       b.loc = op.loc;
       const auto firstNew = static_cast<ValueId>(k.ops.size());
-      if (ValueId r = reducible(op.kind) ? Reducer(b).reduce(op) : bits.rewrite(b, v, op); r != kNone) {
+      if (ValueId r = reduceOrNarrow(b, bits, v, op, n); r != kNone) {
         for (auto made = firstNew; made < k.ops.size(); ++made)
           if (k.ops[made].kind != OpKind::Const) list.push_back(made); // constants live in block 0
         inherit(k.ops, r, firstNew, op);
-        count(n, op.kind);
         repl[v] = r;
         changed = true;
       }

@@ -475,7 +475,7 @@ private:
 
 // Known bits (ir/lower_bits.cpp): an AND, OR, XOR or ADD whose result bits are, by what is known of
 // its operands' bits, bits of an operand or constants becomes those wires; where only some are, the
-// gate stays on the others; an ADD of operands with known-zero high bits adds only the bits below.
+// gate stays on the others; an ADD or multiplication whose result fits fewer bits is built that wide.
 // Values that form a memory address are left alone. Built over the list the rewrites go to (`ops`:
 // the op list as rewritten so far, whose values the rewritten ops' operands are).
 class KnownBits;

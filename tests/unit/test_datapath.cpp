@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <random>
+#include <tuple>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -354,6 +355,11 @@ TEST_CASE("known bits: byte packing and selection are wires, a narrow sum a narr
   const ValueId sum = b.binary(OpKind::Add, b.resize(0, 32, false), b.resize(1, 32, false));
   // The sum's carry out of 8 bits meets b2 << 8: an OR on that bit.
   const ValueId carry = b.binary(OpKind::Or, sum, shifted(2, 8));
+  // Products and sums of extended bytes: a 16-bit multiplier, a 9-bit adder, sign extended for
+  // signed operands.
+  const ValueId uprod = b.binary(OpKind::Mul, b.resize(0, 32, false), b.resize(1, 32, false));
+  const ValueId sprod = b.binary(OpKind::Mul, b.resize(0, 32, true), b.resize(1, 32, true));
+  const ValueId ssum = b.binary(OpKind::Add, b.resize(0, 32, true), b.resize(1, 32, true));
   // (uint)b0 | (uint)b1: an OR of 8 bits; b0 | b1: kept
   const ValueId low = b.binary(OpKind::Or, b.resize(0, 32, false), b.resize(1, 32, false));
   const ValueId both = b.binary(OpKind::Or, 0, 1);
@@ -369,12 +375,24 @@ TEST_CASE("known bits: byte packing and selection are wires, a narrow sum a narr
     if (op.kind == OpKind::Or) CHECK((op.width() == 8 || op.width() == 1)); // low, both; carry
   CHECK(r.out[r.map[both]].kind == OpKind::Or);
   CHECK(r.out[r.map[both]].operands == std::vector<ValueId>{0, 1});
+  for (auto [v, kind, ext, width] :
+       {std::tuple{uprod, OpKind::Mul, OpKind::ZExt, 16u}, std::tuple{sprod, OpKind::Mul, OpKind::SExt, 16u},
+        std::tuple{ssum, OpKind::Add, OpKind::SExt, 9u}}) {
+    REQUIRE(r.out[r.map[v]].kind == ext);
+    const Op& narrow = r.out[r.out[r.map[v]].operands[0]];
+    CHECK(narrow.kind == kind);
+    CHECK(narrow.width() == width);
+  }
   for (uint64_t i = 0; i < 64; ++i) {
     const std::vector<uint64_t> in = {i * 37 & 0xff, i * 101 & 0xff, i * 7 & 0xff, 255 - i};
     CHECK(evaluateArgs(r.out, r.map[word], in) == (in[0] << 24 | in[1] << 16 | in[2] << 8 | in[3]));
     CHECK(evaluateArgs(r.out, r.map[byte], in) == in[2]);
     CHECK(evaluateArgs(r.out, r.map[sum], in) == in[0] + in[1]);
     CHECK(evaluateArgs(r.out, r.map[carry], in) == ((in[0] + in[1]) | in[2] << 8));
+    const int64_t s0 = int8_t(in[0]), s1 = int8_t(in[1]);
+    CHECK(evaluateArgs(r.out, r.map[uprod], in) == in[0] * in[1]);
+    CHECK(evaluateArgs(r.out, r.map[sprod], in) == uint64_t(s0 * s1) % (uint64_t(1) << 32));
+    CHECK(evaluateArgs(r.out, r.map[ssum], in) == uint64_t(s0 + s1) % (uint64_t(1) << 32));
   }
 }
 
