@@ -69,11 +69,9 @@ private:
     const uint32_t w = op.width();
     for (ValueId o : op.operands)
       if (o == kNone || !modelled(ops_[o])) return 1;
-    // Known leading zeros or ones are sign bits too.
+    // Known leading zeros or ones are sign bits too (leading ones: the leading zeros of the inverse).
     const Known k = of(v);
-    const uint64_t ones = ~k.one & widthMask(w);
-    const uint32_t lo = ones ? w - static_cast<uint32_t>(std::bit_width(ones)) : w;
-    uint32_t n = std::max({1u, leadingZeros(k, w), lo});
+    uint32_t n = std::max({1u, leadingZeros(k, w), leadingZeros(Known{k.one, k.zero}, w)});
     auto in = [&](size_t i) { return signBits(op.operands[i]); };
     auto inWidth = [&](size_t i) { return ops_[op.operands[i]].width(); };
     switch (op.kind) {
@@ -206,14 +204,10 @@ namespace {
 // Where each bit of a rewritten result comes from.
 enum class Source : uint8_t { Zero, One, X, Y, Gate };
 
-bool rewritable(OpKind k) {
-  return k == OpKind::And || k == OpKind::Or || k == OpKind::Xor || k == OpKind::Add || k == OpKind::Mul;
-}
-
 // `op` (its operands already in `b`'s list) as wires, or with its logic on fewer bits; kNone when the
 // known bits change nothing.
 ValueId simplify(Builder& b, KnownBits& known, const Op& op) {
-  if (!rewritable(op.kind) || !KnownBits::modelled(op) || op.operands.size() != 2) return kNone;
+  if (!BitRewriter::rewritable(op.kind) || !KnownBits::modelled(op) || op.operands.size() != 2) return kNone;
   const ValueId x = op.operands[0], y = op.operands[1];
   if (x == kNone || y == kNone || !KnownBits::modelled(b.op(x)) || !KnownBits::modelled(b.op(y)))
     return kNone;
@@ -321,6 +315,10 @@ BitRewriter::BitRewriter(const std::vector<Op>& ops, const std::vector<Op>& orig
 }
 
 BitRewriter::~BitRewriter() = default;
+
+bool BitRewriter::rewritable(OpKind k) {
+  return k == OpKind::And || k == OpKind::Or || k == OpKind::Xor || k == OpKind::Add || k == OpKind::Mul;
+}
 
 ValueId BitRewriter::rewrite(Builder& b, ValueId original, const Op& op) {
   if (original < address_.size() && address_[original]) return kNone;

@@ -269,24 +269,24 @@ bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
 // redirected, and compaction drops the replaced op.
 bool reduceCfg(Kernel& k, Kernel::DatapathRewrites& n) {
   Builder b(k.ops, nullptr);
-  // Its address cone is of the ops as they were: a copy, since the builder appends to k.ops.
-  const std::vector<Op> original = k.ops;
-  BitRewriter bits(k.ops, original);
+  BitRewriter bits(k.ops, k.ops); // its address cone is read now, before the builder appends
   std::vector<ValueId> repl(k.ops.size(), kNone);
   bool changed = false;
   for (uint32_t bi = 0; bi < k.blocks.size(); ++bi) {
     std::vector<ValueId> list;
     for (ValueId v : k.blocks[bi].ops) {
-      const Op op = k.ops[v];
-      b.block = bi;
-      b.loc = op.loc;
-      const auto firstNew = static_cast<ValueId>(k.ops.size());
-      if (ValueId r = reduceOrNarrow(b, bits, v, op, n); r != kNone) {
-        for (auto made = firstNew; made < k.ops.size(); ++made)
-          if (k.ops[made].kind != OpKind::Const) list.push_back(made); // constants live in block 0
-        inherit(k.ops, r, firstNew, op);
-        repl[v] = r;
-        changed = true;
+      if (reducible(k.ops[v].kind) || BitRewriter::rewritable(k.ops[v].kind)) {
+        const Op op = k.ops[v];
+        b.block = bi;
+        b.loc = op.loc;
+        const auto firstNew = static_cast<ValueId>(k.ops.size());
+        if (ValueId r = reduceOrNarrow(b, bits, v, op, n); r != kNone) {
+          for (auto made = firstNew; made < k.ops.size(); ++made)
+            if (k.ops[made].kind != OpKind::Const) list.push_back(made); // constants live in block 0
+          inherit(k.ops, r, firstNew, op);
+          repl[v] = r;
+          changed = true;
+        }
       }
       list.push_back(v);
     }

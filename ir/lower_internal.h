@@ -476,14 +476,18 @@ private:
 // Known bits (ir/lower_bits.cpp): an AND, OR, XOR or ADD whose result bits are, by what is known of
 // its operands' bits, bits of an operand or constants becomes those wires; where only some are, the
 // gate stays on the others; an ADD or multiplication whose result fits fewer bits is built that wide.
-// Values that form a memory address are left alone. Built over the list the rewrites go to (`ops`:
-// the op list as rewritten so far, whose values the rewritten ops' operands are).
+// Values that form an address into a memory the list stores to are left alone. Built over the list
+// the rewrites go to (`ops`: the op list as rewritten so far, whose values the rewritten ops' operands
+// are).
 class KnownBits;
 class BitRewriter {
 public:
-  // `original`: the op list before rewriting, whose values `rewrite` is asked about.
+  // `original`: the op list before rewriting, whose values `rewrite` is asked about; read here only
+  // (its address cone), so it may be `ops` itself before anything is appended.
   BitRewriter(const std::vector<Op>& ops, const std::vector<Op>& original);
   ~BitRewriter();
+  // The operations `rewrite` may change (AND, OR, XOR, ADD, multiplication).
+  static bool rewritable(OpKind k);
   // `op` (the original's value `v`, its operands already in b's list) rewritten, or kNone.
   ValueId rewrite(Builder& b, ValueId v, const Op& op);
 
