@@ -261,6 +261,9 @@ json reportJson(const Compiled& c) {
       sizes.push_back(k.args[i].name);
     j["nd_range"] = {
         {"work_item_loop", k.workItemLoop}, {"size_args", sizes}, {"subgroup_lanes", k.subgroupLanes}};
+    if (k.subgroupLanes > 1)
+      j["nd_range"]["lane_accesses"] = {{"joined", k.laneAccessesJoined},
+                                        {"per_lane", k.laneAccessesPerLane}};
     if (!k.barrierLoops.empty())
       j["nd_range"]["barriers"] = {{"stretch_loops", k.barrierLoops},
                                    {"work_groups_in_flight", 1},
@@ -546,6 +549,12 @@ std::string reportBody(const Compiled& c) {
         "iteration of the loops below; the sizes are arguments global_size_0..2, local_size_0..2, "
         "work_dim\n",
         k.workItemLoop, perIteration);
+  if (k.ndRange && k.subgroupLanes > 1)
+    s += fmt::format(
+        "subgroup lanes: {} memory access(es) made once for the lanes (consecutive elements, lane 0's "
+        "aligned to their width, as one wide access; one address under the lanes' predicates as one), "
+        "{} once per lane\n",
+        k.laneAccessesJoined, k.laneAccessesPerLane);
   if (!k.barrierLoops.empty()) {
     std::string loops;
     for (const std::string& l : k.barrierLoops)

@@ -467,6 +467,10 @@ struct Kernel {
   // only when the kernel uses subgroups, ir/lower_subgroups.cpp).
   uint32_t subgroupLanes = 1;
   bool subgroups = false; // the kernel uses subgroups (then subgroupLanes is their size, 1 included)
+  // Memory accesses of the lanes (ir/lower_subgroups.cpp), not counting those the same in every lane:
+  // made once for the lanes (consecutive addresses as one wide access, lane 0's aligned to its width;
+  // one address under the lanes' predicates as one access), and made once per lane.
+  uint32_t laneAccessesJoined = 0, laneAccessesPerLane = 0;
   // Work-group barriers (ir/lower_barriers.cpp): the loop over work-items is split at them into
   // `barrierLoops` loops (their header blocks), run one after another for each work-group inside the
   // loop over work-groups (workItemLoop); values live across a barrier wait in per-work-item buffers

@@ -203,6 +203,13 @@ NdRange beginNdRange(Kernel& k, Builder& b, uint32_t lanes) {
   nd.zero = b.constant(32, 0);
   nd.one = b.constant(32, 1);
   nd.laneCount = b.constant(32, lanes);
+  // The hardware runs whole subgroups along dimension 0 (spvhls sim rejects other local sizes), and
+  // a local size divides its global size, so both sizes' low bits are zero: said here, they make lane
+  // 0's work-item ids provably multiples of the lanes, and the lanes' accesses to consecutive elements
+  // one aligned wide access (lower_subgroups.cpp).
+  if (lanes > 1)
+    for (int d : {0, 3})
+      nd.size[d] = b.binary(OpKind::And, nd.size[d], b.constant(32, ~uint64_t(lanes - 1) & 0xffffffffu));
   for (int d = 0; d < 3; ++d) {
     nd.lastLocal[d] = b.binary(OpKind::Sub, nd.size[3 + d], d == 0 ? nd.laneCount : nd.one);
     nd.lastBase[d] = b.binary(OpKind::Sub, nd.size[d], nd.size[3 + d]);

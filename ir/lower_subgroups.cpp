@@ -9,11 +9,13 @@
 // else once per lane, and each Sg
 // op becomes logic across the lanes' copies: a multiplexer tree on the lane index for a shuffle (wires
 // for a constant index), a chain in lane order for a reduction or scan (the interpreter's order,
-// docs/interpreter.md).
+// docs/interpreter.md). The lanes' loads or stores of consecutive elements, lane 0's address aligned
+// to their total width, become one wide access (a block read or write, `a[get_global_id(0)]`).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "frontend/grammar.h"
 #include "ir/lower_translate.h"
@@ -229,7 +231,8 @@ bool Translator::translateSubgroup(const LInst& in) {
 }
 
 // OpSubgroupBlockReadINTEL / WriteINTEL on a buffer: component k of lane i at Ptr[i + k * S], the
-// pointer the same in every lane. Each lane makes its own accesses (not merged into wide ones yet).
+// pointer the same in every lane. Each lane's access here; when the lanes are built, consecutive ones
+// become one wide access where the pointer is provably aligned (LaneBuilder::widen).
 void Translator::blockAccess(const LInst& in) {
   const bool read = in.op == SpvOp::OpSubgroupBlockReadINTEL;
   const Id type = read ? in.type : c_.typeOf(in.ids.at(1));
@@ -282,19 +285,144 @@ bool isLaneOp(OpKind k) {
          k == OpKind::SgShuffleUp || k == OpKind::SgShuffleXor || k == OpKind::SgScan;
 }
 
+// How many low bits of lane 0's value are known zero, for each value of a loop over work-items
+// before its lanes are built (the Lane op is 0 in lane 0). What lets the lanes' accesses to
+// consecutive addresses be one wide access: lane 0's address must be aligned to its width. Phis of
+// the kernel and of the loop by a fixed point from "all bits zero" down (what stays true of every
+// value around a cycle, such as a counter stepping by the lanes).
+class LowZeros {
+public:
+  LowZeros(const std::vector<Op>& kernelOps, const Loop& lp, const std::vector<Op>& ops)
+      : kops_(kernelOps), lp_(lp), ops_(ops) {
+    fixpoint(kops_, kz_, [](const Op&) -> std::optional<uint32_t> { return std::nullopt; });
+    fixpoint(ops_, tz_, [&](const Op& op) -> std::optional<uint32_t> {
+      if (op.kind == OpKind::LiveIn)
+        return op.index < lp_.liveIns.size() && lp_.liveIns[op.index] < kz_.size()
+                   ? kz_[lp_.liveIns[op.index]]
+                   : 0;
+      if (op.kind != OpKind::LoopPhi) return std::nullopt;
+      if (op.index >= lp_.phis.size()) return 0u;
+      const LoopPhi& phi = lp_.phis[op.index];
+      const ValueId init = phi.initLiveIn < lp_.liveIns.size() ? lp_.liveIns[phi.initLiveIn] : kNone;
+      return std::min(init < kz_.size() ? kz_[init] : 0u, phi.next < tz_.size() ? tz_[phi.next] : 0u);
+    });
+  }
+  uint32_t operator[](ValueId v) const { return tz_.at(v); }
+
+private:
+  const std::vector<Op>& kops_;
+  const Loop& lp_;
+  const std::vector<Op>& ops_;
+  std::vector<uint32_t> kz_, tz_;
+
+  // Every value starts at its width and only falls (so this ends): the largest consistent counts.
+  // `leaf` gives the loop's own leaves (live-ins, carried values) from the state so far.
+  template <class Leaf> void fixpoint(const std::vector<Op>& ops, std::vector<uint32_t>& z, Leaf leaf) {
+    z.assign(ops.size(), 0);
+    for (ValueId v = 0; v < ops.size(); ++v)
+      z[v] = ops[v].type.isBits() && ops[v].width() <= 64 ? ops[v].width() : 0;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (ValueId v = 0; v < ops.size(); ++v) {
+        const auto l = leaf(ops[v]);
+        const uint32_t t = std::min(z[v], l ? *l : transfer(ops, v, [&](ValueId o) { return z[o]; }));
+        changed = changed || t != z[v];
+        z[v] = t;
+      }
+    }
+  }
+
+  template <class Tz> uint32_t transfer(const std::vector<Op>& ops, ValueId v, Tz tz) {
+    const Op& op = ops[v];
+    const uint32_t w = op.width();
+    if (w == 0 || w > 64 || !op.type.isBits()) return 0;
+    auto at = [&](size_t i) {
+      return i < op.operands.size() && op.operands[i] < ops.size() ? tz(op.operands[i]) : 0u;
+    };
+    auto width = [&](size_t i) { return ops[op.operands[i]].width(); };
+    auto constant = [&](size_t i) -> std::optional<uint64_t> {
+      if (i >= op.operands.size() || op.operands[i] >= ops.size()) return std::nullopt;
+      const Op& c = ops[op.operands[i]];
+      return c.kind == OpKind::Const && c.immHigh.empty() ? std::optional(c.imm) : std::nullopt;
+    };
+    switch (op.kind) {
+    case OpKind::Const:
+      return op.imm == 0 &&
+                     std::all_of(op.immHigh.begin(), op.immHigh.end(), [](uint64_t x) { return x == 0; })
+                 ? w
+                 : std::min<uint32_t>(w, static_cast<uint32_t>(std::countr_zero(op.imm)));
+    case OpKind::Lane:
+      return w;
+    case OpKind::Phi: {
+      uint32_t t = w;
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        t = std::min(t, at(i));
+      return t;
+    }
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Or:
+    case OpKind::Xor:
+      return std::min(at(0), at(1));
+    case OpKind::Select:
+      return std::min(at(1), at(2));
+    case OpKind::And:
+      return std::max(at(0), at(1));
+    case OpKind::Neg:
+      return at(0);
+    case OpKind::Mul:
+      return std::min(w, at(0) + at(1));
+    case OpKind::Shl: {
+      const auto c = constant(1);
+      return c ? static_cast<uint32_t>(std::min<uint64_t>(w, at(0) + *c)) : at(0);
+    }
+    case OpKind::LShr:
+    case OpKind::AShr: {
+      const auto c = constant(1);
+      return at(0) >= w ? w : c && at(0) > *c ? static_cast<uint32_t>(at(0) - *c) : 0;
+    }
+    case OpKind::ZExt:
+    case OpKind::SExt:
+      return at(0) >= width(0) ? w : at(0);
+    case OpKind::Trunc:
+      return std::min(w, at(0));
+    case OpKind::Extract:
+      return at(0) >= width(0) ? w
+             : at(0) > op.imm  ? std::min<uint32_t>(w, static_cast<uint32_t>(at(0) - op.imm))
+                               : 0;
+    case OpKind::Concat: { // parts from the lowest
+      uint32_t t = 0;
+      for (size_t i = 0; i < op.operands.size(); ++i) {
+        t += std::min(at(i), width(i));
+        if (at(i) < width(i)) break;
+      }
+      return std::min(w, t);
+    }
+    default:
+      return 0;
+    }
+  }
+};
+
 // The lanes' copies of one loop body, built in order.
 class LaneBuilder {
 public:
   // `slice`: per memory, the bytes of each work-item's own copy (a private array: one slice per lane),
-  // 0 for memories the work-items share.
-  LaneBuilder(Loop& lp, uint32_t lanes, std::vector<uint64_t> slice)
-      : lp_(lp), lanes_(lanes), b_(lp.ops, nullptr), slice_(std::move(slice)) {}
+  // 0 for memories the work-items share. `wideAccesses`: whether the lanes' accesses to consecutive
+  // addresses may become one wide access.
+  LaneBuilder(const Kernel& k, Loop& lp, uint32_t lanes, std::vector<uint64_t> slice, bool wideAccesses)
+      : k_(k), lp_(lp), lanes_(lanes), b_(lp.ops, nullptr), slice_(std::move(slice)),
+        wideAccesses_(wideAccesses) {}
+
+  uint32_t joined = 0, perLane = 0; // accesses made once for the lanes, and once per lane
 
   void run() {
     old_ = std::move(lp_.ops);
     lp_.ops.clear();
     map_.assign(old_.size(), std::vector<ValueId>(lanes_, kNone));
     uniform_.assign(old_.size(), 0);
+    stride_.assign(old_.size(), std::nullopt);
+    const LowZeros zeros(k_.ops, lp_, old_);
     for (ValueId v = 0; v < old_.size(); ++v) {
       const Op& op = old_[v];
       b_.loc = op.loc;
@@ -302,6 +430,7 @@ public:
       case OpKind::Lane:
         for (uint32_t j = 0; j < lanes_; ++j)
           map_[v][j] = b_.constant(32, j);
+        stride_[v] = 1;
         continue;
       case OpKind::SgShuffle:
       case OpKind::SgShuffleDown:
@@ -325,9 +454,18 @@ public:
         uniform = uniform && (o == kNone || uniform_[o]);
       if (uniform) {
         uniform_[v] = 1;
+        stride_[v] = 0;
         const ValueId one = b_.emit(copy(op, 0));
         std::fill(map_[v].begin(), map_[v].end(), one);
         continue;
+      }
+      stride_[v] = strideOf(op, zeros);
+      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !own) {
+        if (wideAccesses_ && (widen(v, zeros) || share(v))) {
+          ++joined;
+          continue;
+        }
+        ++perLane;
       }
       for (uint32_t j = 0; j < lanes_; ++j) {
         Op c = copy(op, j);
@@ -351,13 +489,134 @@ public:
   }
 
 private:
+  const Kernel& k_;
   Loop& lp_;
   const uint32_t lanes_;
   Builder b_;
+  std::vector<uint64_t> slice_;
+  const bool wideAccesses_;
   std::vector<Op> old_;
   std::vector<std::vector<ValueId>> map_; // per old op: its value in each lane
   std::vector<uint8_t> uniform_;          // the same in every lane (one copy)
-  std::vector<uint64_t> slice_;
+  // Per old op, when known: lane j's value is lane 0's + j * stride, exactly, in the op's width.
+  std::vector<std::optional<uint64_t>> stride_;
+
+  std::optional<uint64_t> strideOf(const Op& op, const LowZeros& zeros) const {
+    const uint32_t w = op.width();
+    if (w == 0 || w > 64 || !op.type.isBits()) return std::nullopt;
+    const uint64_t mask = widthMask(w);
+    auto s = [&](size_t i) {
+      return i < op.operands.size() && op.operands[i] != kNone ? stride_[op.operands[i]] : std::nullopt;
+    };
+    auto c = [&](size_t i) -> std::optional<uint64_t> {
+      return s(i) == 0u ? constant(op.operands[i]) : std::nullopt;
+    };
+    // An extension keeps the stride when no lane's value wraps or crosses the sign boundary: lane 0's
+    // value is a multiple of 2^z, so lanes below S stay under the next multiple when S * stride <= 2^z
+    // (z at most width - 1: the sign boundary is such a multiple).
+    auto extended = [&](ValueId from) -> std::optional<uint64_t> {
+      const auto st = stride_[from];
+      if (!st) return std::nullopt;
+      const uint32_t z = std::min(zeros[from], old_[from].width() - 1);
+      if (static_cast<unsigned __int128>(*st) * lanes_ > (static_cast<unsigned __int128>(1) << z))
+        return std::nullopt;
+      return st;
+    };
+    switch (op.kind) {
+    case OpKind::Lane:
+      return 1;
+    case OpKind::Add:
+      if (s(0) && s(1)) return (*s(0) + *s(1)) & mask;
+      break;
+    case OpKind::Sub:
+      if (s(0) && s(1)) return (*s(0) - *s(1)) & mask;
+      break;
+    case OpKind::Neg:
+      if (s(0)) return (0 - *s(0)) & mask;
+      break;
+    case OpKind::Mul:
+      if (s(0) && c(1)) return (*s(0) * *c(1)) & mask;
+      if (s(1) && c(0)) return (*s(1) * *c(0)) & mask;
+      break;
+    case OpKind::Shl:
+      if (s(0) && c(1)) return *c(1) >= w ? 0 : (*s(0) << *c(1)) & mask;
+      break;
+    case OpKind::ZExt:
+    case OpKind::SExt:
+      return extended(op.operands[0]);
+    case OpKind::Trunc:
+      if (s(0)) return *s(0) & mask;
+      break;
+    case OpKind::Extract:
+      if (op.imm == 0 && s(0)) return *s(0) & mask;
+      break;
+    case OpKind::Concat: // x << n as {zeros, x}; an extension as {x, zeros}
+      if (op.operands.size() == 2 && c(0) == 0u && s(1))
+        return (*s(1) << old_[op.operands[0]].width()) & mask;
+      if (op.operands.size() == 2 && c(1) == 0u) return extended(op.operands[0]);
+      break;
+    case OpKind::Select: // a condition the same in every lane, both sides with one stride
+      if (s(0) == 0u && s(1) && s(1) == s(2)) return s(1);
+      break;
+    default:
+      break;
+    }
+    return std::nullopt;
+  }
+
+  // The lanes' copies of a load or store whose address steps by its size from lane to lane, and whose
+  // predicate is the same in every lane, as accesses of up to kMaxAccessBytes (chunks of consecutive
+  // lanes) when lane 0's address is aligned to that width: one request where there were S.
+  bool widen(ValueId v, const LowZeros& zeros) {
+    const Op& op = old_[v];
+    const bool load = op.kind == OpKind::Load;
+    const ValueId offset = op.operands[0],
+                  pred = op.operands.size() > (load ? 1u : 2u) ? op.operands[load ? 1 : 2] : kNone;
+    const uint32_t size = op.size, total = size * lanes_, chunk = std::min(total, kMaxAccessBytes);
+    if (!std::has_single_bit(size) || stride_[offset] != size || (pred != kNone && !uniform_[pred]) ||
+        zeros[offset] < static_cast<uint32_t>(std::countr_zero(chunk)))
+      return false;
+    const uint32_t per = chunk / size; // lanes per access
+    for (uint32_t first = 0; first < lanes_; first += per) {
+      // Lane `first`'s address is lane 0's + first * size: aligned to the chunk as well.
+      Op wide = copy(op, first);
+      wide.size = static_cast<uint8_t>(chunk);
+      if (load) {
+        wide.type = Type::bits(8 * chunk);
+      } else {
+        std::vector<ValueId> data;
+        for (uint32_t j = first; j < first + per; ++j)
+          data.push_back(map_[op.operands[1]][j]);
+        wide.operands[1] = b_.concat(data);
+      }
+      const ValueId made = b_.emit(std::move(wide));
+      for (uint32_t j = first; j < first + per; ++j)
+        map_[v][j] = load ? b_.extract(made, 8 * size * (j - first), 8 * size) : made;
+    }
+    return true;
+  }
+
+  // A load or store of one address in every lane under predicates that differ (`if (lane == 0)
+  // p[k] = x`): one access under "some lane's predicate". A store writes the last such lane's data
+  // (what the lanes' stores in lane order leave there); a load's value is every lane's.
+  bool share(ValueId v) {
+    const Op& op = old_[v];
+    const bool load = op.kind == OpKind::Load;
+    const size_t p = load ? 1 : 2;
+    if (op.operands.size() <= p || op.operands[p] == kNone || !uniform_[op.operands[0]]) return false;
+    const ValueId pred = op.operands[p];
+    Op one = copy(op, 0);
+    ValueId any = map_[pred][0], data = load ? kNone : map_[op.operands[1]][0];
+    for (uint32_t j = 1; j < lanes_; ++j) {
+      any = b_.binary(OpKind::Or, any, map_[pred][j]);
+      if (!load) data = b_.select(map_[pred][j], map_[op.operands[1]][j], data);
+    }
+    one.operands[p] = any;
+    if (!load) one.operands[1] = data;
+    const ValueId made = b_.emit(std::move(one));
+    std::fill(map_[v].begin(), map_[v].end(), made);
+    return true;
+  }
 
   Op copy(Op op, uint32_t lane) const {
     for (ValueId& o : op.operands)
@@ -492,8 +751,13 @@ void buildLanes(Kernel& k) {
       mem.init = std::move(init);
     }
   }
-  for (size_t l : at)
-    LaneBuilder(k.loops[l], k.subgroupLanes, slice).run();
+  for (size_t l : at) {
+    // A volatile access stays as written: one per work-item.
+    LaneBuilder lanes(k, k.loops[l], k.subgroupLanes, slice, !k.volatileAccess);
+    lanes.run();
+    k.laneAccessesJoined += lanes.joined;
+    k.laneAccessesPerLane += lanes.perLane;
+  }
 }
 
 } // namespace spvhls::ir::lower

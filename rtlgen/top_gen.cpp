@@ -198,6 +198,12 @@ private:
       if (op.kind == OpKind::Arg && op.index == i) return true;
     return false;
   }
+  // Only some of its bits are read (an ND-range size whose low bits are known zero).
+  bool argPartial(uint32_t i) const {
+    for (ValueId v = 0; v < k_.ops.size(); ++v)
+      if (k_.ops[v].kind == OpKind::Arg && k_.ops[v].index == i && partial_[v]) return true;
+    return false;
+  }
 
   void declarations() {
     blk_ = b_.reg("blk", blkW_);
@@ -208,7 +214,8 @@ private:
     argQ_.resize(k_.args.size());
     for (size_t i = 0; i < k_.args.size(); ++i)
       if (!k_.args[i].isPointer && argUsed(uint32_t(i))) {
-        argQ_[i] = b_.reg(fmt::format(FMT_COMPILE("arg_{}_q"), argName(uint32_t(i))), k_.args[i].width());
+        argQ_[i] = b_.reg(fmt::format(FMT_COMPILE("arg_{}_q"), argName(uint32_t(i))), k_.args[i].width(), "",
+                          argPartial(uint32_t(i)));
         b_.drive(argQ_[i]).updates = {{start_ & ~busy_, args_[i]}};
       }
     for (ValueId v = 0; v < k_.ops.size(); ++v) {

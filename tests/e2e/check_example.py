@@ -119,6 +119,9 @@ def main():
                     help="with --compare-with: this kernel's cycles / the other's at least this")
     ap.add_argument("--expect-stdout", action="append", default=[], metavar="REGEX",
                     help="spvhls sim's output has a line matching this")
+    ap.add_argument("--lane-accesses", metavar="JOINED,PER_LANE",
+                    help="the subgroup lanes' memory accesses made once for the lanes and once per lane "
+                         "(report.json nd_range.lane_accesses)")
     ap.add_argument("--speculated", type=int,
                     help="loop 0 starts this many iterations before an iteration's exit condition is known")
     args = ap.parse_args()
@@ -203,6 +206,11 @@ def main():
                 ops = sum(1 for u in loop["units"] if u["module"] == module)
                 if got is None or got["instances"] != int(n) or got["ops"] != ops:
                     failures.append(f"loop 0 builds {got} for {ops} {module} operations, expected {n} instances")
+        if args.lane_accesses:
+            got = rep.get("nd_range", {}).get("lane_accesses")
+            want = [int(n) for n in args.lane_accesses.split(",")]
+            if got is None or [got["joined"], got["per_lane"]] != want:
+                failures.append(f"lane accesses {got}, expected joined {want[0]}, per lane {want[1]}")
         if args.loop_ii:
             want = args.loop_ii.split(",")
             got = [str(lp["ii"]["achieved"]) for lp in rep["loops"]]

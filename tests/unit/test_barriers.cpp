@@ -218,14 +218,19 @@ TEST_CASE("subgroups and barriers: each stretch's loop over work-items steps a s
   CHECK(k.subgroupLanes == 4);
   CHECK(k.barrierLoops.size() == 2);
   REQUIRE(k.loops.size() == 2);
-  // Each lane keeps its own x: four stores into the buffer before the barrier, four loads after.
+  // Each lane keeps its own x, in consecutive entries (indexed by the local id): one 16-byte store of
+  // the four lanes' into the buffer before the barrier, one load after.
   const ir::Memory* buf = memoryNamed(k, "across_barrier.x");
   REQUIRE(buf != nullptr);
   CHECK(buf->sizeBytes == 256 * 4); // one entry per work-item, not multiplied again by the lanes
   const uint32_t bufIndex = static_cast<uint32_t>(buf - k.memories.data());
   auto accesses = [&](const ir::Loop& lp, OpKind kind) { return accessesOf(lp, kind, bufIndex); };
-  CHECK(accesses(k.loops[0], OpKind::Store) == 4);
-  CHECK(accesses(k.loops[1], OpKind::Load) == 4);
+  CHECK(accesses(k.loops[0], OpKind::Store) == 1);
+  CHECK(accesses(k.loops[1], OpKind::Load) == 1);
+  for (const ir::Loop& lp : k.loops)
+    for (const ir::Op& op : lp.ops)
+      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory == bufIndex)
+        CHECK(op.size == 16);
   std::vector<sim::ArgSpec> args{ints("a", pseudoRandom(32, 5, -1000, 1000)),
                                  ints("b", std::vector<int32_t>(32, 0))};
   runBoth(l, k, args, {32, 1, 1}, {16, 1, 1});

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <tuple>
 
 #include "frontend/module.h"
 #include "ir/ir_eval.h"
@@ -752,10 +753,54 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     REQUIRE(k.loops.size() == 1);
     const ir::Loop& lp = k.loops[0];
     const auto [loads, stores] = laneAccesses(lp);
-    REQUIRE(loads.size() == 4);
-    REQUIRE(stores.size() == 4);
-    for (size_t j = 0; j < 4; ++j)
-      CHECK(lp.ops[stores[j]].operands[1] == loads[j ^ 1]); // lane j stores lane j^1's x
+    // a[i] of lanes i..i+3, i a multiple of 4: one 16-byte load and one 16-byte store.
+    REQUIRE(loads.size() == 1);
+    REQUIRE(stores.size() == 1);
+    CHECK(lp.ops[loads[0]].size == 16);
+    CHECK(lp.ops[loads[0]].width() == 128);
+    CHECK(lp.ops[stores[0]].size == 16);
+    CHECK(k.laneAccessesJoined == 2);
+    CHECK(k.laneAccessesPerLane == 0);
+    const ir::Op& data = lp.ops[lp.ops[stores[0]].operands[1]];
+    REQUIRE(data.kind == OpKind::Concat);
+    REQUIRE(data.operands.size() == 4);
+    for (uint32_t j = 0; j < 4; ++j) { // lane j (bits 32j up) stores lane j^1's x
+      const ir::Op& part = lp.ops[data.operands[j]];
+      CHECK(part.kind == OpKind::Extract);
+      CHECK(part.operands[0] == loads[0]);
+      CHECK(part.imm == 32 * (j ^ 1));
+    }
+  }
+  SUBCASE("subgroups: lanes' accesses one element apart from an unaligned lane 0, or further apart, "
+          "stay one per lane") {
+    // A kernel loading %q (defined by `address`), storing the lanes' shuffled values at %p.
+    auto build = [](const std::string& address) {
+      return lower(loadText(subgroupKernel("OpExecutionMode %k SubgroupSize 4\n",
+                                           "%ulong_2 = OpConstant %ulong 2\n%ulong_1 = OpConstant %ulong 1\n",
+                                           address + R"(
+          %x = OpLoad %uint %q
+          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
+               OpStore %p %y
+               OpReturn
+)")),
+                   "k");
+    };
+    // a[i + 1]: consecutive, but lane 0's address is 4 bytes past a multiple of 16.
+    ir::Kernel k = build("%q = OpInBoundsPtrAccessChain %ptr_g %p %ulong_1\n");
+    REQUIRE(k.loops.size() == 1);
+    auto [loads, stores] = laneAccesses(k.loops[0]);
+    CHECK(loads.size() == 4);
+    CHECK(stores.size() == 1);
+    CHECK(k.laneAccessesJoined == 1);
+    CHECK(k.laneAccessesPerLane == 1);
+    // a[2 * i]: 8 bytes apart.
+    k = build("%i2 = OpIMul %ulong %i %ulong_2\n%q = OpInBoundsPtrAccessChain %ptr_g %a %i2\n");
+    REQUIRE(k.loops.size() == 1);
+    std::tie(loads, stores) = laneAccesses(k.loops[0]);
+    CHECK(loads.size() == 4);
+    CHECK(stores.size() == 1);
+    for (ir::ValueId v : loads)
+      CHECK(k.loops[0].ops[v].size == 4);
   }
   SUBCASE("subgroups of one lane: every subgroup operation on the lane itself") {
     ir::Kernel k = lower(

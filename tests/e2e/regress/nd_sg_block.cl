@@ -1,5 +1,5 @@
 // Subgroup block reads and writes of two components (lane i's component k at Ptr[i + 8k]) around a
-// reduction (issue 16); each lane makes its own accesses for now.
+// reduction (issue 16); each component one 256-bit access (the pointer is a multiple of 16 elements).
 #pragma OPENCL EXTENSION cl_intel_subgroups : enable
 __attribute__((intel_reqd_sub_group_size(8)))
 kernel void nd_sg_block(global const uint* a, global uint* b) {
