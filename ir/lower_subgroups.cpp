@@ -381,6 +381,12 @@ private:
       const auto c = constant(1);
       return at(0) >= w ? w : c && at(0) > *c ? static_cast<uint32_t>(at(0) - *c) : 0;
     }
+    case OpKind::UDiv: { // by a power of two: a shift (the datapath optimisations make it one later)
+      const auto c = constant(1);
+      if (!c || !std::has_single_bit(*c)) return 0;
+      const uint32_t shift = static_cast<uint32_t>(std::countr_zero(*c));
+      return at(0) >= w ? w : at(0) > shift ? at(0) - shift : 0;
+    }
     case OpKind::ZExt:
     case OpKind::SExt:
       return at(0) >= width(0) ? w : at(0);
