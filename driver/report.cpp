@@ -261,9 +261,18 @@ json reportJson(const Compiled& c) {
       sizes.push_back(k.args[i].name);
     j["nd_range"] = {
         {"work_item_loop", k.workItemLoop}, {"size_args", sizes}, {"subgroup_lanes", k.subgroupLanes}};
-    if (k.subgroupLanes > 1)
+    if (k.subgroupLanes > 1) {
       j["nd_range"]["lane_accesses"] = {{"joined", k.laneAccessesJoined},
                                         {"per_lane", k.laneAccessesPerLane}};
+      json logic = json::array();
+      for (const ir::LaneLogic& l : k.laneLogic)
+        logic.push_back({{"op", l.op},
+                         {"bits", l.bits},
+                         {"inputs", l.inputs},
+                         {"built", l.combine.empty() ? (l.wired ? "wires" : "crossbar") : "chain"},
+                         {"combine", l.combine.empty() ? json(nullptr) : json(l.combine)}});
+      j["nd_range"]["lane_logic"] = logic;
+    }
     if (!k.barrierLoops.empty())
       j["nd_range"]["barriers"] = {{"stretch_loops", k.barrierLoops},
                                    {"work_groups_in_flight", 1},
@@ -555,6 +564,15 @@ std::string reportBody(const Compiled& c) {
         "aligned to their width, as one wide access; one address under the lanes' predicates as one), "
         "{} once per lane\n",
         k.laneAccessesJoined, k.laneAccessesPerLane);
+  if (k.ndRange && k.subgroupLanes > 1)
+    for (const ir::LaneLogic& l : k.laneLogic)
+      s += l.combine.empty()
+               ? fmt::format("  {} ({} bits): {}\n", l.op, l.bits,
+                             l.wired ? "wires (a constant lane)"
+                                     : fmt::format("a crossbar: {} lanes each choosing 1 of {} values",
+                                                   k.subgroupLanes, l.inputs))
+               : fmt::format("  {} ({} bits): {}, a chain of {} steps in lane order\n", l.op, l.bits,
+                             l.combine, l.inputs - 1);
   if (!k.barrierLoops.empty()) {
     std::string loops;
     for (const std::string& l : k.barrierLoops)

@@ -436,6 +436,15 @@ struct LoopTransform {
 // A subgroup reduction's or scan's combining step; the F* ones on IEEE values of 16, 32 or 64 bits.
 enum class SgCombine : uint32_t { Add, Mul, And, Or, Xor, SMin, UMin, SMax, UMax, FAdd, FMul, FMin, FMax };
 
+// What one subgroup operation became across the lanes (ir/lower_subgroups.cpp), for the report.
+struct LaneLogic {
+  std::string op;      // e.g. "SgShuffle %y"
+  uint32_t bits = 0;   // of one lane's value
+  uint32_t inputs = 0; // the values a lane may take (S; 2S for a shuffle up or down)
+  bool wired = false;  // a shuffle by a constant: wires, no multiplexer
+  std::string combine; // an SgScan's step, e.g. "add" (empty for shuffles)
+};
+
 // The scalar arguments an ND-range kernel gets after its own (ir/lower_ndrange.cpp), in this order:
 // global_size_0..2, local_size_0..2, work_dim, each 32 bits.
 constexpr uint32_t kNdRangeArgs = 7;
@@ -471,6 +480,7 @@ struct Kernel {
   // made once for the lanes (consecutive addresses as one wide access, lane 0's aligned to its width;
   // one address under the lanes' predicates as one access), and made once per lane.
   uint32_t laneAccessesJoined = 0, laneAccessesPerLane = 0;
+  std::vector<LaneLogic> laneLogic; // each shuffle's crossbar, each reduction's or scan's chain
   // Work-group barriers (ir/lower_barriers.cpp): the loop over work-items is split at them into
   // `barrierLoops` loops (their header blocks), run one after another for each work-group inside the
   // loop over work-groups (workItemLoop); values live across a barrier wait in per-work-item buffers

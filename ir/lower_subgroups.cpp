@@ -421,6 +421,7 @@ public:
         wideAccesses_(wideAccesses) {}
 
   uint32_t joined = 0, perLane = 0; // accesses made once for the lanes, and once per lane
+  std::vector<LaneLogic> logic;     // what each shuffle, reduction and scan became
 
   void run() {
     old_ = std::move(lp_.ops);
@@ -624,6 +625,12 @@ private:
     return true;
   }
 
+  static std::string describe(const Op& op) {
+    std::string d =
+        op.name.empty() ? opKindName(op.kind) : fmt::format("{} %{}", opKindName(op.kind), op.name);
+    return op.loc.known ? d + " at " + op.loc.str() : d;
+  }
+
   Op copy(Op op, uint32_t lane) const {
     for (ValueId& o : op.operands)
       if (o != kNone) o = map_[o][lane];
@@ -655,6 +662,7 @@ private:
     const ValueId amount = op.operands.back();
     const auto known = constant(amount);
     const uint64_t n = from.size();
+    logic.push_back(LaneLogic{describe(op), op.width(), static_cast<uint32_t>(n), known.has_value(), ""});
     for (uint32_t j = 0; j < s; ++j) {
       // The index into `from`: a shuffle's lane; Down: lane + delta over current then next; Up: lane -
       // delta over previous then current (so lane + S - delta); Xor: lane ^ value. Out of range is
@@ -686,6 +694,12 @@ private:
   void scan(ValueId v) {
     const Op& op = old_[v];
     const SgCombine c = static_cast<SgCombine>(op.index);
+    static constexpr const char* kCombine[] = {"add",  "mul",  "and",  "or",   "xor",  "smin", "umin",
+                                               "smax", "umax", "fadd", "fmul", "fmin", "fmax"};
+    static constexpr const char* kMode[] = {"reduce", "inclusive scan", "exclusive scan"};
+    logic.push_back(LaneLogic{describe(op), op.width(), lanes_, false,
+                              fmt::format("{} {}", kMode[std::min<uint64_t>(op.imm, 2)],
+                                          kCombine[std::min<uint32_t>(op.index, 12)])});
     std::vector<ValueId> acc(lanes_);
     acc[0] = map_[op.operands[0]][0];
     for (uint32_t j = 1; j < lanes_; ++j)
@@ -762,6 +776,7 @@ void buildLanes(Kernel& k) {
     LaneBuilder lanes(k, k.loops[l], k.subgroupLanes, slice, !k.volatileAccess);
     lanes.run();
     k.laneAccessesJoined += lanes.joined;
+    k.laneLogic.insert(k.laneLogic.end(), lanes.logic.begin(), lanes.logic.end());
     k.laneAccessesPerLane += lanes.perLane;
   }
 }

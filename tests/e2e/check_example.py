@@ -122,6 +122,9 @@ def main():
     ap.add_argument("--lane-accesses", metavar="JOINED,PER_LANE",
                     help="the subgroup lanes' memory accesses made once for the lanes and once per lane "
                          "(report.json nd_range.lane_accesses)")
+    ap.add_argument("--lane-logic", metavar="BUILT=N,...",
+                    help="how many subgroup operations became wires, crossbars and chains "
+                         "(report.json nd_range.lane_logic[].built)")
     ap.add_argument("--speculated", type=int,
                     help="loop 0 starts this many iterations before an iteration's exit condition is known")
     args = ap.parse_args()
@@ -211,6 +214,12 @@ def main():
             want = [int(n) for n in args.lane_accesses.split(",")]
             if got is None or [got["joined"], got["per_lane"]] != want:
                 failures.append(f"lane accesses {got}, expected joined {want[0]}, per lane {want[1]}")
+        if args.lane_logic:
+            built = [l["built"] for l in rep.get("nd_range", {}).get("lane_logic", [])]
+            got = {b: built.count(b) for b in set(built)}
+            want = {b: int(n) for b, n in (w.split("=") for w in args.lane_logic.split(","))}
+            if got != want:
+                failures.append(f"subgroup operations built as {got}, expected {want}")
         if args.loop_ii:
             want = args.loop_ii.split(",")
             got = [str(lp["ii"]["achieved"]) for lp in rep["loops"]]

@@ -761,6 +761,10 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     CHECK(lp.ops[stores[0]].size == 16);
     CHECK(k.laneAccessesJoined == 2);
     CHECK(k.laneAccessesPerLane == 0);
+    REQUIRE(k.laneLogic.size() == 1); // the shuffle by a constant: wires
+    CHECK(k.laneLogic[0].wired);
+    CHECK(k.laneLogic[0].inputs == 4);
+    CHECK(k.laneLogic[0].bits == 32);
     const ir::Op& data = lp.ops[lp.ops[stores[0]].operands[1]];
     REQUIRE(data.kind == OpKind::Concat);
     REQUIRE(data.operands.size() == 4);
