@@ -416,9 +416,12 @@ public:
   // `slice`: per memory, the bytes of each work-item's own copy (a private array: one slice per lane),
   // 0 for memories the work-items share. `wideAccesses`: whether the lanes' accesses to consecutive
   // addresses may become one wide access.
-  LaneBuilder(const Kernel& k, Loop& lp, uint32_t lanes, std::vector<uint64_t> slice, bool wideAccesses)
+  // `interleave`: per private array, the element size when lane j's element i is at (i * S + j) *
+  // size instead (0: slices).
+  LaneBuilder(const Kernel& k, Loop& lp, uint32_t lanes, std::vector<uint64_t> slice,
+              std::vector<uint32_t> interleave, bool wideAccesses)
       : k_(k), lp_(lp), lanes_(lanes), b_(lp.ops, nullptr), slice_(std::move(slice)),
-        wideAccesses_(wideAccesses) {}
+        interleave_(std::move(interleave)), wideAccesses_(wideAccesses) {}
 
   uint32_t joined = 0, perLane = 0; // accesses made once for the lanes, and once per lane
   std::vector<LaneLogic> logic;     // what each shuffle, reduction and scan became
@@ -467,6 +470,20 @@ public:
         continue;
       }
       stride_[v] = strideOf(op, zeros);
+      if (own && interleave_[op.memory]) {
+        if (wideAccesses_ && interleaved(v)) {
+          ++joined;
+          continue;
+        }
+        ++perLane;
+        const uint64_t e = interleave_[op.memory];
+        for (uint32_t j = 0; j < lanes_; ++j) {
+          Op c = copy(op, j);
+          c.operands[0] = b_.binary(OpKind::Add, b_.mulConst(c.operands[0], lanes_), b_.constant(64, j * e));
+          map_[v][j] = b_.emit(std::move(c));
+        }
+        continue;
+      }
       if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !own) {
         if (wideAccesses_ && (widen(v, zeros) || share(v))) {
           ++joined;
@@ -501,6 +518,7 @@ private:
   const uint32_t lanes_;
   Builder b_;
   std::vector<uint64_t> slice_;
+  std::vector<uint32_t> interleave_;
   const bool wideAccesses_;
   std::vector<Op> old_;
   std::vector<std::vector<ValueId>> map_; // per old op: its value in each lane
@@ -576,17 +594,43 @@ private:
   // lanes) when lane 0's address is aligned to that width: one request where there were S.
   bool widen(ValueId v, const LowZeros& zeros) {
     const Op& op = old_[v];
-    const bool load = op.kind == OpKind::Load;
-    const ValueId offset = op.operands[0],
-                  pred = op.operands.size() > (load ? 1u : 2u) ? op.operands[load ? 1 : 2] : kNone;
-    const uint32_t size = op.size, total = size * lanes_, chunk = std::min(total, kMaxAccessBytes);
-    if (!std::has_single_bit(size) || stride_[offset] != size || (pred != kNone && !uniform_[pred]) ||
+    const ValueId offset = op.operands[0];
+    const uint32_t size = op.size, chunk = std::min(size * lanes_, kMaxAccessBytes);
+    if (!std::has_single_bit(size) || stride_[offset] != size || !uniformPredicate(op) ||
         zeros[offset] < static_cast<uint32_t>(std::countr_zero(chunk)))
       return false;
-    const uint32_t per = chunk / size; // lanes per access
+    // Lane `first`'s address is lane 0's + first * size: aligned to the chunk as well.
+    emitChunks(v, [&](uint32_t first) { return map_[offset][first]; });
+    return true;
+  }
+
+  // An access to an interleaved private array at an element index the same in every lane, under one
+  // predicate: the lanes' elements are consecutive, lane 0's at the index times S, so aligned to the
+  // S elements' width (the index is a multiple of the element size, interleaving's condition).
+  bool interleaved(ValueId v) {
+    const Op& op = old_[v];
+    if (!uniform_[op.operands[0]] || !uniformPredicate(op)) return false;
+    const ValueId base = b_.mulConst(map_[op.operands[0]][0], lanes_);
+    emitChunks(v, [&](uint32_t first) {
+      return first == 0 ? base : b_.binary(OpKind::Add, base, b_.constant(64, uint64_t(first) * op.size));
+    });
+    return true;
+  }
+
+  bool uniformPredicate(const Op& op) const {
+    const size_t p = op.kind == OpKind::Load ? 1 : 2;
+    return op.operands.size() <= p || op.operands[p] == kNone || uniform_[op.operands[p]];
+  }
+
+  // Load or store `v` of consecutive lanes as accesses of up to kMaxAccessBytes, the one for lanes
+  // from `first` on at address(first): a load's lanes are bit ranges of it, a store's data theirs.
+  template <class Address> void emitChunks(ValueId v, Address address) {
+    const Op& op = old_[v];
+    const bool load = op.kind == OpKind::Load;
+    const uint32_t size = op.size, chunk = std::min(size * lanes_, kMaxAccessBytes), per = chunk / size;
     for (uint32_t first = 0; first < lanes_; first += per) {
-      // Lane `first`'s address is lane 0's + first * size: aligned to the chunk as well.
       Op wide = copy(op, first);
+      wide.operands[0] = address(first);
       wide.size = static_cast<uint8_t>(chunk);
       if (load) {
         wide.type = Type::bits(8 * chunk);
@@ -600,7 +644,6 @@ private:
       for (uint32_t j = first; j < first + per; ++j)
         map_[v][j] = load ? b_.extract(made, 8 * size * (j - first), 8 * size) : made;
     }
-    return true;
   }
 
   // A load or store of one address in every lane under predicates that differ (`if (lane == 0)
@@ -714,6 +757,34 @@ private:
 
 } // namespace
 
+// The one size of every access to private array m, when each is at a multiple of it (and all are in
+// the loops over work-items, `at`); 0 otherwise.
+uint32_t elementSize(const Kernel& k, const std::vector<size_t>& at, uint32_t m) {
+  auto accesses = [&](const Op& op) {
+    return (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory == m;
+  };
+  if (std::any_of(k.ops.begin(), k.ops.end(), accesses)) return 0;
+  uint32_t e = 0;
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const Loop& lp = k.loops[l];
+    const bool target = std::find(at.begin(), at.end(), l) != at.end();
+    if (!target) {
+      if (std::any_of(lp.ops.begin(), lp.ops.end(), accesses)) return 0;
+      continue;
+    }
+    const LowZeros zeros(k.ops, lp, lp.ops);
+    for (ValueId v = 0; v < lp.ops.size(); ++v) {
+      const Op& op = lp.ops[v];
+      if (!accesses(op)) continue;
+      e = e ? e : op.size;
+      if (op.size != e || !std::has_single_bit(e) ||
+          zeros[op.operands[0]] < static_cast<uint32_t>(std::countr_zero(e)))
+        return 0;
+    }
+  }
+  return e && k.memories[m].sizeBytes % e == 0 ? e : 0;
+}
+
 bool hasSubgroups(const Kernel& k) {
   return std::any_of(k.ops.begin(), k.ops.end(), [](const Op& op) {
     return isLaneOp(op.kind) || (op.kind == OpKind::WorkItem && isSubgroupBuiltin(op.index));
@@ -756,24 +827,30 @@ void buildLanes(Kernel& k) {
   }
   // Private arrays (one per work-item in the source, one RAM shared by the work-items in flight)
   // get a slice per lane; lowering puts no private array anywhere but in the loop over work-items.
+  // Where every access is of one element size at a multiple of it, the lanes' arrays are interleaved
+  // instead (lane j's element i at (i * S + j) * size): the lanes' accesses to one index are then
+  // consecutive, one wide access (LaneBuilder::interleaved).
+  const uint32_t lanes = k.subgroupLanes;
   std::vector<uint64_t> slice(k.memories.size(), 0);
+  std::vector<uint32_t> interleave(k.memories.size(), 0);
   for (uint32_t m = 0; m < k.memories.size(); ++m) {
     Memory& mem = k.memories[m];
     const bool privateArray = mem.kind == Memory::Kind::Private ||
                               (mem.kind == Memory::Kind::External && !mem.persistent && !mem.spirvVar);
-    if (!privateArray || mem.perWorkItem || k.subgroupLanes < 2) continue;
+    if (!privateArray || mem.perWorkItem || lanes < 2) continue;
     slice[m] = mem.sizeBytes;
-    mem.sizeBytes *= k.subgroupLanes;
-    if (!mem.init.empty()) {
-      std::vector<uint8_t> init;
-      for (uint32_t j = 0; j < k.subgroupLanes; ++j)
-        init.insert(init.end(), mem.init.begin(), mem.init.end());
-      mem.init = std::move(init);
-    }
+    interleave[m] = elementSize(k, at, m);
+    const uint32_t e = interleave[m];
+    std::vector<uint8_t> init(mem.init.empty() ? 0 : mem.sizeBytes * lanes);
+    for (uint64_t i = 0; i < mem.init.size(); ++i)
+      for (uint32_t j = 0; j < lanes; ++j)
+        init[e ? (i / e * lanes + j) * e + i % e : j * mem.sizeBytes + i] = mem.init[i];
+    mem.init = std::move(init);
+    mem.sizeBytes *= lanes;
   }
   for (size_t l : at) {
     // A volatile access stays as written: one per work-item.
-    LaneBuilder lanes(k, k.loops[l], k.subgroupLanes, slice, !k.volatileAccess);
+    LaneBuilder lanes(k, k.loops[l], k.subgroupLanes, slice, interleave, !k.volatileAccess);
     lanes.run();
     k.laneAccessesJoined += lanes.joined;
     k.laneLogic.insert(k.laneLogic.end(), lanes.logic.begin(), lanes.logic.end());
