@@ -290,6 +290,31 @@ std::string reportHtml(const Compiled& c, const std::map<std::string, Area>* loo
     s += "</table>\n";
   }
 
+  if (j.contains("nd_range")) {
+    const json& nd = j["nd_range"];
+    s += nd.contains("barriers")
+             ? fmt::format("<h2>ND-range</h2>\n<p>Work-groups run one after another in loop <code>{}</code>; "
+                           "their work-items stream through the loops between barriers, {} per iteration "
+                           "(a subgroup's lanes side by side when more than one).</p>\n",
+                           esc(text(nd["work_item_loop"])), text(nd["subgroup_lanes"]))
+             : fmt::format("<h2>ND-range</h2>\n<p>Work-items stream through loop <code>{}</code>, {} per "
+                           "iteration (a subgroup's lanes side by side when more than one).</p>\n",
+                           esc(text(nd["work_item_loop"])), text(nd["subgroup_lanes"]));
+    if (nd.contains("lane_accesses"))
+      s += fmt::format("<p>Memory accesses of the lanes: {} made once for the lanes (consecutive elements as "
+                       "one wide access, one address as one access), {} once per lane.</p>\n",
+                       text(nd["lane_accesses"]["joined"]), text(nd["lane_accesses"]["per_lane"]));
+    if (nd.contains("lane_logic") && !nd["lane_logic"].empty()) {
+      s += "<table><tr><th>subgroup operation</th><th>bits</th><th>built as</th><th>values per "
+           "lane</th><th>combine</th></tr>\n";
+      for (const json& l : nd["lane_logic"])
+        s += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                         esc(text(l["op"])), text(l["bits"]), esc(text(l["built"])), text(l["inputs"]),
+                         l["combine"].is_null() ? "-" : esc(text(l["combine"])));
+      s += "</table>\n";
+    }
+  }
+
   s += "<h2>Memories</h2>\n<table><tr>";
   std::vector<std::string> keys;
   if (!j["memories"].empty())

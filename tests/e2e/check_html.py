@@ -76,6 +76,13 @@ def main():
             print(f"{stem}: loop areas {cells}")
             if len(cells) != len(loops) or any(int(l) == 0 or int(f) == 0 for l, f in cells):
                 problems.append(f"{stem}: --area gave {len(cells)} loop areas for {len(loops)} loops: {cells}")
+        nd = report.get("nd_range")
+        if nd is not None:
+            # An ND-range kernel's section: one table row per subgroup operation (lane_logic).
+            rows = re.findall(r"<tr><td>Sg[A-Za-z]+[^<]*</td><td>\d+</td><td>(wires|crossbar|chain)</td>", dom)
+            want = [l["built"] for l in nd.get("lane_logic", [])]
+            if "<h2>ND-range</h2>" not in dom or rows != want:
+                problems.append(f"{stem}: the ND-range section shows {rows}, report.json has {want}")
         if stem == a.chart_kernel:
             # The critical recurrence of loop 0, as report.json names it, is drawn in red, op by op.
             recurrence = loops[0]["critical_recurrence"]
