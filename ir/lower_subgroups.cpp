@@ -292,32 +292,36 @@ bool isLaneOp(OpKind k) {
 // value around a cycle, such as a counter stepping by the lanes).
 class LowZeros {
 public:
-  LowZeros(const std::vector<Op>& kernelOps, const Loop& lp, const std::vector<Op>& ops)
-      : kops_(kernelOps), lp_(lp), ops_(ops) {
-    fixpoint(kops_, kz_, [](const Op&) -> std::optional<uint32_t> { return std::nullopt; });
-    fixpoint(ops_, tz_, [&](const Op& op) -> std::optional<uint32_t> {
-      if (op.kind == OpKind::LiveIn)
-        return op.index < lp_.liveIns.size() && lp_.liveIns[op.index] < kz_.size()
-                   ? kz_[lp_.liveIns[op.index]]
-                   : 0;
+  // The counts of the kernel's own values (what a loop's live-ins are), once for all its loops.
+  static std::vector<uint32_t> ofKernel(const std::vector<Op>& kernelOps) {
+    std::vector<uint32_t> z;
+    fixpoint(kernelOps, z, [](const Op&) -> std::optional<uint32_t> { return std::nullopt; });
+    return z;
+  }
+  // Loop `lp`'s body values, `kernelZeros` being ofKernel's.
+  LowZeros(const std::vector<uint32_t>& kernelZeros, const Loop& lp) {
+    auto kernel = [&](uint32_t liveIn) {
+      return liveIn < lp.liveIns.size() && lp.liveIns[liveIn] < kernelZeros.size()
+                 ? kernelZeros[lp.liveIns[liveIn]]
+                 : 0u;
+    };
+    fixpoint(lp.ops, tz_, [&](const Op& op) -> std::optional<uint32_t> {
+      if (op.kind == OpKind::LiveIn) return kernel(op.index);
       if (op.kind != OpKind::LoopPhi) return std::nullopt;
-      if (op.index >= lp_.phis.size()) return 0u;
-      const LoopPhi& phi = lp_.phis[op.index];
-      const ValueId init = phi.initLiveIn < lp_.liveIns.size() ? lp_.liveIns[phi.initLiveIn] : kNone;
-      return std::min(init < kz_.size() ? kz_[init] : 0u, phi.next < tz_.size() ? tz_[phi.next] : 0u);
+      if (op.index >= lp.phis.size()) return 0u;
+      const LoopPhi& phi = lp.phis[op.index];
+      return std::min(kernel(phi.initLiveIn), phi.next < tz_.size() ? tz_[phi.next] : 0u);
     });
   }
   uint32_t operator[](ValueId v) const { return tz_.at(v); }
 
 private:
-  const std::vector<Op>& kops_;
-  const Loop& lp_;
-  const std::vector<Op>& ops_;
-  std::vector<uint32_t> kz_, tz_;
+  std::vector<uint32_t> tz_;
 
   // Every value starts at its width and only falls (so this ends): the largest consistent counts.
   // `leaf` gives the loop's own leaves (live-ins, carried values) from the state so far.
-  template <class Leaf> void fixpoint(const std::vector<Op>& ops, std::vector<uint32_t>& z, Leaf leaf) {
+  template <class Leaf>
+  static void fixpoint(const std::vector<Op>& ops, std::vector<uint32_t>& z, Leaf leaf) {
     z.assign(ops.size(), 0);
     for (ValueId v = 0; v < ops.size(); ++v)
       z[v] = ops[v].type.isBits() && ops[v].width() <= 64 ? ops[v].width() : 0;
@@ -332,7 +336,7 @@ private:
     }
   }
 
-  template <class Tz> uint32_t transfer(const std::vector<Op>& ops, ValueId v, Tz tz) {
+  template <class Tz> static uint32_t transfer(const std::vector<Op>& ops, ValueId v, Tz tz) {
     const Op& op = ops[v];
     const uint32_t w = op.width();
     if (w == 0 || w > 64 || !op.type.isBits()) return 0;
@@ -418,9 +422,10 @@ public:
   // addresses may become one wide access.
   // `interleave`: per private array, the element size when lane j's element i is at (i * S + j) *
   // size instead (0: slices).
-  LaneBuilder(const Kernel& k, Loop& lp, uint32_t lanes, std::vector<uint64_t> slice,
+  // `zeros`: LowZeros of the loop's body as it is before run().
+  LaneBuilder(Loop& lp, const LowZeros& zeros, uint32_t lanes, std::vector<uint64_t> slice,
               std::vector<uint32_t> interleave, bool wideAccesses)
-      : k_(k), lp_(lp), lanes_(lanes), b_(lp.ops, nullptr), slice_(std::move(slice)),
+      : lp_(lp), zeros_(zeros), lanes_(lanes), b_(lp.ops, nullptr), slice_(std::move(slice)),
         interleave_(std::move(interleave)), wideAccesses_(wideAccesses) {}
 
   uint32_t joined = 0, perLane = 0; // accesses made once for the lanes, and once per lane
@@ -432,7 +437,6 @@ public:
     map_.assign(old_.size(), std::vector<ValueId>(lanes_, kNone));
     uniform_.assign(old_.size(), 0);
     stride_.assign(old_.size(), std::nullopt);
-    const LowZeros zeros(k_.ops, lp_, old_);
     for (ValueId v = 0; v < old_.size(); ++v) {
       const Op& op = old_[v];
       b_.loc = op.loc;
@@ -469,23 +473,10 @@ public:
         std::fill(map_[v].begin(), map_[v].end(), one);
         continue;
       }
-      stride_[v] = strideOf(op, zeros);
-      if (own && interleave_[op.memory]) {
-        if (wideAccesses_ && interleaved(v)) {
-          ++joined;
-          continue;
-        }
-        ++perLane;
-        const uint64_t e = interleave_[op.memory];
-        for (uint32_t j = 0; j < lanes_; ++j) {
-          Op c = copy(op, j);
-          c.operands[0] = b_.binary(OpKind::Add, b_.mulConst(c.operands[0], lanes_), b_.constant(64, j * e));
-          map_[v][j] = b_.emit(std::move(c));
-        }
-        continue;
-      }
-      if ((op.kind == OpKind::Load || op.kind == OpKind::Store) && !own) {
-        if (wideAccesses_ && (widen(v, zeros) || share(v))) {
+      stride_[v] = strideOf(op);
+      const uint64_t interleave = own ? interleave_[op.memory] : 0;
+      if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
+        if (wideAccesses_ && (interleave ? interleaved(v) : !own && (widen(v) || share(v)))) {
           ++joined;
           continue;
         }
@@ -493,7 +484,11 @@ public:
       }
       for (uint32_t j = 0; j < lanes_; ++j) {
         Op c = copy(op, j);
-        if (own && j > 0)
+        // A private array: lane j's element i at i * S + j (interleaved), or in lane j's slice.
+        if (interleave)
+          c.operands[0] =
+              b_.binary(OpKind::Add, b_.mulConst(c.operands[0], lanes_), b_.constant(64, j * interleave));
+        else if (own && j > 0)
           c.operands[0] = b_.binary(OpKind::Add, c.operands[0], b_.constant(64, j * slice_[op.memory]));
         map_[v][j] = b_.emit(std::move(c));
       }
@@ -513,8 +508,8 @@ public:
   }
 
 private:
-  const Kernel& k_;
   Loop& lp_;
+  const LowZeros& zeros_;
   const uint32_t lanes_;
   Builder b_;
   std::vector<uint64_t> slice_;
@@ -526,7 +521,7 @@ private:
   // Per old op, when known: lane j's value is lane 0's + j * stride, exactly, in the op's width.
   std::vector<std::optional<uint64_t>> stride_;
 
-  std::optional<uint64_t> strideOf(const Op& op, const LowZeros& zeros) const {
+  std::optional<uint64_t> strideOf(const Op& op) const {
     const uint32_t w = op.width();
     if (w == 0 || w > 64 || !op.type.isBits()) return std::nullopt;
     const uint64_t mask = widthMask(w);
@@ -542,7 +537,7 @@ private:
     auto extended = [&](ValueId from) -> std::optional<uint64_t> {
       const auto st = stride_[from];
       if (!st) return std::nullopt;
-      const uint32_t z = std::min(zeros[from], old_[from].width() - 1);
+      const uint32_t z = std::min(zeros_[from], old_[from].width() - 1);
       if (static_cast<unsigned __int128>(*st) * lanes_ > (static_cast<unsigned __int128>(1) << z))
         return std::nullopt;
       return st;
@@ -592,12 +587,12 @@ private:
   // The lanes' copies of a load or store whose address steps by its size from lane to lane, and whose
   // predicate is the same in every lane, as accesses of up to kMaxAccessBytes (chunks of consecutive
   // lanes) when lane 0's address is aligned to that width: one request where there were S.
-  bool widen(ValueId v, const LowZeros& zeros) {
+  bool widen(ValueId v) {
     const Op& op = old_[v];
     const ValueId offset = op.operands[0];
     const uint32_t size = op.size, chunk = std::min(size * lanes_, kMaxAccessBytes);
     if (!std::has_single_bit(size) || stride_[offset] != size || !uniformPredicate(op) ||
-        zeros[offset] < static_cast<uint32_t>(std::countr_zero(chunk)))
+        zeros_[offset] < static_cast<uint32_t>(std::countr_zero(chunk)))
       return false;
     // Lane `first`'s address is lane 0's + first * size: aligned to the chunk as well.
     emitChunks(v, [&](uint32_t first) { return map_[offset][first]; });
@@ -617,10 +612,12 @@ private:
     return true;
   }
 
-  bool uniformPredicate(const Op& op) const {
+  // A load's or store's predicate operand (kNone: always).
+  static ValueId predicateOf(const Op& op) {
     const size_t p = op.kind == OpKind::Load ? 1 : 2;
-    return op.operands.size() <= p || op.operands[p] == kNone || uniform_[op.operands[p]];
+    return p < op.operands.size() ? op.operands[p] : kNone;
   }
+  bool uniformPredicate(const Op& op) const { return predicateOf(op) == kNone || uniform_[predicateOf(op)]; }
 
   // Load or store `v` of consecutive lanes as accesses of up to kMaxAccessBytes, the one for lanes
   // from `first` on at address(first): a load's lanes are bit ranges of it, a store's data theirs.
@@ -652,16 +649,15 @@ private:
   bool share(ValueId v) {
     const Op& op = old_[v];
     const bool load = op.kind == OpKind::Load;
-    const size_t p = load ? 1 : 2;
-    if (op.operands.size() <= p || op.operands[p] == kNone || !uniform_[op.operands[0]]) return false;
-    const ValueId pred = op.operands[p];
+    const ValueId pred = predicateOf(op);
+    if (pred == kNone || !uniform_[op.operands[0]]) return false;
     Op one = copy(op, 0);
     ValueId any = map_[pred][0], data = load ? kNone : map_[op.operands[1]][0];
     for (uint32_t j = 1; j < lanes_; ++j) {
       any = b_.binary(OpKind::Or, any, map_[pred][j]);
       if (!load) data = b_.select(map_[pred][j], map_[op.operands[1]][j], data);
     }
-    one.operands[p] = any;
+    one.operands[load ? 1 : 2] = any;
     if (!load) one.operands[1] = data;
     const ValueId made = b_.emit(std::move(one));
     std::fill(map_[v].begin(), map_[v].end(), made);
@@ -759,7 +755,8 @@ private:
 
 // The one size of every access to private array m, when each is at a multiple of it (and all are in
 // the loops over work-items, `at`); 0 otherwise.
-uint32_t elementSize(const Kernel& k, const std::vector<size_t>& at, uint32_t m) {
+uint32_t elementSize(const Kernel& k, const std::vector<size_t>& at, const std::vector<LowZeros>& zeros,
+                     uint32_t m) {
   auto accesses = [&](const Op& op) {
     return (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory == m;
   };
@@ -767,18 +764,18 @@ uint32_t elementSize(const Kernel& k, const std::vector<size_t>& at, uint32_t m)
   uint32_t e = 0;
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const Loop& lp = k.loops[l];
-    const bool target = std::find(at.begin(), at.end(), l) != at.end();
-    if (!target) {
+    const auto target = std::find(at.begin(), at.end(), l);
+    if (target == at.end()) {
       if (std::any_of(lp.ops.begin(), lp.ops.end(), accesses)) return 0;
       continue;
     }
-    const LowZeros zeros(k.ops, lp, lp.ops);
+    const LowZeros& z = zeros[target - at.begin()];
     for (ValueId v = 0; v < lp.ops.size(); ++v) {
       const Op& op = lp.ops[v];
       if (!accesses(op)) continue;
       e = e ? e : op.size;
       if (op.size != e || !std::has_single_bit(e) ||
-          zeros[op.operands[0]] < static_cast<uint32_t>(std::countr_zero(e)))
+          z[op.operands[0]] < static_cast<uint32_t>(std::countr_zero(e)))
         return 0;
     }
   }
@@ -831,6 +828,10 @@ void buildLanes(Kernel& k) {
   // instead (lane j's element i at (i * S + j) * size): the lanes' accesses to one index are then
   // consecutive, one wide access (LaneBuilder::interleaved).
   const uint32_t lanes = k.subgroupLanes;
+  const std::vector<uint32_t> kernelZeros = LowZeros::ofKernel(k.ops);
+  std::vector<LowZeros> zeros; // per loop of `at`, before its lanes are built
+  for (size_t l : at)
+    zeros.emplace_back(kernelZeros, k.loops[l]);
   std::vector<uint64_t> slice(k.memories.size(), 0);
   std::vector<uint32_t> interleave(k.memories.size(), 0);
   for (uint32_t m = 0; m < k.memories.size(); ++m) {
@@ -839,7 +840,7 @@ void buildLanes(Kernel& k) {
                               (mem.kind == Memory::Kind::External && !mem.persistent && !mem.spirvVar);
     if (!privateArray || mem.perWorkItem || lanes < 2) continue;
     slice[m] = mem.sizeBytes;
-    interleave[m] = elementSize(k, at, m);
+    interleave[m] = elementSize(k, at, zeros, m);
     const uint32_t e = interleave[m];
     std::vector<uint8_t> init(mem.init.empty() ? 0 : mem.sizeBytes * lanes);
     for (uint64_t i = 0; i < mem.init.size(); ++i)
@@ -848,13 +849,13 @@ void buildLanes(Kernel& k) {
     mem.init = std::move(init);
     mem.sizeBytes *= lanes;
   }
-  for (size_t l : at) {
+  for (size_t i = 0; i < at.size(); ++i) {
     // A volatile access stays as written: one per work-item.
-    LaneBuilder lanes(k, k.loops[l], k.subgroupLanes, slice, interleave, !k.volatileAccess);
-    lanes.run();
-    k.laneAccessesJoined += lanes.joined;
-    k.laneLogic.insert(k.laneLogic.end(), lanes.logic.begin(), lanes.logic.end());
-    k.laneAccessesPerLane += lanes.perLane;
+    LaneBuilder builder(k.loops[at[i]], zeros[i], lanes, slice, interleave, !k.volatileAccess);
+    builder.run();
+    k.laneAccessesJoined += builder.joined;
+    k.laneAccessesPerLane += builder.perLane;
+    k.laneLogic.insert(k.laneLogic.end(), builder.logic.begin(), builder.logic.end());
   }
 }
 

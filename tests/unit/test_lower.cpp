@@ -668,6 +668,18 @@ std::string subgroupKernel(const std::string& modes, const std::string& decls, c
          "               OpFunctionEnd\n";
 }
 
+// A kernel of subgroups of 4 lanes loading %q (defined by `address`) and storing the lanes' values,
+// shuffled across neighbours, at %p.
+std::string shuffledCopyKernel(const std::string& address) {
+  return subgroupKernel("OpExecutionMode %k SubgroupSize 4\n",
+                        "%ulong_2 = OpConstant %ulong 2\n%ulong_1 = OpConstant %ulong 1\n", address + R"(
+          %x = OpLoad %uint %q
+          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
+               OpStore %p %y
+               OpReturn
+)");
+}
+
 TEST_CASE("errors name the construct, its location, what was found and what was expected") {
   Loaded l = loadFile("errors.spv");
   SUBCASE("a pointer into two buffers is no error any more: its store dispatches on the memory") {
@@ -742,13 +754,7 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
                       [](const ir::LoopControlRequest& r) { return r.name == "ND-range work-items"; }));
   }
   SUBCASE("subgroups: a subgroup's lanes side by side, a shuffle wired across them") {
-    ir::Kernel k = lower(loadText(subgroupKernel("OpExecutionMode %k SubgroupSize 4\n", "", R"(
-          %x = OpLoad %uint %p
-          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
-               OpStore %p %y
-               OpReturn
-)")),
-                         "k");
+    ir::Kernel k = lower(loadText(shuffledCopyKernel("%q = OpCopyObject %ptr_g %p\n")), "k");
     CHECK(k.subgroupLanes == 4);
     REQUIRE(k.loops.size() == 1);
     const ir::Loop& lp = k.loops[0];
@@ -777,18 +783,7 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
   }
   SUBCASE("subgroups: lanes' accesses one element apart from an unaligned lane 0, or further apart, "
           "stay one per lane") {
-    // A kernel loading %q (defined by `address`), storing the lanes' shuffled values at %p.
-    auto build = [](const std::string& address) {
-      return lower(loadText(subgroupKernel("OpExecutionMode %k SubgroupSize 4\n",
-                                           "%ulong_2 = OpConstant %ulong 2\n%ulong_1 = OpConstant %ulong 1\n",
-                                           address + R"(
-          %x = OpLoad %uint %q
-          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
-               OpStore %p %y
-               OpReturn
-)")),
-                   "k");
-    };
+    auto build = [](const std::string& address) { return lower(loadText(shuffledCopyKernel(address)), "k"); };
     // a[i + 1]: consecutive, but lane 0's address is 4 bytes past a multiple of 16.
     ir::Kernel k = build("%q = OpInBoundsPtrAccessChain %ptr_g %p %ulong_1\n");
     REQUIRE(k.loops.size() == 1);
