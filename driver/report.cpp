@@ -374,7 +374,9 @@ json reportJson(const Compiled& c) {
                        {"consumer", g.consumer},
                        {"producer_position", g.producerPos},
                        {"cluster", g.toCluster},
-                       {"distance", g.distance}});
+                       {"distance", g.distance},
+                       {"counted_at", g.countPos},
+                       {"waits", g.waits}});
     jl["recurrence_gates"] = gates;
     json sf = json::array();
     for (const SideFifoRow& r : sideFifoRows(c, l))
@@ -686,8 +688,11 @@ std::string reportBody(const Compiled& c) {
                        cc.exitFifoDepth ? fmt::format(", exit FIFO depth {}", cc.exitFifoDepth) : "");
     for (const auto& g : hw.gates)
       s += fmt::format("    recurrence gate: {} reads {} from {} iteration(s) back, complete at position {}: "
-                       "cluster {} (counted from 0) admits an iteration only once it is\n",
-                       g.consumer, g.producer, g.distance, g.producerPos, g.toCluster);
+                       "cluster {} (counted from 0) admits an iteration only once that one has passed "
+                       "position {}{}\n",
+                       g.consumer, g.producer, g.distance, g.producerPos, g.toCluster, g.countPos,
+                       g.waits ? " (it waits even at the assumed memory latency)"
+                               : " (at the assumed memory latency it never waits)");
     for (const auto& [name, depth] : hw.responseFifos)
       s += name.starts_with("LoopCall")
                ? fmt::format("    inner loop {}: a sub-pipeline; its results wait in a FIFO of depth {}\n",

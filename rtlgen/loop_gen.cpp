@@ -81,6 +81,7 @@ private:
   std::vector<ExprP> fifoLst_, fifoNonempty_, credits_;     // per exit FIFO
   std::map<ValueId, ExprP> fire_, respDout_, respNonempty_;
   std::map<uint32_t, std::vector<ExprP>> exitDelay_; // per cluster: its exit valid delayed 1, 2, ... cycles
+  std::map<ValueId, ExprP> unitOut_;                 // a unit's output, for its ops with a side FIFO
   // Inner loops run by the body (LoopCall ops): the wires to each instance.
   struct SubWires {
     ExprP start, done, busy, accept, inflight; // accept: a reinvocable inner loop's
@@ -266,7 +267,7 @@ private:
     if (p_.reinvocable) reinvocableDeclarations();
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (isGlobal(op.kind) || op.width() == 0 || onlyCountedNext(v)) continue;
+      if (isGlobal(op.kind) || op.width() == 0 || onlyCountedNext(v) || onlyCarriedUnit(v)) continue;
       bool partial = partial_[v];
       c_[v] =
           b_.wire(fmt::format(FMT_COMPILE("c{}"), v), op.width(),
@@ -492,7 +493,7 @@ private:
     std::vector<ExprP> passed;
     for (size_t g = 0; g < p_.gates.size(); ++g) {
       passed.push_back(b_.reg(fmt::format(FMT_COMPILE("gate{}_passed"), g), 32));
-      countUp(passed.back(), vk_[p_.gates[g].fromPos]);
+      countUp(passed.back(), vk_[p_.gates[g].countPos]);
       uint32_t j = p_.gates[g].toCluster;
       if (!admitted.count(j)) {
         admitted[j] = b_.reg(fmt::format(FMT_COMPILE("adm{}_count"), j), 32);
@@ -530,10 +531,13 @@ private:
           conds.push_back(~predAt(i, c) | nl::all(free));
         }
       }
-      for (size_t g = 0; g < p_.gates.size(); ++g)
-        if (p_.gates[g].toCluster == j)
-          conds.push_back(
-              nl::binary(nl::Op::Gt, nl::add(passed[g], nl::lit(p_.gates[g].distance, 32)), admitted.at(j)));
+      for (size_t g = 0; g < p_.gates.size(); ++g) {
+        const CarryGate& gate = p_.gates[g];
+        if (gate.toCluster != j) continue;
+        ExprP have = nl::add(passed[g], nl::lit(gate.distance, 32));
+        if (gate.countAsAdmitted) have = nl::add(have, nl::resize(vk_[gate.countPos], 32));
+        conds.push_back(nl::binary(nl::Op::Gt, have, admitted.at(j)));
+      }
       b_.assign(admit_[j], nl::all(conds));
     }
   }
@@ -549,7 +553,11 @@ private:
   void datapath() {
     for (ValueId v = 0; v < loop_.ops.size(); ++v) {
       const ir::Op& op = loop_.ops[v];
-      if (!c_[v]) continue;
+      if (!c_[v]) {
+        if (onlyCarriedUnit(v) && p_.instances[size_t(p_.instanceOf[v])].ops.front() == v)
+          unit(p_.instances[size_t(p_.instanceOf[v])]);
+        continue;
+      }
       uint32_t t = p_.start[v];
       ExprP e;
       switch (op.kind) {
@@ -600,14 +608,16 @@ private:
         if (o != last) arms.emplace_back(valid_[p_.start[o]], valueAt(loop_.ops[o].operands[k], p_.start[o]));
       a.push_back(nl::priorityMux(arms, valueAt(loop_.ops[last].operands[k], p_.start[last])));
     }
-    const bool direct = inst.ops.size() == 1 && !p_.sideFifoDepth[first];
+    const bool direct = inst.ops.size() == 1 && !p_.unitSpan(first);
     ExprP y = direct ? c_[first] : b_.wire(fmt::format(FMT_COMPILE("u{}_y"), first), width(first));
     b_.instance(unitInstance(inst.module, fmt::format(FMT_COMPILE("u_unit{}"), first), adv(), a, y));
-    for (ValueId o : inst.ops)
+    for (ValueId o : inst.ops) {
+      if (p_.unitSpan(o)) unitOut_[o] = y;
       if (p_.sideFifoDepth[o])
         sideFifo(o, y);
-      else if (!direct)
+      else if (!direct && c_[o])
         b_.assign(c_[o], y);
+    }
   }
 
   // Stall-free, a unit whose span crosses clusters (the argument: LoopPlan::sideFifoDepth). Its
@@ -634,6 +644,10 @@ private:
     }
     return chain[d - 1];
   }
+
+  // A unit's result that only writes a carry register as it comes out (LoopPlan::carryWhereFormed):
+  // nothing in the pipeline reads it, so it has no side FIFO and no value of its own.
+  bool onlyCarriedUnit(ValueId v) const { return p_.unitSpan(v) && !p_.sideFifoDepth[v]; }
 
   // The next value of a phi counted where it is read, and read by nothing else: not built.
   bool onlyCountedNext(ValueId v) const {
@@ -692,6 +706,19 @@ private:
       if (!carry_[k]) continue;
       const ir::LoopPhi& ph = loop_.phis[k];
       uint32_t rn = p_.readyPos[ph.next];
+      bool whereFormed = false;
+      for (ValueId v = 0; v < loop_.ops.size(); ++v)
+        whereFormed |=
+            loop_.ops[v].kind == OpKind::LoopPhi && loop_.ops[v].index == k && p_.carryWhereFormed[v];
+      if (whereFormed && p_.unitSpan(ph.next)) {
+        // As the unit's result comes out (LoopPlan::carryWhereFormed): when it is pushed into its side FIFO.
+        const uint32_t from = p_.clusterOf(p_.start[ph.next]), e = p_.cuts[from + 1] - 1;
+        b_.drive(carry_[k]).updates = {
+            {start_, li_[ph.initLiveIn]},
+            {exitValidDelayed(from, p_.compPos[ph.next] - e), unitOut_.at(ph.next)}};
+        continue;
+      }
+      if (whereFormed) rn = p_.compPos[ph.next]; // written as it leaves the cluster it is formed in
       if (p_.reinvocable) // the first token takes its initial value (phiRead)
         b_.drive(carry_[k]).updates = {{vk_[rn] & adv(), valueAt(ph.next, rn)}};
       else

@@ -347,6 +347,46 @@ void placeCounters(const ir::Loop& loop, LoopPlan& p, const std::vector<std::set
     }
 }
 
+// The gate a stall-free loop needs for dependence d, if any (CarryGate). Sets the phi's forwardPos
+// when the gate lets it read the value in the cycle it is produced.
+std::optional<CarryGate> planGate(const ir::Loop& loop, LoopPlan& p, const sched::Dependence& d) {
+  using Kind = sched::Dependence::Kind;
+  if (d.distance == 0 || (d.kind != Kind::LoopCarried && d.kind != Kind::Memory)) return std::nullopt;
+  // A phi counted where it is read takes nothing from the iteration ahead.
+  if (d.kind == Kind::LoopCarried && p.phiCounted(d.to)) return std::nullopt;
+  // A memory order is kept once the request is issued (the port answers in order); an inner loop's
+  // accesses are done when its results are captured; a carried value once its carry register is
+  // written (where it is ready, or formed: carryWhereFormed).
+  const uint32_t fromPos = d.kind == Kind::LoopCarried
+                               ? (p.carryWhereFormed[d.to] ? p.compPos[d.from] : p.readyPos[d.from])
+                           : loop.ops[d.from].kind == OpKind::LoopCall ? p.compPos[d.from]
+                                                                       : p.start[d.from];
+  const uint32_t toPos = p.start[d.to];
+  // A unit's result written as it comes out: in the cluster the unit starts in, where the phi is read.
+  if (d.kind == Kind::LoopCarried && p.carryWhereFormed[d.to] && p.unitSpan(d.from)) return std::nullopt;
+  if (p.clusterOf(fromPos) <= p.clusterOf(toPos) || d.distance > p.inFlightBound()) return std::nullopt;
+  CarryGate g{d.from, d.to, fromPos, p.clusterOf(toPos), d.distance};
+  // The consumer reads `slack` cycles after its admission; the iteration it depends on must be at
+  // fromPos before that cycle (or in it, forwarded): its admission may follow that iteration's
+  // passing position lag at the earliest, counted in a register at lag - 1 or, when that lies before
+  // the producer's cluster, as it is admitted into it.
+  const uint32_t fromCut = p.cuts[p.clusterOf(fromPos)], entry = p.cuts[g.toCluster], slack = toPos - entry;
+  bool forward = false;
+  if (d.kind == Kind::LoopCarried && !p.carryWhereFormed[d.to] && fromPos + 1 > fromCut + slack) {
+    forward = true; // reading the value as it is produced saves a cycle
+    p.forwardPos[d.to] = int(fromPos);
+  }
+  const int64_t lag = int64_t(fromPos) + (forward ? 0 : 1) - int64_t(slack);
+  if (lag - 1 >= int64_t(fromCut)) {
+    g.countPos = uint32_t(lag - 1); // registered
+  } else {
+    g.countPos = fromCut; // as it is admitted there
+    g.countAsAdmitted = true;
+  }
+  g.waits = uint64_t(g.countPos) + (g.countAsAdmitted ? 0 : 1) > uint64_t(d.distance) * p.ii + entry;
+  return g;
+}
+
 // planLoop, with a queued load's response taken where it is readable (readQueueHead) or a cycle
 // earlier and registered.
 LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const sched::OperatorLibrary& lib,
@@ -375,34 +415,7 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
     p.readyPos[i] = p.start[i] + ls.problem.ops[i].latency; // 0 when chained
     p.compPos[i] = p.start[i] + (u.queued && !readQueueHead ? u.resultOffset : u.formOffset(false));
   }
-  std::vector<std::set<uint32_t>> reads(n); // per op: the positions it is read at
-  auto use = [&](ir::ValueId v, uint32_t pos) {
-    if (v == ir::kNone) return;
-    p.lastUse[v] = std::max(p.lastUse[v], int(pos));
-    reads[v].insert(pos);
-  };
-  for (size_t i = 0; i < n; ++i) {
-    const ir::Op& op = loop.ops[i];
-    for (ir::ValueId o : op.operands)
-      use(o, p.start[i]);
-    if (op.kind == OpKind::Load && op.operands.size() > 1) use(op.operands[1], p.compPos[i]);
-    if (op.kind == OpKind::LoopCall) use(op.operands.back(), p.compPos[i]); // its predicate, at the capture
-  }
-  for (const ir::LoopPhi& phi : loop.phis)
-    use(phi.next, p.readyPos[phi.next]);
   p.exitPos = p.readyPos[loop.continueCond];
-  use(loop.continueCond, p.exitPos);
-
-  uint32_t F = std::max<uint32_t>(uint32_t(std::max(ls.schedule.length, 1)), p.exitPos + 1);
-  for (size_t i = 0; i < n; ++i) {
-    F = std::max(F, p.compPos[i] + 1);
-    if (p.lastUse[i] >= 0) F = std::max(F, uint32_t(p.lastUse[i]) + 1);
-  }
-  p.F = F;
-  for (ir::ValueId v : loop.liveOuts)
-    use(v, F - 1);
-  rematerialize(loop, p, reads);
-
   // Clusters: stall-enable is one cluster; stall-free cuts at every memory request and response.
   p.cuts = {0};
   if (kind == ClusterMode::StallFree) {
@@ -424,6 +437,72 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
   p.unitModule.assign(n, "");
   for (size_t i = 0; i < n; ++i)
     if (units[i].build == sched::UnitBuild::Instance) p.unitModule[i] = units[i].module;
+  // A phi whose next value is formed at a cluster's end, or by a unit running across cuts, has its
+  // carry written as it is formed (carryWhereFormed): the value need not travel on to where it is
+  // ready, and no gate waits for it there. Counted phis drop it below (no carry register).
+  p.carryWhereFormed.assign(n, false);
+  if (kind == ClusterMode::StallFree) {
+    // Each phi's reads: the last position, and whether all lie in one cluster (which).
+    std::vector<uint32_t> lastRead(loop.phis.size(), 0);
+    std::vector<int> readCluster(loop.phis.size(), -1);
+    for (size_t v = 0; v < n; ++v) {
+      if (loop.ops[v].kind != OpKind::LoopPhi) continue;
+      const uint32_t k = loop.ops[v].index, c = p.clusterOf(p.start[v]);
+      lastRead[k] = std::max(lastRead[k], p.start[v]);
+      readCluster[k] = readCluster[k] == -1 || readCluster[k] == int(c) ? int(c) : -2;
+    }
+    for (size_t v = 0; v < n; ++v) {
+      if (loop.ops[v].kind != OpKind::LoopPhi) continue;
+      const uint32_t k = loop.ops[v].index;
+      const ir::ValueId next = loop.phis[k].next;
+      if (next == v || p.compPos[next] + 1 != p.readyPos[next]) continue;
+      // Formed at the end of a cluster: every read must come before it (a read at readyPos, allowed
+      // too, would take its own iteration's).
+      const bool atEnd = p.isCut(p.readyPos[next]) && lastRead[k] <= p.compPos[next];
+      // A unit's result comes out a fixed time after the token entered it, however long the token
+      // waits at the cuts it crosses (its first cluster runs the unit): read in that cluster, it is
+      // there in time by the schedule, and after the reader's own iteration read it.
+      const bool unitSpan = p.unitSpan(next) && readCluster[k] == int(p.clusterOf(p.start[next]));
+      p.carryWhereFormed[v] = atEnd || unitSpan;
+    }
+  }
+  std::vector<std::set<uint32_t>> reads(n); // per op: the positions it is read at
+  auto use = [&](ir::ValueId v, uint32_t pos) {
+    if (v == ir::kNone) return;
+    p.lastUse[v] = std::max(p.lastUse[v], int(pos));
+    reads[v].insert(pos);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const ir::Op& op = loop.ops[i];
+    for (ir::ValueId o : op.operands)
+      use(o, p.start[i]);
+    if (op.kind == OpKind::Load && op.operands.size() > 1) use(op.operands[1], p.compPos[i]);
+    if (op.kind == OpKind::LoopCall) use(op.operands.back(), p.compPos[i]); // its predicate, at the capture
+  }
+  // Where the carry register takes the next value: where it is ready, or formed (carryWhereFormed:
+  // at compPos, or from a unit's output, not from the pipeline at all).
+  std::vector<bool> whereFormed(loop.phis.size(), false);
+  for (size_t v = 0; v < n; ++v)
+    if (p.carryWhereFormed[v]) whereFormed[loop.ops[v].index] = true;
+  for (size_t k = 0; k < loop.phis.size(); ++k) {
+    const ir::ValueId next = loop.phis[k].next;
+    if (!whereFormed[k])
+      use(next, p.readyPos[next]);
+    else if (!p.unitSpan(next))
+      use(next, p.compPos[next]);
+  }
+  use(loop.continueCond, p.exitPos);
+
+  uint32_t F = std::max<uint32_t>(uint32_t(std::max(ls.schedule.length, 1)), p.exitPos + 1);
+  for (size_t i = 0; i < n; ++i) {
+    F = std::max(F, p.compPos[i] + 1);
+    if (p.lastUse[i] >= 0) F = std::max(F, uint32_t(p.lastUse[i]) + 1);
+  }
+  p.F = F;
+  for (ir::ValueId v : loop.liveOuts)
+    use(v, F - 1);
+  rematerialize(loop, p, reads);
+
   if (kind == ClusterMode::StallFree) {
     for (size_t j = 0; j + 1 < p.cuts.size(); ++j) {
       uint64_t len = p.cuts[j + 1] - p.cuts[j];
@@ -454,7 +533,7 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
   p.sideFifoDepth.assign(n, 0);
   for (size_t i = 0; i < n && kind == ClusterMode::StallFree; ++i) {
     const uint32_t a = p.clusterOf(p.start[i]), b = p.clusterOf(p.compPos[i]);
-    if (p.unitModule[i].empty() || a == b) continue;
+    if (p.unitModule[i].empty() || a == b || p.lastUse[i] < int(p.compPos[i])) continue;
     uint64_t depth = p.compPos[i] - p.cuts[b];
     for (uint32_t j = a; j < b; ++j)
       depth += p.exitFifoDepth[j];
@@ -478,10 +557,13 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
     p.respFifoDepth[i] = roundUpPow2(depth); // RAM storage, as above
   }
   // Forwarding: a phi read after its next value is ready in the iteration ahead, in one cluster,
-  // takes that value directly; in another cluster a gate makes the carry register current instead.
+  // takes that value directly; in another cluster a gate holds the read back until the value is there
+  // (in the producer's register at the earliest, also forwarded: below).
   // Tokens in one cluster are at least II positions apart, so the iteration ahead can only be at the
   // producing position when it is II or more past the read (no multiplexer where it cannot).
   placeCounters(loop, p, reads);
+  for (size_t v = 0; v < n; ++v)
+    if (p.phiCounted(ir::ValueId(v))) p.carryWhereFormed[v] = false;
   p.forwardPos.assign(n, -1);
   for (size_t v = 0; v < n; ++v) {
     if (loop.ops[v].kind != OpKind::LoopPhi) continue;
@@ -491,21 +573,8 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
       p.forwardPos[v] = int(rn);
   }
   if (kind == ClusterMode::StallFree) {
-    for (const sched::Dependence& d : ls.problem.deps) {
-      if (d.distance == 0) continue;
-      if (d.kind != sched::Dependence::Kind::LoopCarried && d.kind != sched::Dependence::Kind::Memory)
-        continue;
-      // A phi counted where it is read takes nothing from the iteration ahead.
-      if (d.kind == sched::Dependence::Kind::LoopCarried && p.phiCounted(d.to)) continue;
-      // A memory order is kept once the request is issued (the port answers in order); an inner loop's
-      // accesses are done when its results are captured.
-      uint32_t fromPos = d.kind == sched::Dependence::Kind::LoopCarried ? p.readyPos[d.from]
-                         : loop.ops[d.from].kind == OpKind::LoopCall    ? p.compPos[d.from]
-                                                                        : p.start[d.from];
-      uint32_t toPos = p.start[d.to];
-      if (p.clusterOf(fromPos) > p.clusterOf(toPos) && d.distance <= p.inFlightBound())
-        p.gates.push_back(CarryGate{d.from, d.to, fromPos, p.clusterOf(toPos), d.distance});
-    }
+    for (const sched::Dependence& d : ls.problem.deps)
+      if (std::optional<CarryGate> g = planGate(loop, p, d)) p.gates.push_back(*g);
   }
 
   // Prediction: the loop is started in FSM cycle x; iteration k is issued at x + 1 + k * period; the
@@ -514,20 +583,19 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
   if (p.maxConcurrency == 1) {
     period = kind == ClusterMode::StallFree ? std::max<uint64_t>(F, p.ii) : ceilDiv(F, p.ii) * p.ii;
   } else if (p.maxConcurrency > 1 && ceilDiv(F, p.ii) > p.maxConcurrency) {
-    // Stall-enable: the in-flight count drops when a token leaves position F-1, so the (k+M)-th issue
-    // waits for the k-th token's F cycles, rounded up to its II slot. Stall-free admission also waits
-    // for credits: not modelled.
-    if (kind == ClusterMode::StallFree) {
-      p.predictable = false;
-    } else {
-      p.predictBurst = p.maxConcurrency;
-      p.predictBurstPeriod = int64_t(ceilDiv(F, p.ii) * p.ii);
-    }
+    // The in-flight count drops when a token leaves position F-1, so the (k+M)-th issue waits for the
+    // k-th token's F cycles: stall-enable rounded up to its II slot; stall-free exactly (admission
+    // waits for II cycles since the last one, not for a slot, and its tokens never wait, with at most
+    // M of them in flight its credits never run out).
+    p.predictBurst = p.maxConcurrency;
+    p.predictBurstPeriod = int64_t(kind == ClusterMode::StallFree ? F : ceilDiv(F, p.ii) * p.ii);
   }
   p.predictPeriod = int64_t(period);
-  // A recurrence gate waits for a later cluster, whose timing depends on the memory: not modelled;
-  // nor are inner loops (each call's cycles depend on its trip count and on the calls before it).
-  if (!p.gates.empty()) p.predictable = false;
+  // A recurrence gate that waits at the assumed latency makes the admissions depend on the later
+  // clusters' timing: not modelled; nor are inner loops (each call's cycles depend on its trip count
+  // and on the calls before it).
+  if (std::any_of(p.gates.begin(), p.gates.end(), [](const CarryGate& g) { return g.waits; }))
+    p.predictable = false;
   if (std::any_of(loop.ops.begin(), loop.ops.end(),
                   [](const ir::Op& op) { return op.kind == OpKind::LoopCall; }))
     p.predictable = false, p.subPipelines = true;

@@ -22,11 +22,24 @@
 
 namespace spvhls::rtl {
 
+// Cluster toCluster admits iteration k + distance only once iteration k has reached countPos in the
+// producer's cluster: counted in a register (the admission comes a cycle after it was there at the
+// earliest) or, at the cluster's entry, also as it is admitted there (the same cycle). Tokens never
+// wait inside a cluster, so it is at fromPos a fixed fromPos - countPos cycles later; countPos is the
+// earliest position that still gets it there in time for the consumer's read, `slack` cycles after
+// its admission: strictly after the producer's cycle at fromPos (a request after the producer's, a
+// carry register written in that cycle), or in that very cycle when the phi takes the value
+// forwarded (forwardPos). `waits`: at the assumed memory latency (every token at its scheduled
+// position) the gate still holds an admission back, so the cycles are not predicted; a gate that does
+// not wait then acts only when the memory is slower.
 struct CarryGate {
   uint32_t from = 0, to = 0; // ops: producer (later cluster) and consumer
   uint32_t fromPos = 0;      // position where the producer's effect is complete
   uint32_t toCluster = 0;    // cluster whose admission waits
   uint32_t distance = 1;
+  uint32_t countPos = 0;        // position whose passing is counted
+  bool countAsAdmitted = false; // also the token admitted at countPos (a cut) this very cycle
+  bool waits = false;
 };
 
 struct LoopPlan {
@@ -55,7 +68,8 @@ struct LoopPlan {
   // past e and not yet at compPos: within the credits of clusters A..B-1 (each counts its tokens and
   // its exit FIFO's, the one admitted at cuts[B] included) or at cuts[B]+1 .. compPos (one each), so
   //   sideFifoDepth = max(2, sum(exitFifoDepth[A..B-1]) + compPos - cuts[B])
-  // never overflows (checkPlan enforces the bound).
+  // never overflows (checkPlan enforces the bound). 0 where nothing in the pipeline reads the result
+  // (only a carry register written as it comes out: carryWhereFormed).
   std::vector<uint64_t> sideFifoDepth;
   std::vector<uint32_t> readyPos;      // per op: start + latency
   std::vector<int> lastUse;            // per op: last position it is read at (-1 = never)
@@ -92,9 +106,17 @@ struct LoopPlan {
   std::vector<uint64_t> respFifoDepth; // per op (loads and inner loops' calls, else 0)
   std::vector<CarryGate> gates;        // stall-free only
   // Per op: for a LoopPhi that reads the value the iteration ahead produces in this very cycle (in
-  // the same cluster), the position that value is taken from (readyPos of the phi's next); else -1
-  // (the phi reads its carry register).
+  // the same cluster, or across clusters where its gate lets it read that early), the position that
+  // value is taken from (readyPos of the phi's next); else -1 (the phi reads its carry register).
   std::vector<int> forwardPos;
+  // Per op (stall-free): for a LoopPhi whose next value is formed a cycle before it is ready
+  // (compPos + 1 = readyPos), the carry register is written as the value is formed, not once its
+  // token reaches readyPos: (a) formed at the end of a cluster (readyPos is the next one's entry,
+  // where the token may wait in the exit FIFO) and read no later, written from the value at compPos
+  // as the token leaves; (b) formed by a unit whose span crosses cuts (a side FIFO) and read only in
+  // the cluster the unit starts in, written as the result comes out of the unit, a fixed time after
+  // the token entered it. Either way no gate waits for a later cluster.
+  std::vector<bool> carryWhereFormed;
   // The memory ports of the loop's module (ir::portKey: a memory's, or one of an on-chip RAM's read
   // and write ports): every port it uses, ascending, and the subset it loads through (only those have
   // responses). The top module connects them without building the loop first.
@@ -108,6 +130,11 @@ struct LoopPlan {
   std::vector<bool> liveInHeld;
 
   uint32_t clusterOf(uint32_t pos) const;
+  // Stall-free: v runs on a unit from one cluster into a later one (its result through a side FIFO,
+  // unless nothing in the pipeline reads it: sideFifoDepth 0, the unit's output only writes a carry).
+  bool unitSpan(ir::ValueId v) const {
+    return stallFree() && !unitModule[v].empty() && clusterOf(start[v]) != clusterOf(compPos[v]);
+  }
   // Stall-free: a bound on the iterations between admission and the last position at once (each
   // cluster's credits, its tokens at least II apart in the last). A memory order between iterations
   // further apart holds without a gate: the earlier has left before the later is admitted.
@@ -117,10 +144,10 @@ struct LoopPlan {
   // Cycles of the loop as the FSM sees them: from the cycle the loop is started to the cycle its done
   // is seen, minus one (the FSM's own cycle), = base + period * iterations.
   int64_t predictBase = 0, predictPeriod = 0;
-  // Stall-enable under MaxConcurrencyINTEL M below ceil(F / II): iterations issue in bursts of M, II
-  // apart, each burst predictBurstPeriod (ceil(F / II) * II) after the previous one, so an invocation
-  // of n iterations takes F + 1 + floor((n-1) / M) * burstPeriod + ((n-1) mod M) * II cycles (0: no
-  // bursts, the linear form above).
+  // Under MaxConcurrencyINTEL M below ceil(F / II): iterations issue in bursts of M, II apart, each
+  // burst predictBurstPeriod (stall-enable ceil(F / II) * II, stall-free F) after the previous one, so
+  // an invocation of n iterations takes F + 1 + floor((n-1) / M) * burstPeriod + ((n-1) mod M) * II
+  // cycles (0: no bursts, the linear form above).
   uint32_t predictBurst = 0;
   int64_t predictBurstPeriod = 0;
   bool predictable = true;

@@ -45,13 +45,15 @@ private:
     throw InternalError(loop_.loc, "loop " + loop_.name, "plan check: " + what);
   }
   std::string label(uint32_t v) const { return sched::opLabel(loop_.ops[v], v); }
+  // Cycles from the gated iteration's count to the consumer's admission, at the least.
+  static uint64_t gateLag(const CarryGate& g) { return uint64_t(g.countPos) + (g.countAsAdmitted ? 0 : 1); }
 
   void shapes() const {
     const size_t n = loop_.ops.size();
     if (p_.start.size() != n || p_.compPos.size() != n || p_.readyPos.size() != n || p_.lastUse.size() != n ||
-        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.unitModule.size() != n ||
-        p_.sideFifoDepth.size() != n || p_.rematerialized.size() != n || p_.carriedTo.size() != n ||
-        p_.counters.size() != n)
+        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.carryWhereFormed.size() != n ||
+        p_.unitModule.size() != n || p_.sideFifoDepth.size() != n || p_.rematerialized.size() != n ||
+        p_.carriedTo.size() != n || p_.counters.size() != n)
       fail(fmt::format("per-operation vectors do not have the loop's {} entries", n));
     if (ls_.schedule.start.size() != n) fail("the schedule does not cover every operation");
     if (p_.ii != ls_.schedule.ii)
@@ -123,8 +125,11 @@ private:
       const bool predicate = (op.kind == OpKind::Load && op.operands.size() > 1 && op.operands[1] == v) ||
                              (op.kind == OpKind::LoopCall && op.operands.back() == v);
       if (predicate) last = std::max(last, int(p_.compPos[i]));
-      if (op.kind == OpKind::LoopPhi && loop_.phis[op.index].next == v && !p_.phiCounted(i))
-        last = std::max(last, int(p_.readyPos[v]));
+      // A carry register takes the next value where it is ready, or as it is formed: at compPos, or
+      // from a unit's output (not from the pipeline).
+      if (op.kind == OpKind::LoopPhi && loop_.phis[op.index].next == v && !p_.phiCounted(i) &&
+          !(p_.carryWhereFormed[i] && p_.unitSpan(v)))
+        last = std::max(last, int(p_.carryWhereFormed[i] ? p_.compPos[v] : p_.readyPos[v]));
     }
     if (loop_.continueCond == v) last = std::max(last, int(p_.exitPos));
     if (std::find(loop_.liveOuts.begin(), loop_.liveOuts.end(), v) != loop_.liveOuts.end())
@@ -325,6 +330,11 @@ private:
           fail(fmt::format("{} has a side FIFO, but no unit span of it crosses a cluster", label(v)));
         continue;
       }
+      // Nothing in the pipeline reads it: the unit's output only writes a carry (carryWhereFormed).
+      if (lastRead(v) < int(p_.compPos[v])) {
+        if (d != 0) fail(fmt::format("{} has a side FIFO, but nothing reads its result there", label(v)));
+        continue;
+      }
       uint64_t inFlight = p_.compPos[v] - p_.cuts[to];
       for (uint32_t j = from; j < to; ++j)
         inFlight += p_.exitFifoDepth[j];
@@ -348,7 +358,11 @@ private:
         if (d.distance == 0) continue;
         uint32_t done;
         if (d.kind == sched::Dependence::Kind::LoopCarried)
-          done = p_.start[d.from] + ls_.problem.ops[d.from].latency;
+          // Written where it is ready, or as it is formed: at compPos, or as a unit running across cuts
+          // puts it out, in the timeline of the cluster the unit starts in.
+          done = !p_.carryWhereFormed[d.to] ? p_.start[d.from] + ls_.problem.ops[d.from].latency
+                 : p_.unitSpan(d.from)      ? p_.start[d.from]
+                                            : p_.compPos[d.from];
         else if (d.kind == sched::Dependence::Kind::Memory)
           done = p_.start[d.from] +
                  (loop_.ops[d.from].kind == OpKind::LoopCall ? lib_.unit(loop_.ops[d.from]).resultOffset : 0);
@@ -364,20 +378,61 @@ private:
     if (needed != have)
       fail(fmt::format("{} recurrence(s) cross a cluster boundary, {} gate(s) planned, and they differ",
                        needed.size(), have.size()));
-    if (!p_.gates.empty() && p_.predictable) fail("a loop with gates is marked predictable");
+    for (const CarryGate& g : p_.gates) {
+      // Tokens never wait inside a cluster: one counted at countPos, in the producer's cluster, is at
+      // fromPos (fromPos - countPos) cycles later. The consumer is admitted a cycle after the count at
+      // the earliest (in the same one when counted as it is admitted) and reads (start - entry) cycles
+      // after that: strictly after the producer's cycle at fromPos, or in it when forwarded.
+      const uint32_t fromCut = p_.cuts[cluster(g.fromPos)], entry = p_.cuts.at(g.toCluster);
+      const bool forwarded = p_.forwardPos[g.to] == int(g.fromPos);
+      if (g.countPos < fromCut || g.countPos > g.fromPos || (g.countAsAdmitted && g.countPos != fromCut))
+        fail(fmt::format("the gate of {} counts at {}{}, outside its producer's cluster ({}..{})",
+                         label(g.to), g.countPos, g.countAsAdmitted ? " as admitted" : "", fromCut,
+                         g.fromPos));
+      if (gateLag(g) + (p_.start[g.to] - entry) < g.fromPos + (forwarded ? 0 : 1))
+        fail(fmt::format("the gate of {} counts at {}: its read at {} may come before {} is complete at {}",
+                         label(g.to), g.countPos, p_.start[g.to], label(g.from), g.fromPos));
+      // At the assumed latency iteration k passes countPos at k * II + countPos, and the consumer's
+      // cluster admits iteration k + distance at (k + distance) * II + entry.
+      if (g.waits != (gateLag(g) > uint64_t(g.distance) * p_.ii + entry))
+        fail(fmt::format("the gate of {} is said to {}wait at the assumed latency", label(g.to),
+                         g.waits ? "" : "not "));
+      if (g.waits && p_.predictable)
+        fail("a loop whose gate waits at the assumed latency is marked predictable");
+    }
+    // A carry register written as its value is formed is written after the iteration's own reads,
+    // and (the schedule's recurrence: ready at most II after the read) before the next iteration's:
+    // formed at compPos, read no later; or formed by a unit running across cuts (its result comes
+    // out a fixed time after its token entered it), read only in the cluster the unit starts in,
+    // where tokens keep at least II apart.
+    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
+      if (!p_.carryWhereFormed[v]) continue;
+      const ir::ValueId next = loop_.phis[loop_.ops[v].index].next;
+      if (!p_.stallFree() || p_.phiCounted(v) || next == v ||
+          p_.compPos[next] + 1 != p_.start[next] + ls_.problem.ops[next].latency)
+        fail(fmt::format("{}'s carry register is written where {} is formed, which is not a cycle before "
+                         "it is ready",
+                         label(v), label(next)));
+      const bool unitSpan = p_.unitSpan(next);
+      for (uint32_t u = 0; u < loop_.ops.size(); ++u)
+        if (loop_.ops[u].kind == OpKind::LoopPhi && loop_.ops[u].index == loop_.ops[v].index &&
+            (unitSpan ? cluster(p_.start[u]) != cluster(p_.start[next]) : p_.start[u] > p_.compPos[next]))
+          fail(fmt::format("{}'s carry register is written as {} is formed, at {}{}, but {} reads it at {}",
+                           label(v), label(next), p_.compPos[next],
+                           unitSpan ? " by a unit started in another cluster" : "", label(u), p_.start[u]));
+    }
     if (p_.reinvocable && (p_.stallFree() || !p_.gates.empty() || p_.subPipelines))
       fail("a reinvocable loop is stall-free, has gates or runs inner loops");
   }
 
-  // A concurrency limit below the iterations a pipeline holds makes stall-enable issue in bursts of
-  // that many, one burst per ceil(F / II) * II cycles; stall-free admission is not modelled.
+  // A concurrency limit below the iterations a pipeline holds makes it issue in bursts of that many,
+  // one burst per ceil(F / II) * II cycles stall-enable (issues keep their II slots), per F cycles
+  // stall-free (admission waits II cycles since the last one, whenever that was).
   void bursts() const {
     const uint64_t perLatency = (uint64_t(p_.F) + p_.ii - 1) / p_.ii;
     const bool limited = p_.maxConcurrency > 1 && perLatency > p_.maxConcurrency;
-    if (limited && p_.stallFree() && p_.predictable)
-      fail("a stall-free loop with a concurrency limit is marked predictable");
-    const uint32_t burst = limited && !p_.stallFree() ? p_.maxConcurrency : 0;
-    const int64_t period = burst ? int64_t(perLatency * p_.ii) : 0;
+    const uint32_t burst = limited ? p_.maxConcurrency : 0;
+    const int64_t period = !burst ? 0 : p_.stallFree() ? int64_t(p_.F) : int64_t(perLatency * p_.ii);
     if (p_.predictBurst != burst || p_.predictBurstPeriod != period)
       fail(fmt::format("bursts of {} every {} cycles predicted, expected {} every {}", p_.predictBurst,
                        p_.predictBurstPeriod, burst, period));
@@ -403,7 +458,13 @@ private:
         fail(fmt::format("{} is read at {} but its next value {} is produced at {}, more than II = {} later",
                          label(v), read, label(next), produced, p_.ii));
       // Tokens in one cluster are at least II positions apart: only then is the one ahead there.
-      const bool needed = next != v && produced >= read + p_.ii && sameCluster;
+      // Across clusters, the phi's gate may admit it early enough to read the value as it is produced.
+      bool acrossNeeded = false;
+      for (const CarryGate& g : p_.gates)
+        if (g.to == v && !sameCluster && !p_.carryWhereFormed[v] &&
+            gateLag(g) + (read - p_.cuts.at(g.toCluster)) == produced)
+          acrossNeeded = true;
+      const bool needed = (next != v && produced >= read + p_.ii && sameCluster) || acrossNeeded;
       if (needed != (fwd >= 0) || (needed && uint32_t(fwd) != produced))
         fail(fmt::format("{} is read at {} and its next value {} is produced at {}: forwarding from {}",
                          label(v), read, label(next), produced, fwd));

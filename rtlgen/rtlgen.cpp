@@ -263,7 +263,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     }
     for (const CarryGate& g : plan.gates)
       hw.gates.push_back({s.loops[l].problem.ops[g.from].name, s.loops[l].problem.ops[g.to].name, g.fromPos,
-                          g.toCluster, g.distance});
+                          g.toCluster, g.distance, g.countPos, g.waits});
     for (size_t i = 0; i < loop.ops.size(); ++i)
       if (plan.respFifoDepth[i])
         hw.responseFifos.emplace_back(s.loops[l].problem.ops[i].name, uint32_t(plan.respFifoDepth[i]));
@@ -282,9 +282,8 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
           plan.subPipelines
               ? "it runs inner loops as sub-pipelines (the outer pipeline waits for each call, whose "
                 "cycles depend on its trip count), which the predictor does not model yet"
-          : !plan.gates.empty() ? "a recurrence gate between stall-free clusters, which the predictor "
-                                  "does not model"
-                                : "a stall-free max-concurrency limit, which the predictor does not model";
+              : "a recurrence gate between stall-free clusters that holds iterations back even at the "
+                "assumed memory latency, which the predictor does not model";
     hw.burst = plan.predictBurst;
     hw.burstPeriod = plan.predictBurstPeriod;
     hw.drainAfterLastLaunch = plan.predictDrain;

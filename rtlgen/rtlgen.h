@@ -40,10 +40,12 @@ struct LoopHardware {
   std::vector<std::pair<std::string, std::vector<uint32_t>>> counted;
   std::vector<std::string> formedAgain;
   // Stall-free recurrence gates (LoopPlan::gates): the consumer's cluster admits an iteration only
-  // once the producer, in a later cluster, has finished for the iteration `distance` before.
+  // once the iteration `distance` before has passed countPos, early enough for the producer to be
+  // done when the consumer reads; `waits`: even at the assumed memory latency.
   struct Gate {
     std::string producer, consumer;
-    uint32_t producerPos = 0, toCluster = 0, distance = 1;
+    uint32_t producerPos = 0, toCluster = 0, distance = 1, countPos = 0;
+    bool waits = false;
   };
   std::vector<Gate> gates;
   // Operations the library builds on operator units (dividers, floating-point units): the unit

@@ -431,7 +431,7 @@ TEST_CASE("checkPlan rejects corrupted stall-free loop plans") {
       *p, "planned for another target", [&](rtl::KernelPlan& b) { b.target.memLatency += 1; }, "target");
 }
 
-TEST_CASE("checkPlan rejects a missing recurrence gate and a gated loop called predictable") {
+TEST_CASE("checkPlan rejects a missing recurrence gate and one misplaced or misreported") {
   auto p = plan("histogram", rtl::ClusterMode::StallFree);
   size_t l = 0;
   while (l < p->plan.loops.size() && p->plan.loops[l].gates.empty())
@@ -442,9 +442,93 @@ TEST_CASE("checkPlan rejects a missing recurrence gate and a gated loop called p
   expectRejected(
       *p, "a gate to the wrong cluster", [&](rtl::KernelPlan& b) { b.loops[l].gates[0].toCluster += 1; },
       "gate");
+  // bins[x]++: the store is issued before the next iteration's load at the assumed latency, so the
+  // gate never holds an admission back then and the cycles are predicted.
+  const rtl::CarryGate& g = p->plan.loops[l].gates[0];
+  CHECK_FALSE(g.waits);
+  CHECK(g.countPos == g.fromPos);
+  CHECK(p->plan.loops[l].predictable);
   expectRejected(
-      *p, "predictable with gates", [&](rtl::KernelPlan& b) { b.loops[l].predictable = true; },
-      "predictable");
+      *p, "a gate counted past its producer", [&](rtl::KernelPlan& b) { b.loops[l].gates[0].countPos += 1; },
+      "outside its producer's cluster");
+  expectRejected(
+      *p, "a gate said to wait", [&](rtl::KernelPlan& b) { b.loops[l].gates[0].waits = true; }, "wait");
+  // fir's shift register, forced stall-free: a phi read in cluster 0 takes another phi read at the
+  // entry of cluster 1, one cycle later than the next iteration enters cluster 0 at II 1.
+  auto fir = plan("fir", rtl::ClusterMode::StallFree);
+  bool waiting = false;
+  for (size_t f = 0; f < fir->plan.loops.size(); ++f)
+    for (const rtl::CarryGate& fg : fir->plan.loops[f].gates)
+      if (fg.waits) {
+        waiting = true;
+        CHECK(fg.countAsAdmitted);
+        CHECK_FALSE(fir->plan.loops[f].predictable);
+        expectRejected(
+            *fir, "predictable with a gate that waits",
+            [&](rtl::KernelPlan& b) { b.loops[f].predictable = true; }, "predictable");
+      }
+  CHECK(waiting);
+}
+
+TEST_CASE("a float sum on a unit running across cuts is carried from the unit's output") {
+  // fvec's acc += a * b (f64 FAdd units, 6 cycles) start in the cluster where the phis are read and
+  // deliver after a load's response cut: the carry registers are written as the sums come out of the
+  // units, so no gate waits for the later cluster and the cycles are predicted.
+  auto p = plan("regress/fvec", rtl::ClusterMode::StallFree);
+  size_t found = 0;
+  for (size_t l = 0; l < p->plan.loops.size(); ++l) {
+    const rtl::LoopPlan& lp = p->plan.loops[l];
+    const ir::Loop& loop = p->kernel.loops[l];
+    for (uint32_t v = 0; v < loop.ops.size(); ++v) {
+      if (!lp.carryWhereFormed[v]) continue;
+      const ir::ValueId next = loop.phis[loop.ops[v].index].next;
+      if (!lp.unitSpan(next)) continue;
+      ++found;
+      CHECK(lp.clusterOf(lp.start[v]) == lp.clusterOf(lp.start[next]));
+      for (const rtl::CarryGate& g : lp.gates)
+        CHECK(g.to != v);
+      CHECK(lp.predictable);
+      if (lp.lastUse[next] < int(lp.compPos[next])) {
+        // A sum read by nothing else in the pipeline needs no side FIFO.
+        CHECK(lp.sideFifoDepth[next] == 0);
+        expectRejected(
+            *p, "a side FIFO nothing reads", [&](rtl::KernelPlan& b) { b.loops[l].sideFifoDepth[next] = 8; },
+            "nothing reads");
+      } else {
+        // Written where ready instead, the sum would come from a later cluster: a gate is missing.
+        expectRejected(
+            *p, "a unit's carry written where ready, without a gate",
+            [&](rtl::KernelPlan& b) { b.loops[l].carryWhereFormed[v] = false; }, "gate");
+      }
+    }
+  }
+  CHECK(found >= 2);
+}
+
+TEST_CASE("a running sum formed at a cluster's end is carried from there: no recurrence gate") {
+  // freduce's run += x[i]: the FAdd's result is ready at the next cluster's entry, where it would wait
+  // in the exit FIFO; its carry register is written as it leaves the cluster it is formed in, so the
+  // phi, read in that cluster, needs no gate and the cycles are predicted.
+  auto p = plan("regress/freduce", rtl::ClusterMode::StallFree);
+  bool found = false;
+  for (size_t l = 0; l < p->plan.loops.size(); ++l) {
+    const rtl::LoopPlan& lp = p->plan.loops[l];
+    const ir::Loop& loop = p->kernel.loops[l];
+    for (uint32_t v = 0; v < loop.ops.size(); ++v) {
+      if (!lp.carryWhereFormed[v]) continue;
+      found = true;
+      const ir::ValueId next = loop.phis[loop.ops[v].index].next;
+      CHECK(lp.isCut(lp.readyPos[next]));
+      CHECK(lp.clusterOf(lp.compPos[next]) == lp.clusterOf(lp.start[v]));
+      CHECK(lp.gates.empty());
+      CHECK(lp.predictable);
+      // Written where it is ready instead, the value would come from a later cluster: a gate is missing.
+      expectRejected(
+          *p, "a carry written where ready, without a gate",
+          [&](rtl::KernelPlan& b) { b.loops[l].carryWhereFormed[v] = false; }, "gate");
+    }
+  }
+  CHECK(found);
 }
 
 TEST_CASE("checkPlan rejects corrupted stall-enable loop plans") {
