@@ -17,22 +17,52 @@ namespace {
 // Opcodes whose operands are all ids and that lowering maps to IR ops.
 bool isPlainValueOp(SpvOp op) {
   switch (op) {
-  case SpvOp::OpIAdd: case SpvOp::OpISub: case SpvOp::OpIMul: case SpvOp::OpUDiv: case SpvOp::OpSDiv:
-  case SpvOp::OpUMod: case SpvOp::OpSRem: case SpvOp::OpSMod: case SpvOp::OpSNegate: case SpvOp::OpNot:
-  case SpvOp::OpBitwiseAnd: case SpvOp::OpBitwiseOr: case SpvOp::OpBitwiseXor:
-  case SpvOp::OpShiftLeftLogical: case SpvOp::OpShiftRightLogical: case SpvOp::OpShiftRightArithmetic:
-  case SpvOp::OpIEqual: case SpvOp::OpINotEqual: case SpvOp::OpUGreaterThan:
-  case SpvOp::OpSGreaterThan: case SpvOp::OpUGreaterThanEqual: case SpvOp::OpSGreaterThanEqual:
-  case SpvOp::OpULessThan: case SpvOp::OpSLessThan: case SpvOp::OpULessThanEqual:
+  case SpvOp::OpIAdd:
+  case SpvOp::OpISub:
+  case SpvOp::OpIMul:
+  case SpvOp::OpUDiv:
+  case SpvOp::OpSDiv:
+  case SpvOp::OpUMod:
+  case SpvOp::OpSRem:
+  case SpvOp::OpSMod:
+  case SpvOp::OpSNegate:
+  case SpvOp::OpNot:
+  case SpvOp::OpBitwiseAnd:
+  case SpvOp::OpBitwiseOr:
+  case SpvOp::OpBitwiseXor:
+  case SpvOp::OpShiftLeftLogical:
+  case SpvOp::OpShiftRightLogical:
+  case SpvOp::OpShiftRightArithmetic:
+  case SpvOp::OpIEqual:
+  case SpvOp::OpINotEqual:
+  case SpvOp::OpUGreaterThan:
+  case SpvOp::OpSGreaterThan:
+  case SpvOp::OpUGreaterThanEqual:
+  case SpvOp::OpSGreaterThanEqual:
+  case SpvOp::OpULessThan:
+  case SpvOp::OpSLessThan:
+  case SpvOp::OpULessThanEqual:
   case SpvOp::OpSLessThanEqual:
-  case SpvOp::OpLogicalEqual: case SpvOp::OpLogicalNotEqual: case SpvOp::OpLogicalOr:
-  case SpvOp::OpLogicalAnd: case SpvOp::OpLogicalNot:
-  case SpvOp::OpSelect: case SpvOp::OpUConvert: case SpvOp::OpSConvert: case SpvOp::OpBitcast:
-  case SpvOp::OpCopyObject: case SpvOp::OpUndef: case SpvOp::OpConvertPtrToU:
-  case SpvOp::OpPtrCastToGeneric: case SpvOp::OpGenericCastToPtr:
-  case SpvOp::OpAccessChain: case SpvOp::OpInBoundsAccessChain: case SpvOp::OpPtrAccessChain:
+  case SpvOp::OpLogicalEqual:
+  case SpvOp::OpLogicalNotEqual:
+  case SpvOp::OpLogicalOr:
+  case SpvOp::OpLogicalAnd:
+  case SpvOp::OpLogicalNot:
+  case SpvOp::OpSelect:
+  case SpvOp::OpUConvert:
+  case SpvOp::OpSConvert:
+  case SpvOp::OpBitcast:
+  case SpvOp::OpCopyObject:
+  case SpvOp::OpUndef:
+  case SpvOp::OpConvertPtrToU:
+  case SpvOp::OpPtrCastToGeneric:
+  case SpvOp::OpGenericCastToPtr:
+  case SpvOp::OpAccessChain:
+  case SpvOp::OpInBoundsAccessChain:
+  case SpvOp::OpPtrAccessChain:
   case SpvOp::OpInBoundsPtrAccessChain:
-  case SpvOp::OpPhi: case SpvOp::OpFunctionCall:
+  case SpvOp::OpPhi:
+  case SpvOp::OpFunctionCall:
   case SpvOp::OpFAdd:
   case SpvOp::OpFSub:
   case SpvOp::OpFMul:
@@ -52,8 +82,13 @@ bool isPlainValueOp(SpvOp op) {
 // Instructions without effect on the hardware (debug info, structured-CF hints, lifetimes).
 bool isIgnored(SpvOp op) {
   switch (op) {
-  case SpvOp::OpNop: case SpvOp::OpLine: case SpvOp::OpNoLine: case SpvOp::OpLoopMerge:
-  case SpvOp::OpSelectionMerge: case SpvOp::OpLoopControlINTEL: case SpvOp::OpLifetimeStart:
+  case SpvOp::OpNop:
+  case SpvOp::OpLine:
+  case SpvOp::OpNoLine:
+  case SpvOp::OpLoopMerge:
+  case SpvOp::OpSelectionMerge:
+  case SpvOp::OpLoopControlINTEL:
+  case SpvOp::OpLifetimeStart:
   case SpvOp::OpLifetimeStop:
     return true;
   default:
@@ -76,29 +111,6 @@ bool volatileIn(const std::vector<uint32_t>& ops, size_t i, bool pair) {
 uint64_t alignmentOf(const std::vector<uint32_t>& ops, size_t i) {
   if (i < ops.size() && (ops[i] & 0x2u) && i + 1 < ops.size()) return ops[i + 1];
   return 0;
-}
-
-// Per block of `f`: reachable from a root (branches to labels outside `f` are ignored).
-std::vector<uint8_t> reachableBlocks(const LFunc& f) {
-  std::unordered_map<Id, size_t> index;
-  for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].label] = i;
-  std::vector<uint8_t> seen(f.blocks.size(), 0);
-  if (f.blocks.empty()) return seen;
-  std::vector<size_t> work;
-  for (uint32_t r : lfuncRoots(f)) {
-    seen[r] = 1;
-    work.push_back(r);
-  }
-  while (!work.empty()) {
-    const size_t b = work.back();
-    work.pop_back();
-    for (Id s : successorLabels(f.blocks[b]))
-      if (auto it = index.find(s); it != index.end() && !seen[it->second]) {
-        seen[it->second] = 1;
-        work.push_back(it->second);
-      }
-  }
-  return seen;
 }
 
 // The blocks of `f` inside an innermost loop of its own CFG (one with no other loop inside).
@@ -469,7 +481,8 @@ private:
       li.lits = {w.at(1)};
       if (w.size() > 3) li.ids.push_back(w[3]);
       break;
-    case SpvOp::OpReturn: case SpvOp::OpUnreachable:
+    case SpvOp::OpReturn:
+    case SpvOp::OpUnreachable:
       break;
     case SpvOp::OpReturnValue:
       li.ids = {w.at(0)};
@@ -495,7 +508,8 @@ private:
   LFunc decodeBlocks(const spirv::Function& f) {
     // Only blocks reachable from the entry: unreachable code may hold anything.
     std::unordered_map<Id, size_t> index;
-    for (size_t i = 0; i < f.blocks.size(); ++i) index[f.blocks[i].label] = i;
+    for (size_t i = 0; i < f.blocks.size(); ++i)
+      index[f.blocks[i].label] = i;
     std::vector<uint8_t> seen(f.blocks.size(), 0);
     std::deque<size_t> work{0};
     seen[0] = 1;
@@ -524,9 +538,8 @@ private:
     }
     dropDeadPhiEntries(out);
     // Restore module order (the entry first).
-    std::stable_sort(out.blocks.begin(), out.blocks.end(), [&](const LBlock& a, const LBlock& b) {
-      return index[a.label] < index[b.label];
-    });
+    std::stable_sort(out.blocks.begin(), out.blocks.end(),
+                     [&](const LBlock& a, const LBlock& b) { return index[a.label] < index[b.label]; });
     return out;
   }
 
@@ -547,7 +560,8 @@ private:
   // Drops phi entries whose predecessor block is not in `f`.
   static void dropDeadPhiEntries(LFunc& f) {
     std::unordered_set<Id> live;
-    for (const auto& b : f.blocks) live.insert(b.label);
+    for (const auto& b : f.blocks)
+      live.insert(b.label);
     for (auto& b : f.blocks)
       for (auto& in : b.insts) {
         if (in.op != SpvOp::OpPhi) continue;
@@ -582,10 +596,12 @@ private:
       sub(b.label);
       for (auto& in : b.insts) {
         if (in.result) sub(in.result);
-        for (Id& id : in.ids) sub(id);
+        for (Id& id : in.ids)
+          sub(id);
       }
       if (b.controls)
-        for (auto& [var, dist] : b.controls->dependencyArray) sub(var);
+        for (auto& [var, dist] : b.controls->dependencyArray)
+          sub(var);
     }
     auto& entry = body.blocks.front().insts;
     entry.insert(entry.begin(), byValCopies.begin(), byValCopies.end());
@@ -596,9 +612,10 @@ private:
     const Id ptrType = c_.typeOf(param);
     const spirv::Type* t = c_.mv.findType(ptrType);
     if (!t || t->kind != spirv::Type::Kind::Pointer || t->storageClass != spirv::spv::StorageClass::Function)
-      c_.failAt(call, fmt::format("parameter {} is decorated FuncParamAttr ByVal but is not a Function-storage "
-                                  "pointer; expected a pointer to the caller's private copy",
-                                  c_.ref(param)));
+      c_.failAt(call,
+                fmt::format("parameter {} is decorated FuncParamAttr ByVal but is not a Function-storage "
+                            "pointer; expected a pointer to the caller's private copy",
+                            c_.ref(param)));
     LInst var;
     var.op = SpvOp::OpVariable;
     var.type = ptrType;
@@ -672,9 +689,10 @@ private:
                                     c_.ref(call.ids.at(0))));
       if (std::find(stack.begin(), stack.end(), callee->id) != stack.end()) {
         std::string chain;
-        for (Id fn : stack) chain += c_.nameOf(fn) + " -> ";
-        c_.failAt(call, fmt::format("recursion is not supported in hardware ({}{})", chain,
-                                    c_.nameOf(callee->id)));
+        for (Id fn : stack)
+          chain += c_.nameOf(fn) + " -> ";
+        c_.failAt(call,
+                  fmt::format("recursion is not supported in hardware ({}{})", chain, c_.nameOf(callee->id)));
       }
       stack.push_back(callee->id);
       LFunc body = decode(*callee, stack);
@@ -756,77 +774,6 @@ std::vector<uint32_t> lfuncRoots(const LFunc& f) {
     for (uint32_t i = 0; i < f.blocks.size(); ++i)
       if (f.blocks[i].label == s.entry) roots.push_back(i);
   return roots;
-}
-
-} // namespace spvhls::ir::lower
-
-namespace spvhls::ir::lower {
-
-void checkFunc(const Context& c, const LFunc& f, const char* pass) {
-  auto fail = [&](const LInst* at, const std::string& msg) {
-    const SourceLoc loc = at ? c.locOf(at->src) : c.locOf(c.entry.inst);
-    throw InternalError(loc, at ? c.describe(*at) : "kernel " + c.entry.name,
-                        fmt::format("after {}: working copy invariant violated: {}", pass, msg));
-  };
-  if (f.blocks.empty()) fail(nullptr, "no blocks");
-  std::unordered_map<Id, size_t> index;
-  std::unordered_set<Id> defined;
-  for (size_t i = 0; i < f.blocks.size(); ++i) {
-    if (!index.emplace(f.blocks[i].label, i).second) fail(nullptr, "a block label is used twice");
-    for (const auto& in : f.blocks[i].insts)
-      if (in.result && !defined.insert(in.result).second) fail(&in, "result id defined twice");
-  }
-  auto isTerminator = [](SpvOp op) {
-    return op == SpvOp::OpBranch || op == SpvOp::OpBranchConditional || op == SpvOp::OpSwitch ||
-           op == SpvOp::OpReturn || op == SpvOp::OpReturnValue || op == SpvOp::OpUnreachable;
-  };
-  std::vector<std::vector<Id>> preds(f.blocks.size());
-  for (const auto& b : f.blocks) {
-    if (b.insts.empty() || !isTerminator(b.insts.back().op)) fail(b.insts.empty() ? nullptr : &b.insts.back(),
-                                                                   "block " + c.nameOf(b.label) + " has no terminator");
-    for (Id s : successorLabels(b)) {
-      auto it = index.find(s);
-      if (it == index.end()) fail(&b.insts.back(), "branch to " + c.ref(s) + ", which is not a block");
-      preds[it->second].push_back(b.label);
-    }
-  }
-  // Reachability: a dominator-tree walk never sees unreachable blocks, so nothing may be left there.
-  const std::vector<uint8_t> seen = reachableBlocks(f);
-  for (size_t i = 0; i < f.blocks.size(); ++i)
-    if (!seen[i]) fail(&f.blocks[i].insts.front(), "block " + c.nameOf(f.blocks[i].label) + " is unreachable");
-
-  std::unordered_set<Id> params(c.entryFunc.params.begin(), c.entryFunc.params.end());
-  for (const LShared& s : f.shared)
-    params.insert(s.params.begin(), s.params.end());
-  const std::unordered_set<Id> globals(c.mv.globals.begin(), c.mv.globals.end()); // not a search per operand
-  auto isDefined = [&](Id id) {
-    return defined.count(id) || index.count(id) || params.count(id) || globals.count(id) ||
-           c.mv.constants.count(id) || c.mv.types.count(id) || c.mv.functionIndex.count(id) ||
-           c.mv.extInstImports.count(id) || c.isSynthesizedUndef(id);
-  };
-  for (size_t bi = 0; bi < f.blocks.size(); ++bi) {
-    const auto& b = f.blocks[bi];
-    bool phisDone = false;
-    for (size_t i = 0; i < b.insts.size(); ++i) {
-      const LInst& in = b.insts[i];
-      if (i + 1 < b.insts.size() && isTerminator(in.op)) fail(&in, "terminator in the middle of a block");
-      for (Id id : in.ids)
-        if (!isDefined(id)) fail(&in, "operand " + c.ref(id) + " is not defined");
-      if (in.op != SpvOp::OpPhi) {
-        phisDone = true;
-        continue;
-      }
-      if (phisDone) fail(&in, "phi after a non-phi");
-      std::vector<Id> got;
-      for (size_t j = 1; j < in.ids.size(); j += 2) got.push_back(in.ids[j]);
-      std::vector<Id> want = preds[bi];
-      std::sort(got.begin(), got.end());
-      std::sort(want.begin(), want.end());
-      if (in.ids.size() % 2 != 0 || got != want)
-        fail(&in, fmt::format("phi has {} entries for the {} predecessors of {}", got.size(), want.size(),
-                              c.nameOf(b.label)));
-    }
-  }
 }
 
 } // namespace spvhls::ir::lower

@@ -60,6 +60,8 @@ struct LFunc {
 
 // Indices of the roots of `f`: blocks[0] and each shared function's entry.
 std::vector<uint32_t> lfuncRoots(const LFunc& f);
+// Per block of `f`: reachable from a root (branches to labels outside `f` are ignored).
+std::vector<uint8_t> reachableBlocks(const LFunc& f);
 
 // Floating-point comparisons and classifications (OpFOrd*, OpFUnord*, OpOrdered, OpUnordered, OpIsNan,
 // OpIsInf): decoded with their id operands (lower_decode.cpp), translated to integer logic on the bits.
