@@ -463,10 +463,14 @@ void LoopWriter::unit(const UnitInstance& inst) {
 }
 
 void LoopWriter::sideFifo(ValueId v, const ExprP& y) {
-  const uint32_t from = p_.clusterOf(p_.start[v]), e = p_.cuts[from + 1] - 1, cp = p_.compPos[v];
   auto out = b_.fifo({fmt::format(FMT_COMPILE("sf{}"), v), width(v), p_.sideFifoDepth[v], true,
-                      exitValidDelayed(from, cp - e), y, vk_[cp], fifoClear_});
+                      unitResultValid(v), y, vk_[p_.compPos[v]], fifoClear_});
   b_.assign(c_[v], out.dout);
+}
+
+ExprP LoopWriter::unitResultValid(ValueId v) {
+  const uint32_t from = p_.clusterOf(p_.start[v]), e = p_.cuts[from + 1] - 1;
+  return exitValidDelayed(from, p_.compPos[v] - e);
 }
 
 ExprP LoopWriter::exitValidDelayed(uint32_t j, uint32_t d) {
@@ -538,18 +542,13 @@ void LoopWriter::carries() {
     if (!carry_[k]) continue;
     const ir::LoopPhi& ph = loop_.phis[k];
     uint32_t rn = p_.readyPos[ph.next];
-    bool whereFormed = false;
-    for (ValueId v = 0; v < loop_.ops.size(); ++v)
-      whereFormed |=
-          loop_.ops[v].kind == OpKind::LoopPhi && loop_.ops[v].index == k && p_.carryWhereFormed[v];
-    if (whereFormed && p_.unitSpan(ph.next)) {
-      // As the unit's result comes out (LoopPlan::carryWhereFormed): when it is pushed into its side FIFO.
-      const uint32_t from = p_.clusterOf(p_.start[ph.next]), e = p_.cuts[from + 1] - 1;
+    if (p_.carryWhereFormed[k] && p_.unitSpan(ph.next)) {
+      // As the unit's result comes out (LoopPlan::carryWhereFormed).
       b_.drive(carry_[k]).updates = {{start_, li_[ph.initLiveIn]},
-                                     {exitValidDelayed(from, p_.compPos[ph.next] - e), unitOut_.at(ph.next)}};
+                                     {unitResultValid(ph.next), unitOut_.at(ph.next)}};
       continue;
     }
-    if (whereFormed) rn = p_.compPos[ph.next]; // written as it leaves the cluster it is formed in
+    if (p_.carryWhereFormed[k]) rn = p_.compPos[ph.next]; // written as it leaves the cluster it is formed in
     if (p_.reinvocable)                        // the first token takes its initial value (phiRead)
       b_.drive(carry_[k]).updates = {{vk_[rn] & adv(), valueAt(ph.next, rn)}};
     else

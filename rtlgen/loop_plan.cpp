@@ -357,13 +357,14 @@ std::optional<CarryGate> planGate(const ir::Loop& loop, LoopPlan& p, const sched
   // A memory order is kept once the request is issued (the port answers in order); an inner loop's
   // accesses are done when its results are captured; a carried value once its carry register is
   // written (where it is ready, or formed: carryWhereFormed).
-  const uint32_t fromPos = d.kind == Kind::LoopCarried
-                               ? (p.carryWhereFormed[d.to] ? p.compPos[d.from] : p.readyPos[d.from])
+  const bool carried = d.kind == Kind::LoopCarried;
+  const bool formed = carried && p.carryWhereFormed[loop.ops[d.to].index];
+  const uint32_t fromPos = carried ? (formed ? p.compPos[d.from] : p.readyPos[d.from])
                            : loop.ops[d.from].kind == OpKind::LoopCall ? p.compPos[d.from]
                                                                        : p.start[d.from];
   const uint32_t toPos = p.start[d.to];
   // A unit's result written as it comes out: in the cluster the unit starts in, where the phi is read.
-  if (d.kind == Kind::LoopCarried && p.carryWhereFormed[d.to] && p.unitSpan(d.from)) return std::nullopt;
+  if (formed && p.unitSpan(d.from)) return std::nullopt;
   if (p.clusterOf(fromPos) <= p.clusterOf(toPos) || d.distance > p.inFlightBound()) return std::nullopt;
   CarryGate g{d.from, d.to, fromPos, p.clusterOf(toPos), d.distance};
   // The consumer reads `slack` cycles after its admission; the iteration it depends on must be at
@@ -372,7 +373,7 @@ std::optional<CarryGate> planGate(const ir::Loop& loop, LoopPlan& p, const sched
   // the producer's cluster, as it is admitted into it.
   const uint32_t fromCut = p.cuts[p.clusterOf(fromPos)], entry = p.cuts[g.toCluster], slack = toPos - entry;
   bool forward = false;
-  if (d.kind == Kind::LoopCarried && !p.carryWhereFormed[d.to] && fromPos + 1 > fromCut + slack) {
+  if (carried && !formed && fromPos + 1 > fromCut + slack) {
     forward = true; // reading the value as it is produced saves a cycle
     p.forwardPos[d.to] = int(fromPos);
   }
@@ -383,7 +384,7 @@ std::optional<CarryGate> planGate(const ir::Loop& loop, LoopPlan& p, const sched
     g.countPos = fromCut; // as it is admitted there
     g.countAsAdmitted = true;
   }
-  g.waits = uint64_t(g.countPos) + (g.countAsAdmitted ? 0 : 1) > uint64_t(d.distance) * p.ii + entry;
+  g.waits = g.lag() > uint64_t(d.distance) * p.ii + entry;
   return g;
 }
 
@@ -440,7 +441,7 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
   // A phi whose next value is formed at a cluster's end, or by a unit running across cuts, has its
   // carry written as it is formed (carryWhereFormed): the value need not travel on to where it is
   // ready, and no gate waits for it there. Counted phis drop it below (no carry register).
-  p.carryWhereFormed.assign(n, false);
+  p.carryWhereFormed.assign(loop.phis.size(), false);
   if (kind == ClusterMode::StallFree) {
     // Each phi's reads: the last position, and whether all lie in one cluster (which).
     std::vector<uint32_t> lastRead(loop.phis.size(), 0);
@@ -451,11 +452,10 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
       lastRead[k] = std::max(lastRead[k], p.start[v]);
       readCluster[k] = readCluster[k] == -1 || readCluster[k] == int(c) ? int(c) : -2;
     }
-    for (size_t v = 0; v < n; ++v) {
-      if (loop.ops[v].kind != OpKind::LoopPhi) continue;
-      const uint32_t k = loop.ops[v].index;
+    for (size_t k = 0; k < loop.phis.size(); ++k) {
+      // (A phi's own reader, or another phi, is formed where it is ready.)
       const ir::ValueId next = loop.phis[k].next;
-      if (next == v || p.compPos[next] + 1 != p.readyPos[next]) continue;
+      if (p.compPos[next] + 1 != p.readyPos[next]) continue;
       // Formed at the end of a cluster: every read must come before it (a read at readyPos, allowed
       // too, would take its own iteration's).
       const bool atEnd = p.isCut(p.readyPos[next]) && lastRead[k] <= p.compPos[next];
@@ -463,7 +463,7 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
       // waits at the cuts it crosses (its first cluster runs the unit): read in that cluster, it is
       // there in time by the schedule, and after the reader's own iteration read it.
       const bool unitSpan = p.unitSpan(next) && readCluster[k] == int(p.clusterOf(p.start[next]));
-      p.carryWhereFormed[v] = atEnd || unitSpan;
+      p.carryWhereFormed[k] = atEnd || unitSpan;
     }
   }
   std::vector<std::set<uint32_t>> reads(n); // per op: the positions it is read at
@@ -481,12 +481,9 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
   }
   // Where the carry register takes the next value: where it is ready, or formed (carryWhereFormed:
   // at compPos, or from a unit's output, not from the pipeline at all).
-  std::vector<bool> whereFormed(loop.phis.size(), false);
-  for (size_t v = 0; v < n; ++v)
-    if (p.carryWhereFormed[v]) whereFormed[loop.ops[v].index] = true;
   for (size_t k = 0; k < loop.phis.size(); ++k) {
     const ir::ValueId next = loop.phis[k].next;
-    if (!whereFormed[k])
+    if (!p.carryWhereFormed[k])
       use(next, p.readyPos[next]);
     else if (!p.unitSpan(next))
       use(next, p.compPos[next]);
@@ -563,7 +560,7 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
   // producing position when it is II or more past the read (no multiplexer where it cannot).
   placeCounters(loop, p, reads);
   for (size_t v = 0; v < n; ++v)
-    if (p.phiCounted(ir::ValueId(v))) p.carryWhereFormed[v] = false;
+    if (p.phiCounted(ir::ValueId(v))) p.carryWhereFormed[loop.ops[v].index] = false;
   p.forwardPos.assign(n, -1);
   for (size_t v = 0; v < n; ++v) {
     if (loop.ops[v].kind != OpKind::LoopPhi) continue;

@@ -40,6 +40,8 @@ struct CarryGate {
   uint32_t countPos = 0;        // position whose passing is counted
   bool countAsAdmitted = false; // also the token admitted at countPos (a cut) this very cycle
   bool waits = false;
+  // Cycles from iteration k's count to the earliest admission of iteration k + distance.
+  uint64_t lag() const { return uint64_t(countPos) + (countAsAdmitted ? 0 : 1); }
 };
 
 struct LoopPlan {
@@ -109,7 +111,7 @@ struct LoopPlan {
   // the same cluster, or across clusters where its gate lets it read that early), the position that
   // value is taken from (readyPos of the phi's next); else -1 (the phi reads its carry register).
   std::vector<int> forwardPos;
-  // Per op (stall-free): for a LoopPhi whose next value is formed a cycle before it is ready
+  // Per phi (stall-free): for a phi whose next value is formed a cycle before it is ready
   // (compPos + 1 = readyPos), the carry register is written as the value is formed, not once its
   // token reaches readyPos: (a) formed at the end of a cluster (readyPos is the next one's entry,
   // where the token may wait in the exit FIFO) and read no later, written from the value at compPos

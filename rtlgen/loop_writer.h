@@ -177,6 +177,9 @@ private:
 
   // vk of cluster j's last position, `d` >= 1 cycles ago (a register chain shared by its units).
   ExprP exitValidDelayed(uint32_t j, uint32_t d);
+  // Stall-free, v on a unit whose span crosses clusters: its token's result comes out of the unit now
+  // (the token left the first cluster's last position e, compPos - e cycles ago).
+  ExprP unitResultValid(ValueId v);
 
   // A unit's result that only writes a carry register as it comes out (LoopPlan::carryWhereFormed):
   // nothing in the pipeline reads it, so it has no side FIFO and no value of its own.

@@ -45,16 +45,16 @@ private:
     throw InternalError(loop_.loc, "loop " + loop_.name, "plan check: " + what);
   }
   std::string label(uint32_t v) const { return sched::opLabel(loop_.ops[v], v); }
-  // Cycles from the gated iteration's count to the consumer's admission, at the least.
-  static uint64_t gateLag(const CarryGate& g) { return uint64_t(g.countPos) + (g.countAsAdmitted ? 0 : 1); }
 
   void shapes() const {
     const size_t n = loop_.ops.size();
     if (p_.start.size() != n || p_.compPos.size() != n || p_.readyPos.size() != n || p_.lastUse.size() != n ||
-        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.carryWhereFormed.size() != n ||
-        p_.unitModule.size() != n || p_.sideFifoDepth.size() != n || p_.rematerialized.size() != n ||
-        p_.carriedTo.size() != n || p_.counters.size() != n)
+        p_.respFifoDepth.size() != n || p_.forwardPos.size() != n || p_.unitModule.size() != n ||
+        p_.sideFifoDepth.size() != n || p_.rematerialized.size() != n || p_.carriedTo.size() != n ||
+        p_.counters.size() != n)
       fail(fmt::format("per-operation vectors do not have the loop's {} entries", n));
+    if (p_.carryWhereFormed.size() != loop_.phis.size())
+      fail(fmt::format("carryWhereFormed does not have the loop's {} phis", loop_.phis.size()));
     if (ls_.schedule.start.size() != n) fail("the schedule does not cover every operation");
     if (p_.ii != ls_.schedule.ii)
       fail(fmt::format("II {} differs from the schedule's {}", p_.ii, ls_.schedule.ii));
@@ -128,8 +128,8 @@ private:
       // A carry register takes the next value where it is ready, or as it is formed: at compPos, or
       // from a unit's output (not from the pipeline).
       if (op.kind == OpKind::LoopPhi && loop_.phis[op.index].next == v && !p_.phiCounted(i) &&
-          !(p_.carryWhereFormed[i] && p_.unitSpan(v)))
-        last = std::max(last, int(p_.carryWhereFormed[i] ? p_.compPos[v] : p_.readyPos[v]));
+          !(p_.carryWhereFormed[op.index] && p_.unitSpan(v)))
+        last = std::max(last, int(p_.carryWhereFormed[op.index] ? p_.compPos[v] : p_.readyPos[v]));
     }
     if (loop_.continueCond == v) last = std::max(last, int(p_.exitPos));
     if (std::find(loop_.liveOuts.begin(), loop_.liveOuts.end(), v) != loop_.liveOuts.end())
@@ -360,9 +360,10 @@ private:
         if (d.kind == sched::Dependence::Kind::LoopCarried)
           // Written where it is ready, or as it is formed: at compPos, or as a unit running across cuts
           // puts it out, in the timeline of the cluster the unit starts in.
-          done = !p_.carryWhereFormed[d.to] ? p_.start[d.from] + ls_.problem.ops[d.from].latency
-                 : p_.unitSpan(d.from)      ? p_.start[d.from]
-                                            : p_.compPos[d.from];
+          done = !p_.carryWhereFormed[loop_.ops[d.to].index]
+                     ? p_.start[d.from] + ls_.problem.ops[d.from].latency
+                 : p_.unitSpan(d.from) ? p_.start[d.from]
+                                       : p_.compPos[d.from];
         else if (d.kind == sched::Dependence::Kind::Memory)
           done = p_.start[d.from] +
                  (loop_.ops[d.from].kind == OpKind::LoopCall ? lib_.unit(loop_.ops[d.from]).resultOffset : 0);
@@ -389,12 +390,12 @@ private:
         fail(fmt::format("the gate of {} counts at {}{}, outside its producer's cluster ({}..{})",
                          label(g.to), g.countPos, g.countAsAdmitted ? " as admitted" : "", fromCut,
                          g.fromPos));
-      if (gateLag(g) + (p_.start[g.to] - entry) < g.fromPos + (forwarded ? 0 : 1))
+      if (g.lag() + (p_.start[g.to] - entry) < g.fromPos + (forwarded ? 0 : 1))
         fail(fmt::format("the gate of {} counts at {}: its read at {} may come before {} is complete at {}",
                          label(g.to), g.countPos, p_.start[g.to], label(g.from), g.fromPos));
       // At the assumed latency iteration k passes countPos at k * II + countPos, and the consumer's
       // cluster admits iteration k + distance at (k + distance) * II + entry.
-      if (g.waits != (gateLag(g) > uint64_t(g.distance) * p_.ii + entry))
+      if (g.waits != (g.lag() > uint64_t(g.distance) * p_.ii + entry))
         fail(fmt::format("the gate of {} is said to {}wait at the assumed latency", label(g.to),
                          g.waits ? "" : "not "));
       if (g.waits && p_.predictable)
@@ -405,21 +406,25 @@ private:
     // formed at compPos, read no later; or formed by a unit running across cuts (its result comes
     // out a fixed time after its token entered it), read only in the cluster the unit starts in,
     // where tokens keep at least II apart.
-    for (uint32_t v = 0; v < loop_.ops.size(); ++v) {
-      if (!p_.carryWhereFormed[v]) continue;
-      const ir::ValueId next = loop_.phis[loop_.ops[v].index].next;
-      if (!p_.stallFree() || p_.phiCounted(v) || next == v ||
-          p_.compPos[next] + 1 != p_.start[next] + ls_.problem.ops[next].latency)
-        fail(fmt::format("{}'s carry register is written where {} is formed, which is not a cycle before "
+    for (uint32_t k = 0; k < loop_.phis.size(); ++k) {
+      if (!p_.carryWhereFormed[k]) continue;
+      const std::string& phi = loop_.phis[k].name;
+      const ir::ValueId next = loop_.phis[k].next;
+      if (!p_.stallFree() || p_.compPos[next] + 1 != p_.start[next] + ls_.problem.ops[next].latency)
+        fail(fmt::format("phi {}'s carry register is written where {} is formed, which is not a cycle before "
                          "it is ready",
-                         label(v), label(next)));
+                         phi, label(next)));
       const bool unitSpan = p_.unitSpan(next);
-      for (uint32_t u = 0; u < loop_.ops.size(); ++u)
-        if (loop_.ops[u].kind == OpKind::LoopPhi && loop_.ops[u].index == loop_.ops[v].index &&
-            (unitSpan ? cluster(p_.start[u]) != cluster(p_.start[next]) : p_.start[u] > p_.compPos[next]))
-          fail(fmt::format("{}'s carry register is written as {} is formed, at {}{}, but {} reads it at {}",
-                           label(v), label(next), p_.compPos[next],
-                           unitSpan ? " by a unit started in another cluster" : "", label(u), p_.start[u]));
+      for (uint32_t u = 0; u < loop_.ops.size(); ++u) {
+        if (loop_.ops[u].kind != OpKind::LoopPhi || loop_.ops[u].index != k) continue;
+        if (p_.phiCounted(u))
+          fail(fmt::format("phi {} is counted at {}, but has a carry register", phi, label(u)));
+        if (unitSpan ? cluster(p_.start[u]) != cluster(p_.start[next]) : p_.start[u] > p_.compPos[next])
+          fail(fmt::format(
+              "phi {}'s carry register is written as {} is formed, at {}{}, but {} reads it at {}", phi,
+              label(next), p_.compPos[next], unitSpan ? " by a unit started in another cluster" : "",
+              label(u), p_.start[u]));
+      }
     }
     if (p_.reinvocable && (p_.stallFree() || !p_.gates.empty() || p_.subPipelines))
       fail("a reinvocable loop is stall-free, has gates or runs inner loops");
@@ -461,8 +466,8 @@ private:
       // Across clusters, the phi's gate may admit it early enough to read the value as it is produced.
       bool acrossNeeded = false;
       for (const CarryGate& g : p_.gates)
-        if (g.to == v && !sameCluster && !p_.carryWhereFormed[v] &&
-            gateLag(g) + (read - p_.cuts.at(g.toCluster)) == produced)
+        if (g.to == v && !sameCluster && !p_.carryWhereFormed[loop_.ops[v].index] &&
+            g.lag() + (read - p_.cuts.at(g.toCluster)) == produced)
           acrossNeeded = true;
       const bool needed = (next != v && produced >= read + p_.ii && sameCluster) || acrossNeeded;
       if (needed != (fwd >= 0) || (needed && uint32_t(fwd) != produced))

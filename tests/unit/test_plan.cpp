@@ -480,7 +480,7 @@ TEST_CASE("a float sum on a unit running across cuts is carried from the unit's 
     const rtl::LoopPlan& lp = p->plan.loops[l];
     const ir::Loop& loop = p->kernel.loops[l];
     for (uint32_t v = 0; v < loop.ops.size(); ++v) {
-      if (!lp.carryWhereFormed[v]) continue;
+      if (loop.ops[v].kind != OpKind::LoopPhi || !lp.carryWhereFormed[loop.ops[v].index]) continue;
       const ir::ValueId next = loop.phis[loop.ops[v].index].next;
       if (!lp.unitSpan(next)) continue;
       ++found;
@@ -498,7 +498,7 @@ TEST_CASE("a float sum on a unit running across cuts is carried from the unit's 
         // Written where ready instead, the sum would come from a later cluster: a gate is missing.
         expectRejected(
             *p, "a unit's carry written where ready, without a gate",
-            [&](rtl::KernelPlan& b) { b.loops[l].carryWhereFormed[v] = false; }, "gate");
+            [&](rtl::KernelPlan& b) { b.loops[l].carryWhereFormed[loop.ops[v].index] = false; }, "gate");
       }
     }
   }
@@ -515,7 +515,7 @@ TEST_CASE("a running sum formed at a cluster's end is carried from there: no rec
     const rtl::LoopPlan& lp = p->plan.loops[l];
     const ir::Loop& loop = p->kernel.loops[l];
     for (uint32_t v = 0; v < loop.ops.size(); ++v) {
-      if (!lp.carryWhereFormed[v]) continue;
+      if (loop.ops[v].kind != OpKind::LoopPhi || !lp.carryWhereFormed[loop.ops[v].index]) continue;
       found = true;
       const ir::ValueId next = loop.phis[loop.ops[v].index].next;
       CHECK(lp.isCut(lp.readyPos[next]));
@@ -525,7 +525,7 @@ TEST_CASE("a running sum formed at a cluster's end is carried from there: no rec
       // Written where it is ready instead, the value would come from a later cluster: a gate is missing.
       expectRejected(
           *p, "a carry written where ready, without a gate",
-          [&](rtl::KernelPlan& b) { b.loops[l].carryWhereFormed[v] = false; }, "gate");
+          [&](rtl::KernelPlan& b) { b.loops[l].carryWhereFormed[loop.ops[v].index] = false; }, "gate");
     }
   }
   CHECK(found);
