@@ -1,4 +1,4 @@
-// Helpers of the lowering tests (test_lower.cpp, test_loop_transforms.cpp): fixtures from
+// Helpers of the lowering tests (test_lower*.cpp, test_loop_transforms.cpp): fixtures from
 // tests/unit/data/lower/, lowering with verification, and running the golden interpreter and the IR
 // evaluator on the same inputs.
 #pragma once

@@ -2,6 +2,8 @@
 // scheduler for tiny problems (the reference the algorithms are compared with).
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -21,13 +23,15 @@ inline Dependence dep(uint32_t from, uint32_t to, int latency, uint32_t distance
   return d;
 }
 
+// The message of the DiagnosticError `f` throws; fails the test if it throws nothing.
 inline std::string errorOf(const std::function<void()>& f) {
   try {
     f();
   } catch (const DiagnosticError& e) {
     return e.what();
   }
-  return "";
+  FAIL("expected a DiagnosticError");
+  return {};
 }
 
 inline bool contains(const std::string& s, const std::string& part) {

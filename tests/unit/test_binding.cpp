@@ -1,6 +1,6 @@
 // Modulo binding (rtlgen/unit_binding.h): bindUnits' rules in both cluster kinds and its optimum in
-// stall-enable loops (the plan of a kernel whose units are shared and checkPlan's binding rule:
-// test_plan.cpp).
+// stall-enable loops (the plan of a kernel whose units are shared: test_plan.cpp; checkPlan's binding
+// rule: test_plan_check.cpp).
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // The HLS IR's own layer: types, the operation table, the verifier's type rules, the region tree,
 // processes and channels, memory kinds and ports, loops calling inner loops, and the back end's
-// "not supported yet" check. Lowering itself is tested in test_lower.cpp.
+// "not supported yet" check. Lowering itself is tested in test_lower*.cpp.
 #include <doctest/doctest.h>
 
 #include <algorithm>
