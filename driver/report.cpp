@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "rtlgen/pipeline_timing.h"
 #include "rtlgen/ram_gen.h"
 
 namespace spvhls::driver {
@@ -417,7 +418,12 @@ json reportJson(const Compiled& c) {
                                                    {"burst", hw.burst},
                                                    {"burst_period", hw.burstPeriod}}
                                             : json(nullptr);
-    if (!hw.predictable) jl["not_predicted_because"] = hw.unpredictedWhy;
+    if (!hw.predictable) {
+      const std::string unmodelled = rtl::unmodelledReason(k, c.rtl, uint32_t(l));
+      jl["no_closed_form_because"] = hw.unpredictedWhy;
+      jl["cycle_model"] = unmodelled.empty();
+      if (!unmodelled.empty()) jl["not_predicted_because"] = unmodelled;
+    }
     loops.push_back(jl);
   }
   j["loops"] = loops;
@@ -738,8 +744,12 @@ std::string reportBody(const Compiled& c) {
       s += fmt::format("  predicted cycles: {} + {} x iterations (a top-tested loop runs trip count + 1 iterations; "
                        "fixed memory latency {}, no back-pressure)\n",
                        hw.cyclesBase, hw.cyclesPerIteration, c.target.memLatency);
+    else if (const std::string unmodelled = rtl::unmodelledReason(k, c.rtl, uint32_t(l)); unmodelled.empty())
+      s += fmt::format("  predicted cycles: per run, by stepping the hardware cycle by cycle (`spvhls sim "
+                       "--check-cycles`; no closed form: {})\n",
+                       hw.unpredictedWhy);
     else
-      s += fmt::format("  predicted cycles: not predicted ({})\n", hw.unpredictedWhy);
+      s += fmt::format("  predicted cycles: not predicted ({}; {})\n", hw.unpredictedWhy, unmodelled);
     if (l < c.reinvocation.size()) s += "  reinvocation:     " + reinvocationText(c.reinvocation[l]) + "\n";
     if (auto e = expectedCycles(loop, hw))
       s += fmt::format("  expected cycles:  {} per invocation (LoopCountINTEL {} {}: {} iterations)\n",

@@ -15,6 +15,7 @@
 
 #include "driver/report.h"
 #include "ir/ir_eval.h"
+#include "rtlgen/pipeline_timing.h"
 #include "rtlgen/task_timing.h"
 #include "sim/interp.h"
 #include "sim/runspec.h"
@@ -288,7 +289,9 @@ int simCommand(const Args& a) {
   // reference of approximated kernels, the LoopCountINTEL checks, the cycle prediction's profile).
   std::optional<ir::EvalResult> irResult;
   auto irRun = [&]() -> const ir::EvalResult& {
-    if (!irResult) irResult = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages);
+    if (!irResult)
+      irResult = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages,
+                                    rtl::predicateProfile(c.kernel, c.rtl));
     return *irResult;
   };
   sim::BufferSet expected = golden.buffers;
@@ -416,8 +419,7 @@ int simCommand(const Args& a) {
     try {
       const ir::EvalResult& profile = irRun();
       if (c.kernel.tasks.empty()) {
-        predicted = rtl::predictCycles(c.kernel, c.rtl, profile.blockCounts, profile.loopIterations, why,
-                                       profile.loopCallIterations);
+        predicted = rtl::predictCycles(c.kernel, c.rtl, profile, why);
       } else {
         std::vector<const rtl::RtlResult*> bodies = {nullptr};
         for (const driver::Compiled& t : c.tasks)

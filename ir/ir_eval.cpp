@@ -95,6 +95,8 @@ public:
     return served_ ? servedResult_ : r;
   }
 
+  void recordPredicatesOf(std::vector<bool> loops) { recordPredicates_ = std::move(loops); }
+
   EvalResult run() {
     vals_.assign(k_.ops.size(), 0);
     loopOuts_.assign(k_.ops.size(), {});
@@ -114,12 +116,15 @@ private:
   bool pending_ = false, served_ = false;
   uint64_t servedResult_ = 0;
   struct Idle {}; // a served body's loop found no invocation: it has served its one
+  uint64_t predicateWords_ = 0;
+  std::vector<bool> recordPredicates_; // per loop: record its iterations' predicates (EvalResult)
 
   void init() {
     r_.loopIterations.assign(k_.loops.size(), 0);
     r_.loopMinIterations.assign(k_.loops.size(), UINT64_MAX);
     r_.loopMaxIterations.assign(k_.loops.size(), 0);
     r_.loopCallIterations.assign(k_.loops.size(), {});
+    r_.loopIterationPredicates.assign(k_.loops.size(), {});
     r_.blockCounts.assign(k_.blocks.size(), 0);
     taskResults_.assign(k_.processes.size(), {});
   }
@@ -434,6 +439,17 @@ private:
     return runLoop(call.index, ins);
   }
 
+  void recordPredicates(uint32_t loop, const std::vector<uint64_t>& words) {
+    if (r_.predicateTraceTruncated) return;
+    predicateWords_ += words.size();
+    if (predicateWords_ > kMaxTraceEvents) {
+      r_.predicateTraceTruncated = true;
+      return;
+    }
+    auto& to = r_.loopIterationPredicates[loop];
+    to.insert(to.end(), words.begin(), words.end());
+  }
+
   std::vector<uint64_t> runLoop(uint32_t index, const std::vector<uint64_t>& ins) {
     const Loop& lp = k_.loops[index];
     std::vector<uint64_t> vals(lp.ops.size(), 0), phis(lp.phis.size());
@@ -442,6 +458,15 @@ private:
     uint64_t iterations = 0;
     for (;; ++iterations) {
       ++r_.loopIterations[index];
+      // This iteration's record of its timed operations' predicates, if asked for.
+      std::vector<uint64_t> preds(
+          index < recordPredicates_.size() && recordPredicates_[index] ? ir::predicateWords(lp) : 0, 0);
+      size_t timed = 0;
+      auto record = [&](const Op& op, ValueId predicate) {
+        if (!preds.empty() && (predicate == kNone || (vals[predicate] & 1)))
+          preds[timed / 64] |= uint64_t(1) << (timed % 64);
+        timed += ir::timedOperation(op);
+      };
       try {
         for (ValueId v = 0; v < lp.ops.size(); ++v) {
           const Op& op = lp.ops[v];
@@ -450,19 +475,25 @@ private:
           case OpKind::LiveIn: vals[v] = ins[op.index]; break;
           case OpKind::LoopPhi: vals[v] = phis[op.index]; break;
           case OpKind::LoopCall: // an inner loop, in the iterations its predicate (last operand) holds
+            record(op, op.operands.back());
             if (op.operands.back() == kNone || (vals[op.operands.back()] & 1))
               innerOuts[v] = callLoop(op, vals);
             else
               innerOuts[v].assign(k_.loops[op.index].liveOuts.size(), 0);
             break;
           case OpKind::LoopOut: vals[v] = innerOuts[op.operands[0]].at(op.index); break;
-          default: vals[v] = compute(op, lp.ops, vals); break;
+          default:
+            vals[v] = compute(op, lp.ops, vals);
+            if (op.kind == OpKind::Load) record(op, op.operands[1]);
+            if (op.kind == OpKind::Store) record(op, op.operands[2]);
+            break;
           }
         }
       } catch (const Idle&) { // a served body waits for its next invocation: nothing of this iteration ran
         --r_.loopIterations[index];
         return std::vector<uint64_t>(lp.liveOuts.size(), 0);
       }
+      if (!preds.empty()) recordPredicates(index, preds);
       if (!(vals[lp.continueCond] & 1)) break;
       for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = vals[lp.phis[i].next];
     }
@@ -479,8 +510,10 @@ private:
 
 EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
                           std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps,
-                          const std::map<uint32_t, std::vector<uint8_t>>& preload) {
+                          const std::map<uint32_t, std::vector<uint8_t>>& preload,
+                          const std::vector<bool>& recordPredicates) {
   Evaluator e(k, args, buffers, maxSteps, preload);
+  e.recordPredicatesOf(recordPredicates);
   return e.run();
 }
 

@@ -21,6 +21,13 @@ struct EvalResult {
   // Per Kernel::loops entry: each call's iterations, in order (rtl::predictCycles for loops whose
   // cycles are not linear in the iterations).
   std::vector<std::vector<uint64_t>> loopCallIterations;
+  // Per Kernel::loops entry asked for (evaluateKernel's recordPredicates): per iteration, in order over
+  // its calls, which of its timed operations (timedOperation: bit j of the record is the loop's j-th)
+  // were predicated on, in predicateWords(loop) words, for the cycle model of pipelines whose timing
+  // has no closed form (rtlgen/pipeline_timing.h). Empty for other loops; past kMaxTraceEvents words
+  // in all, `predicateTraceTruncated` is set and recording stops.
+  std::vector<std::vector<uint64_t>> loopIterationPredicates;
+  bool predicateTraceTruncated = false;
   std::vector<uint64_t> blockCounts;          // per Kernel block: executions (a LoopCall block's: calls)
   uint64_t steps = 0;                         // ops evaluated
   // A kernel with task processes: what its FSM did, in order (the cycle predictor replays it): each
@@ -38,14 +45,29 @@ struct EvalResult {
 };
 constexpr size_t kMaxTraceEvents = 1'000'000;
 
+// The operations whose predicate an outer pipeline's timing depends on: its memory requests and its
+// inner loops' calls.
+inline bool timedOperation(const Op& op) {
+  return op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::LoopCall;
+}
+// The 64-bit words of one iteration's record in EvalResult::loopIterationPredicates.
+inline size_t predicateWords(const Loop& loop) {
+  size_t n = 0;
+  for (const Op& op : loop.ops)
+    n += timedOperation(op);
+  return (n + 63) / 64;
+}
+
 // `args` holds one value per kernel argument (ignored for pointers); `buffers` one buffer per kernel
 // argument (ignored for scalars). Memory accesses are bounds-checked; division by zero yields 0 and
 // Undef is 0, as in hardware. Throws DiagnosticError on an out-of-bounds access, a misaligned access,
 // or more than maxSteps evaluated ops.
 // `preload`: per memory index, contents that replace an on-chip or external memory's initial ones
-// (what the host writes into a global before the run).
+// (what the host writes into a global before the run). `recordPredicates`: per loop, whether to
+// record its iterations' predicates (EvalResult::loopIterationPredicates); none when empty.
 EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
                           std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps = 200'000'000,
-                          const std::map<uint32_t, std::vector<uint8_t>>& preload = {});
+                          const std::map<uint32_t, std::vector<uint8_t>>& preload = {},
+                          const std::vector<bool>& recordPredicates = {});
 
 } // namespace spvhls::ir

@@ -272,6 +272,10 @@ void LoopWriter::controlLogic() {
       ExprP slot = b_.reg("slot", w);
       nl::Register& r = b_.drive(slot);
       r.reset = clr_;
+      if (p_.reinvocable) { // a start into an empty pipeline restarts the slots, as in any other loop
+        std::vector<ExprP> held(valid_.begin() + 1, valid_.end());
+        r.reset = rst_ | (start_ & ~nl::any(held));
+      }
       r.resetValue = nl::lit(0, w);
       r.updates = {
           {en_, nl::mux(nl::eq(slot, nl::lit(p_.ii - 1, w)), nl::lit(0, w), nl::add(slot, nl::lit(1, w)))}};

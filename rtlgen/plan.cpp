@@ -128,10 +128,17 @@ bool avoidGates(const KernelPlan& plan, std::vector<LoopKind>& kinds) {
     const LoopPlan& lp = plan.loops[l];
     if (!lp.stallFree() || lp.gates.empty()) continue;
     kinds[l].kind = ClusterMode::StallEnable;
+    const bool waits =
+        std::any_of(lp.gates.begin(), lp.gates.end(), [](const CarryGate& g) { return g.waits; });
     kinds[l].reason =
-        fmt::format("auto: in stall-free clusters {} recurrence(s) would cross a cluster boundary "
-                    "and wait for memory; stall-enable",
-                    lp.gates.size());
+        waits
+            ? fmt::format("auto: in stall-free clusters {} recurrence(s) would cross a cluster boundary, "
+                          "gated, and hold iterations back even at the assumed memory latency; stall-enable",
+                          lp.gates.size())
+            : fmt::format("auto: in stall-free clusters {} recurrence(s) would cross a cluster boundary, "
+                          "gated (counters, exit FIFOs) for no fewer cycles at the assumed memory latency; "
+                          "stall-enable",
+                          lp.gates.size());
     changed = true;
   }
   return changed;

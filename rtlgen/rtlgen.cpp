@@ -8,6 +8,7 @@
 
 #include "rtlgen/loop_gen.h"
 #include "rtlgen/loop_plan.h"
+#include "rtlgen/pipeline_timing.h"
 #include "rtlgen/plan.h"
 #include "rtlgen/ram_gen.h"
 #include "rtlgen/top_gen.h"
@@ -280,13 +281,14 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
     if (!plan.predictable)
       hw.unpredictedWhy =
           plan.subPipelines
-              ? "it runs inner loops as sub-pipelines (the outer pipeline waits for each call, whose "
-                "cycles depend on its trip count), which the predictor does not model yet"
-              : "a recurrence gate between stall-free clusters that holds iterations back even at the "
-                "assumed memory latency, which the predictor does not model";
+              ? "it runs inner loops as sub-pipelines: the outer pipeline waits for each call, whose "
+                "cycles depend on its trip count and on the calls before it"
+              : "a recurrence gate between stall-free clusters holds iterations back even at the "
+                "assumed memory latency";
     hw.burst = plan.predictBurst;
     hw.burstPeriod = plan.predictBurstPeriod;
     hw.drainAfterLastLaunch = plan.predictDrain;
+    hw.model = pipelineModel(k, uint32_t(l), plan);
     r.loops.push_back(hw);
   }
   const std::vector<uint32_t> narrowest = ramNarrowestBytes(k);
@@ -321,25 +323,33 @@ int64_t loopCallCycles(const LoopHardware& hw, uint64_t n) {
          int64_t((n - 1) % hw.burst) * hw.cyclesPerIteration;
 }
 
-std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
-                                      const std::vector<uint64_t>& blockCounts,
-                                      const std::vector<uint64_t>& loopIterations, std::string& why,
-                                      const std::vector<std::vector<uint64_t>>& callIterations) {
+std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r, const ir::EvalResult& profile,
+                                      std::string& why) {
+  const std::vector<uint64_t>& blockCounts = profile.blockCounts;
+  const std::vector<uint64_t>& loopIterations = profile.loopIterations;
+  const std::vector<std::vector<uint64_t>>& callIterations = profile.loopCallIterations;
   if (blockCounts.size() != k.blocks.size() || loopIterations.size() != k.loops.size())
     throw InternalError(k.loc, "kernel " + k.name, "predictCycles: the profile is not this kernel's");
   if (!k.tasks.empty()) // their waits are not in the block counts: rtl::predictTaskCycles replays them
     throw InternalError(k.loc, "kernel " + k.name, "predictCycles: a kernel with task sequences");
   uint64_t total = 1; // the start cycle
+  std::unique_ptr<PipelineTiming> pipelines; // outer pipelines' cycle model, made when one is called
   for (size_t b = 0; b < k.blocks.size(); ++b) {
     const ir::BasicBlock& bb = k.blocks[b];
     const uint64_t execs = blockCounts[b];
     if (bb.loopCall) {
       const LoopHardware& hw = r.loops[*bb.loopCall];
-      if (!hw.predictable) {
+      if (!hw.predictable && hw.model) { // no closed form: stepped through the run
+        if (!pipelines) pipelines = std::make_unique<PipelineTiming>(k, r, profile);
+        for (size_t call = 0; call < callIterations.at(*bb.loopCall).size(); ++call) {
+          const std::optional<int64_t> cycles = pipelines->callCycles(*bb.loopCall, why);
+          if (!cycles) return std::nullopt; // `why` names the loop
+          total += uint64_t(*cycles);
+        }
+      } else if (!hw.predictable) {
         why = fmt::format("loop {}: {}", k.loops[*bb.loopCall].name, hw.unpredictedWhy);
         return std::nullopt;
-      }
-      if (hw.burst) {
+      } else if (hw.burst) {
         if (*bb.loopCall >= callIterations.size()) {
           why =
               fmt::format("loop {} issues in bursts (MaxConcurrencyINTEL): the prediction needs each call's "

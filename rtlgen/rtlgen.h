@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ir/hls_ir.h"
+#include "ir/ir_eval.h"
 #include "rtlgen/netlist.h"
 #include "scheduler/kernel_schedule.h"
 
@@ -21,6 +22,37 @@ enum class ClusterMode { Auto, StallFree, StallEnable };
 const char* clusterModeName(ClusterMode m);
 
 struct KernelPlan; // rtlgen/plan.h
+
+// What the cycle model of outer pipelines (rtlgen/pipeline_timing.h) needs of a stall-enable loop's
+// plan: its positions, II, exit position, in-flight limit, whether it takes its next invocation while
+// draining; per LoopCall op the inner loop and the positions of its request and of the capture of its
+// results; per memory access its port and request position. `bit`: the operation's bit in an
+// iteration's record of ir::EvalResult::loopIterationPredicates; `predicated`: it has a predicate
+// (else it always happens, in speculated iterations too).
+// A stall-free loop's clusters too: their entry positions, exit FIFO depths and recurrence gates.
+struct PipelineModel {
+  uint32_t F = 1, ii = 1, exitPos = 0, maxConcurrency = 0;
+  bool reinvocable = false, stallFree = false;
+  std::vector<uint32_t> cuts;
+  std::vector<uint64_t> exitFifoDepth;
+  struct Gate {
+    uint32_t toCluster = 0, distance = 1, countPos = 0;
+    bool countAsAdmitted = false;
+  };
+  std::vector<Gate> gates;
+  struct Call {
+    uint32_t loop = 0, request = 0, capture = 0, bit = 0;
+    bool predicated = true;
+  };
+  struct Access {
+    uint32_t port = 0, request = 0, bit = 0;
+    bool predicated = true;
+  };
+  std::vector<Call> calls;
+  std::vector<Access> accesses;
+  std::vector<uint32_t> ports; // every port its requests and its inner loops' reach
+  std::string unmodelled;      // non-empty: why the model does not describe the loop's timing
+};
 
 // What was built for one pipelined loop (for the report).
 struct LoopHardware {
@@ -76,6 +108,9 @@ struct LoopHardware {
   // Cycles from an invocation's last launch to the FSM's cycle after its done (LoopPlan::predictDrain);
   // -1 when not predicted.
   int64_t drainAfterLastLaunch = -1;
+  // Stall-enable loops and loops that run inner loops: their cycle model (an outer pipeline's cycles
+  // are predicted by stepping it, rtlgen/pipeline_timing.h).
+  std::optional<PipelineModel> model;
 };
 
 struct RtlResult {
@@ -100,12 +135,11 @@ int64_t loopCallCycles(const LoopHardware& hw, uint64_t n);
 // Predicted kernel cycles (start to done, docs/hardware-interface.md) with fixed memory latency equal
 // to the target's and no back-pressure, from a profile of the same run of this kernel's IR
 // (ir::evaluateKernel): executions of each block (a LoopCall block's: the loop's calls) and iterations
-// of each loop, and for loops issuing in bursts each call's iterations (`callIterations`, per loop).
+// of each loop; for loops issuing in bursts each call's iterations; for outer pipelines each
+// iteration's inner-loop calls, which the cycle model steps through (rtlgen/pipeline_timing.h).
 // nullopt when a loop's timing is not modelled (say why in `why`).
-std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r,
-                                      const std::vector<uint64_t>& blockCounts,
-                                      const std::vector<uint64_t>& loopIterations, std::string& why,
-                                      const std::vector<std::vector<uint64_t>>& callIterations = {});
+std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r, const ir::EvalResult& profile,
+                                      std::string& why);
 
 // A task process's instance, as the kernel's top module connects it: the body's top module and its
 // ports (docs/task-sequences.md).

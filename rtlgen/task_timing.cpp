@@ -218,8 +218,7 @@ std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const KernelPlan&
       const ir::Process& p = k.processes[op.index];
       const ir::EvalResult& inv = profile.invocations.at(e.invocation);
       std::string bodyWhy;
-      const auto cycles = predictCycles(k.tasks[p.body], *bodies.at(op.index), inv.blockCounts, inv.loopIterations,
-                                        bodyWhy, inv.loopCallIterations);
+      const auto cycles = predictCycles(k.tasks[p.body], *bodies.at(op.index), inv, bodyWhy);
       if (!cycles) {
         why = fmt::format("{}'s cycles are not predicted: {}", p.name, bodyWhy);
         return std::nullopt;

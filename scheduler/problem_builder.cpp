@@ -235,6 +235,19 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, const std::v
     }
   }
   const ir::DependenceAnalysis dependences(loop);
+  // Whether inner loops x and y request a port (a memory, without `memories`) in common.
+  auto innerPortsMeet = [&](uint32_t x, uint32_t y) {
+    auto ports = [&](uint32_t l) {
+      if (memories) return ir::loopPortUse(*memories, *allLoops, l).all;
+      const ir::MemoryUse use = ir::loopMemoryUse(*allLoops, l);
+      std::vector<uint32_t> all = use.reads;
+      all.insert(all.end(), use.writes.begin(), use.writes.end());
+      return all;
+    };
+    const std::vector<uint32_t> px = ports(x), py = ports(y);
+    return std::any_of(px.begin(), px.end(),
+                       [&](uint32_t m) { return std::find(py.begin(), py.end(), m) != py.end(); });
+  };
   // Cycles from an access's start until what follows it may be issued.
   auto after = [&](uint32_t i) {
     return ops[i].kind == OpKind::LoopCall ? int(lib.unit(ops[i]).resultOffset) : 1;
@@ -251,6 +264,15 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, const std::v
                            (second.kind != OpKind::LoopCall && second.memory < queueOwner.size() &&
                             queueOwner[second.memory] != -1);
         if (queue) {
+          addDep(p, accesses[a], accesses[b], after(accesses[a]), 0, Dependence::Kind::Memory);
+          addDep(p, accesses[b], accesses[a], after(accesses[b]), 1, Dependence::Kind::Memory);
+          continue;
+        }
+        // Two inner loops on one port never run at once, whatever they access: nothing arbitrates
+        // between their requests (an outer body's own go first). One call's results come before the
+        // other's start, in the iteration and across iterations.
+        if (first.kind == OpKind::LoopCall && second.kind == OpKind::LoopCall &&
+            innerPortsMeet(first.index, second.index)) {
           addDep(p, accesses[a], accesses[b], after(accesses[a]), 0, Dependence::Kind::Memory);
           addDep(p, accesses[b], accesses[a], after(accesses[b]), 1, Dependence::Kind::Memory);
           continue;
