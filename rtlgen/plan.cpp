@@ -9,11 +9,46 @@
 
 namespace spvhls::rtl {
 
+namespace {
+
+// Does the address analysis relax an order between two of the loop's accesses to one memory?
+bool relaxesMemoryOrder(const ir::Loop& loop) {
+  const ir::DependenceAnalysis deps(loop);
+  for (const auto& [x, y] : ir::orderedAccessPairs(loop))
+    if (ir::memoryOrder(deps, loop, x, y).relaxed) return true;
+  return false;
+}
+
+// Whether a stall-enable plan of a loop another loop runs may take its next invocation while the last
+// one drains (LoopPlan::reinvocable), as far as the loop itself decides: MaxConcurrencyINTEL counts
+// launches until the loop restarts (squashed ones too), and a memory order that the loop controls or
+// the address analysis relaxed holds within one invocation only.
+bool reinvocableLoop(const ir::Loop& loop) {
+  const ir::LoopControls& c = loop.controls;
+  return !(c.maxConcurrency && *c.maxConcurrency > 0) && c.memoryDependenceDistance.empty() &&
+         !c.dependencyLengthAll && !relaxesMemoryOrder(loop) &&
+         std::none_of(loop.ops.begin(), loop.ops.end(),
+                      [](const ir::Op& op) { return op.kind == ir::OpKind::LoopCall; });
+}
+
+} // namespace
+
 ClusterChoice chooseClusterKinds(const ir::Kernel& k, ClusterMode requested, std::string_view requestedBy) {
   ClusterChoice c;
-  for (const ir::Loop& loop : k.loops) {
+  const std::vector<int> callers = ir::loopCallers(k.loops);
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    const ir::Loop& loop = k.loops[l];
     LoopKind lk;
     lk.kind = chooseClusterKind(loop, requested, lk.reason, requestedBy, &k.loops);
+    // An outer pipeline's inner loop: stall-enable, it takes its next call while the last one drains
+    // (2 cycles after its last launch, docs/loop-controls.md); stall-free, each call waits for the last
+    // one to be done.
+    if (requested == ClusterMode::Auto && lk.kind == ClusterMode::StallFree && callers[l] >= 0 &&
+        reinvocableLoop(loop)) {
+      lk.kind = ClusterMode::StallEnable;
+      lk.reason = "auto: an inner loop of an outer pipeline; stall-enable, so that it takes the next call "
+                  "while the last one drains (stall-free, each call would wait for the drain)";
+    }
     if (requested == ClusterMode::StallFree && lk.kind != ClusterMode::StallFree)
       c.warnings.push_back(
           Diagnostic{Diagnostic::Severity::Warning, loop.loc, "loop " + loop.name, lk.reason});
@@ -57,14 +92,6 @@ FsmPlan planFsm(const ir::Kernel& k, const sched::KernelSchedule& s, const sched
   return f;
 }
 
-// Does the address analysis relax an order between two of the loop's accesses to one memory?
-bool relaxesMemoryOrder(const ir::Loop& loop) {
-  const ir::DependenceAnalysis deps(loop);
-  for (const auto& [x, y] : ir::orderedAccessPairs(loop))
-    if (ir::memoryOrder(deps, loop, x, y).relaxed) return true;
-  return false;
-}
-
 // A kernel value its FSM holds from before any loop starts until the kernel is done: an argument
 // (latched at the kernel's start) or a constant (LoopPlan::liveInHeld).
 bool heldByKernel(ir::OpKind k) {
@@ -90,12 +117,8 @@ KernelPlan planKernel(const ir::Kernel& k, const sched::KernelSchedule& s, const
   const std::vector<int> callers = ir::loopCallers(k.loops);
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const LoopPlan& lp = p.loops[l];
-    const ir::LoopControls& c = k.loops[l].controls;
-    // MaxConcurrencyINTEL counts launches until the loop restarts (squashed ones too): not reinvocable.
-    // Nor when the address analysis relaxed a memory order: it holds within one invocation only.
     p.loops[l].reinvocable = callers[l] >= 0 && !lp.stallFree() && lp.gates.empty() && !lp.subPipelines &&
-                             lp.maxConcurrency == 0 && c.memoryDependenceDistance.empty() &&
-                             !c.dependencyLengthAll && !relaxesMemoryOrder(k.loops[l]);
+                             lp.maxConcurrency == 0 && reinvocableLoop(k.loops[l]);
     if (p.loops[l].reinvocable) p.loops[l].dropCounters();
   }
   // Ports a loop of the FSM's drives alone (an FSM access counts twice: never alone then).

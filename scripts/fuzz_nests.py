@@ -10,8 +10,8 @@ sometimes an inner loop inside an if; inner bounds are constants, arguments, the
 enclosing body uses, store what the body later reads and read what earlier outer iterations stored
 (so the memory order between inner and outer loops matters), and sometimes break.
 
-Per kernel, at random: clang-15 -O0 or -O2 (+ llvm-spirv-15), cluster kind stall-free or
-stall-enable, and either `--outer-loops pipelined` or a control on the outermost loop added with
+Per kernel, at random: clang-15 -O0 or -O2 (+ llvm-spirv-15), cluster kind stall-free,
+stall-enable or auto (an outer pipeline's inner loops stall-enable, the rest mostly stall-free), and either `--outer-loops pipelined` or a control on the outermost loop added with
 tests/e2e/loops/add_controls.py (MaxConcurrencyINTEL 1 / 2 / 3, InitiationIntervalINTEL 2,
 PipelineEnableINTEL 1; MaxConcurrencyINTEL 1 does not ask for a pipeline, so it comes with
 `--outer-loops pipelined`). Then `spvhls sim --check-cycles` with random latency and back-pressure.
@@ -294,7 +294,7 @@ def one(seed, a, spvhls):
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     opt = rng.choice(["-O0", "-O2"])
-    mode = rng.choice(["stall-free", "stall-enable"])
+    mode = rng.choice(["stall-free", "stall-enable", "auto"])
     how = rng.choice(["flag", "flag"] + CONTROLS)
     control = None if how == "flag" else how
     flag = how == "flag" or how == "MaxConcurrencyINTEL 1" or (control and rng.random() < 0.25)

@@ -451,3 +451,25 @@ TEST_CASE("a RAM a loop loads twice per iteration gets a read port per load, cop
   tight.onChipBudget = 2 * t->sizeBytes + u->sizeBytes;
   CHECK(ir::lowerKernel(*p->view, "ram_ports", tight).memories.at(m).ports.size() == 3);
 }
+
+TEST_CASE("auto: an outer pipeline's inner loops are stall-enable, to take the next call while draining") {
+  auto p = plan("regress/nest_shared_read", rtl::ClusterMode::Auto, true, /*outerLoops=*/true);
+  const std::vector<int> callers = ir::loopCallers(p->kernel.loops);
+  uint32_t inner = 0;
+  for (size_t l = 0; l < p->kernel.loops.size(); ++l) {
+    CAPTURE(p->kernel.loops[l].name);
+    if (callers[l] >= 0) {
+      ++inner;
+      CHECK(p->kinds[l].kind == rtl::ClusterMode::StallEnable);
+      CHECK(p->kinds[l].reason.find("inner loop of an outer pipeline") != std::string::npos);
+      CHECK(p->plan.loops[l].reinvocable);
+    } else {
+      CHECK(p->kinds[l].kind == rtl::ClusterMode::StallFree); // feed-forward: auto's usual choice
+    }
+  }
+  CHECK(inner == 2);
+  // Asked for, stall-free stays.
+  auto forced = plan("regress/nest_shared_read", rtl::ClusterMode::StallFree, true, true);
+  for (const rtl::LoopKind& k : forced->kinds)
+    CHECK(k.kind == rtl::ClusterMode::StallFree);
+}
