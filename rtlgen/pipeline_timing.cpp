@@ -1,5 +1,5 @@
-// The cycle model of outer pipelines (pipeline_timing.h): each loop's hardware stepped as loop_gen.cpp
-// builds it, at the level of its tokens.
+// The cycle model of pipelines without a closed form (pipeline_timing.h): each loop's hardware stepped
+// as loop_gen.cpp builds it, at the level of its tokens.
 #include "rtlgen/pipeline_timing.h"
 
 #include <fmt/format.h>
@@ -21,8 +21,6 @@ PipelineModel pipelineModel(const ir::Kernel& k, uint32_t l, const LoopPlan& p) 
     m.cuts = p.cuts, m.exitFifoDepth = p.exitFifoDepth;
     for (const CarryGate& g : p.gates)
       m.gates.push_back({g.toCluster, g.distance, g.countPos, g.countAsAdmitted});
-    if (p.exitPos >= (p.cuts.size() > 1 ? p.cuts[1] : p.F))
-      m.unmodelled = "its exit is known after the first cluster"; // planLoop cuts after it
   }
   uint32_t bit = 0;
   for (ir::ValueId v = 0; v < loop.ops.size(); ++v) {
@@ -74,10 +72,13 @@ struct PipelineTiming::State {
                                    k.loops[l].name)};
     Invocation inv{calls[nextCall[l]++], nextIteration[l]};
     nextIteration[l] += inv.n;
-    if (nextIteration[l] * ir::predicateWords(k.loops[l]) > profile.loopIterationPredicates.at(l).size())
+    const std::vector<uint64_t>& record = profile.loopIterationPredicates.at(l);
+    if (nextIteration[l] * ir::predicateWords(k.loops[l]) > record.size())
       throw ModelError{
-          profile.predicateTraceTruncated
-              ? "the profile's record of predicates was cut short (a long run)"
+          profile.predicateTraceTruncated ? "the profile's record of predicates was cut short (a long run)"
+          : record.empty()
+              ? fmt::format("the run did not record loop {}'s predicates (a task body's run)",
+                            k.loops[l].name)
               : fmt::format("the profile lacks loop {}'s predicates (a model error)", k.loops[l].name)};
     return inv;
   }
@@ -104,20 +105,16 @@ public:
   virtual void clock(bool start, const Ports& refused) = 0;
 };
 
-// `around`: the ports the bodies of the loops around this one request.
-std::unique_ptr<Unit> makeUnit(State& s, uint32_t l, const Ports& around);
+std::unique_ptr<Unit> makeUnit(State& s, uint32_t l);
 
 // What both kinds share: the invocations and their tokens' predicates, and the inner loops (the
 // sub-pipelines of loop_gen_memory.cpp: a busy count, and a result FIFO that bypasses when empty).
 class LoopUnit : public Unit {
 public:
-  LoopUnit(State& s, uint32_t l, const Ports& around)
+  LoopUnit(State& s, uint32_t l)
       : s_(s), l_(l), m_(*s.r.loops[l].model), words_(ir::predicateWords(s.k.loops[l])) {
-    Ports inner = around; // what the loops inside see requested around them
-    for (const PipelineModel::Access& a : m_.accesses)
-      inner.push_back(a.port);
     for (size_t c = 0; c < m_.calls.size(); ++c) {
-      subs_.push_back(makeUnit(s, m_.calls[c].loop, inner));
+      subs_.push_back(makeUnit(s, m_.calls[c].loop));
       const Ports& theirs = s.r.loops[m_.calls[c].loop].model->ports;
       for (size_t d = 0; d < c; ++d)
         if (std::any_of(theirs.begin(), theirs.end(), [&](uint32_t port) {
@@ -168,8 +165,7 @@ protected:
   void clockSubs(const std::vector<bool>& fires, const std::vector<bool>& captures, const Ports& refused,
                  const Ports& fired) {
     Ports inner = refused;
-    for (uint32_t port : fired)
-      if (contains(innerPorts_, port)) inner.push_back(port);
+    inner.insert(inner.end(), fired.begin(), fired.end());
     for (size_t c = 0; c < m_.calls.size(); ++c) {
       subs_[c]->clock(fires[c], inner);
       busy_[c] += int64_t(fires[c]) - int64_t(subDone_[c]);
@@ -216,7 +212,7 @@ protected:
 // position 0 being the issue itself; one enable moves them all.
 class StallEnableUnit final : public LoopUnit {
 public:
-  StallEnableUnit(State& s, uint32_t l, const Ports& around) : LoopUnit(s, l, around), tok_(m_.F) {}
+  StallEnableUnit(State& s, uint32_t l) : LoopUnit(s, l), tok_(m_.F) {}
 
   void clock(bool start, const Ports& refused) override {
     const size_t nc = m_.calls.size();
@@ -256,10 +252,11 @@ public:
       fires[c] = en && valid(call.request) && pred(at(call.request), call);
       captures[c] = en && valid(call.capture) && pred(at(call.capture), call);
     }
-    Ports fired;
-    if (en && nc > 0)
+    Ports fired; // on the ports its inner loops use: only those matter
+    if (en)
       for (const PipelineModel::Access& a : m_.accesses)
-        if (valid(a.request) && pred(at(a.request), a)) fired.push_back(a.port);
+        if (contains(innerPorts_, a.port) && valid(a.request) && pred(at(a.request), a))
+          fired.push_back(a.port);
     clockSubs(fires, captures, refused, fired);
     const bool leaving = valid(F - 1) && en;
     const bool leaveLast = leaving && last(at(F - 1));
@@ -296,7 +293,7 @@ private:
 // only in the exit FIFOs between clusters; a cluster admits the FIFO's head when its conditions hold.
 class StallFreeUnit final : public LoopUnit {
 public:
-  StallFreeUnit(State& s, uint32_t l, const Ports& around) : LoopUnit(s, l, around), tok_(m_.F) {
+  StallFreeUnit(State& s, uint32_t l) : LoopUnit(s, l), tok_(m_.F) {
     const size_t nc = m_.cuts.size();
     fifos_.resize(nc);
     credits_.assign(nc, 0);
@@ -366,10 +363,10 @@ public:
       fires[i] = a && pred(*a, call);
       captures[i] = b && pred(*b, call);
     }
-    Ports fired;
-    if (ncalls > 0)
-      for (const PipelineModel::Access& a : m_.accesses)
-        if (const auto& t = in[clusterOf_[a.request]]; t && pred(*t, a)) fired.push_back(a.port);
+    Ports fired; // on the ports its inner loops use: only those matter
+    for (const PipelineModel::Access& a : m_.accesses)
+      if (const auto& t = in[clusterOf_[a.request]]; contains(innerPorts_, a.port) && t && pred(*t, a))
+        fired.push_back(a.port);
     clockSubs(fires, captures, refused, fired);
     const bool leaving = vk(F - 1);
     const bool leaveLast = leaving && last(at(F - 1));
@@ -430,11 +427,11 @@ private:
   std::vector<uint32_t> clusterOf_;
 };
 
-std::unique_ptr<Unit> makeUnit(State& s, uint32_t l, const Ports& around) {
+std::unique_ptr<Unit> makeUnit(State& s, uint32_t l) {
   const LoopHardware& hw = s.r.loops.at(l);
   if (std::string why = unmodelledReason(s.k, s.r, l); !why.empty()) throw ModelError{why};
-  if (hw.model->stallFree) return std::make_unique<StallFreeUnit>(s, l, around);
-  return std::make_unique<StallEnableUnit>(s, l, around);
+  if (hw.model->stallFree) return std::make_unique<StallFreeUnit>(s, l);
+  return std::make_unique<StallEnableUnit>(s, l);
 }
 
 } // namespace
@@ -473,7 +470,7 @@ PipelineTiming::~PipelineTiming() = default;
 
 std::optional<int64_t> PipelineTiming::callCycles(uint32_t l, std::string& why) {
   try {
-    std::unique_ptr<Unit> u = makeUnit(*s_, l, {});
+    std::unique_ptr<Unit> u = makeUnit(*s_, l);
     u->clock(true, {});
     int64_t cycles = 1;
     for (; !u->done(); ++cycles)

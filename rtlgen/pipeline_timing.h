@@ -1,14 +1,16 @@
-// The cycles of outer pipelines (docs/loop-controls.md "Outer loops as pipelines"), predicted by
-// stepping their hardware cycle by cycle: a stall-enable loop whose body calls inner loops waits at a
+// The cycles of pipelines without a closed form, predicted by stepping their hardware cycle by cycle
+// through one run. An outer pipeline (docs/loop-controls.md "Outer loops as pipelines") waits at a
 // call's request while the inner loop is busy and at the capture of its results until they are there,
-// and those depend on each call's trip count and on the calls before it, so no closed form fits.
-// The model follows the generated control (loop_gen.cpp): the one enable, the II slot, the in-flight
-// limit, the exit's kill of speculated iterations, and the sub-pipeline's busy count and bypassing
-// result FIFO. Inner loops are stall-enable loops stepped the same way (a reinvocable one taking its
-// next invocation while draining) or stall-free loops of predicted cycles. Which iterations call which
-// inner loop, and each call's trip count, come from the IR evaluator's profile of the same run.
-// Fixed memory latency (the target's) and no back-pressure, as rtl::predictCycles: the body's own
-// memory operations never stall then, unless an inner loop shares their port (not modelled).
+// which depends on each call's trip count and on the calls before it; a stall-free loop whose
+// recurrence gate waits even at the assumed latency admits iterations as its later clusters allow.
+// The model follows the generated control (loop_gen.cpp) at the level of tokens: stall-enable, the one
+// enable, the II slot, the in-flight limit, the exit's kill of speculated iterations; stall-free, each
+// cluster's admission (exit FIFO head, credits, II since the last one, an older request first on a
+// port, the gates' counts); both, a sub-pipeline's busy count and bypassing result FIFO, and a body's
+// requests before its inner loops' on a port they share. Inner loops are stepped the same way, a
+// reinvocable one taking its next call while it drains. Which iterations make which call or access,
+// and each call's trip count, come from the IR evaluator's profile of the same run. Fixed memory
+// latency (the target's) and no back-pressure, as rtl::predictCycles.
 #pragma once
 
 #include <cstdint>

@@ -12,6 +12,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+
+#include "rtlgen/pipeline_timing.h"
 
 namespace spvhls::rtl {
 
@@ -156,6 +159,7 @@ std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const KernelPlan&
     inst.emplace_back(taskQueueDepth(k.channels[k.processes[p].invocation].depth),
                       taskQueueDepth(k.channels[k.processes[p].result].depth));
   std::vector<size_t> nextCall(k.loops.size(), 0);
+  std::unique_ptr<PipelineTiming> pipelines; // loops without a closed form, made when one is called
   const std::vector<int> functionOf = ir::functionOfBlocks(k);
   auto stuck = [&](const ir::Op& op) {
     why = fmt::format("{} of {} would wait forever", ir::opKindName(op.kind), k.processes[op.index].name);
@@ -179,11 +183,17 @@ std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const KernelPlan&
                             k.loops[*call].name, k.processes[k.memories[op.memory].queueProcess].name);
           return std::nullopt;
         }
-      if (!hw.predictable || nextCall[*call] >= calls.size()) {
-        why = fmt::format("loop {}'s cycles are not predicted", k.loops[*call].name);
+      if (!hw.predictable) { // no closed form: stepped through the run
+        if (!pipelines) pipelines = std::make_unique<PipelineTiming>(k, r, profile);
+        const std::optional<int64_t> cycles = pipelines->callCycles(*call, why);
+        if (!cycles) return std::nullopt;
+        end += *cycles;
+      } else if (nextCall[*call] >= calls.size()) {
+        why = fmt::format("loop {} is called more often than the run did", k.loops[*call].name);
         return std::nullopt;
+      } else {
+        end += loopCallCycles(hw, calls[nextCall[*call]++]);
       }
-      end += loopCallCycles(hw, calls[nextCall[*call]++]);
     }
     for (uint32_t m = 0; m < k.memories.size(); ++m)
       if (kernelUses[m][block] && !instancesOf[m].empty()) kernelBusy[m].push_back({start, end - 1});
