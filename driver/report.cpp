@@ -325,6 +325,7 @@ json reportJson(const Compiled& c) {
       if (op.kind == ir::OpKind::LoopCall) inner.push_back(k.loops[op.index].name);
     jl["sub_pipelines"] = inner;
     jl["run_by"] = callers[l] >= 0 ? json(k.loops[size_t(callers[l])].name) : json(nullptr);
+    jl["copies"] = loop.copies;
     jl["ii"] = {{"achieved", ls.schedule.ii},
                 {"requested", ls.requestedII ? json(ls.requestedII) : json(nullptr)},
                 {"mii", ls.mii.mii()},
@@ -652,8 +653,10 @@ std::string reportBody(const Compiled& c) {
             "the call (the pipeline waits when they come later)\n",
             k.loops[op.index].name, op.imm);
     if (const int by = callers[l]; by >= 0)
-      s += fmt::format("  run by:           the pipeline of loop '{}' (a sub-pipeline of it)\n",
-                       k.loops[size_t(by)].name);
+      s += fmt::format("  run by:           the pipeline of loop '{}' (a sub-pipeline of it{})\n",
+                       k.loops[size_t(by)].name,
+                       loop.copies > 1 ? fmt::format("; {} copies, taking its calls in turn", loop.copies)
+                                       : "");
     s += fmt::format("  II:               achieved {}, requested {}, MII {} (ResMII {}, RecMII {})\n", ls.schedule.ii,
                      ls.requestedII ? std::to_string(ls.requestedII) : "-", ls.mii.mii(), ls.mii.resMII, ls.mii.recMII);
     s += fmt::format("  limited by:       {}\n", ls.limitingReason);

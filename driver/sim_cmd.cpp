@@ -185,6 +185,7 @@ std::vector<std::string> handWrittenRtl(const std::string& list, sim::SimInterfa
                       m.module));
   iface.loops.clear();
   iface.loopCallers.clear();
+  iface.loopCopies.clear();
   iface.blocks.clear();
   iface.tasks.clear();
   iface.waits.clear();
@@ -228,6 +229,7 @@ sim::SimInterface simInterface(const driver::Compiled& c,
         if (ops[v].kind == ir::OpKind::LoopCall && ops[v].index == l) caller = {callers[l], v};
     }
     iface.loopCallers.push_back(caller);
+    iface.loopCopies.push_back(c.kernel.loops[l].copies);
   }
   for (const ir::BasicBlock& b : c.kernel.blocks)
     iface.blocks.push_back(b.name);
@@ -383,6 +385,9 @@ int simCommand(const Args& a) {
                                  systemc ? "SystemC" : "C++");
       for (size_t l = 0; l < r.loops.size(); ++l) {
         const sim::LoopLaunches& m = r.loops[l];
+        if (c.kernel.loops[l].copies > 1 && m.invocations) // its copies' launches interleave: no delays
+          std::cout << fmt::format("  loop '{}': {} invocations on {} copies\n", c.kernel.loops[l].name,
+                                   m.invocations, c.kernel.loops[l].copies);
         if (!m.reinvocations) continue;
         std::cout << fmt::format("  loop '{}': {} invocations, reinvocation delay {}..{} cycles\n",
                                  c.kernel.loops[l].name, m.invocations, m.minDelay, m.maxDelay);

@@ -232,6 +232,7 @@ struct LoopControls {
   std::optional<bool> pipelineEnable;      // PipelineEnableINTEL
   std::optional<uint32_t> maxConcurrency;  // MaxConcurrencyINTEL
   std::optional<uint32_t> speculatedIterations;
+  std::optional<uint32_t> maxInterleaving; // MaxInterleavingINTEL
   // DependencyArrayINTEL / DependencyInfinite / DependencyLength: distance per memory (by memory
   // index); 0 = no loop-carried dependence through that memory; missing = unknown.
   std::vector<std::pair<uint32_t, uint32_t>> memoryDependenceDistance;
@@ -283,6 +284,9 @@ struct Loop {
   LoopControls controls;
   uint32_t depth = 1;              // nesting depth (1 = outermost), as its region's
   std::optional<uint64_t> tripCountHint; // from LoopCountINTEL avg or max, if any
+  // An outer pipeline's inner loop: the copies of its hardware, taking the calls in turn, so that that
+  // many calls run at once (MaxInterleavingINTEL; lower::buildInterleaving).
+  uint32_t copies = 1;
   std::vector<FpReduction> fpReductions; // found by findFpReductions (driver), for the report
   // Where the loop can leave from: the header (a top-tested loop: its last iteration runs only the
   // header, so trip count = iterations - 1) and / or other blocks (a bottom test or a break: the last

@@ -417,8 +417,9 @@ std::string printKernel(const Kernel& k) {
   }
   for (size_t l = 0; l < k.loops.size(); ++l) {
     const Loop& lp = k.loops[l];
-    s += fmt::format("loop{} {}: depth {}{}\n", l, lp.name, lp.depth,
-                     lp.tripCountHint ? fmt::format(", trip count hint {}", *lp.tripCountHint) : "");
+    s += fmt::format("loop{} {}: depth {}{}{}\n", l, lp.name, lp.depth,
+                     lp.tripCountHint ? fmt::format(", trip count hint {}", *lp.tripCountHint) : "",
+                     lp.copies > 1 ? fmt::format(", {} copies", lp.copies) : "");
     s += formatControls(k, lp.controls, "  ");
     for (size_t i = 0; i < lp.liveIns.size(); ++i) s += fmt::format("  in{} = kernel {}\n", i, val(lp.liveIns[i]));
     for (size_t i = 0; i < lp.phis.size(); ++i)

@@ -355,6 +355,17 @@ void Verifier::checkLoop(uint32_t l) {
   auto outerType = [&](ValueId o) { return o < outer.size() ? outer[o].type : Type::none(); };
   for (ValueId in : lp.liveIns)
     if (outerType(in).isNone()) fail(lp.loc, name, "live-in is not a value of the caller");
+  // Copies take an outer pipeline's calls in turn; they have no ports to share.
+  if (lp.copies == 0) fail(lp.loc, name, "no copy of the loop");
+  if (lp.copies > 1) {
+    const MemoryUse use = loopMemoryUse(k_.loops, l);
+    const bool inner =
+        std::any_of(lp.ops.begin(), lp.ops.end(), [](const Op& op) { return op.kind == OpKind::LoopCall; });
+    if (callerOf_[l] < 0 || !use.reads.empty() || !use.writes.empty() || inner)
+      fail(lp.loc, name,
+           fmt::format("{} copies of a loop that no loop runs, that accesses memory or runs loops",
+                       lp.copies));
+  }
   auto typeOf = [&](ValueId o) { return o == kNone ? Type::none() : lp.ops[o].type; };
   for (ValueId v = 0; v < lp.ops.size(); ++v) {
     const Op& op = lp.ops[v];

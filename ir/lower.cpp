@@ -276,6 +276,7 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
     lower::compactKernel(k);
     lower::checkAfter(k, "outer-loop extraction");
   }
+  lower::buildInterleaving(k);
   lowerTaskBodies(mv, k, options);
   buildStructure(k, options.ramPorts, options.ramReadPorts);
   lower::checkAfter(k, "building the region tree", VerifyLevel::Final);

@@ -88,12 +88,11 @@ PendingControls convertControls(const Context& c, const spirv::LoopControls& raw
     request(lc, "PipelineEnableINTEL", num(*raw.pipelineEnable), S::Honoured);
   }
   if (raw.loopCoalesce) request(lc, "LoopCoalesceINTEL", num(*raw.loopCoalesce), S::NotHonouredYet, kNotYet);
-  // Both hold for any value today, by what the hardware does not do; docs/loop-controls.md.
-  if (raw.maxInterleaving)
-    request(
-        lc, "MaxInterleavingINTEL", num(*raw.maxInterleaving), S::Honoured,
-        "invocations of an inner loop never interleave: a loop containing another runs in the kernel's FSM, "
-        "one inner invocation at a time");
+  // What it builds is decided once the outer pipelines are known (buildInterleaving).
+  if (raw.maxInterleaving) {
+    lc.maxInterleaving = *raw.maxInterleaving;
+    request(lc, "MaxInterleavingINTEL", num(*raw.maxInterleaving), S::Honoured);
+  }
   if (raw.speculatedIterations) {
     lc.speculatedIterations = *raw.speculatedIterations;
     request(

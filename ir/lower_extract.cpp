@@ -659,4 +659,39 @@ bool extractOuterLoops(Kernel& k, bool all) {
   return any;
 }
 
+void buildInterleaving(Kernel& k) {
+  constexpr uint32_t kMaxCopies = 16;
+  const std::vector<int> callers = loopCallers(k.loops);
+  for (size_t l = 0; l < k.loops.size(); ++l) {
+    Loop& loop = k.loops[l];
+    if (!loop.controls.maxInterleaving) continue;
+    const uint32_t n = *loop.controls.maxInterleaving;
+    const MemoryUse use = loopMemoryUse(k.loops, uint32_t(l));
+    std::string note;
+    if (callers[l] < 0)
+      note = "not an outer pipeline's inner loop: its invocations come one at a time";
+    else if (n == 1)
+      note = "one call at a time: the next call's iterations follow the last one's";
+    else if (n == 0)
+      note =
+          "no limit asked: built once, one call's iterations at a time (MaxInterleavingINTEL N >= 2 builds N "
+          "copies)";
+    else if (!use.reads.empty() || !use.writes.empty())
+      note = "one call at a time: copies are built only for a loop that accesses no memory (they would share "
+             "its ports), and the calls' iterations do not share one pipeline's slots";
+    else if (std::any_of(loop.ops.begin(), loop.ops.end(),
+                         [](const Op& op) { return op.kind == OpKind::LoopCall; }))
+      note = "one call at a time: copies are built only for an innermost loop";
+    else {
+      loop.copies = std::min(n, kMaxCopies);
+      note = fmt::format(
+          "built as {} copies taking the calls in turn: up to {} calls run at once, each on its own "
+          "copy (the calls' iterations do not share one pipeline's slots){}",
+          loop.copies, loop.copies, n > kMaxCopies ? fmt::format(" (at most {})", kMaxCopies) : "");
+    }
+    for (LoopControlRequest& r : loop.controls.requests)
+      if (r.name == "MaxInterleavingINTEL") r.note = note;
+  }
+}
+
 } // namespace spvhls::ir::lower

@@ -275,6 +275,10 @@ void extractLoops(Kernel& k, const LoopForest& lf);
 // of them, or those whose controls ask), each inner LoopCall block a LoopCall of the outer body;
 // repeats outwards. Marks the outer loops left in the CFG. Returns whether any was extracted.
 bool extractOuterLoops(Kernel& k, bool all);
+// MaxInterleavingINTEL N on an outer pipeline's inner loop: N >= 2 builds N copies of a loop that
+// accesses no memory (Loop::copies; copies of one that does would share its ports), taking the calls
+// in turn; says what was built in the control's note (lower_extract.cpp).
+void buildInterleaving(Kernel& k);
 // The inner loops `body` runs take their live-ins from its LoopCalls' operands (all but the last, the
 // call's predicate), after the body was built or renumbered.
 void takeLiveInsFromCalls(Kernel& k, const Loop& body);

@@ -107,6 +107,7 @@ void mergeControls(LoopControls& into, const LoopControls& from) {
   if (from.pipelineEnable) into.pipelineEnable = from.pipelineEnable;
   if (from.maxConcurrency) into.maxConcurrency = from.maxConcurrency;
   if (from.speculatedIterations) into.speculatedIterations = from.speculatedIterations;
+  if (from.maxInterleaving) into.maxInterleaving = from.maxInterleaving;
   if (from.dependencyLengthAll) into.dependencyLengthAll = from.dependencyLengthAll;
   if (from.loopCountMin) into.loopCountMin = from.loopCountMin;
   if (from.loopCountMax) into.loopCountMax = from.loopCountMax;

@@ -137,16 +137,31 @@ void LoopWriter::declarations() {
   for (const auto& [c, sp] : subs_) {
     SubWires& w = sub_[c];
     auto name = [&](std::string_view what) { return fmt::format(FMT_COMPILE("sp{}_{}"), c, what); };
+    const uint32_t copies = sp.loop->copies;
     w.start = b_.wire(name("start"), 1);
-    w.done = b_.wire(name("done"), 1);
-    // Invocations started and not done (a reinvocable inner loop drains one while it runs the next).
-    w.inflight = b_.reg(name("inflight"), log2Ceil(p_.respFifoDepth[c] + 1) + 1);
-    w.busy = b_.wire(name("busy"), 1);
-    if (sp.plan->reinvocable) w.accept = b_.wire(name("accept"), 1);
-    b_.observe(w.start), b_.observe(w.busy); // the inner loop's invocations, for the test bench
-    for (size_t k = 0; k < sp.loop->liveOuts.size(); ++k)
-      w.lo.push_back(
-          b_.wire(name(fmt::format(FMT_COMPILE("lo_{}"), k)), sp.loop->ops[sp.loop->liveOuts[k]].width()));
+    if (copies > 1) {
+      w.busy = b_.wire(name("busy"), 1);
+      w.dispatch = b_.reg(name("dispatch"), log2Ceil(copies));
+      w.collect = b_.reg(name("collect"), log2Ceil(copies));
+    }
+    for (uint32_t j = 0; j < copies; ++j) {
+      SubCopy& cp = w.copies.emplace_back();
+      auto copyName = [&](std::string_view what) {
+        return copies == 1 ? name(what) : fmt::format(FMT_COMPILE("sp{}_{}_{}"), c, j, what);
+      };
+      cp.start = copies == 1 ? w.start : b_.wire(copyName("start"), 1);
+      cp.done = b_.wire(copyName("done"), 1);
+      // Invocations started and not done (a reinvocable inner loop drains one while it runs the next).
+      cp.inflight = b_.reg(copyName("inflight"), log2Ceil(p_.respFifoDepth[c] + 1) + 1);
+      cp.busy = b_.wire(copyName("busy"), 1);
+      if (copies == 1) w.busy = cp.busy;
+      if (sp.plan->reinvocable) cp.accept = b_.wire(copyName("accept"), 1);
+      if (copies == 1) b_.observe(w.start), b_.observe(w.busy); // the inner loop's calls, for the test bench
+      for (size_t k = 0; k < sp.loop->liveOuts.size(); ++k)
+        cp.lo.push_back(b_.wire(copyName(fmt::format(FMT_COMPILE("lo_{}"), k)),
+                                sp.loop->ops[sp.loop->liveOuts[k]].width()));
+    }
+    if (copies > 1) b_.observe(w.start), b_.observe(w.busy);
     for (uint32_t m : sp.plan->memories)
       w.ports[m] =
           loopPortWires(b_, fmt::format(FMT_COMPILE("sp{}_"), c), m, portBits(m),
@@ -422,7 +437,7 @@ void LoopWriter::datapath() {
       const SubWires& w = sub_.at(c);
       unsigned lo = 0;
       for (uint32_t k = 0; k < op.index; ++k)
-        lo += w.lo[k]->width;
+        lo += w.copies[0].lo[k]->width;
       e = nl::slice(w.data.at(p_.compPos[v] - p_.compPos[c]), lo + op.width() - 1, lo);
       break;
     }

@@ -8,9 +8,14 @@ namespace spvhls::rtl::loopgen {
 
 ExprP LoopWriter::readyOf(ValueId i) const {
   const ir::Op& op = loop_.ops[i];
-  if (op.kind == OpKind::LoopCall) {
+  if (op.kind == OpKind::LoopCall) { // the copy the call goes to
     const SubWires& w = sub_.at(i);
-    return w.accept ? w.accept : ~w.busy | w.done;
+    auto ready = [](const SubCopy& cp) { return cp.accept ? cp.accept : ~cp.busy | cp.done; };
+    if (w.copies.size() == 1) return ready(w.copies[0]);
+    std::vector<ExprP> any;
+    for (size_t j = 0; j < w.copies.size(); ++j)
+      any.push_back(nl::eq(w.dispatch, nl::lit(j, w.dispatch->width)) & ready(w.copies[j]));
+    return nl::any(any);
   }
   return ports_.at(port(op)).reqReady;
 }
@@ -50,7 +55,7 @@ void LoopWriter::ports() {
                                   nl::PortRole::Master);
 }
 
-unsigned LoopWriter::responseWidth(ValueId c) const {
+unsigned LoopWriter::responseWidth(ValueId c) const { // one copy's live-outs, end to end
   unsigned w = 0;
   for (ValueId o : subs_.at(c).loop->liveOuts)
     w += subs_.at(c).loop->ops[o].width();
@@ -60,41 +65,77 @@ unsigned LoopWriter::responseWidth(ValueId c) const {
 void LoopWriter::subPipelines() {
   for (const auto& [c, sp] : subs_) {
     SubWires& w = sub_.at(c);
-    const ir::Op& call = loop_.ops[c];
-    const uint32_t t = p_.start[c];
+    const size_t copies = w.copies.size();
     fire_[c] = b_.named(fmt::format(FMT_COMPILE("fire{}"), c), fire(c));
     b_.assign(w.start, fire_[c]);
-    counter(w.inflight, fire_[c], w.done, rst_);
-    b_.assign(w.busy, nl::ne(w.inflight, nl::lit(0, w.inflight->width)));
-    std::vector<ExprP> parts(w.lo.rbegin(), w.lo.rend());
-    ExprP din = parts.empty() ? nl::zero() : nl::concat(parts);
-    nl::Fifo f{fmt::format(FMT_COMPILE("rf{}"), c),
-               din->width,
-               p_.respFifoDepth[c],
-               true,
-               w.done,
-               din,
-               capture(c),
-               start_};
-    f.doutUnread = w.lo.empty(); // no live-outs: only that the call is done matters
-    auto out = b_.fifo(f);
-    respDout_[c] = out.dout;
-    respNonempty_[c] = out.nonempty;
-    w.data[0] = out.dout;
+    if (copies == 1) {
+      const SubCopy& cp = w.copies[0];
+      counter(cp.inflight, fire_[c], cp.done, rst_);
+      b_.assign(cp.busy, nl::ne(cp.inflight, nl::lit(0, cp.inflight->width)));
+      auto out = resultFifo(c, cp, fmt::format(FMT_COMPILE("rf{}"), c), capture(c));
+      respDout_[c] = out.dout;
+      respNonempty_[c] = out.nonempty;
+    } else {
+      // The calls go to the copies in turn, and their results are taken in the same turn.
+      const ExprP take = b_.named(fmt::format(FMT_COMPILE("take{}"), c), capture(c));
+      auto turn = [&](const ExprP& reg, const ExprP& step) {
+        const unsigned width = reg->width;
+        nl::Register& r = b_.drive(reg);
+        r.reset = rst_;
+        r.resetValue = nl::lit(0, width);
+        r.updates = {{step, nl::mux(nl::eq(reg, nl::lit(copies - 1, width)), nl::lit(0, width),
+                                    nl::add(reg, nl::lit(1, width)))}};
+      };
+      turn(w.dispatch, fire_[c]);
+      turn(w.collect, take);
+      auto mine = [](const ExprP& reg, size_t j) { return nl::eq(reg, nl::lit(j, reg->width)); };
+      std::vector<ExprP> busy;
+      std::vector<std::pair<ExprP, ExprP>> douts, nonempties;
+      for (size_t j = 0; j < copies; ++j) {
+        const SubCopy& cp = w.copies[j];
+        b_.assign(cp.start, fire_[c] & mine(w.dispatch, j));
+        counter(cp.inflight, cp.start, cp.done, rst_);
+        b_.assign(cp.busy, nl::ne(cp.inflight, nl::lit(0, cp.inflight->width)));
+        busy.push_back(cp.busy);
+        auto out = resultFifo(c, cp, fmt::format(FMT_COMPILE("rf{}_{}"), c, j), take & mine(w.collect, j));
+        douts.emplace_back(mine(w.collect, j), out.dout);
+        nonempties.emplace_back(mine(w.collect, j), out.nonempty);
+      }
+      b_.assign(w.busy, nl::any(busy));
+      respDout_[c] = nl::priorityMux(douts, douts[0].second);
+      respNonempty_[c] = nl::priorityMux(nonempties, nl::zero());
+    }
+    w.data[0] = respDout_[c];
     for (size_t k = 1; k < w.data.size(); ++k)
       b_.drive(w.data[k]).updates = {{adv(), w.data[k - 1]}};
-    nl::Instance inst{sp.module, fmt::format(FMT_COMPILE("u_sub{}"), c), {}};
-    auto& conn = inst.connections;
-    conn = {{"clk", nl::ref("clk", 1)}, {"rst", rst_}, {"start", w.start}, {"done", w.done}};
-    if (w.accept) conn.emplace_back("accept", w.accept);
-    for (size_t k = 0; k < sp.loop->liveIns.size(); ++k)
-      conn.emplace_back(fmt::format(FMT_COMPILE("li_{}"), k), valueAt(call.operands[k], t));
-    for (size_t k = 0; k < w.lo.size(); ++k)
-      conn.emplace_back(fmt::format(FMT_COMPILE("lo_{}"), k), w.lo[k]);
-    for (const auto& [m, q] : w.ports) // after this body's own requests
-      connectLoopPort(inst, m, q, innerReady(m), q.respValid, ports_.at(m).respData);
-    b_.instance(std::move(inst));
+    const ir::Op& call = loop_.ops[c];
+    for (size_t j = 0; j < copies; ++j) {
+      const SubCopy& cp = w.copies[j];
+      nl::Instance inst{sp.module,
+                        copies == 1 ? fmt::format(FMT_COMPILE("u_sub{}"), c)
+                                    : fmt::format(FMT_COMPILE("u_sub{}_{}"), c, j),
+                        {}};
+      auto& conn = inst.connections;
+      conn = {{"clk", nl::ref("clk", 1)}, {"rst", rst_}, {"start", cp.start}, {"done", cp.done}};
+      if (cp.accept) conn.emplace_back("accept", cp.accept);
+      for (size_t k = 0; k < sp.loop->liveIns.size(); ++k)
+        conn.emplace_back(fmt::format(FMT_COMPILE("li_{}"), k), valueAt(call.operands[k], p_.start[c]));
+      for (size_t k = 0; k < cp.lo.size(); ++k)
+        conn.emplace_back(fmt::format(FMT_COMPILE("lo_{}"), k), cp.lo[k]);
+      for (const auto& [m, q] : w.ports) // after this body's own requests (copies access no memory)
+        connectLoopPort(inst, m, q, innerReady(m), q.respValid, ports_.at(m).respData);
+      b_.instance(std::move(inst));
+    }
   }
+}
+
+nl::ModuleBuilder::FifoOut LoopWriter::resultFifo(ValueId c, const SubCopy& cp, std::string prefix,
+                                                  const ExprP& pop) {
+  std::vector<ExprP> parts(cp.lo.rbegin(), cp.lo.rend());
+  ExprP din = parts.empty() ? nl::zero() : nl::concat(parts);
+  nl::Fifo f{std::move(prefix), din->width, p_.respFifoDepth[c], true, cp.done, din, pop, start_};
+  f.doutUnread = cp.lo.empty(); // no live-outs: only that the call is done matters
+  return b_.fifo(f);
 }
 
 ExprP LoopWriter::innerGrant(uint32_t m) const {

@@ -86,9 +86,15 @@ private:
   std::map<uint32_t, std::vector<ExprP>> exitDelay_; // per cluster: its exit valid delayed 1, 2, ... cycles
   std::map<ValueId, ExprP> unitOut_;                 // a unit's output, for its ops with a side FIFO
   // Inner loops run by the body (LoopCall ops): the wires to each instance.
-  struct SubWires {
+  // One copy of an inner loop (ir::Loop::copies: the calls go to the copies in turn).
+  struct SubCopy {
     ExprP start, done, busy, accept, inflight; // accept: a reinvocable inner loop's
     std::vector<ExprP> lo;
+  };
+  struct SubWires {
+    ExprP start, busy; // any copy: a call made, a call running (watched by the test bench)
+    std::vector<SubCopy> copies;
+    ExprP dispatch, collect; // several copies: the one the next call goes to, the next results come from
     std::map<uint32_t, nl::MemPort> ports;
     std::vector<ExprP> data; // its response (live-outs end to end) at the capture position and after
   };
@@ -207,6 +213,8 @@ private:
   // An inner loop's request is accepted when the port is ready and this body does not request it.
   ExprP innerGrant(uint32_t m) const;
   ExprP innerReady(uint32_t m) const { return ports_.at(m).reqReady & innerGrant(m); }
+  // One copy's result FIFO (bypassing when empty): its live-outs when its done comes.
+  nl::ModuleBuilder::FifoOut resultFifo(ValueId c, const SubCopy& cp, std::string prefix, const ExprP& pop);
   // An inner loop's request side as it reaches the port: all-zero while not granted.
   nl::MemPort granted(const nl::MemPort& q, uint32_t m) const;
 

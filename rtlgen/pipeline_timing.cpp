@@ -108,13 +108,20 @@ public:
 std::unique_ptr<Unit> makeUnit(State& s, uint32_t l);
 
 // What both kinds share: the invocations and their tokens' predicates, and the inner loops (the
-// sub-pipelines of loop_gen_memory.cpp: a busy count, and a result FIFO that bypasses when empty).
+// sub-pipelines of loop_gen_memory.cpp: per copy a busy count and a result FIFO that bypasses when
+// empty; several copies take the calls, and give the results, in turn).
 class LoopUnit : public Unit {
 public:
   LoopUnit(State& s, uint32_t l)
       : s_(s), l_(l), m_(*s.r.loops[l].model), words_(ir::predicateWords(s.k.loops[l])) {
+    subs_.resize(m_.calls.size());
     for (size_t c = 0; c < m_.calls.size(); ++c) {
-      subs_.push_back(makeUnit(s, m_.calls[c].loop));
+      Sub& sub = subs_[c];
+      for (uint32_t j = 0; j < s.k.loops[m_.calls[c].loop].copies; ++j)
+        sub.copies.push_back(makeUnit(s, m_.calls[c].loop));
+      sub.busy.assign(sub.copies.size(), 0);
+      sub.results.assign(sub.copies.size(), 0);
+      sub.done.assign(sub.copies.size(), false);
       const Ports& theirs = s.r.loops[m_.calls[c].loop].model->ports;
       for (size_t d = 0; d < c; ++d)
         if (std::any_of(theirs.begin(), theirs.end(), [&](uint32_t port) {
@@ -123,9 +130,6 @@ public:
           sharing_.emplace_back(d, c);
       innerPorts_.insert(innerPorts_.end(), theirs.begin(), theirs.end());
     }
-    busy_.assign(m_.calls.size(), 0);
-    results_.assign(m_.calls.size(), 0);
-    subDone_.resize(m_.calls.size());
     subReady_.resize(m_.calls.size());
   }
   bool done() const override { return done_; }
@@ -153,12 +157,25 @@ protected:
     return (word >> (op.bit % 64)) & 1;
   }
   Token fresh() const { return Token{next_, inv_}; }
-  // The inner loops' outputs in this cycle, before anything reads them.
+  // The inner loops' outputs in this cycle, before anything reads them: whether call c can be made
+  // (subReady_), and whether its next results are there to take.
   void sampleSubs() {
     for (size_t c = 0; c < m_.calls.size(); ++c) {
-      subDone_[c] = subs_[c]->done();
-      subReady_[c] = subs_[c]->reinvocable() ? subs_[c]->accepting() : busy_[c] == 0 || subDone_[c];
+      Sub& sub = subs_[c];
+      for (size_t j = 0; j < sub.copies.size(); ++j)
+        sub.done[j] = sub.copies[j]->done();
+      const Unit& next = *sub.copies[sub.dispatch];
+      subReady_[c] =
+          next.reinvocable() ? next.accepting() : sub.busy[sub.dispatch] == 0 || sub.done[sub.dispatch];
     }
+  }
+  bool resultsThere(size_t c) const {
+    const Sub& sub = subs_[c];
+    return sub.results[sub.collect] > 0 || sub.done[sub.collect];
+  }
+  void clearResults() {
+    for (Sub& sub : subs_)
+      std::fill(sub.results.begin(), sub.results.end(), 0);
   }
   // The inner loops' clock edge: call c started (fires[c]) and its results taken (captures[c]); this
   // body's own requests `fired` on a port go before theirs.
@@ -166,15 +183,25 @@ protected:
                  const Ports& fired) {
     Ports inner = refused;
     inner.insert(inner.end(), fired.begin(), fired.end());
+    auto busy = [&](size_t c) {
+      const std::vector<int64_t>& b = subs_[c].busy;
+      return std::any_of(b.begin(), b.end(), [](int64_t n) { return n > 0; });
+    };
     for (size_t c = 0; c < m_.calls.size(); ++c) {
-      subs_[c]->clock(fires[c], inner);
-      busy_[c] += int64_t(fires[c]) - int64_t(subDone_[c]);
-      results_[c] += int64_t(subDone_[c]) - int64_t(captures[c]);
+      Sub& sub = subs_[c];
+      for (size_t j = 0; j < sub.copies.size(); ++j) {
+        const bool start = fires[c] && j == sub.dispatch, take = captures[c] && j == sub.collect;
+        sub.copies[j]->clock(start, inner);
+        sub.busy[j] += int64_t(start) - int64_t(sub.done[j]);
+        sub.results[j] += int64_t(sub.done[j]) - int64_t(take);
+      }
+      if (fires[c]) sub.dispatch = (sub.dispatch + 1) % sub.copies.size();
+      if (captures[c]) sub.collect = (sub.collect + 1) % sub.copies.size();
     }
     // Inner loops on one port never run at once (the scheduler orders their calls): their requests
     // would meet there, which nothing arbitrates.
     for (auto [c, d] : sharing_)
-      if (busy_[c] > 0 && busy_[d] > 0)
+      if (busy(c) && busy(d))
         throw InternalError(s_.k.loops[l_].loc, "loop " + s_.k.loops[l_].name,
                             fmt::format("inner loops {} and {} share a memory port and run at once",
                                         s_.k.loops[m_.calls[c].loop].name,
@@ -197,11 +224,16 @@ protected:
   uint32_t l_;
   const PipelineModel& m_;
   size_t words_;
-  std::vector<std::unique_ptr<Unit>> subs_;
-  std::vector<bool> subDone_, subReady_;
+  struct Sub { // an inner loop's copies, the one the next call goes to, the one the next results come from
+    std::vector<std::unique_ptr<Unit>> copies;
+    std::vector<int64_t> busy, results; // per copy: its calls not done, results not taken
+    std::vector<bool> done;             // per copy: its done in this cycle
+    size_t dispatch = 0, collect = 0;
+  };
+  std::vector<Sub> subs_; // per call
+  std::vector<bool> subReady_;
   Ports innerPorts_;                               // the ports its inner loops request
   std::vector<std::pair<size_t, size_t>> sharing_; // calls whose inner loops share a port
-  std::vector<int64_t> busy_, results_;            // per call: its calls not done, results not taken
   std::vector<State::Invocation> invs_;
   size_t inv_ = 0;
   uint64_t next_ = 0, inflight_ = 0, stalledFor_ = 0;
@@ -225,8 +257,7 @@ public:
       const PipelineModel::Call& call = m_.calls[c];
       if (call.request > 0 && vk(call.request) && !subReady_[c] && pred(*tok_[call.request], call))
         stall = true;
-      if (vk(call.capture) && results_[c] == 0 && !subDone_[c] && pred(*tok_[call.capture], call))
-        stall = true;
+      if (vk(call.capture) && !resultsThere(c) && pred(*tok_[call.capture], call)) stall = true;
     }
     for (const PipelineModel::Access& a : m_.accesses)
       if (a.request > 0 && vk(a.request) && contains(refused, a.port) && pred(*tok_[a.request], a))
@@ -272,7 +303,7 @@ public:
       slot_ = slot_ + 1 == m_.ii ? 0 : slot_ + 1;
     if (clear) {
       std::fill(tok_.begin(), tok_.end(), std::nullopt);
-      std::fill(results_.begin(), results_.end(), 0);
+      clearResults();
     } else if (en) {
       for (uint32_t p = F - 1; p >= 1; --p)
         tok_[p] = valid(p - 1) ? std::optional<Token>(at(p - 1)) : std::nullopt;
@@ -329,7 +360,7 @@ public:
       bool ok = true;
       for (size_t i = 0; i < ncalls && ok; ++i) {
         const PipelineModel::Call& call = m_.calls[i];
-        if (call.capture == c && results_[i] == 0 && !subDone_[i] && pred(*t, call)) ok = false;
+        if (call.capture == c && !resultsThere(i) && pred(*t, call)) ok = false;
         if (call.request == c && !subReady_[i] && pred(*t, call)) ok = false;
       }
       for (const PipelineModel::Access& a : m_.accesses) {
@@ -401,7 +432,7 @@ public:
       std::fill(since_.begin(), since_.end(), m_.ii - 1);
       std::fill(passed_.begin(), passed_.end(), 0);
       std::fill(admitted_.begin(), admitted_.end(), 0);
-      std::fill(results_.begin(), results_.end(), 0);
+      clearResults();
       inflight_ = 0;
     }
     if (start)

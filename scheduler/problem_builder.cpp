@@ -173,7 +173,14 @@ Problem buildLoop(const ir::Loop& loop, const OperatorLibrary& lib, const std::v
         throw internalIrError(ops[i].loc, construct,
                               fmt::format("{} has operand {}, but the body has {} operations", opLabel(ops[i], i), v, n));
       seen.push_back(v);
-      addDep(p, v, i, lat(v), 0, Dependence::Kind::Data);
+      // Stall-free, an inner loop's result is read where it is taken, from its FIFO's head: from there
+      // it travels with its iteration like any value (stage registers, exit FIFOs). Read later, it
+      // would come from registers that move on every cycle while the iteration may wait in an exit
+      // FIFO (stall-enable, those stop with the pipeline).
+      const bool taken = exitBeforeMemory && ops[i].kind == OpKind::LoopOut;
+      const int latency = taken ? int(lib.unit(ops[v]).resultOffset) : lat(v);
+      addDep(p, v, i, latency, 0, Dependence::Kind::Data);
+      if (taken) addDep(p, i, v, -latency, 0, Dependence::Kind::Timing);
     }
   }
 

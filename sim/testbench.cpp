@@ -256,10 +256,11 @@ std::string probesCode(const SimInterface& iface) {
   const std::string root = "top->rootp->" + verilatorName(iface.module) + "__DOT__";
   std::string probes;
   // A loop's instance path below the top: u_loop<l>, or its caller's path then u_sub<op>.
+  auto copied = [&](size_t l) { return l < iface.loopCopies.size() && iface.loopCopies[l] > 1; };
   std::function<std::string(size_t)> instance = [&](size_t l) -> std::string {
     if (l >= iface.loopCallers.size() || iface.loopCallers[l].first < 0) return fmt::format("u_loop{}", l);
     return instance(size_t(iface.loopCallers[l].first)) +
-           fmt::format("__DOT__u_sub{}", iface.loopCallers[l].second);
+           fmt::format("__DOT__u_sub{}{}", iface.loopCallers[l].second, copied(l) ? "_0" : "");
   };
   for (size_t l = 0; l < iface.loops.size(); ++l) {
     std::string start = fmt::format("lp{}_start", l), started = fmt::format("lp{}_started", l);
@@ -268,8 +269,9 @@ std::string probesCode(const SimInterface& iface) {
       start = fmt::format("{}__DOT__sp{}_start", caller, iface.loopCallers[l].second);
       started = fmt::format("{}__DOT__sp{}_busy", caller, iface.loopCallers[l].second);
     }
-    probes += fmt::format("  loops.push_back(LoopProbe{{&{0}{1}, &{0}{2}, &{0}{3}__DOT__issue, {4}}});\n",
-                          root, start, started, instance(l), cString(iface.loops[l]));
+    probes +=
+        fmt::format("  loops.push_back(LoopProbe{{&{0}{1}, &{0}{2}, &{0}{3}__DOT__issue, {4}, {5}}});\n",
+                    root, start, started, instance(l), cString(iface.loops[l]), copied(l) ? "false" : "true");
   }
   if (!iface.blocks.empty()) {
     probes += fmt::format("  fsm.block = [top] {{ return uint64_t({0}blk); }};\n  fsm.cycle = [top] {{ return "

@@ -72,6 +72,10 @@ struct SimInterface {
   // body ({-1, 0}: the top's FSM runs it). Its probes are inside the caller's module: sp<op>_start,
   // sp<op>_busy and u_sub<op>.issue. Empty: every loop is the top's.
   std::vector<std::pair<int, uint32_t>> loopCallers;
+  // Per loop: its copies (ir::Loop::copies; empty: one each). A loop built several times has its
+  // calls counted at the caller (sp<op>_start) and no reinvocation delays (its copies' launches
+  // interleave): u_sub<op>_0 stands for its instance.
+  std::vector<uint32_t> loopCopies;
   // The FSM's blocks by number (its `blk` register), named when the simulation stops without done;
   // empty: the design has no such FSM to watch.
   std::vector<std::string> blocks;

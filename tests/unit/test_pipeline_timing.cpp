@@ -129,3 +129,39 @@ TEST_CASE("two inner loops reading one buffer: ordered calls, predicates recorde
     CHECK(why.find("more often than the run did") != std::string::npos);
   }
 }
+
+TEST_CASE("MaxInterleavingINTEL 2 builds an inner loop twice; the model takes the calls in turn") {
+  for (rtl::ClusterMode mode : {rtl::ClusterMode::StallFree, rtl::ClusterMode::StallEnable}) {
+    CAPTURE(rtl::clusterModeName(mode));
+    auto two = plan("loops/interleave_2.spvasm", mode);
+    auto one = plan("loops/interleave_1.spvasm", mode);
+    const std::vector<int> callers = ir::loopCallers(two->kernel.loops);
+    uint32_t inner = UINT32_MAX;
+    for (uint32_t l = 0; l < callers.size(); ++l)
+      if (callers[l] >= 0) inner = l;
+    REQUIRE(inner != UINT32_MAX);
+    CHECK(two->kernel.loops[inner].copies == 2);
+    CHECK(one->kernel.loops[inner].copies == 1);
+    for (const ir::LoopControlRequest& r : two->kernel.loops[inner].controls.requests)
+      if (r.name == "MaxInterleavingINTEL") CHECK(r.note.find("built as 2 copies") != std::string::npos);
+    // The verifier takes copies only on a loop that accesses no memory and that a loop runs.
+    ir::Kernel bad = two->kernel;
+    bad.loops[callers[inner]].copies = 2;
+    CHECK_THROWS(ir::verifyKernel(bad));
+
+    // Two calls run at once: the model predicts about half the cycles.
+    const std::string spec = std::string(SPVHLS_SOURCE_DIR) + "/tests/e2e/loops/interleave.run.json";
+    auto cycles = [&](const Planned& p) {
+      const rtl::RtlResult r = rtl::generateVerilog(p.kernel, p.schedule, p.plan);
+      const ir::EvalResult profile = profileOf(p, spec, 0);
+      std::string why;
+      const std::optional<uint64_t> c = rtl::predictCycles(p.kernel, r, profile, why);
+      INFO(why);
+      REQUIRE(c);
+      return *c;
+    };
+    const uint64_t c1 = cycles(*one), c2 = cycles(*two);
+    CHECK(c2 * 100 < c1 * 55);
+    CHECK(c2 * 100 > c1 * 45);
+  }
+}
