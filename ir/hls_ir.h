@@ -553,6 +553,8 @@ struct PortUse {
 PortUse loopPortUse(const std::vector<Memory>& memories, const std::vector<Loop>& loops, uint32_t l);
 // Per loop: the loop whose body runs it (a sub-pipeline), -1 when the kernel's CFG does.
 std::vector<int> loopCallers(const std::vector<Loop>& loops);
+// Whether the loop's body runs inner loops (has LoopCall ops): an outer pipeline.
+bool runsLoops(const Loop& loop);
 
 // The controls of a loop region: Loop::controls when pipelined, the header block's otherwise
 // (nullptr: none, or a process root).

@@ -1,6 +1,7 @@
 // HLS IR basics: the operation table, type names and rules, and the readable dump.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "ir/hls_ir.h"
@@ -202,6 +203,11 @@ std::vector<int> loopCallers(const std::vector<Loop>& loops) {
     for (const Op& op : loops[p].ops)
       if (op.kind == OpKind::LoopCall && op.index < loops.size()) caller[op.index] = int(p);
   return caller;
+}
+
+bool runsLoops(const Loop& loop) {
+  return std::any_of(loop.ops.begin(), loop.ops.end(),
+                     [](const Op& op) { return op.kind == OpKind::LoopCall; });
 }
 
 const LoopControls* regionControls(const Kernel& k, const Region& r) {

@@ -455,12 +455,13 @@ private:
     std::vector<uint64_t> vals(lp.ops.size(), 0), phis(lp.phis.size());
     std::vector<std::vector<uint64_t>> innerOuts(lp.ops.size()); // inner loops' live-outs, by LoopCall
     for (size_t i = 0; i < lp.phis.size(); ++i) phis[i] = ins[lp.phis[i].initLiveIn];
+    // Each iteration's record of its timed operations' predicates, if asked for.
+    std::vector<uint64_t> preds(
+        index < recordPredicates_.size() && recordPredicates_[index] ? ir::predicateWords(lp) : 0, 0);
     uint64_t iterations = 0;
     for (;; ++iterations) {
       ++r_.loopIterations[index];
-      // This iteration's record of its timed operations' predicates, if asked for.
-      std::vector<uint64_t> preds(
-          index < recordPredicates_.size() && recordPredicates_[index] ? ir::predicateWords(lp) : 0, 0);
+      std::fill(preds.begin(), preds.end(), 0);
       size_t timed = 0;
       auto record = [&](const Op& op, ValueId predicate) {
         if (!preds.empty() && (predicate == kNone || (vals[predicate] & 1)))

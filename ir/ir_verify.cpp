@@ -359,9 +359,7 @@ void Verifier::checkLoop(uint32_t l) {
   if (lp.copies == 0) fail(lp.loc, name, "no copy of the loop");
   if (lp.copies > 1) {
     const MemoryUse use = loopMemoryUse(k_.loops, l);
-    const bool inner =
-        std::any_of(lp.ops.begin(), lp.ops.end(), [](const Op& op) { return op.kind == OpKind::LoopCall; });
-    if (callerOf_[l] < 0 || !use.reads.empty() || !use.writes.empty() || inner)
+    if (callerOf_[l] < 0 || !use.reads.empty() || !use.writes.empty() || runsLoops(lp))
       fail(lp.loc, name,
            fmt::format("{} copies of a loop that no loop runs, that accesses memory or runs loops",
                        lp.copies));

@@ -679,8 +679,7 @@ void buildInterleaving(Kernel& k) {
     else if (!use.reads.empty() || !use.writes.empty())
       note = "one call at a time: copies are built only for a loop that accesses no memory (they would share "
              "its ports), and the calls' iterations do not share one pipeline's slots";
-    else if (std::any_of(loop.ops.begin(), loop.ops.end(),
-                         [](const Op& op) { return op.kind == OpKind::LoopCall; }))
+    else if (runsLoops(loop))
       note = "one call at a time: copies are built only for an innermost loop";
     else {
       loop.copies = std::min(n, kMaxCopies);

@@ -588,14 +588,12 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
     p.predictBurstPeriod = int64_t(kind == ClusterMode::StallFree ? F : ceilDiv(F, p.ii) * p.ii);
   }
   p.predictPeriod = int64_t(period);
-  // A recurrence gate that waits at the assumed latency makes the admissions depend on the later
-  // clusters' timing: not modelled; nor are inner loops (each call's cycles depend on its trip count
-  // and on the calls before it).
+  // No closed form (the cycle model steps these, rtlgen/pipeline_timing.h): a recurrence gate that waits
+  // at the assumed latency makes the admissions depend on the later clusters' timing, and inner loops
+  // make each call's cycles depend on its trip count and on the calls before it.
   if (std::any_of(p.gates.begin(), p.gates.end(), [](const CarryGate& g) { return g.waits; }))
     p.predictable = false;
-  if (std::any_of(loop.ops.begin(), loop.ops.end(),
-                  [](const ir::Op& op) { return op.kind == OpKind::LoopCall; }))
-    p.predictable = false, p.subPipelines = true;
+  if (ir::runsLoops(loop)) p.predictable = false, p.subPipelines = true;
   p.predictBase = int64_t(F) + 1 - int64_t(period);
   // The last iteration is launched F cycles before done is seen, and the FSM's next block starts the
   // cycle after; launches go on every period until its exit is known at position q (one in that very

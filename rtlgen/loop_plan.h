@@ -30,8 +30,8 @@ namespace spvhls::rtl {
 // its admission: strictly after the producer's cycle at fromPos (a request after the producer's, a
 // carry register written in that cycle), or in that very cycle when the phi takes the value
 // forwarded (forwardPos). `waits`: at the assumed memory latency (every token at its scheduled
-// position) the gate still holds an admission back, so the cycles are not predicted; a gate that does
-// not wait then acts only when the memory is slower.
+// position) the gate still holds an admission back, so the cycles have no closed form (the cycle model
+// steps them); a gate that does not wait then acts only when the memory is slower.
 struct CarryGate {
   uint32_t from = 0, to = 0; // ops: producer (later cluster) and consumer
   uint32_t fromPos = 0;      // position where the producer's effect is complete
@@ -153,7 +153,7 @@ struct LoopPlan {
   uint32_t predictBurst = 0;
   int64_t predictBurstPeriod = 0;
   bool predictable = true;
-  bool subPipelines = false; // it runs inner loops (LoopCalls): not predicted, for that reason
+  bool subPipelines = false; // it runs inner loops (LoopCalls): no closed form, for that reason
   // An outer pipeline's inner loop that takes its next invocation while the last one drains (set by
   // planKernel: stall-enable, no gates, no inner loops of its own, no concurrency limit (its counter
   // restarts with the loop), no control removing a carried

@@ -460,7 +460,10 @@ private:
 
 std::unique_ptr<Unit> makeUnit(State& s, uint32_t l) {
   const LoopHardware& hw = s.r.loops.at(l);
-  if (std::string why = unmodelledReason(s.k, s.r, l); !why.empty()) throw ModelError{why};
+  if (!hw.model) throw InternalError(s.k.loops[l].loc, "loop " + s.k.loops[l].name, "no cycle model");
+  // Only its own: the loops it runs are made, and check theirs, as it is.
+  if (!hw.model->unmodelled.empty())
+    throw ModelError{fmt::format("loop {}: {}", s.k.loops[l].name, hw.model->unmodelled)};
   if (hw.model->stallFree) return std::make_unique<StallFreeUnit>(s, l);
   return std::make_unique<StallEnableUnit>(s, l);
 }

@@ -26,9 +26,7 @@ bool relaxesMemoryOrder(const ir::Loop& loop) {
 bool reinvocableLoop(const ir::Loop& loop) {
   const ir::LoopControls& c = loop.controls;
   return !(c.maxConcurrency && *c.maxConcurrency > 0) && c.memoryDependenceDistance.empty() &&
-         !c.dependencyLengthAll && !relaxesMemoryOrder(loop) &&
-         std::none_of(loop.ops.begin(), loop.ops.end(),
-                      [](const ir::Op& op) { return op.kind == ir::OpKind::LoopCall; });
+         !c.dependencyLengthAll && !relaxesMemoryOrder(loop) && !ir::runsLoops(loop);
 }
 
 } // namespace

@@ -339,16 +339,13 @@ std::optional<uint64_t> predictCycles(const ir::Kernel& k, const RtlResult& r, c
     const uint64_t execs = blockCounts[b];
     if (bb.loopCall) {
       const LoopHardware& hw = r.loops[*bb.loopCall];
-      if (!hw.predictable && hw.model) { // no closed form: stepped through the run
+      if (!hw.predictable) { // no closed form: stepped through the run
         if (!pipelines) pipelines = std::make_unique<PipelineTiming>(k, r, profile);
         for (size_t call = 0; call < callIterations.at(*bb.loopCall).size(); ++call) {
           const std::optional<int64_t> cycles = pipelines->callCycles(*bb.loopCall, why);
           if (!cycles) return std::nullopt; // `why` names the loop
           total += uint64_t(*cycles);
         }
-      } else if (!hw.predictable) {
-        why = fmt::format("loop {}: {}", k.loops[*bb.loopCall].name, hw.unpredictedWhy);
-        return std::nullopt;
       } else if (hw.burst) {
         if (*bb.loopCall >= callIterations.size()) {
           why =

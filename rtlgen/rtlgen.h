@@ -23,9 +23,9 @@ const char* clusterModeName(ClusterMode m);
 
 struct KernelPlan; // rtlgen/plan.h
 
-// What the cycle model of outer pipelines (rtlgen/pipeline_timing.h) needs of a stall-enable loop's
-// plan: its positions, II, exit position, in-flight limit, whether it takes its next invocation while
-// draining; per LoopCall op the inner loop and the positions of its request and of the capture of its
+// What the cycle model of pipelines without a closed form (rtlgen/pipeline_timing.h) needs of a
+// loop's plan: its positions, II, exit position, in-flight limit, whether it takes its next invocation
+// while draining; per LoopCall op the inner loop and the positions of its request and of the capture of its
 // results; per memory access its port and request position. `bit`: the operation's bit in an
 // iteration's record of ir::EvalResult::loopIterationPredicates; `predicated`: it has a predicate
 // (else it always happens, in speculated iterations too).
@@ -108,8 +108,8 @@ struct LoopHardware {
   // Cycles from an invocation's last launch to the FSM's cycle after its done (LoopPlan::predictDrain);
   // -1 when not predicted.
   int64_t drainAfterLastLaunch = -1;
-  // Stall-enable loops and loops that run inner loops: their cycle model (an outer pipeline's cycles
-  // are predicted by stepping it, rtlgen/pipeline_timing.h).
+  // The loop's cycle model (every loop has one: an outer pipeline steps its inner loops too), for the
+  // loops whose cycles have no closed form (predictable false), rtlgen/pipeline_timing.h.
   std::optional<PipelineModel> model;
 };
 
