@@ -291,9 +291,13 @@ int simCommand(const Args& a) {
   // reference of approximated kernels, the LoopCountINTEL checks, the cycle prediction's profile).
   std::optional<ir::EvalResult> irResult;
   auto irRun = [&]() -> const ir::EvalResult& {
-    if (!irResult)
+    if (!irResult) {
+      std::vector<std::vector<bool>> taskRecord = {{}}; // per process: its body's loops the model steps
+      for (const driver::Compiled& t : c.tasks)
+        taskRecord.push_back(rtl::predicateProfile(t.kernel, t.rtl));
       irResult = ir::evaluateKernel(c.kernel, scalarArgs, init, 200'000'000, hostImages,
-                                    rtl::predicateProfile(c.kernel, c.rtl));
+                                    rtl::predicateProfile(c.kernel, c.rtl), taskRecord);
+    }
     return *irResult;
   };
   sim::BufferSet expected = golden.buffers;

@@ -96,6 +96,9 @@ public:
   }
 
   void recordPredicatesOf(std::vector<bool> loops) { recordPredicates_ = std::move(loops); }
+  void recordTaskPredicatesOf(std::vector<std::vector<bool>> perProcess) {
+    taskRecord_ = std::move(perProcess);
+  }
 
   EvalResult run() {
     vals_.assign(k_.ops.size(), 0);
@@ -118,6 +121,7 @@ private:
   struct Idle {}; // a served body's loop found no invocation: it has served its one
   uint64_t predicateWords_ = 0;
   std::vector<bool> recordPredicates_; // per loop: record its iterations' predicates (EvalResult)
+  std::vector<std::vector<bool>> taskRecord_; // per process: recordPredicates_ of its body's runs
 
   void init() {
     r_.loopIterations.assign(k_.loops.size(), 0);
@@ -139,15 +143,25 @@ private:
     EvalResult profile = invoke(op.index, args);
     if (tracing()) {
       r_.trace.push_back({op.block, ValueId(&op - k_.ops.data()), uint32_t(r_.invocations.size())});
-      r_.invocations.push_back(std::move(profile));
+      keep(op.index, std::move(profile));
     }
   }
   EvalResult invoke(uint32_t process, const std::vector<uint64_t>& args) {
     const Process& p = k_.processes.at(process);
-    Evaluator task(k_.tasks.at(p.body), p, args, mem_, maxSteps_ - r_.steps);
+    const Kernel& body = k_.tasks.at(p.body);
+    Evaluator task(body, p, args, mem_, maxSteps_ - r_.steps);
+    if (p.served)
+      task.recordPredicatesOf(std::vector<bool>(body.loops.size(), true));
+    else if (process < taskRecord_.size())
+      task.recordPredicatesOf(taskRecord_[process]);
     taskResults_[process].push_back(task.runTask());
     r_.steps += task.steps();
     return task.profile();
+  }
+  void keep(uint32_t process, EvalResult profile) {
+    r_.processInvocations.resize(k_.processes.size());
+    r_.processInvocations[process].push_back(uint32_t(r_.invocations.size()));
+    r_.invocations.push_back(std::move(profile));
   }
 
   // A pipelined loop's access to a task queue (Memory::Kind::Queue): a store is an async whose
@@ -167,7 +181,8 @@ private:
       args.push_back(bitsAt(bytes, at, t.width()));
       at += t.width();
     }
-    invoke(q.queueProcess, args);
+    EvalResult profile = invoke(q.queueProcess, args);
+    if (tracing()) keep(q.queueProcess, std::move(profile));
     return 0;
   }
 
@@ -196,10 +211,11 @@ private:
 
   bool tracing() {
     if (k_.tasks.empty() || r_.traceTruncated) return false;
-    if (r_.trace.size() < kMaxTraceEvents) return true;
+    if (r_.trace.size() < kMaxTraceEvents && r_.invocations.size() < kMaxTraceEvents) return true;
     r_.traceTruncated = true;
     r_.trace.clear();
     r_.invocations.clear();
+    r_.processInvocations.clear();
     return false;
   }
   void traceOp(const Op& op) {
@@ -312,11 +328,14 @@ private:
 
   void checkAccess(const Op& op, uint64_t off) const {
     const MemView& v = mem_[op.memory];
-    const uint64_t size = v.base <= v.bytes->size() ? v.bytes->size() - v.base : 0;
-    if (off > size || size - off < op.size)
+    // A task's pointer argument may point into its buffer, and the task may access below it (p[i - 3]):
+    // the offset is checked where it lands in the buffer.
+    const uint64_t at = v.base + off, n = v.bytes->size();
+    if (at > n || n - at < op.size)
       throw DiagnosticError(op.loc, opKindName(op.kind),
-                            fmt::format("{} bytes at offset {} of {}, which has {} bytes", op.size, off,
-                                        k_.memories[op.memory].name, size));
+                            fmt::format("{} bytes at offset {} of {}, whose bytes are at offsets {} to {}",
+                                        op.size, int64_t(off), k_.memories[op.memory].name, -int64_t(v.base),
+                                        int64_t(n - v.base) - 1));
     if (off % op.size != 0)
       throw DiagnosticError(op.loc, opKindName(op.kind),
                             fmt::format("offset {} of {} is not aligned to the access size {}", off,
@@ -512,9 +531,11 @@ private:
 EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
                           std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps,
                           const std::map<uint32_t, std::vector<uint8_t>>& preload,
-                          const std::vector<bool>& recordPredicates) {
+                          const std::vector<bool>& recordPredicates,
+                          const std::vector<std::vector<bool>>& taskRecordPredicates) {
   Evaluator e(k, args, buffers, maxSteps, preload);
   e.recordPredicatesOf(recordPredicates);
+  e.recordTaskPredicatesOf(taskRecordPredicates);
   return e.run();
 }
 

@@ -41,6 +41,11 @@ struct EvalResult {
   };
   std::vector<TraceEvent> trace;
   std::vector<EvalResult> invocations;
+  // Per process: its invocations (indices into `invocations`) in the order its asyncs made them, the
+  // FSM's and the pipelined loops' (whose asyncs are queue stores) alike. A served body's invocation
+  // records the predicates of its loop's one iteration; another body's, those of the loops
+  // evaluateKernel's taskRecordPredicates asks for.
+  std::vector<std::vector<uint32_t>> processInvocations;
   bool traceTruncated = false;
 };
 constexpr size_t kMaxTraceEvents = 1'000'000;
@@ -68,6 +73,7 @@ inline size_t predicateWords(const Loop& loop) {
 EvalResult evaluateKernel(const Kernel& k, const std::vector<uint64_t>& args,
                           std::vector<std::vector<uint8_t>> buffers, uint64_t maxSteps = 200'000'000,
                           const std::map<uint32_t, std::vector<uint8_t>>& preload = {},
-                          const std::vector<bool>& recordPredicates = {});
+                          const std::vector<bool>& recordPredicates = {},
+                          const std::vector<std::vector<bool>>& taskRecordPredicates = {});
 
 } // namespace spvhls::ir

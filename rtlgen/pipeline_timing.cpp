@@ -22,19 +22,23 @@ PipelineModel pipelineModel(const ir::Kernel& k, uint32_t l, const LoopPlan& p) 
     for (const CarryGate& g : p.gates)
       m.gates.push_back({g.toCluster, g.distance, g.countPos, g.countAsAdmitted});
   }
+  // A predicate that is a constant true (a served task's one result push) needs no record.
+  auto predicated = [&](ir::ValueId pred) {
+    return pred != ir::kNone && !(loop.ops[pred].kind == OpKind::Const && (loop.ops[pred].imm & 1));
+  };
   uint32_t bit = 0;
   for (ir::ValueId v = 0; v < loop.ops.size(); ++v) {
     const ir::Op& op = loop.ops[v];
     if (!ir::timedOperation(op)) continue;
     const uint32_t b = bit++;
     if (op.kind != OpKind::LoopCall) {
-      if (k.memories[op.memory].kind == ir::Memory::Kind::Queue && m.unmodelled.empty())
-        m.unmodelled = "it accesses a task-sequence queue, whose waits the model does not follow";
       const ir::ValueId pred = op.operands[op.kind == OpKind::Load ? 1 : 2];
-      m.accesses.push_back({ir::portKey(k.memories, op), p.start[v], b, pred != ir::kNone});
+      m.accesses.push_back(
+          {ir::portKey(k.memories, op), p.start[v], b, predicated(pred),
+           k.memories[op.memory].kind == ir::Memory::Kind::Queue ? op.memory : PipelineModel::kNoQueue});
       continue;
     }
-    m.calls.push_back({op.index, p.start[v], p.compPos[v], b, op.operands.back() != ir::kNone});
+    m.calls.push_back({op.index, p.start[v], p.compPos[v], b, predicated(op.operands.back())});
   }
   // A stall-free cluster makes its requests and takes its inner loops' results as a token enters it.
   auto cut = [&](uint32_t pos) { return std::binary_search(m.cuts.begin(), m.cuts.end(), pos); };
@@ -47,25 +51,19 @@ PipelineModel pipelineModel(const ir::Kernel& k, uint32_t l, const LoopPlan& p) 
   return m;
 }
 
-namespace {
-
-// A reason the model cannot give the cycles (said in `why`).
-struct ModelError {
-  std::string why;
-};
-
-} // namespace
-
 struct PipelineTiming::State {
   const ir::Kernel& k;
   const RtlResult& r;
   const ir::EvalResult& profile;
+  QueueSystem* queues;
   std::vector<size_t> nextCall, nextIteration; // per loop: the profile's cursor
   struct Invocation {
     uint64_t n = 0;        // iterations, the exiting one included
     size_t iterations = 0; // its first iteration's record in loopIterationPredicates
   };
+  static constexpr uint64_t kEndless = UINT64_MAX; // a call without a last iteration
   Invocation take(uint32_t l) {
+    if (endless == l) return Invocation{kEndless, 0};
     const auto& calls = profile.loopCallIterations.at(l);
     if (nextCall[l] >= calls.size())
       throw ModelError{fmt::format("the model called loop {} more often than the run did (a model error)",
@@ -77,10 +75,16 @@ struct PipelineTiming::State {
       throw ModelError{
           profile.predicateTraceTruncated ? "the profile's record of predicates was cut short (a long run)"
           : record.empty()
-              ? fmt::format("the run did not record loop {}'s predicates (a task body's run)",
-                            k.loops[l].name)
+              ? fmt::format("the run did not record loop {}'s predicates (a model error)", k.loops[l].name)
               : fmt::format("the profile lacks loop {}'s predicates (a model error)", k.loops[l].name)};
     return inv;
+  }
+  uint32_t endless = ~0u; // the loop whose one call never ends (PipelineTiming::endless)
+  QueueSystem& queuesOf(uint32_t l) {
+    if (!queues)
+      throw ModelError{fmt::format("loop {} uses a task queue, and nothing models the tasks (a model error)",
+                                   k.loops[l].name)};
+    return *queues;
   }
 };
 
@@ -152,11 +156,25 @@ protected:
       throw ModelError{fmt::format("a predicated operation of a speculated iteration of loop {} decides its "
                                    "timing, and the run did not compute that predicate",
                                    s_.k.loops[l_].name)};
-    const uint64_t word =
-        s_.profile.loopIterationPredicates[l_][(inv.iterations + t.k) * words_ + op.bit / 64];
-    return (word >> (op.bit % 64)) & 1;
+    const std::vector<uint64_t>& record = s_.profile.loopIterationPredicates[l_];
+    const size_t at = (inv.iterations + t.k) * words_ + op.bit / 64;
+    if (at >= record.size())
+      throw ModelError{
+          fmt::format("the profile lacks the predicates of iteration {} of loop {} (a model error)", t.k,
+                      s_.k.loops[l_].name)};
+    return (record[at] >> (op.bit % 64)) & 1;
   }
   Token fresh() const { return Token{next_, inv_}; }
+  // Whether access a's request is refused in this cycle: its port taken by the loops around this
+  // one, or a task queue without room or result.
+  bool refusedAt(const PipelineModel::Access& a, const Ports& refused) const {
+    return contains(refused, a.port) ||
+           (a.queue != PipelineModel::kNoQueue && !s_.queuesOf(l_).ready(a.queue));
+  }
+  // A request made in this cycle: a task queue's push or pop.
+  void made(const PipelineModel::Access& a) const {
+    if (a.queue != PipelineModel::kNoQueue) s_.queuesOf(l_).access(a.queue);
+  }
   // The inner loops' outputs in this cycle, before anything reads them: whether call c can be made
   // (subReady_), and whether its next results are there to take.
   void sampleSubs() {
@@ -260,8 +278,7 @@ public:
       if (vk(call.capture) && !resultsThere(c) && pred(*tok_[call.capture], call)) stall = true;
     }
     for (const PipelineModel::Access& a : m_.accesses)
-      if (a.request > 0 && vk(a.request) && contains(refused, a.port) && pred(*tok_[a.request], a))
-        stall = true;
+      if (a.request > 0 && vk(a.request) && refusedAt(a, refused) && pred(*tok_[a.request], a)) stall = true;
     const bool en = !stall;
     countStall(stall);
     std::optional<Token> issued;
@@ -270,7 +287,7 @@ public:
       for (size_t c = 0; c < nc && issued; ++c)
         if (m_.calls[c].request == 0 && !subReady_[c] && pred(*issued, m_.calls[c])) issued.reset();
       for (const PipelineModel::Access& a : m_.accesses)
-        if (issued && a.request == 0 && contains(refused, a.port) && pred(*issued, a)) issued.reset();
+        if (issued && a.request == 0 && refusedAt(a, refused) && pred(*issued, a)) issued.reset();
     }
     const bool issue = issued.has_value();
     if (q == 0) exitDet = issue && last(*issued);
@@ -286,8 +303,11 @@ public:
     Ports fired; // on the ports its inner loops use: only those matter
     if (en)
       for (const PipelineModel::Access& a : m_.accesses)
-        if (contains(innerPorts_, a.port) && valid(a.request) && pred(at(a.request), a))
+        if ((contains(innerPorts_, a.port) || a.queue != PipelineModel::kNoQueue) && valid(a.request) &&
+            pred(at(a.request), a)) {
           fired.push_back(a.port);
+          made(a);
+        }
     clockSubs(fires, captures, refused, fired);
     const bool leaving = valid(F - 1) && en;
     const bool leaveLast = leaving && last(at(F - 1));
@@ -365,7 +385,7 @@ public:
       }
       for (const PipelineModel::Access& a : m_.accesses) {
         if (!ok || a.request != c) continue;
-        bool taken = contains(refused, a.port);
+        bool taken = refusedAt(a, refused);
         for (const PipelineModel::Access& o : m_.accesses)
           if (o.port == a.port && o.request > c && in[clusterOf_[o.request]] &&
               pred(*in[clusterOf_[o.request]], o))
@@ -396,8 +416,11 @@ public:
     }
     Ports fired; // on the ports its inner loops use: only those matter
     for (const PipelineModel::Access& a : m_.accesses)
-      if (const auto& t = in[clusterOf_[a.request]]; contains(innerPorts_, a.port) && t && pred(*t, a))
+      if (const auto& t = in[clusterOf_[a.request]];
+          (contains(innerPorts_, a.port) || a.queue != PipelineModel::kNoQueue) && t && pred(*t, a)) {
         fired.push_back(a.port);
+        made(a);
+      }
     clockSubs(fires, captures, refused, fired);
     const bool leaving = vk(F - 1);
     const bool leaveLast = leaving && last(at(F - 1));
@@ -479,11 +502,17 @@ std::string unmodelledReason(const ir::Kernel& k, const RtlResult& r, uint32_t l
   return "";
 }
 
+bool usesQueues(const RtlResult& r, uint32_t l) {
+  const std::optional<PipelineModel>& m = r.loops.at(l).model;
+  return m && std::any_of(m->accesses.begin(), m->accesses.end(),
+                          [](const PipelineModel::Access& a) { return a.queue != PipelineModel::kNoQueue; });
+}
+
 std::vector<bool> predicateProfile(const ir::Kernel& k, const RtlResult& r) {
   std::vector<bool> record(k.loops.size(), false);
   std::vector<uint32_t> work;
   for (uint32_t l = 0; l < r.loops.size(); ++l)
-    if (!r.loops[l].predictable) work.push_back(l);
+    if (!r.loops[l].predictable || usesQueues(r, l)) work.push_back(l);
   while (!work.empty()) {
     const uint32_t l = work.back();
     work.pop_back();
@@ -496,8 +525,9 @@ std::vector<bool> predicateProfile(const ir::Kernel& k, const RtlResult& r) {
   return record;
 }
 
-PipelineTiming::PipelineTiming(const ir::Kernel& k, const RtlResult& r, const ir::EvalResult& profile)
-    : s_(std::make_unique<State>(State{k, r, profile, std::vector<size_t>(k.loops.size(), 0),
+PipelineTiming::PipelineTiming(const ir::Kernel& k, const RtlResult& r, const ir::EvalResult& profile,
+                               QueueSystem* queues)
+    : s_(std::make_unique<State>(State{k, r, profile, queues, std::vector<size_t>(k.loops.size(), 0),
                                        std::vector<size_t>(k.loops.size(), 0)})) {}
 
 PipelineTiming::~PipelineTiming() = default;
@@ -505,15 +535,42 @@ PipelineTiming::~PipelineTiming() = default;
 std::optional<int64_t> PipelineTiming::callCycles(uint32_t l, std::string& why) {
   try {
     std::unique_ptr<Unit> u = makeUnit(*s_, l);
-    u->clock(true, {});
+    // A loop using task queues is clocked with them: each cycle's requests, then the queues' edge.
+    auto cycle = [&](bool start) {
+      u->clock(start, {});
+      if (usesQueues(s_->r, l)) s_->queuesOf(l).clock();
+    };
+    cycle(true);
     int64_t cycles = 1;
     for (; !u->done(); ++cycles)
-      u->clock(false, {});
+      cycle(false);
     return cycles;
   } catch (const ModelError& e) {
     why = e.why;
     return std::nullopt;
   }
+}
+
+} // namespace spvhls::rtl
+
+namespace spvhls::rtl {
+
+namespace {
+
+class Endless final : public EndlessLoop {
+public:
+  explicit Endless(std::unique_ptr<Unit> u) : u_(std::move(u)) {}
+  void clock(bool start) override { u_->clock(start, {}); }
+
+private:
+  std::unique_ptr<Unit> u_;
+};
+
+} // namespace
+
+std::unique_ptr<EndlessLoop> PipelineTiming::endless(uint32_t l) {
+  s_->endless = l;
+  return std::make_unique<Endless>(makeUnit(*s_, l));
 }
 
 } // namespace spvhls::rtl

@@ -228,6 +228,7 @@ RtlResult generateVerilog(const ir::Kernel& k, const sched::KernelSchedule& s, c
   for (size_t m = 0; m < k.memories.size(); ++m)
     in.ramModuleNames.push_back(k.memories[m].onChip() ? fmt::format("{}_ram{}", r.moduleName, m) : "");
   r.blockCycles = kp.fsm.blockCycles;
+  r.formCycle = kp.fsm.formCycle;
   r.ramModules = in.ramModuleNames;
   r.ramWordBytes = ramWordBytes(k);
   print(generateTopModule(k, s, in), r.files, topModule);

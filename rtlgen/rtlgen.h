@@ -47,7 +47,9 @@ struct PipelineModel {
   struct Access {
     uint32_t port = 0, request = 0, bit = 0;
     bool predicated = true;
+    uint32_t queue = kNoQueue; // a task queue's memory (Memory::Kind::Queue): refused as the queue says
   };
+  static constexpr uint32_t kNoQueue = ~0u;
   std::vector<Call> calls;
   std::vector<Access> accesses;
   std::vector<uint32_t> ports; // every port its requests and its inner loops' reach
@@ -124,6 +126,7 @@ struct RtlResult {
   std::vector<nl::Module> modules;
   std::vector<LoopHardware> loops;
   std::vector<uint32_t> blockCycles; // per Kernel block: FSM cycles per execution (LoopCall waits excluded)
+  std::vector<int> formCycle;        // per Kernel op: the FSM cycle of its block it is formed in
   std::vector<std::string> ramModules; // per kernel memory: its RAM module (on-chip), or empty
   std::vector<uint32_t> ramWordBytes;  // per kernel memory: its RAM's word width in bytes
 };

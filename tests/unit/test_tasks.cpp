@@ -182,6 +182,42 @@ TEST_CASE("the IR evaluator runs the tasks as the interpreter does and traces th
   }
 }
 
+TEST_CASE("the IR evaluator keeps each process's invocations in async order for the cycle model") {
+  SUBCASE("asyncs made by a pipelined loop (queue stores)") {
+    const Loaded l = taskFile("reuse.spvasm"); // n / 16 asyncs in a loop, then the gets in another
+    const ir::Kernel k = lower(l, "reuse");
+    const ir::EvalResult r = runBoth(
+        l, k,
+        {ints("a", pseudoRandom(64, 3, -100, 100)), ints("b", std::vector<int32_t>(64, 0)), scalar("n", 64)});
+    REQUIRE(r.processInvocations.size() == k.processes.size());
+    CHECK(r.processInvocations[1] == std::vector<uint32_t>{0, 1, 2, 3});
+    CHECK(r.invocations.size() == 4);
+    // The body's loops' predicates only where asked for (the loops the cycle model steps).
+    for (const ir::EvalResult& inv : r.invocations)
+      CHECK(inv.loopIterationPredicates.at(0).empty());
+    std::vector<uint64_t> scalars = {0, 0, 64};
+    std::vector<std::vector<uint8_t>> buffers = {
+        std::vector<uint8_t>(256, 1), std::vector<uint8_t>(256, 0), {}};
+    const ir::EvalResult asked = ir::evaluateKernel(k, scalars, buffers, 1'000'000, {}, {}, {{}, {true}});
+    REQUIRE(asked.invocations.size() == 4);
+    const ir::Kernel& body = k.tasks[k.processes[1].body];
+    for (const ir::EvalResult& inv : asked.invocations)
+      CHECK(inv.loopIterationPredicates.at(0).size() ==
+            inv.loopIterations.at(0) * ir::predicateWords(body.loops[0]));
+  }
+  SUBCASE("a served body records its loop's one iteration per invocation") {
+    const Loaded l = taskFile("pipelined_1.spvasm");
+    const ir::Kernel k = lower(l, "pipelined");
+    const ir::EvalResult r = runBoth(l, k,
+                                     {ints("a", pseudoRandom(16, 5, -300, 300)),
+                                      ints("out", std::vector<int32_t>(16, 0)), scalar("n", 16)});
+    REQUIRE(r.processInvocations.size() == 2);
+    CHECK(r.processInvocations[1].size() == 16);
+    for (const ir::EvalResult& inv : r.invocations)
+      CHECK(inv.loopIterationPredicates.at(0) == std::vector<uint64_t>{0b11}); // the pop and the push
+  }
+}
+
 TEST_CASE("a pipelined loop reaches a task's queues as memories of kind Queue") {
   const Loaded l = taskFile("reuse.spvasm"); // an async loop, then a (void) get loop
   const ir::Kernel k = lower(l, "reuse");

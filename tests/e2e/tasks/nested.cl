@@ -2,6 +2,9 @@
 // matrix (row-major in m) and the sum is stored to sums[row]. Two task sequences of the same task
 // function each take half of the rows (two asyncs, then two gets); they read m and write disjoint
 // halves of sums. Run spec: 8 x 8.
+// nested_one: one task sequence over all rows, alone on its memories (its first invocation's pointers
+// point to the middle of the buffers, and it reads and writes below them); with --outer-loops
+// pipelined the row loop is an outer pipeline inside the task (tests/e2e/CMakeLists.txt).
 // Markers (rewritten by make_tasks.py, see the top of that script):
 int ts_create__row_sums(int pipelined, int cluster, uint getcap, uint asynccap);
 void ts_async__row_sums(int h, global const int* m, global int* sums, int r0, int r1, int cols);
@@ -25,4 +28,14 @@ kernel void nested(global const int* m, global int* sums, int rows, int cols) {
   ts_get__row_sums(h1);
   ts_release(h0);
   ts_release(h1);
+}
+
+kernel void nested_one(global const int* m, global int* sums, int rows, int cols) {
+  int h = ts_create__row_sums(-1, -1, 1, 1);
+  // The first half from the middle of the matrix back: indices below the pointers passed.
+  ts_async__row_sums(h, m + (rows / 2) * cols, sums + rows / 2, -(rows / 2), 0, cols);
+  ts_async__row_sums(h, m, sums, rows / 2, rows, cols);
+  ts_get__row_sums(h);
+  ts_get__row_sums(h);
+  ts_release(h);
 }
