@@ -202,6 +202,18 @@ static std::string timingText(const Compiled& c, const TimingRow& r) {
 }
 
 namespace {
+// The task sequences whose queues loop l pushes or pops (its cycles depend on theirs), by name.
+std::vector<std::string> queuesOf(const ir::Kernel& k, const rtl::RtlResult& r, size_t l) {
+  std::vector<std::string> names;
+  if (const auto& m = r.loops.at(l).model)
+    for (const rtl::PipelineModel::Access& a : m->accesses)
+      if (a.queue != rtl::PipelineModel::kNoQueue) {
+        const std::string& name = k.processes.at(k.memories.at(a.queue).queueProcess).name;
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+  return names;
+}
+
 // An endless loop serving a task's invocations: the cycle of its result push (its last memory access).
 int pushCycle(const ir::Loop& loop, const sched::LoopSchedule& ls) {
   int at = 0;
@@ -419,6 +431,8 @@ json reportJson(const Compiled& c) {
                                                    {"burst", hw.burst},
                                                    {"burst_period", hw.burstPeriod}}
                                             : json(nullptr);
+    if (const std::vector<std::string> tasks = queuesOf(k, c.rtl, l); !tasks.empty())
+      jl["waits_for_tasks"] = tasks;
     if (!hw.predictable) {
       const std::string unmodelled = rtl::unmodelledReason(k, c.rtl, uint32_t(l));
       jl["no_closed_form_because"] = hw.unpredictedWhy;
@@ -743,6 +757,12 @@ std::string reportBody(const Compiled& c) {
           "iterations (MaxConcurrencyINTEL {}: bursts of {}; fixed memory latency {}, no back-pressure)\n",
           hw.cyclesBase + hw.cyclesPerIteration, hw.burstPeriod, hw.burst, hw.cyclesPerIteration, hw.burst,
           hw.burst, hw.burst, c.target.memLatency);
+    else if (hw.predictable && !queuesOf(k, c.rtl, l).empty())
+      s += fmt::format(
+          "  predicted cycles: {} + {} x iterations while the queues of {} take every request, else per "
+          "run, by stepping the loop with its tasks (`spvhls sim --check-cycles`; a top-tested loop "
+          "runs trip count + 1 iterations; fixed memory latency {}, no back-pressure)\n",
+          hw.cyclesBase, hw.cyclesPerIteration, fmt::join(queuesOf(k, c.rtl, l), ", "), c.target.memLatency);
     else if (hw.predictable)
       s += fmt::format("  predicted cycles: {} + {} x iterations (a top-tested loop runs trip count + 1 iterations; "
                        "fixed memory latency {}, no back-pressure)\n",
