@@ -300,7 +300,10 @@ json reportJson(const Compiled& c) {
                                  {"reused_loads", k.datapath.reusedLoads},
                                  {"merged_values", k.datapath.mergedValues},
                                  {"forwarded_loads", k.datapath.forwardedLoads},
-                                 {"known_bits", k.datapath.knownBits}};
+                                 {"known_bits", k.datapath.knownBits},
+                                 {"wide_accesses", k.datapath.wideAccesses},
+                                 {"widened_accesses", k.datapath.widenedAccesses},
+                                 {"folded_constant_additions", k.datapath.foldedAdds}};
   json args = json::array();
   for (const ir::KernelArg& a : k.args)
     args.push_back({{"name", a.name}, {"kind", a.isPointer ? "global pointer" : "scalar"}, {"width", a.width()}});
@@ -607,7 +610,8 @@ std::string reportBody(const Compiled& c) {
         k.barrierLoops.size(), loops, k.barrierBufferBits, k.maxWorkGroupItems);
   }
   if (const auto& d = k.datapath; d.shifts + d.multiplications + d.divisions + d.hoisted + d.inductions +
-                                  d.reusedLoads + d.mergedValues + d.forwardedLoads + d.knownBits)
+                                  d.reusedLoads + d.mergedValues + d.forwardedLoads + d.knownBits +
+                                  d.wideAccesses + d.foldedAdds)
     s += fmt::format(
         "datapath optimisations (--datapath-opt): {} shifts by constants as wires, {} multiplications "
         "by constants as shifts and adds, {} divisions or remainders by constants without a divider, {} "
@@ -615,10 +619,11 @@ std::string reportBody(const Compiled& c) {
         "additions, {} loads reusing the value an earlier access in their block read or wrote{}, {} "
         "loop-body values merged with an equal one (carried values included), {} loads taking the "
         "value the previous iteration stored, {} logic operations, additions or multiplications as wires "
-        "or narrower (known bits)\n",
+        "or narrower (known bits), {} consecutive loads or stores of a loop body merged into {} wide "
+        "accesses, {} additions of a constant to a sum with a constant made one addition\n",
         d.shifts, d.multiplications, d.divisions, d.hoisted, d.inductions, d.reusedLoads,
         k.volatileAccess ? " (none: the kernel has a volatile access)" : "", d.mergedValues, d.forwardedLoads,
-        d.knownBits);
+        d.knownBits, d.widenedAccesses, d.wideAccesses, d.foldedAdds);
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

@@ -512,6 +512,11 @@ struct Kernel {
     // ANDs, ORs, XORs, ADDs and multiplications made wires or narrower by their operands' known bits
     // (ir/lower_bits.cpp)
     uint32_t knownBits = 0;
+    // Consecutive loads or stores of a loop body made one wide access: the wide accesses, the accesses
+    // they replace (ir/lower_widen.cpp)
+    uint32_t wideAccesses = 0, widenedAccesses = 0;
+    // x + c1 + c2 made x + (c1 + c2) (ir/lower_datapath.cpp)
+    uint32_t foldedAdds = 0;
   } datapath;
   // Some access of the kernel (or a function it calls) is volatile (the Volatile memory operand or
   // decoration): every load must reach the memory, so none reuses an earlier one's value.

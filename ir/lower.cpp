@@ -271,6 +271,10 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
       lower::compactKernel(k);
       lower::checkAfter(k, "datapath optimisations");
     }
+    if (lower::widenAccesses(k)) {
+      lower::compactKernel(k);
+      lower::checkAfter(k, "merging consecutive accesses into wide ones");
+    }
   }
   if (lower::extractOuterLoops(k, options.pipelineOuterLoops)) {
     lower::compactKernel(k);

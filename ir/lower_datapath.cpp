@@ -223,7 +223,37 @@ void count(Kernel::DatapathRewrites& n, OpKind k) {
 
 // `op` with a constant operand as cheaper logic, or else as wires or narrower by its operands' known
 // bits (counted in `n`); kNone if neither applies.
+// x + c1 + c2 as x + (c1 + c2) (subtractions of constants alike): an unrolled body's copies then add
+// their constant to the induction variable itself instead of to the copy before, and the carried value
+// steps in one addition (a one-cycle recurrence, not one cycle per copy). kNone when not that.
+ValueId foldConstantAdds(Builder& b, const Op& op) {
+  const uint32_t w = op.width();
+  if (!op.type.isBits() || w == 0 || w > 64) return kNone;
+  auto split = [&](const Op& a, ValueId& x, uint64_t& c) { // a = x + c, x not a constant
+    if ((a.kind != OpKind::Add && a.kind != OpKind::Sub) || a.operands.size() != 2 || a.width() != w)
+      return false;
+    if (const auto k = b.constValue(a.operands[1])) {
+      x = a.operands[0], c = a.kind == OpKind::Add ? *k : 0 - *k;
+      return !b.constValue(x);
+    }
+    if (const auto k = b.constValue(a.operands[0]); k && a.kind == OpKind::Add) {
+      x = a.operands[1], c = *k;
+      return !b.constValue(x);
+    }
+    return false;
+  };
+  ValueId x = kNone, y = kNone;
+  uint64_t c = 0, d = 0;
+  if (!split(op, x, c) || !split(b.op(x), y, d)) return kNone;
+  const uint64_t sum = (c + d) & widthMask(w);
+  return sum == 0 ? y : b.binary(OpKind::Add, y, b.constant(w, sum));
+}
+
 ValueId reduceOrNarrow(Builder& b, BitRewriter& bits, ValueId v, const Op& op, Kernel::DatapathRewrites& n) {
+  if (ValueId r = foldConstantAdds(b, op); r != kNone) {
+    ++n.foldedAdds;
+    return r;
+  }
   if (ValueId r = reducible(op.kind) ? Reducer(b).reduce(op) : kNone; r != kNone) {
     count(n, op.kind);
     return r;

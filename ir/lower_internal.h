@@ -381,6 +381,9 @@ bool mergeEqualValues(Kernel& k);
 // takes that value, carried in a register; it reads the memory only where that store did not run
 // (ir/lower_forward.cpp).
 bool forwardStores(Kernel& k);
+// Consecutive loads, or stores, of a loop body to an external memory under one predicate, the lowest
+// aligned to their total width, as one wide access (ir/lower_widen.cpp).
+bool widenAccesses(Kernel& k);
 // The one LoopCall of the CFG that runs loop l (kNone: none, or a loop body runs it; lower_datapath.cpp).
 ValueId cfgCallOf(const Kernel& k, uint32_t l);
 // A new operation standing for `from` (same type, name, origin and location): a LiveIn or LoopPhi

@@ -3,7 +3,8 @@
 // over every divisor at 16 bits and over random and edge divisors at 32 and 64 bits; and what the
 // rewrites cost (no divider or multiplier left, at most two adders for a multiplication by a constant).
 // And redundant loads (ir/lower_loads.cpp): which loads take an earlier access's value. And known bits
-// (ir/lower_bits.cpp): random expressions against their rewrites, and what becomes wires.
+// (ir/lower_bits.cpp): random expressions against their rewrites, and what becomes wires. And wide
+// accesses (ir/lower_widen.cpp): which consecutive accesses become one.
 #include <functional>
 #include <optional>
 #include <random>
@@ -631,4 +632,123 @@ TEST_CASE("store forwarding: t[i - 1] takes the value stored the iteration befor
   ir::Kernel v = runningSum(1);
   v.volatileAccess = true;
   CHECK_FALSE(forwarded(v));
+}
+
+namespace {
+
+// Loop body of accesses to memory 0 at elements 4i + k (i a live-in, i32 elements): the offset of
+// element 4i + k as zext(i << 2 | k) << 2, so T = i << 2 with k or'ed into its zero bits.
+struct Unrolled {
+  LoopBuilder b;
+  ValueId i = b.liveIn(32, "i");
+  ValueId base = b.add(OpKind::Shl, 32, {i, b.constant(2, 32)});
+  ValueId element(uint64_t k) {
+    return b.offset4(k ? b.add(OpKind::Or, 32, {base, b.constant(k, 32)}) : base);
+  }
+};
+
+size_t countOps(const ir::Loop& l, OpKind kind, uint8_t size) {
+  return size_t(std::count_if(l.ops.begin(), l.ops.end(),
+                              [&](const Op& op) { return op.kind == kind && op.size == size; }));
+}
+
+} // namespace
+
+TEST_CASE("wide accesses: consecutive loads, and stores, of an unrolled body become one access each") {
+  Unrolled u;
+  std::vector<ValueId> x;
+  for (uint64_t k = 0; k < 4; ++k)
+    x.push_back(u.b.load(0, u.element(k), 4, fmt::format("x{}", k)));
+  for (uint64_t k = 0; k < 4; ++k)
+    u.b.store(1, u.element(k), x[3 - k], 4); // reversed into memory 1
+  u.b.loop.liveOuts = {x[2]};
+  ir::Kernel k = kernelOf(u.b);
+  REQUIRE(ir::lower::widenAccesses(k));
+  const ir::Loop& l = k.loops[0];
+  CHECK(k.datapath.wideAccesses == 2);
+  CHECK(k.datapath.widenedAccesses == 8);
+  CHECK(countOps(l, OpKind::Load, 16) == 1);
+  CHECK(countOps(l, OpKind::Store, 16) == 1);
+  CHECK(countOps(l, OpKind::Load, 4) + countOps(l, OpKind::Store, 4) == 0);
+  // The live-out reads bits 64..95 of the wide load (element 2); the store's data is x3, x2, x1, x0
+  // from the lowest bits.
+  const Op& out = l.ops[l.liveOuts[0]];
+  CHECK(out.kind == OpKind::Extract);
+  CHECK(out.imm == 64);
+  CHECK(l.ops[out.operands[0]].size == 16);
+  for (const Op& op : l.ops)
+    if (op.kind == OpKind::Store) {
+      const Op& data = l.ops[op.operands[1]];
+      REQUIRE(data.kind == OpKind::Concat);
+      REQUIRE(data.operands.size() == 4);
+      CHECK(l.ops[data.operands[0]].imm == 96); // x3
+      CHECK(l.ops[data.operands[3]].imm == 0);  // x0
+    }
+}
+
+TEST_CASE("wide accesses: what keeps accesses apart") {
+  // Loads of elements 4i + k for k in `ks`, under predicate p for those in `predicated`, with
+  // `between` built after the first load.
+  auto build = [](std::vector<uint64_t> ks, std::vector<bool> predicated, auto&& between) {
+    Unrolled u;
+    const ValueId p = u.b.liveIn(1, "p");
+    std::vector<ValueId> loads;
+    for (size_t j = 0; j < ks.size(); ++j) {
+      loads.push_back(u.b.load(0, u.element(ks[j]), 4, "x"));
+      if (predicated[j]) u.b.loop.ops[loads.back()].operands[1] = p;
+      if (j == 0) between(u);
+    }
+    u.b.loop.liveOuts = loads;
+    return kernelOf(u.b, 3);
+  };
+  auto nothing = [](Unrolled&) {};
+  auto widened = [](ir::Kernel k) { return ir::lower::widenAccesses(k) ? k.datapath.widenedAccesses : 0u; };
+  const std::vector<bool> none(4, false);
+  CHECK(widened(build({0, 1, 2, 3}, none, nothing)) == 4);
+  CHECK(widened(build({3, 1, 0, 2}, none, nothing)) == 4); // any order in the body
+  CHECK(widened(build({0, 1}, {false, false}, nothing)) == 2);
+  CHECK(widened(build({1, 2, 3, 4}, none, nothing)) == 2); // 1..4: only 2, 3 are aligned to 8 bytes
+  CHECK(widened(build({0, 1, 2, 3}, {false, true, false, false}, nothing)) == 2); // 2, 3 alone share one
+  CHECK(widened(build({0, 1, 2, 3}, {true, true, true, true}, nothing)) == 4);
+  // Stores in between: to another memory, to element 0 (already read), to element 1 (read later).
+  auto store = [](uint32_t memory, uint64_t k) {
+    return [=](Unrolled& u) { u.b.store(memory, u.element(k), u.b.constant(7, 32), 4); };
+  };
+  CHECK(widened(build({0, 1, 2, 3}, none, store(2, 1))) == 4);
+  CHECK(widened(build({0, 1, 2, 3}, none, store(0, 0))) == 4);
+  CHECK(widened(build({0, 1, 2, 3}, none, store(0, 1))) == 2); // 2, 3 still move past it
+  // An inner loop, a task's queue after element 0: nothing moves past them (2 and 3, both after, are
+  // one access).
+  CHECK(widened(build({0, 1, 2, 3}, none, [](Unrolled& u) { u.b.add(OpKind::LoopCall, 0, {ir::kNone}); })) ==
+        2);
+  ir::Kernel q = build({0, 1, 2, 3}, none, store(2, 1));
+  q.memories[2].kind = ir::Memory::Kind::Queue;
+  CHECK(widened(q) == 2);
+  // A volatile access anywhere: every access as written.
+  ir::Kernel v = build({0, 1, 2, 3}, none, nothing);
+  v.volatileAccess = true;
+  CHECK(widened(v) == 0);
+}
+
+TEST_CASE("folded additions: an unrolled body's x + 1 + 1 + 1 is x + 3") {
+  LoopBuilder b;
+  const ValueId i = b.liveIn(32, "i");
+  const ValueId one = b.constant(1, 32);
+  const ValueId a = b.add(OpKind::Add, 32, {i, one});
+  const ValueId c = b.add(OpKind::Add, 32, {one, a}); // the constant first
+  const ValueId d = b.add(OpKind::Sub, 32, {c, b.constant(5, 32)});
+  b.loop.liveOuts = {a, c, d};
+  b.loop.continueCond = b.constant(0, 1);
+  ir::Kernel k = kernelOf(b);
+  REQUIRE(ir::lower::optimizeDatapath(k));
+  const ir::Loop& l = k.loops[0];
+  CHECK(k.datapath.foldedAdds == 2);
+  // Each live-out adds its constant to i itself: 1, 2 and -3.
+  const std::vector<uint64_t> want = {1, 2, uint64_t(-3) & 0xffffffffu};
+  for (size_t j = 0; j < 3; ++j) {
+    const Op& op = l.ops[l.liveOuts[j]];
+    REQUIRE(op.kind == OpKind::Add);
+    CHECK(l.ops[op.operands[0]].kind == OpKind::LiveIn);
+    CHECK(l.ops[op.operands[1]].imm == want[j]);
+  }
 }

@@ -7,7 +7,7 @@ kernel void memdep(global int* a, global int* b, global int* c, global uint* w, 
     a[i] = a[i] * 3 + 1;
   for (int i = 2; i < n; ++i) // b[i] needs b[i - 2]: distance 2
     b[i] = b[i - 2] + i;
-  for (int i = 0; i < n / 2; ++i) { // c[2i + 1] and c[2i] never meet across iterations: II 3
+  for (int i = 0; i < n / 2; ++i) { // c[2i + 1] and c[2i] never meet across iterations: II 2 (one wide store)
     c[2 * i + 1] = c[2 * i] ^ i;
     c[2 * i] = i;
   }
