@@ -463,7 +463,9 @@ LoopPlan planLoopWith(const ir::Loop& loop, const sched::LoopSchedule& ls, const
       // waits at the cuts it crosses (its first cluster runs the unit): read in that cluster, it is
       // there in time by the schedule, and after the reader's own iteration read it.
       const bool unitSpan = p.unitSpan(next) && readCluster[k] == int(p.clusterOf(p.start[next]));
-      p.carryWhereFormed[k] = atEnd || unitSpan;
+      // (A unit's result read in an earlier cluster than the unit's is carried where it is ready, and
+      // gated there: the carry a unit writes as its result comes out is in the unit's cluster.)
+      p.carryWhereFormed[k] = (atEnd && !p.unitSpan(next)) || unitSpan;
     }
   }
   std::vector<std::set<uint32_t>> reads(n); // per op: the positions it is read at

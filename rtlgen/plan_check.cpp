@@ -376,9 +376,20 @@ private:
       }
     for (const CarryGate& g : p_.gates)
       have.insert({g.from, g.to, g.fromPos, g.toCluster, g.distance});
-    if (needed != have)
-      fail(fmt::format("{} recurrence(s) cross a cluster boundary, {} gate(s) planned, and they differ",
-                       needed.size(), have.size()));
+    if (needed != have) {
+      // For compiler developers: the dependences on one side only (from, to, producer position,
+      // consumer cluster, distance).
+      std::string only;
+      for (const auto& [set, other, side] :
+           {std::tuple{&needed, &have, "needed"}, {&have, &needed, "planned"}})
+        for (const auto& t : *set)
+          if (!other->count(t))
+            only +=
+                fmt::format("; {} only: %{} -> %{} done at {}, read in cluster {}, distance {}", side,
+                            std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t), std::get<4>(t));
+      fail(fmt::format("{} recurrence(s) cross a cluster boundary, {} gate(s) planned, and they differ{}",
+                       needed.size(), have.size(), only));
+    }
     for (const CarryGate& g : p_.gates) {
       // Tokens never wait inside a cluster: one counted at countPos, in the producer's cluster, is at
       // fromPos (fromPos - countPos) cycles later. The consumer is admitted a cycle after the count at

@@ -37,9 +37,12 @@ inline std::unique_ptr<Planned> plan(const std::string& example, rtl::ClusterMod
                                      bool shareUnits = true, bool outerLoops = false,
                                      double clockPeriodNs = 0, uint32_t ramPorts = 2) {
   auto p = std::make_unique<Planned>();
-  // `example`: examples/<name>, or a path under the build directory, .spv unless it says .spvasm.
+  // `example`: examples/<name>, a path under the build directory, or an absolute one; .spv unless it
+  // says .spvasm.
   p->module = std::make_unique<spirv::Module>(spirv::readModuleFile(
-      std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/") +
+      (example.starts_with("/")
+           ? ""
+           : std::string(SPVHLS_BINARY_DIR) + (example.find('/') == std::string::npos ? "/examples/" : "/")) +
       example + (example.ends_with(".spvasm") ? "" : ".spv")));
   p->view = std::make_unique<spirv::ModuleView>(spirv::buildModuleView(*p->module));
   std::vector<std::string> names = ir::kernelNames(*p->view);

@@ -473,3 +473,18 @@ TEST_CASE("auto: an outer pipeline's inner loops are stall-enable, to take the n
   for (const rtl::LoopKind& k : forced->kinds)
     CHECK(k.kind == rtl::ClusterMode::StallFree);
 }
+
+TEST_CASE("a unit's result carried to a read in an earlier cluster is gated where it is ready") {
+  // fuzz_forward.py seed 301 at -O2: the carried value's next is a multiplier's result (a unit running
+  // across cuts) formed at a cluster's end, read in an earlier cluster than the unit starts in. Its
+  // carry is written where the result is ready, behind a gate (planKernel runs checkPlan, which found
+  // the gate missing before).
+  std::unique_ptr<Planned> p;
+  REQUIRE_NOTHROW(p = plan(std::string(SPVHLS_SOURCE_DIR) + "/tests/unit/data/lower/unit_carry_gate.spvasm",
+                           rtl::ClusterMode::StallFree));
+  bool gatedMul = false;
+  for (size_t l = 0; l < p->plan.loops.size(); ++l)
+    for (const rtl::CarryGate& g : p->plan.loops[l].gates)
+      gatedMul = gatedMul || p->kernel.loops[l].ops[g.from].kind == OpKind::Mul;
+  CHECK(gatedMul);
+}
