@@ -762,12 +762,12 @@ std::string reportBody(const Compiled& c) {
           "iterations (MaxConcurrencyINTEL {}: bursts of {}; fixed memory latency {}, no back-pressure)\n",
           hw.cyclesBase + hw.cyclesPerIteration, hw.burstPeriod, hw.burst, hw.cyclesPerIteration, hw.burst,
           hw.burst, hw.burst, c.target.memLatency);
-    else if (hw.predictable && !queuesOf(k, c.rtl, l).empty())
+    else if (const std::vector<std::string> tasks = queuesOf(k, c.rtl, l); hw.predictable && !tasks.empty())
       s += fmt::format(
           "  predicted cycles: {} + {} x iterations while the queues of {} take every request, else per "
           "run, by stepping the loop with its tasks (`spvhls sim --check-cycles`; a top-tested loop "
           "runs trip count + 1 iterations; fixed memory latency {}, no back-pressure)\n",
-          hw.cyclesBase, hw.cyclesPerIteration, fmt::join(queuesOf(k, c.rtl, l), ", "), c.target.memLatency);
+          hw.cyclesBase, hw.cyclesPerIteration, fmt::join(tasks, ", "), c.target.memLatency);
     else if (hw.predictable)
       s += fmt::format("  predicted cycles: {} + {} x iterations (a top-tested loop runs trip count + 1 iterations; "
                        "fixed memory latency {}, no back-pressure)\n",

@@ -433,7 +433,7 @@ int simCommand(const Args& a) {
         std::vector<const rtl::RtlResult*> bodies = {nullptr};
         for (const driver::Compiled& t : c.tasks)
           bodies.push_back(&t.rtl);
-        predicted = rtl::predictTaskCycles(c.kernel, c.plan, c.rtl, bodies, profile, why);
+        predicted = rtl::predictTaskCycles(c.kernel, c.rtl, bodies, profile, why);
       }
     } catch (const DiagnosticError& e) {
       why = fmt::format("the kernel's IR could not be profiled: {}", e.what());

@@ -91,34 +91,7 @@ private:
       return t;
     }
     case OpKind::Add:
-    case OpKind::Sub: {
-      // A chain of constants added to one value (an unrolled body's i + 1 + 1 + 1 + 1, a counter's
-      // next value): the value's zeros, and the sum's. The sum alone, not each term, bounds them.
-      uint64_t c = 0;
-      ValueId x = v;
-      for (size_t steps = 0; steps < ops.size(); ++steps) {
-        const Op& a = ops[x];
-        if ((a.kind != OpKind::Add && a.kind != OpKind::Sub) || a.operands.size() != 2 || a.width() != w)
-          break;
-        auto constOf = [&](ValueId o) -> std::optional<uint64_t> {
-          const Op& k = ops[o];
-          return k.kind == OpKind::Const && k.immHigh.empty() ? std::optional(k.imm) : std::nullopt;
-        };
-        if (const auto k1 = constOf(a.operands[1])) {
-          c = a.kind == OpKind::Add ? c + *k1 : c - *k1;
-          x = a.operands[0];
-        } else if (const auto k0 = constOf(a.operands[0]); k0 && a.kind == OpKind::Add) {
-          c += *k0;
-          x = a.operands[1];
-        } else {
-          break;
-        }
-      }
-      if (x == v) return std::min(at(0), at(1));
-      c &= w >= 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1;
-      const uint32_t zx = x < ops.size() ? tz(x) : 0u;
-      return c == 0 ? zx : std::min<uint32_t>(zx, static_cast<uint32_t>(std::countr_zero(c)));
-    }
+    case OpKind::Sub:
     case OpKind::Or:
     case OpKind::Xor:
       return std::min(at(0), at(1));

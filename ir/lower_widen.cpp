@@ -169,13 +169,10 @@ ValueId predicateOf(const Op& op) {
   return op.operands.size() > at ? op.operands[at] : kNone;
 }
 
-// One wide access: its members in address order, the body positions of the first and the last, the
-// members' addresses as T + c (T's key, each c).
+// One wide access: its members in address order, the body positions of the first and the last.
 struct Group {
   std::vector<ValueId> members;
   ValueId first = 0, last = 0;
-  std::vector<uint64_t> key;
-  std::vector<int64_t> c;
 };
 
 class Widener {
@@ -244,8 +241,7 @@ private:
           if (in.size() * e != bytes) continue;
           Group g;
           for (size_t j : in)
-            g.members.push_back(list[j].second), g.c.push_back(list[j].first);
-          g.key = dec_.of(loop_.ops[g.members[0]].operands[0]).key;
+            g.members.push_back(list[j].second);
           g.first = *std::min_element(g.members.begin(), g.members.end());
           g.last = *std::max_element(g.members.begin(), g.members.end());
           if (!undisturbed(g)) continue;

@@ -536,9 +536,10 @@ std::optional<int64_t> PipelineTiming::callCycles(uint32_t l, std::string& why) 
   try {
     std::unique_ptr<Unit> u = makeUnit(*s_, l);
     // A loop using task queues is clocked with them: each cycle's requests, then the queues' edge.
+    QueueSystem* queues = usesQueues(s_->r, l) ? &s_->queuesOf(l) : nullptr;
     auto cycle = [&](bool start) {
       u->clock(start, {});
-      if (usesQueues(s_->r, l)) s_->queuesOf(l).clock();
+      if (queues) queues->clock();
     };
     cycle(true);
     int64_t cycles = 1;
@@ -550,10 +551,6 @@ std::optional<int64_t> PipelineTiming::callCycles(uint32_t l, std::string& why) 
     return std::nullopt;
   }
 }
-
-} // namespace spvhls::rtl
-
-namespace spvhls::rtl {
 
 namespace {
 

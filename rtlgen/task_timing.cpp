@@ -241,10 +241,9 @@ std::string sharedMemory(const ir::Kernel& k,
 
 } // namespace
 
-std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const KernelPlan& plan, const RtlResult& r,
-                                          const std::vector<const RtlResult*>& bodies, const ir::EvalResult& profile,
-                                          std::string& why) {
-  (void)plan; // the FSM's timing is the RtlResult's
+std::optional<uint64_t> predictTaskCycles(const ir::Kernel& k, const RtlResult& r,
+                                          const std::vector<const RtlResult*>& bodies,
+                                          const ir::EvalResult& profile, std::string& why) {
   if (profile.traceTruncated) {
     why = fmt::format("the run is longer than the {} events the IR evaluator traces for the prediction",
                       ir::kMaxTraceEvents);
