@@ -63,7 +63,23 @@ void settleReinvocation(Compiled& c) {
       const int64_t n = std::stoll(r.value);
       const std::string how =
           fmt::format("the pipeline drains {} cycles after its last launch, then the FSM runs {}", d.drain, d.path);
-      if (d.kind == rtl::ReinvocationDelay::Kind::Once) {
+      if (!d.caller.empty() && d.kind == rtl::ReinvocationDelay::Kind::Known) {
+        // A sub-pipeline: what the loop's hardware decides is the delay when the next call waits.
+        const bool met = d.min <= n;
+        r.status = met ? S::Honoured : S::Ignored;
+        r.note =
+            fmt::format("{}reinvocation delay {} cycles when the next call waits: {}; a later call starts "
+                        "when loop {} makes it",
+                        met ? "" : "cannot be met: ", d.min, d.path, d.caller);
+        if (!met) {
+          r.note += c.rtl.loops[l].model && c.rtl.loops[l].model->reinvocable
+                        ? "; an exit condition known earlier in the iteration shortens it"
+                        : "; a stall-enable inner loop takes its next call while it drains (--cluster "
+                          "stall-enable, or auto)";
+          c.warnings.push_back(Diagnostic{Diagnostic::Severity::Warning, loop.loc, "loop " + loop.name,
+                                          "MaxReinvocationDelayINTEL " + r.value + " not met: " + r.note});
+        }
+      } else if (d.kind == rtl::ReinvocationDelay::Kind::Once) {
         r.status = S::Honoured;
         r.note = "the loop runs at most once per kernel run: there is no reinvocation";
       } else if (d.kind == rtl::ReinvocationDelay::Kind::Unknown) {

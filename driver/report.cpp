@@ -37,6 +37,11 @@ static std::string reinvocationText(const rtl::ReinvocationDelay& d) {
   case rtl::ReinvocationDelay::Kind::Unknown: return "not predicted: " + d.why;
   case rtl::ReinvocationDelay::Kind::Known: break;
   }
+  if (!d.caller.empty())
+    return fmt::format(
+        "{} cycles from the last launch to the next invocation's first when the next call waits "
+        "({}); a later call starts when loop {} makes it",
+        d.min, d.path, d.caller);
   const std::string range = !d.max          ? fmt::format("at least {} cycles ({})", d.min, d.why)
                             : d.min == *d.max ? fmt::format("{} cycles", d.min)
                                               : fmt::format("{}..{} cycles", d.min, *d.max);
@@ -54,6 +59,7 @@ static nlohmann::json reinvocationJson(const rtl::ReinvocationDelay& d) {
     j["max"] = d.max ? nlohmann::json(*d.max) : nlohmann::json(nullptr);
     j["drain"] = d.drain;
     j["path"] = d.path;
+    if (!d.caller.empty()) j["caller"] = d.caller;
   }
   if (!d.why.empty()) j["why"] = d.why;
   return j;

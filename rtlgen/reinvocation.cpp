@@ -9,16 +9,62 @@
 #include <fmt/format.h>
 
 namespace spvhls::rtl {
+
+namespace {
+
+// An outer pipeline's inner loop, its next call waiting (loop_gen.cpp, loop_gen_memory.cpp). A
+// reinvocable one (stall-enable) takes it in the cycle after its exit is known at position q
+// (`accept`): the last launch was at the last slot-0 cycle up to then, floor(q / II) * II after the
+// exit iteration's, and the first launch of the next call follows its start at the next slot 0 (the
+// slots restart if the pipeline is empty by then). Any other takes it when it is done, and launches in
+// the next cycle: the drain.
+ReinvocationDelay subPipelineDelay(const ir::Kernel& k, const LoopHardware& hw, uint32_t loop) {
+  ReinvocationDelay d;
+  const std::vector<int> callers = ir::loopCallers(k.loops);
+  if (callers.at(loop) < 0) {
+    d.why = "the loop is neither the FSM's nor another loop's";
+    return d;
+  }
+  d.caller = k.loops[size_t(callers[loop])].name;
+  if (k.loops[loop].copies > 1) {
+    d.why =
+        fmt::format("its {} copies take the calls in turn (MaxInterleavingINTEL): their launches interleave",
+                    k.loops[loop].copies);
+    return d;
+  }
+  if (!hw.model || !hw.model->unmodelled.empty() || (!hw.model->reinvocable && hw.drainAfterLastLaunch < 0)) {
+    d.why = "the loop's launches are not predicted (" +
+            (hw.unpredictedWhy.empty() ? std::string("MaxConcurrencyINTEL bursts") : hw.unpredictedWhy) + ")";
+    return d;
+  }
+  const PipelineModel& m = *hw.model;
+  d.kind = ReinvocationDelay::Kind::Known;
+  if (m.reinvocable) {
+    const int64_t ii = m.ii, q = m.exitPos, F = m.F;
+    const int64_t last = q / ii * ii;
+    const int64_t first = q + 1 - last >= F ? q + 2 : (q + 2 + ii - 1) / ii * ii;
+    d.min = first - last;
+    d.drain = hw.drainAfterLastLaunch;
+    d.path = fmt::format("it takes the next call while it drains, once its exit is known (position {} of {}, "
+                         "II {})",
+                         q, F, ii);
+  } else {
+    d.min = d.drain = hw.drainAfterLastLaunch;
+    d.path = "it takes the next call when it is done";
+  }
+  d.why = fmt::format("when the next call waits; a later call starts when loop {} makes it", d.caller);
+  return d;
+}
+
+} // namespace
+
 ReinvocationDelay reinvocationDelay(const ir::Kernel& k, const RtlResult& r, uint32_t loop) {
   ReinvocationDelay d;
   const LoopHardware& hw = r.loops.at(loop);
   uint32_t home = ir::kNoBlock;
   for (size_t b = 0; b < k.blocks.size(); ++b)
     if (k.blocks[b].loopCall == loop) home = uint32_t(b);
-  if (home == ir::kNoBlock) {
-    d.why = "the loop is run by another loop's body";
-    return d;
-  }
+  if (home == ir::kNoBlock) return subPipelineDelay(k, hw, loop);
   if (ir::functionOfBlocks(k)[home] >= 0) {
     d.why = "the loop is in a shared function: its invocations follow the function's calls";
     return d;

@@ -264,14 +264,19 @@ std::string probesCode(const SimInterface& iface) {
   };
   for (size_t l = 0; l < iface.loops.size(); ++l) {
     std::string start = fmt::format("lp{}_start", l), started = fmt::format("lp{}_started", l);
+    std::string ready = "nullptr, false";
     if (l < iface.loopCallers.size() && iface.loopCallers[l].first >= 0) {
       const std::string caller = instance(size_t(iface.loopCallers[l].first));
       start = fmt::format("{}__DOT__sp{}_start", caller, iface.loopCallers[l].second);
       started = fmt::format("{}__DOT__sp{}_busy", caller, iface.loopCallers[l].second);
+      const bool reinvocable = l < iface.loopReinvocable.size() && iface.loopReinvocable[l];
+      if (!copied(l))
+        ready = fmt::format("&{}{}__DOT__sp{}_{}, {}", root, caller, iface.loopCallers[l].second,
+                            reinvocable ? "accept" : "done", reinvocable ? "true" : "false");
     }
-    probes +=
-        fmt::format("  loops.push_back(LoopProbe{{&{0}{1}, &{0}{2}, &{0}{3}__DOT__issue, {4}, {5}}});\n",
-                    root, start, started, instance(l), cString(iface.loops[l]), copied(l) ? "false" : "true");
+    probes += fmt::format(
+        "  loops.push_back(LoopProbe{{&{0}{1}, &{0}{2}, &{0}{3}__DOT__issue, {4}, {5}, {6}}});\n", root,
+        start, started, instance(l), cString(iface.loops[l]), copied(l) ? "false" : "true", ready);
   }
   if (!iface.blocks.empty()) {
     probes += fmt::format("  fsm.block = [top] {{ return uint64_t({0}blk); }};\n  fsm.cycle = [top] {{ return "
@@ -567,7 +572,8 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
     fail(exe, "simulation",
          fmt::format("the simulator exited with status {} without a result:\n{}", rc, lastLines(r.log, 20)));
 
-  // status file: "status ok|error\ncycles N\nloops K\n<K lines: invocations reinvocations min max>
+  // status file: "status ok|error\ncycles N\nloops K\n<K lines: invocations reinvocations min max waited
+  // waited-min waited-max>
   // \nmessage\n<message>"
   std::istringstream ss(status);
   std::string word, state;
@@ -575,7 +581,8 @@ SimResult runSimulator(const std::string& exe, const SimInterface& iface, const 
   ss >> word >> state >> word >> r.cycles >> word >> loops;
   for (uint64_t l = 0; ss && l < loops; ++l) {
     LoopLaunches x;
-    ss >> x.invocations >> x.reinvocations >> x.minDelay >> x.maxDelay;
+    ss >> x.invocations >> x.reinvocations >> x.minDelay >> x.maxDelay >> x.waited >> x.waitedMin >>
+        x.waitedMax;
     r.loops.push_back(x);
   }
   ss >> word;

@@ -76,6 +76,9 @@ struct SimInterface {
   // calls counted at the caller (sp<op>_start) and no reinvocation delays (its copies' launches
   // interleave): u_sub<op>_0 stands for its instance.
   std::vector<uint32_t> loopCopies;
+  // Per loop run by another loop's body: whether it takes its next call while it drains (its caller's
+  // sp<op>_accept tells when it can; else sp<op>_done). Empty: none.
+  std::vector<uint8_t> loopReinvocable;
   // The FSM's blocks by number (its `blk` register), named when the simulation stops without done;
   // empty: the design has no such FSM to watch.
   std::vector<std::string> blocks;
@@ -96,6 +99,9 @@ struct SimInterface {
 struct LoopLaunches {
   uint64_t invocations = 0, reinvocations = 0;
   uint64_t minDelay = 0, maxDelay = 0; // over the reinvocations (0 when there are none)
+  // An outer pipeline's inner loop: the reinvocations whose call waited for the loop (SimInterface::
+  // loopReinvocable), and their delays.
+  uint64_t waited = 0, waitedMin = 0, waitedMax = 0;
 };
 
 struct SimOptions {

@@ -403,6 +403,31 @@ TEST_CASE("reinvocation delay: the pipeline's drain and the FSM's blocks back to
   CHECK(dec.why.find("a way back") != std::string::npos);
 }
 
+TEST_CASE("reinvocation delay of an outer pipeline's inner loop: when its next call waits") {
+  auto delayOf = [](rtl::ClusterMode mode) {
+    auto p = plan("loops/reinvoke_outer", mode, true, /*outerLoops=*/true);
+    const rtl::RtlResult r = rtl::generateVerilog(p->kernel, p->schedule, p->plan, false);
+    for (uint32_t l = 0; l < p->kernel.loops.size(); ++l)
+      if (p->kernel.loops[l].name == "for.cond1") return rtl::reinvocationDelay(p->kernel, r, l);
+    FAIL("no inner loop");
+    return rtl::ReinvocationDelay{};
+  };
+  // Stall-enable: it takes the call while it drains, 2 cycles after its last launch (exit known at
+  // position 5 of 12 at II 1); e2e.loops.reinvoke_outer measures 2 on every reinvocation.
+  const rtl::ReinvocationDelay se = delayOf(rtl::ClusterMode::StallEnable);
+  REQUIRE(se.kind == rtl::ReinvocationDelay::Kind::Known);
+  CHECK(se.min == 2);
+  CHECK_FALSE(se.max);
+  CHECK(se.caller == "for.cond");
+  CHECK(se.path.find("while it drains") != std::string::npos);
+  // Stall-free: when it is done, its drain (measured 9).
+  const rtl::ReinvocationDelay sf = delayOf(rtl::ClusterMode::StallFree);
+  REQUIRE(sf.kind == rtl::ReinvocationDelay::Kind::Known);
+  CHECK(sf.min == 9);
+  CHECK(sf.min == sf.drain);
+  CHECK(sf.path == "it takes the next call when it is done");
+}
+
 TEST_CASE("a RAM a loop loads twice per iteration gets a read port per load, copies within the budget") {
   // regress/ram_ports: loop 2 loads t[i + 1] and t[i] and stores t[i].
   auto p = plan("regress/ram_ports", rtl::ClusterMode::StallEnable);
