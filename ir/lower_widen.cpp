@@ -1,7 +1,8 @@
 // Consecutive accesses of a loop body as one wide access (docs/loop-controls.md "Unrolling, in
 // cycles"). An unrolled body reads a[4i], a[4i+1], a[4i+2] and a[4i+3]: four requests on a's port, so
-// the loop's II is four whatever the unrolling bought. Where n loads, or n stores, of one external
-// memory, of one size e and under one predicate have the addresses T + c0, T + c0 + e, ...,
+// the loop's II is four whatever the unrolling bought. Where n loads, or n stores, of one memory
+// (external, or an on-chip RAM: its words are as wide as its widest access), of one size e and under
+// one predicate have the addresses T + c0, T + c0 + e, ...,
 // T + c0 + (n-1)e for one symbolic T (one value through the same extensions, shifts and
 // multiplications) and the lowest is aligned to n·e (n a power of two, n·e at most kMaxAccessBytes; T's
 // known low zero bits, a fixed point through the loop's phis, and c0 say so), they become one access
@@ -205,8 +206,7 @@ private:
   bool candidate(const Op& op) const {
     if (op.kind != OpKind::Load && op.kind != OpKind::Store) return false;
     const Memory& mem = k_.memories.at(op.memory);
-    if (mem.kind == Memory::Kind::Queue || mem.onChip() || !std::has_single_bit(unsigned(op.size)))
-      return false;
+    if (mem.kind == Memory::Kind::Queue || !std::has_single_bit(unsigned(op.size))) return false;
     const Type& t = op.kind == OpKind::Load ? op.type : loop_.ops[op.operands[1]].type;
     return t.width() == 8u * op.size && !t.isVector();
   }

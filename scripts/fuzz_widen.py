@@ -7,6 +7,8 @@ two to four statements drawn from: a load of element K*i + k (+ a small offset, 
 alignment), a store of a value computed from the loads to K*i + k or to another element of the block
 (K*i + (k + r) % K: the copies read and write each other's elements, so the order of loads and stores
 matters), an update in place, a store under a condition on loaded data, a store to a second buffer.
+Half the kernels work on an on-chip copy of a instead (a private or local array filled from a before
+the loops and copied back after them), whose RAM's words are as wide as its widest access.
 Each is built with clang-15 -O0 or -O2 + llvm-spirv-15 and run through `spvhls sim --check-cycles`
 (the RTL against the interpreter, bit for bit, at fixed latency against the prediction and with
 random latency and back-pressure) in a random cluster kind. Prints each kernel's outcome and how many
@@ -27,6 +29,11 @@ TYPES = {"char": ("i8", -100, 100), "short": ("i16", -1000, 1000), "int": ("i32"
 def gen(rng):
     t = rng.choice(list(TYPES))
     lines = [f"kernel void k(global {t}* a, global {t}* b, global const int* x, int n) {{"]
+    elements = (BLOCKS + 1) * 8  # a's elements of the widest type; every index stays below
+    onchip = rng.random() < 0.5
+    if onchip:
+        lines.append(f"  {rng.choice(['', 'local '])}{t} p[{elements}];")
+        lines.append(f"  for (int j = 0; j < {elements}; ++j) p[j] = a[j];")
     for l in range(rng.randint(1, 2)):
         K = rng.choice([2, 4, 4, 8])
         body = []
@@ -51,8 +58,11 @@ def gen(rng):
         bound = rng.choice(["n", str(BLOCKS - 1)])
         lines.append(f"  for (int i = 0; i < {bound}; ++i) {{")
         lines.append("#pragma unroll")
-        lines.append(f"    for (int k = 0; k < {K}; ++k) {{ {' '.join(body)} }}")
+        text = ' '.join(body)
+        lines.append(f"    for (int k = 0; k < {K}; ++k) {{ {text.replace('a[', 'p[') if onchip else text} }}")
         lines.append("  }")
+    if onchip:
+        lines.append(f"  for (int j = 0; j < {elements}; ++j) a[j] = p[j];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
