@@ -2,16 +2,16 @@
 // cycles"). An unrolled body reads a[4i], a[4i+1], a[4i+2] and a[4i+3]: four requests on a's port, so
 // the loop's II is four whatever the unrolling bought. Where n loads, or n stores, of one memory
 // (external, or an on-chip RAM: its words are as wide as its widest access), of one size e and under
-// one predicate have the addresses T + c0, T + c0 + e, ...,
-// T + c0 + (n-1)e for one symbolic T (one value through the same extensions, shifts and
-// multiplications) and the lowest is aligned to n·e (n a power of two, n·e at most kMaxAccessBytes; T's
-// known low zero bits, a fixed point through the loop's phis, and c0 say so), they become one access
-// of n·e bytes: the loads' values are bit ranges of it (at the first load), the stores' data is
-// concatenated (at the last store). Nothing between the first and the last may change or see those
-// bytes: no other store to the memory between loads, no other access to it between stores, no inner
-// loop, call, task operation or queue access. Accesses under different predicates (a partial unroll's
-// copies each test the exit) stay apart: a wide store would need byte enables, a wide load could
-// read past the buffer's end.
+// one predicate have the addresses T + c0, T + c0 + e, ..., T + c0 + (n-1)e for one symbolic T (the
+// same values through the same extensions, shifts, multiplications, sums and differences) and the
+// lowest is aligned to n·e (n a power of two, n·e at most kMaxAccessBytes; T's known low zero bits, a
+// fixed point through the loop's phis, and c0 say so), they become one access of n·e bytes: the
+// loads' values are bit ranges of it (at the first load), the stores' data is concatenated (at the
+// last store). Nothing between the first and the last may change or see those bytes: no other store
+// to the memory between loads, no other access to it between stores, no inner loop, call, task
+// operation or queue access. Accesses under different predicates (a partial unroll's copies each
+// test the exit) stay apart: a wide store would need byte enables, a wide load could read past the
+// buffer's end.
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -24,9 +24,14 @@ namespace spvhls::ir::lower {
 
 namespace {
 
-// An address as T + c: T is `key[0]` (a value of the body) through the transforms key[1..] (an op kind
-// and its parameter each), c a constant added after them, both in `width` bits; `z` of T's low bits
-// are known zero.
+// An address as T + c: T is the key's head through the transforms after it (an op kind and its
+// parameter each, two words), c a constant added after them, both in `width` bits; `z` of T's low bits
+// are known zero. The head is one value of the body, or the sum or difference of two such functions
+// {kSum | kind, length of the first, length of the second, first, second}. Shifts by constants and
+// zero-filled concatenations are multiplications (x << 2, {x, 2'b0} and x * 4 are one T), so that
+// (x << 2) - x, a multiplication by 3 strength-reduced, is T * 3 again.
+constexpr uint64_t kSum = uint64_t(1) << 63; // a key's head that is a sum or a difference (above)
+
 struct Affine {
   std::vector<uint64_t> key;
   uint64_t c = 0;
@@ -54,7 +59,24 @@ private:
     return op.imm & widthMask(op.width());
   }
   Affine leaf(ValueId v) const { return {{v}, 0, zeros_[v], ops_[v].width()}; }
-  static uint64_t code(OpKind k, uint64_t param) { return uint64_t(k) << 56 | param; }
+  // A transform after a's: an extension of an extension of the same kind is one.
+  static void push(Affine& a, OpKind k, uint64_t param) {
+    const size_t n = a.key.size();
+    if ((k == OpKind::ZExt || k == OpKind::SExt) && n >= headLength(a.key) + 2 && a.key[n - 2] == uint64_t(k))
+      a.key[n - 1] = param;
+    else
+      a.key.insert(a.key.end(), {uint64_t(k), param});
+  }
+  static size_t headLength(const std::vector<uint64_t>& key) {
+    return key[0] & kSum ? 3 + key[1] + key[2] : 1;
+  }
+  // a = K * f: its key without a last multiplication, and that factor (1 without one).
+  static std::pair<std::vector<uint64_t>, uint64_t> factored(const Affine& a) {
+    const size_t n = a.key.size();
+    if (n >= headLength(a.key) + 2 && a.key[n - 2] == uint64_t(OpKind::Mul))
+      return {std::vector<uint64_t>(a.key.begin(), a.key.end() - 2), a.key[n - 1]};
+    return {a.key, 1};
+  }
 
   Affine compute(ValueId v) {
     const Op& op = ops_[v];
@@ -79,25 +101,54 @@ private:
       const uint32_t room = sign ? std::min(a.z, a.width - 1) : a.z;
       if (std::bit_width(a.c) > room) return std::nullopt;
       Affine e = a;
-      e.key.push_back(code(sign ? OpKind::SExt : OpKind::ZExt, to));
+      push(e, sign ? OpKind::SExt : OpKind::ZExt, to);
       e.z = a.z >= a.width ? to : a.z;
       e.width = to;
       return e;
     };
-    auto scale = [&](Affine a, uint64_t factor, OpKind kind, uint64_t param) {
-      a.key.push_back(code(kind, param));
+    auto scale = [&](Affine a, uint64_t factor) { // T * f * g is T * (f * g): one form
+      auto [k, f] = factored(a);
+      a.key = std::move(k);
+      if ((f * factor & mask) != 1) push(a, OpKind::Mul, f * factor & mask);
       a.c = (a.c * factor) & mask;
       a.z = std::min<uint32_t>(w, a.z + static_cast<uint32_t>(std::countr_zero(factor)));
       a.width = w;
+      return a;
+    };
+    // (Tx + cx) ± (Ty + cy): T * (fx ± fy) when Tx = T * fx and Ty = T * fy, else Tx ± Ty, plus cx ± cy.
+    auto combine = [&](bool subtract) -> std::optional<Affine> {
+      if (o.size() != 2) return std::nullopt;
+      const Affine x = of(o[0]), y = of(o[1]);
+      if (x.width != w || y.width != w) return std::nullopt;
+      Affine a;
+      a.width = w;
+      a.c = (subtract ? x.c - y.c : x.c + y.c) & mask;
+      a.z = std::min(x.z, y.z);
+      auto [kx, fx] = factored(x);
+      auto [ky, fy] = factored(y);
+      if (kx == ky) {
+        const uint64_t f = (subtract ? fx - fy : fx + fy) & mask;
+        if (f == 0) return std::nullopt; // a constant: left to the constant folding
+        a.key = std::move(kx);
+        if (f != 1) push(a, OpKind::Mul, f);
+        return a;
+      }
+      const std::vector<uint64_t>*first = &x.key, *second = &y.key;
+      if (!subtract && *second < *first) std::swap(first, second); // x + y and y + x are one T
+      a.key = {kSum | uint64_t(op.kind), first->size(), second->size()};
+      a.key.insert(a.key.end(), first->begin(), first->end());
+      a.key.insert(a.key.end(), second->begin(), second->end());
       return a;
     };
     std::optional<Affine> r;
     switch (op.kind) {
     case OpKind::Add:
       r = plus(false);
+      if (!r) r = combine(false);
       break;
     case OpKind::Sub:
       r = plus(true);
+      if (!r) r = combine(true);
       break;
     case OpKind::Or: // carry-free: the constant's bits within T's zeros, apart from c's
       for (size_t i = 0; i < 2 && o.size() == 2 && !r; ++i)
@@ -111,12 +162,11 @@ private:
       r = extend(of(o[0]), w, op.kind == OpKind::SExt);
       break;
     case OpKind::Shl:
-      if (const auto s = operandConst(1); s && *s < w)
-        r = scale(of(o[0]), uint64_t(1) << *s, OpKind::Shl, *s);
+      if (const auto s = operandConst(1); s && *s < w) r = scale(of(o[0]), uint64_t(1) << *s);
       break;
     case OpKind::Mul:
       for (size_t i = 0; i < 2 && o.size() == 2 && !r; ++i)
-        if (const auto k = operandConst(i); k && *k) r = scale(of(o[1 - i]), *k, OpKind::Mul, *k);
+        if (const auto k = operandConst(i); k && *k) r = scale(of(o[1 - i]), *k);
       break;
     case OpKind::Concat: { // {constants C (s bits), x, zeros}: x extended, shifted by s, plus C
       size_t at = o.size();
@@ -136,22 +186,25 @@ private:
         }
       }
       if (at == o.size()) break;
-      if (auto e = extend(of(o[at]), w - s, false)) {
-        if (s) {
-          e->key.back() = code(OpKind::Concat, uint64_t(w) << 16 | s); // the extension and the shift in one
-          e->c = ((e->c << s) | low) & mask;
-          e->z = e->z >= w - s ? w : e->z + s;
-          e->width = w;
-        }
-        r = e;
+      // x extended to w - s bits, then shifted: zext(x) * 2^s in w bits, whose c needs no room in x's
+      // zeros (the shift drops the bits a carry would reach).
+      std::optional<Affine> e = of(o[at]);
+      if (e->width < w - s) e = extend(*e, w - s, false);
+      if (!e) break;
+      if (s) {
+        push(*e, OpKind::ZExt, w);
+        e->width = w;
+        e = scale(*e, uint64_t(1) << s);
+        e->c |= low;
       }
+      r = e;
       break;
     }
     case OpKind::Trunc:
     case OpKind::Extract:
       if (op.kind == OpKind::Trunc || op.imm == 0) {
         Affine a = of(o[0]);
-        a.key.push_back(code(OpKind::Trunc, w));
+        push(a, OpKind::Trunc, w);
         a.c &= mask;
         a.z = std::min(a.z, w);
         a.width = w;

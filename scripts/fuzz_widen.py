@@ -7,6 +7,8 @@ two to four statements drawn from: a load of element K*i + k (+ a small offset, 
 alignment), a store of a value computed from the loads to K*i + k or to another element of the block
 (K*i + (k + r) % K: the copies read and write each other's elements, so the order of loads and stores
 matters), an update in place, a store under a condition on loaded data, a store to a second buffer.
+Half the loops add a run-time multiple of K to the block's index, after the copy's constant (T is then
+a sum of two values).
 Half the kernels work on an on-chip copy of a instead (a private or local array filled from a before
 the loops and copied back after them), whose RAM's words are as wide as its widest access.
 Each is built with clang-15 -O0 or -O2 + llvm-spirv-15 and run through `spvhls sim --check-cycles`
@@ -36,25 +38,31 @@ def gen(rng):
         lines.append(f"  for (int j = 0; j < {elements}; ++j) p[j] = a[j];")
     for l in range(rng.randint(1, 2)):
         K = rng.choice([2, 4, 4, 8])
+        # Element `e` of the block, e = k + something: K * i + e, or m + (K * i + e) with m 0 or K
+        # from data (the copy's constant is added before the sum of two values).
+        at = lambda e: f"{K} * i + {e}"
+        if rng.random() < 0.5:
+            lines.append(f"  int m{l} = (x[{BLOCKS}] & 1) ? {K} : 0;")
+            at = lambda e, l=l: f"m{l} + ({K} * i + {e})"
         body = []
         for s in range(rng.randint(2, 4)):
             kind = rng.random()
             off = rng.choice([0, 0, 0, 1, K])
-            src = f"a[{K} * i + k + {off}]"
+            src = f"a[{at(f'k + {off}')}]"
             val = f"({t})({src} {rng.choice(['+', '*'])} ({t})(k + {rng.randint(1, 9)}))"
             if t != "float" and rng.random() < 0.4:
                 val = f"({t})({src} ^ ({t})x[i])"
             if kind < 0.3:
-                body.append(f"a[{K} * i + k] = {val};")
+                body.append(f"a[{at('k')}] = {val};")
             elif kind < 0.5:
                 r = rng.randint(1, K - 1)
-                body.append(f"a[{K} * i + (k + {r}) % {K}] = {val};")
+                body.append(f"a[{at(f'(k + {r}) % {K}')}] = {val};")
             elif kind < 0.65:
-                body.append(f"a[{K} * i + k] += ({t})(k + 1);")
+                body.append(f"a[{at('k')}] += ({t})(k + 1);")
             elif kind < 0.8:
-                body.append(f"if (x[i] > {rng.randint(-50, 50)}) b[{K} * i + k] = {val};")
+                body.append(f"if (x[i] > {rng.randint(-50, 50)}) b[{at('k')}] = {val};")
             else:
-                body.append(f"b[{K} * i + k] = {val};")
+                body.append(f"b[{at('k')}] = {val};")
         bound = rng.choice(["n", str(BLOCKS - 1)])
         lines.append(f"  for (int i = 0; i < {bound}; ++i) {{")
         lines.append("#pragma unroll")

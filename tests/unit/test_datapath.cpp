@@ -730,6 +730,53 @@ TEST_CASE("wide accesses: what keeps accesses apart") {
   CHECK(widened(v) == 0);
 }
 
+TEST_CASE("wide accesses: sums of values and strength-reduced multiplications are one T") {
+  // i * 3 as written and as (i << 2) - i (the datapath optimisations' form): elements 3i and 3i + 1,
+  // i a multiple of 8, so 12i is aligned to 8 bytes.
+  {
+    LoopBuilder b;
+    const ValueId i = b.add(OpKind::Shl, 32, {b.liveIn(32, "i"), b.constant(3, 32)});
+    const ValueId mul = b.add(OpKind::Mul, 32, {i, b.constant(3, 32)});
+    const ValueId reduced = b.add(OpKind::Sub, 32, {b.add(OpKind::Shl, 32, {i, b.constant(2, 32)}), i});
+    b.loop.liveOuts = {b.load(0, b.offset4(mul), 4, "x"),
+                       b.load(0, b.offset4(b.add(OpKind::Add, 32, {reduced, b.constant(1, 32)})), 4, "y")};
+    ir::Kernel k = kernelOf(b);
+    REQUIRE(ir::lower::widenAccesses(k));
+    CHECK(k.datapath.widenedAccesses == 2);
+  }
+  // A subgroup's stores o[3 * gid + k] (nd_sg_float): lane j's gid = g + (l + j), g and l multiples
+  // of 8 (the work-item counters); 3 * gid as (x << 2) - x in 64 bits, the byte offset as {e[61:0],
+  // 2'b0}. The 24 stores are bytes 0..95 from 12 * (g + l), 32-byte aligned: three stores of 32 bytes.
+  LoopBuilder b;
+  const ValueId g = b.add(OpKind::Shl, 32, {b.liveIn(32, "g"), b.constant(3, 32)});
+  const ValueId l = b.add(OpKind::Shl, 32, {b.liveIn(32, "l"), b.constant(3, 32)});
+  const ValueId data = b.liveIn(32, "data");
+  for (uint64_t k = 0; k < 3; ++k)
+    for (uint64_t j = 0; j < 8; ++j) {
+      const ValueId gid = b.add(OpKind::Add, 32, {g, b.add(OpKind::Add, 32, {l, b.constant(j, 32)})});
+      const ValueId x = b.add(OpKind::ZExt, 64, {gid});
+      const ValueId x4 = b.add(OpKind::Concat, 64, {b.constant(0, 2), b.add(OpKind::ZExt, 62, {gid})});
+      ValueId e = b.add(OpKind::Sub, 64, {x4, x});
+      if (k) e = b.add(OpKind::Add, 64, {e, b.constant(k, 64)});
+      const ValueId offset = b.add(OpKind::Concat, 64, {b.constant(0, 2), b.add(OpKind::Extract, 62, {e})});
+      b.store(0, offset, data, 4);
+    }
+  ir::Kernel k = kernelOf(b);
+  REQUIRE(ir::lower::widenAccesses(k));
+  CHECK(k.datapath.widenedAccesses == 24);
+  CHECK(k.datapath.wideAccesses == 3);
+  CHECK(countOps(k.loops[0], OpKind::Store, 32) == 3);
+  // g + l and g - l + 1 are different Ts: elements apart, not consecutive.
+  LoopBuilder c;
+  const ValueId cg = c.add(OpKind::Shl, 32, {c.liveIn(32, "g"), c.constant(3, 32)});
+  const ValueId cl = c.add(OpKind::Shl, 32, {c.liveIn(32, "l"), c.constant(3, 32)});
+  const ValueId diff = c.add(OpKind::Sub, 32, {cg, cl});
+  c.loop.liveOuts = {c.load(0, c.offset4(c.add(OpKind::Add, 32, {cg, cl})), 4, "x"),
+                     c.load(0, c.offset4(c.add(OpKind::Add, 32, {diff, c.constant(1, 32)})), 4, "y")};
+  ir::Kernel apart = kernelOf(c);
+  CHECK_FALSE(ir::lower::widenAccesses(apart));
+}
+
 TEST_CASE("folded additions: an unrolled body's x + 1 + 1 + 1 is x + 3") {
   LoopBuilder b;
   const ValueId i = b.liveIn(32, "i");
