@@ -38,6 +38,12 @@ ReinvocationDelay subPipelineDelay(const ir::Kernel& k, const LoopHardware& hw, 
     return d;
   }
   const PipelineModel& m = *hw.model;
+  if (m.reinvocable && m.maxConcurrency > 0) {
+    d.why = fmt::format("MaxConcurrencyINTEL {} holds the next call's first launch while the last call's "
+                        "iterations drain",
+                        m.maxConcurrency);
+    return d;
+  }
   d.kind = ReinvocationDelay::Kind::Known;
   if (m.reinvocable) {
     const int64_t ii = m.ii, q = m.exitPos, F = m.F;
