@@ -408,31 +408,24 @@ int simCommand(const Args& a) {
                 : "");
         // MaxReinvocationDelayINTEL against the run that the report's prediction describes.
         if (!expectCycles) continue;
+        // A sub-pipeline's own delays are those of the calls that waited for it.
+        const uint64_t count = sub ? m.waited : m.reinvocations, most = sub ? m.waitedMax : m.maxDelay;
+        const std::string over = sub ? fmt::format("the {} reinvocations whose call waited", count)
+                                     : fmt::format("{} reinvocations", count);
         for (const ir::LoopControlRequest& req : c.kernel.loops[l].controls.requests) {
           if (req.name != "MaxReinvocationDelayINTEL") continue;
-          if (sub) { // the loop's own delays: those of the calls that waited for it
-            std::cout << (m.waited && m.waitedMax <= std::stoull(req.value)
-                              ? fmt::format("CHECK MaxReinvocationDelayINTEL loop '{}': measured at most {} "
-                                            "cycles over the {} reinvocations whose call waited, within {}\n",
-                                            c.kernel.loops[l].name, m.waitedMax, m.waited, req.value)
-                          : m.waited
-                              ? fmt::format("WARNING MaxReinvocationDelayINTEL loop '{}': measured up to {} "
-                                            "cycles over the {} reinvocations whose call waited, more "
-                                            "than {}\n",
-                                            c.kernel.loops[l].name, m.waitedMax, m.waited, req.value)
-                              : fmt::format("NOTE MaxReinvocationDelayINTEL loop '{}': no call waited for "
-                                            "the loop in this run (each came after it could start)\n",
-                                            c.kernel.loops[l].name));
-            continue;
-          }
-          std::cout
-              << (m.maxDelay <= std::stoull(req.value)
-                      ? fmt::format("CHECK MaxReinvocationDelayINTEL loop '{}': measured at most {} cycles "
-                                    "over {} reinvocations, within {}\n",
-                                    c.kernel.loops[l].name, m.maxDelay, m.reinvocations, req.value)
-                      : fmt::format("WARNING MaxReinvocationDelayINTEL loop '{}': measured up to {} cycles "
-                                    "over {} reinvocations, more than {}\n",
-                                    c.kernel.loops[l].name, m.maxDelay, m.reinvocations, req.value));
+          const std::string& name = c.kernel.loops[l].name;
+          std::cout << (!count
+                            ? fmt::format("NOTE MaxReinvocationDelayINTEL loop '{}': no call waited for the "
+                                          "loop in this run (each came after it could start)\n",
+                                          name)
+                        : most <= std::stoull(req.value)
+                            ? fmt::format("CHECK MaxReinvocationDelayINTEL loop '{}': measured at most {} "
+                                          "cycles over {}, within {}\n",
+                                          name, most, over, req.value)
+                            : fmt::format("WARNING MaxReinvocationDelayINTEL loop '{}': measured up to {} "
+                                          "cycles over {}, more than {}\n",
+                                          name, most, over, req.value));
         }
       }
     } else {

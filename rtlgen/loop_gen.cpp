@@ -156,8 +156,8 @@ void LoopWriter::declarations() {
       cp.busy = b_.wire(copyName("busy"), 1);
       if (copies == 1) w.busy = cp.busy;
       if (sp.plan->reinvocable) cp.accept = b_.wire(copyName("accept"), 1);
-      if (copies ==
-          1) { // the inner loop's calls, and whether one could start (a waiting call did), for the test bench
+      // The inner loop's calls, and whether one could start (a waiting call did), for the test bench.
+      if (copies == 1) {
         b_.observe(w.start), b_.observe(w.busy);
         b_.observe(cp.accept ? cp.accept : cp.done);
       }

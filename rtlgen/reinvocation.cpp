@@ -12,6 +12,11 @@ namespace spvhls::rtl {
 
 namespace {
 
+std::string launchesNotPredicted(const LoopHardware& hw) {
+  return "the loop's launches are not predicted (" +
+         (hw.unpredictedWhy.empty() ? std::string("MaxConcurrencyINTEL bursts") : hw.unpredictedWhy) + ")";
+}
+
 // An outer pipeline's inner loop, its next call waiting (loop_gen.cpp, loop_gen_memory.cpp). A
 // reinvocable one (stall-enable) takes it in the cycle after its exit is known at position q
 // (`accept`): the last launch was at the last slot-0 cycle up to then, floor(q / II) * II after the
@@ -33,8 +38,7 @@ ReinvocationDelay subPipelineDelay(const ir::Kernel& k, const LoopHardware& hw, 
     return d;
   }
   if (!hw.model || !hw.model->unmodelled.empty() || (!hw.model->reinvocable && hw.drainAfterLastLaunch < 0)) {
-    d.why = "the loop's launches are not predicted (" +
-            (hw.unpredictedWhy.empty() ? std::string("MaxConcurrencyINTEL bursts") : hw.unpredictedWhy) + ")";
+    d.why = launchesNotPredicted(hw);
     return d;
   }
   const PipelineModel& m = *hw.model;
@@ -76,8 +80,7 @@ ReinvocationDelay reinvocationDelay(const ir::Kernel& k, const RtlResult& r, uin
     return d;
   }
   if (hw.drainAfterLastLaunch < 0) {
-    d.why = "the loop's launches are not predicted (" +
-            (hw.unpredictedWhy.empty() ? std::string("MaxConcurrencyINTEL bursts") : hw.unpredictedWhy) + ")";
+    d.why = launchesNotPredicted(hw);
     return d;
   }
   // The ways back: walks from the loop's block to itself that do not pass it in between, over the
