@@ -347,6 +347,7 @@ json reportJson(const Compiled& c) {
     jl["sub_pipelines"] = inner;
     jl["run_by"] = callers[l] >= 0 ? json(k.loops[size_t(callers[l])].name) : json(nullptr);
     jl["copies"] = loop.copies;
+    jl["lanes_masked"] = loop.laneMasked;
     jl["ii"] = {{"achieved", ls.schedule.ii},
                 {"requested", ls.requestedII ? json(ls.requestedII) : json(nullptr)},
                 {"mii", ls.mii.mii()},
@@ -682,6 +683,15 @@ std::string reportBody(const Compiled& c) {
                        k.loops[size_t(by)].name,
                        loop.copies > 1 ? fmt::format("; {} copies, taking its calls in turn", loop.copies)
                                        : "");
+    if (k.subgroupLanes > 1 && callers[l] >= 0)
+      s += loop.laneMasked
+               ? fmt::format("  lanes:            {} side by side, masked: they may leave at different "
+                             "iterations or some skip the loop; it runs while some lane does, each lane's "
+                             "accesses under its own mask\n",
+                             k.subgroupLanes)
+               : fmt::format(
+                     "  lanes:            {} side by side, together (one trip count for the subgroup)\n",
+                     k.subgroupLanes);
     s += fmt::format("  II:               achieved {}, requested {}, MII {} (ResMII {}, RecMII {})\n", ls.schedule.ii,
                      ls.requestedII ? std::to_string(ls.requestedII) : "-", ls.mii.mii(), ls.mii.resMII, ls.mii.recMII);
     s += fmt::format("  limited by:       {}\n", ls.limitingReason);

@@ -287,6 +287,10 @@ struct Loop {
   // An outer pipeline's inner loop: the copies of its hardware, taking the calls in turn, so that that
   // many calls run at once (MaxInterleavingINTEL; lower::buildInterleaving).
   uint32_t copies = 1;
+  // An inner loop of a kernel with subgroups whose lanes may leave at different iterations, or that
+  // only some lanes run: each lane's "still running" is carried and guards its accesses
+  // (lower_subgroups.cpp).
+  bool laneMasked = false;
   std::vector<FpReduction> fpReductions; // found by findFpReductions (driver), for the report
   // Where the loop can leave from: the header (a top-tested loop: its last iteration runs only the
   // header, so trip count = iterations - 1) and / or other blocks (a bottom test or a break: the last

@@ -25,7 +25,21 @@ public:
     fixpoint(kernelOps, z, [](const Op&) -> std::optional<uint32_t> { return std::nullopt; });
     return z;
   }
-  // Loop `lp`'s body values, `kernelZeros` being ofKernel's.
+  // The counts of the values of loop l's caller: the kernel's, or those of the outer pipeline whose
+  // body calls it (computed from the outermost down).
+  static std::vector<uint32_t> ofCaller(const Kernel& k, uint32_t l) {
+    const std::vector<int> callers = loopCallers(k.loops);
+    std::vector<uint32_t> chain; // l's callers, innermost first
+    for (int c = callers[l]; c >= 0 && chain.size() < k.loops.size() && c != int(l); c = callers[size_t(c)])
+      chain.push_back(static_cast<uint32_t>(c));
+    std::vector<uint32_t> z = ofKernel(k.ops);
+    if (chain.size() == k.loops.size()) return z; // calls in a cycle (no valid IR): nothing known
+    for (auto c = chain.rbegin(); c != chain.rend(); ++c)
+      z = LowZeros(z, k.loops[*c]).all();
+    return z;
+  }
+  // Loop `lp`'s body values, `kernelZeros` being ofKernel's (or its caller's all(), for an outer
+  // pipeline's inner loop).
   LowZeros(const std::vector<uint32_t>& kernelZeros, const Loop& lp) {
     auto kernel = [&](uint32_t liveIn) {
       return liveIn < lp.liveIns.size() && lp.liveIns[liveIn] < kernelZeros.size()
@@ -41,6 +55,8 @@ public:
     });
   }
   uint32_t operator[](ValueId v) const { return tz_.at(v); }
+  // Every value's count: what an inner loop's live-ins are (LowZeros(outer.all(), inner)).
+  const std::vector<uint32_t>& all() const { return tz_; }
 
 private:
   std::vector<uint32_t> tz_;

@@ -254,6 +254,12 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
   lower::compactKernel(k);
   lower::checkAfter(k, "compaction");
   if (k.subgroups) {
+    // The lanes run side by side through one pipeline over the work-items: the kernel's own loops in
+    // it become its sub-pipelines.
+    if (lower::extractOuterLoops(k, false, lower::workItemLoops(k))) {
+      lower::compactKernel(k);
+      lower::checkAfter(k, "outer-loop extraction of the loop over work-items");
+    }
     lower::buildLanes(k);
     lower::compactKernel(k); // what the lanes left unused
     lower::checkAfter(k, "building a subgroup's lanes");

@@ -111,9 +111,12 @@ void redirectUses(Kernel& k, const std::vector<ValueId>& repl) {
       o = replacementOf(repl, o);
   for (BasicBlock& b : k.blocks)
     b.term.cond = replacementOf(repl, b.term.cond);
-  for (Loop& lp : k.loops)
-    for (ValueId& in : lp.liveIns)
-      in = replacementOf(repl, in);
+  // The live-ins of loops the CFG calls (an outer pipeline's inner loop takes values of its body).
+  const std::vector<int> callers = loopCallers(k.loops);
+  for (size_t l = 0; l < k.loops.size(); ++l)
+    if (callers[l] < 0)
+      for (ValueId& in : k.loops[l].liveIns)
+        in = replacementOf(repl, in);
 }
 
 void redirectUses(Loop& loop, const std::vector<ValueId>& repl) {

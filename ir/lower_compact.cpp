@@ -273,18 +273,23 @@ void trimSharedInterfaces(Kernel& k, Liveness& L) {
 
 // Drops unused live-outs, dead ops, dead LoopPhis and unused live-ins of one loop; updates the
 // kernel's LoopOut indices and LoopCall operands. Returns whether anything was removed.
-bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& liveLoopOuts) {
+// `caller`: the ops holding `call` and the LoopOuts (the kernel's, or an outer pipeline's body, whose
+// LoopCall has the call's predicate after the live-ins).
+bool shrinkLoop(Kernel& k, Loop& lp, std::vector<Op>& caller, ValueId call,
+                const std::vector<ValueId>& liveLoopOuts) {
   bool changed = false;
   // Live-outs still read after the loop.
   std::map<uint32_t, uint32_t> outMap;
-  for (ValueId o : liveLoopOuts) outMap[k.ops[o].index] = 0;
+  for (ValueId o : liveLoopOuts)
+    outMap[caller[o].index] = 0;
   if (outMap.size() != lp.liveOuts.size()) changed = true;
   std::vector<ValueId> outs;
   for (auto& [old, nu] : outMap) {
     nu = static_cast<uint32_t>(outs.size());
     outs.push_back(lp.liveOuts[old]);
   }
-  for (ValueId o : liveLoopOuts) k.ops[o].index = outMap[k.ops[o].index];
+  for (ValueId o : liveLoopOuts)
+    caller[o].index = outMap[caller[o].index];
   lp.liveOuts = std::move(outs);
 
   // Live body ops: side effects, the continue condition, live-outs, and the next values of live phis.
@@ -370,7 +375,9 @@ bool shrinkLoop(Kernel& k, Loop& lp, ValueId call, const std::vector<ValueId>& l
   lp.ops = std::move(ops);
   lp.phis = std::move(phis);
   lp.liveIns = std::move(ins);
-  k.ops[call].operands = lp.liveIns;
+  std::vector<ValueId> operands = lp.liveIns;
+  if (&caller != &k.ops) operands.push_back(caller[call].operands.back());
+  caller[call].operands = std::move(operands);
   takeLiveInsFromCalls(k, lp); // inner loops (sub-pipelines): from the renumbered body
   return changed;
 }
@@ -444,7 +451,16 @@ void compactKernel(Kernel& k) {
       if (k.ops[v].kind == OpKind::LoopOut) outs[k.ops[k.ops[v].operands[0]].index].push_back(v);
     }
     for (size_t i = 0; i < k.loops.size(); ++i)
-      if (callOf[i] != kNone && shrinkLoop(k, k.loops[i], callOf[i], outs[i])) changed = true;
+      if (callOf[i] != kNone && shrinkLoop(k, k.loops[i], k.ops, callOf[i], outs[i])) changed = true;
+    // An outer pipeline's inner loops, from what its (shrunk) body still calls and reads.
+    for (Loop& body : k.loops)
+      for (ValueId c = 0; c < body.ops.size(); ++c) {
+        if (body.ops[c].kind != OpKind::LoopCall) continue;
+        std::vector<ValueId> reads;
+        for (ValueId o = 0; o < body.ops.size(); ++o)
+          if (body.ops[o].kind == OpKind::LoopOut && body.ops[o].operands[0] == c) reads.push_back(o);
+        if (shrinkLoop(k, k.loops[body.ops[c].index], body.ops, c, reads)) changed = true;
+      }
   }
 
   trimSharedInterfaces(k, liveness);

@@ -547,12 +547,19 @@ ValueId reduceOperation(Builder& b, const Op& op) {
 
 bool optimizeDatapath(Kernel& k) {
   bool changed = false;
+  // An outer pipeline's inner loops take their live-ins from its renumbered body.
   for (Loop& loop : k.loops)
-    changed |= reduceLoop(loop, k.datapath);
+    if (reduceLoop(loop, k.datapath)) {
+      changed = true;
+      takeLiveInsFromCalls(k, loop);
+    }
   // After the loops' own rewrites: a multiplication by a constant that became shifts and adds is no
   // induction variable's to take.
   for (uint32_t l = 0; l < k.loops.size(); ++l)
-    if (const ValueId call = cfgCallOf(k, l); call != kNone) changed |= LoopHoister(k, l, call).run();
+    if (const ValueId call = cfgCallOf(k, l); call != kNone && LoopHoister(k, l, call).run()) {
+      changed = true;
+      takeLiveInsFromCalls(k, k.loops[l]);
+    }
   changed |= reduceCfg(k, k.datapath); // what was hoisted included
   return changed;
 }

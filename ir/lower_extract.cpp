@@ -612,7 +612,7 @@ void takeLiveInsFromCalls(Kernel& k, const Loop& body) {
       k.loops[op.index].liveIns.assign(op.operands.begin(), op.operands.end() - 1);
 }
 
-bool extractOuterLoops(Kernel& k, bool all) {
+bool extractOuterLoops(Kernel& k, bool all, const std::vector<std::string>& within) {
   bool any = false;
   for (bool again = true; again;) {
     again = false;
@@ -622,7 +622,9 @@ bool extractOuterLoops(Kernel& k, bool all) {
     // A loop asking for a pipeline asks it for the loops inside it too: they become its sub-pipelines.
     auto wanted = [&](const LoopInfo& L) {
       for (const LoopInfo* x = &L;; x = &lf.loops[size_t(x->parent)]) {
-        if (all || asksForPipelining(k.blocks[x->header])) return true;
+        const BasicBlock& h = k.blocks[x->header];
+        if (all || asksForPipelining(h) || std::find(within.begin(), within.end(), h.name) != within.end())
+          return true;
         if (x->parent < 0) return false;
       }
     };

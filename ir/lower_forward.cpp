@@ -156,7 +156,11 @@ bool forwardStores(Kernel& k) {
   if (k.volatileAccess) return false;
   uint32_t n = 0;
   for (uint32_t l = 0; l < k.loops.size(); ++l)
-    if (const ValueId call = cfgCallOf(k, l); call != kNone) n += Forwarder(k, l, call).run();
+    if (const ValueId call = cfgCallOf(k, l); call != kNone)
+      if (const uint32_t forwarded = Forwarder(k, l, call).run()) {
+        n += forwarded;
+        takeLiveInsFromCalls(k, k.loops[l]); // an outer pipeline's inner loops: from its renumbered body
+      }
   k.datapath.forwardedLoads += n;
   return n > 0;
 }

@@ -161,7 +161,10 @@ uint32_t mergeInLoop(const Kernel& k, uint32_t index, Loop& loop) {
 bool mergeEqualValues(Kernel& k) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < k.loops.size(); ++i)
-    n += mergeInLoop(k, i, k.loops[i]); // non-zero exactly when it changed the loop
+    if (const uint32_t merged = mergeInLoop(k, i, k.loops[i])) { // non-zero exactly when it changed the loop
+      n += merged;
+      takeLiveInsFromCalls(k, k.loops[i]); // an outer pipeline's inner loops: from its redirected calls
+    }
   k.datapath.mergedValues += n;
   return n > 0;
 }

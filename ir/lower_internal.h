@@ -250,6 +250,8 @@ bool isSubgroupBuiltin(uint32_t builtin); // SubgroupSize, SubgroupLocalInvocati
 // operations as logic across the lanes.
 bool hasSubgroups(const Kernel& k);
 void buildLanes(Kernel& k);
+// The loops over work-items' header names: one, or one per stretch between barriers.
+std::vector<std::string> workItemLoops(const Kernel& k);
 // One step of a reduction or scan (`a` so far, `x` the next value), and the value an exclusive scan
 // starts from (the interpreter's identities).
 ValueId combineValues(Builder& b, SgCombine c, ValueId a, ValueId x);
@@ -274,7 +276,9 @@ void extractLoops(Kernel& k, const LoopForest& lf);
 // After extractLoops and compaction: pipelines outer loops whose inner loops are all pipelined (all
 // of them, or those whose controls ask), each inner LoopCall block a LoopCall of the outer body;
 // repeats outwards. Marks the outer loops left in the CFG. Returns whether any was extracted.
-bool extractOuterLoops(Kernel& k, bool all);
+// `within`: loop headers whose loops are pipelined that way too (a subgroup kernel's loop over
+// work-items, its lanes side by side around its own loops).
+bool extractOuterLoops(Kernel& k, bool all, const std::vector<std::string>& within = {});
 // MaxInterleavingINTEL N on an outer pipeline's inner loop: N >= 2 builds N copies of a loop that
 // accesses no memory (Loop::copies; copies of one that does would share its ports), taking the calls
 // in turn; says what was built in the control's note (lower_extract.cpp).

@@ -124,7 +124,10 @@ bool reuseLoads(Kernel& k) {
   if (k.volatileAccess) return false;
   uint32_t n = reuseInCfg(k);
   for (Loop& loop : k.loops)
-    n += reuseInLoop(k, loop);
+    if (const uint32_t reused = reuseInLoop(k, loop)) {
+      n += reused;
+      takeLiveInsFromCalls(k, loop); // an outer pipeline's inner loops: from its redirected calls
+    }
   k.datapath.reusedLoads += n;
   return n > 0;
 }

@@ -3,18 +3,25 @@
 //
 // Translation reads the shuffles of SPV_INTEL_subgroups and the core group instructions at Subgroup
 // scope as Sg* ops on one lane's values (Translator::translateSubgroup). The loop over work-items
-// steps S work-items at a time (lower_ndrange.cpp; a Lane op is each lane's index), and once that loop
-// is extracted, buildLanes copies its body S times: what is the same in every lane (the counters, what
-// follows from them alone, an access to an address the same in every lane) is built once, everything
-// else once per lane, and each Sg
-// op becomes logic across the lanes' copies: a multiplexer tree on the lane index for a shuffle (wires
+// steps S work-items at a time (lower_ndrange.cpp; a Lane op is each lane's index). Once loops are
+// extracted, the loop over work-items is one pipeline, the kernel's own loops inside it its
+// sub-pipelines (extractOuterLoops), and buildLanes copies its body S times, and each inner loop's
+// body too: what is the same in every lane (the counters, what follows from them alone, an access to
+// an address the same in every lane) is built once, everything else once per lane, and each Sg op
+// becomes logic across the lanes' copies: a multiplexer tree on the lane index for a shuffle (wires
 // for a constant index), a chain in lane order for a reduction or scan (the interpreter's order,
 // docs/interpreter.md). The lanes' loads or stores of consecutive elements, lane 0's address aligned
 // to their total width, become one wide access (a block read or write, `a[get_global_id(0)]`).
+//
+// An inner loop the lanes may leave at different iterations (its exit condition differs between
+// them), or that only some lanes run, gets a mask: each lane's "still running" is carried, its
+// accesses and inner calls happen under it, the loop runs while some lane does, and each lane's
+// results are held from the iteration it left in.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <optional>
 
 #include "frontend/grammar.h"
@@ -30,33 +37,165 @@ bool isLaneOp(OpKind k) {
          k == OpKind::SgShuffleUp || k == OpKind::SgShuffleXor || k == OpKind::SgScan;
 }
 
-// The lanes' copies of one loop body, built in order.
+// An access to a private array of which each work-item has its own (`slice` per memory: the bytes of
+// a work-item's copy, 0 for memories the work-items share).
+bool ownAccess(const Op& op, const std::vector<uint64_t>& slice) {
+  return (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory < slice.size() &&
+         slice[op.memory] > 0;
+}
+
+// What a subgroup's lanes share in one loop body, given which of its live-ins are the same in every
+// lane and whether its call's predicate is: the values the same in every lane (built once), the
+// carried values that are, and whether the lanes need masks (they may leave the loop at different
+// iterations, or run it in some lanes only).
+struct Uniformity {
+  std::vector<uint8_t> value; // per op of the body
+  std::vector<uint8_t> phi;   // per LoopPhi
+  bool masked = false;
+};
+
+Uniformity uniformity(const Kernel& k, const Loop& lp, const std::vector<uint8_t>& liveIn, bool predUniform,
+                      const std::vector<uint64_t>& slice);
+
+// The uniformity of the loop a LoopCall of a body runs, `caller` being the body's.
+Uniformity ofCallee(const Kernel& k, const Op& call, const Uniformity& caller,
+                    const std::vector<uint64_t>& slice) {
+  std::vector<uint8_t> in;
+  for (size_t i = 0; i + 1 < call.operands.size(); ++i)
+    in.push_back(caller.value[call.operands[i]]);
+  const ValueId pred = call.operands.back();
+  return uniformity(k, k.loops[call.index], in, !caller.masked && (pred == kNone || caller.value[pred]),
+                    slice);
+}
+
+Uniformity uniformity(const Kernel& k, const Loop& lp, const std::vector<uint8_t>& liveIn, bool predUniform,
+                      const std::vector<uint64_t>& slice) {
+  Uniformity u;
+  for (const LoopPhi& phi : lp.phis)
+    u.phi.push_back(liveIn.at(phi.initLiveIn));
+  u.masked = !predUniform;
+  // From "the same in every lane" down: a carried value is shared only when its next value is, and the
+  // lanes' results of a masked inner loop are their own.
+  for (bool changed = true; changed;) {
+    u.value.assign(lp.ops.size(), 0);
+    std::map<ValueId, Uniformity> callees;
+    for (ValueId v = 0; v < lp.ops.size(); ++v) {
+      const Op& op = lp.ops[v];
+      uint8_t same = 0;
+      if (op.kind == OpKind::LiveIn)
+        same = liveIn.at(op.index);
+      else if (op.kind == OpKind::LoopPhi)
+        same = u.phi.at(op.index);
+      else if (op.kind == OpKind::LoopCall)
+        callees.emplace(v, ofCallee(k, op, u, slice));
+      else if (op.kind == OpKind::LoopOut) {
+        const Uniformity& inner = callees.at(op.operands[0]);
+        const Loop& callee = k.loops[lp.ops[op.operands[0]].index];
+        same = !inner.masked && inner.value[callee.liveOuts.at(op.index)];
+      } else if ((op.kind == OpKind::Store || !hasSideEffect(op.kind)) && !isLaneOp(op.kind) &&
+                 !ownAccess(op, slice))
+        same = std::all_of(op.operands.begin(), op.operands.end(),
+                           [&](ValueId o) { return o == kNone || u.value[o]; });
+      u.value[v] = same;
+    }
+    changed = false;
+    for (size_t p = 0; p < lp.phis.size(); ++p)
+      if (u.phi[p] && lp.phis[p].next != kNone && !u.value[lp.phis[p].next]) u.phi[p] = 0, changed = true;
+    const bool masked = !predUniform || (lp.continueCond != kNone && !u.value[lp.continueCond]);
+    changed = changed || masked != u.masked;
+    u.masked = masked;
+  }
+  return u;
+}
+
+// What the lanes of every loop they run share (buildLanes).
+struct LaneSetup {
+  Kernel& k;
+  uint32_t lanes = 1;
+  std::vector<uint64_t> slice; // per memory: the bytes of a work-item's own copy (0: shared)
+  // Per private array, the element size when lane j's element i is at (i * S + j) * size instead of
+  // in lane j's slice (0: slices).
+  std::vector<uint32_t> interleave;
+  bool wideAccesses = true;           // the lanes' accesses to consecutive addresses may become one
+  std::map<uint32_t, LowZeros> zeros; // per loop the lanes run, as it is before its lanes are built
+  uint32_t joined = 0, perLane = 0;   // accesses made once for the lanes, and once per lane
+  std::vector<LaneLogic> logic;       // what each shuffle, reduction and scan became
+};
+
+// The lanes' copies of one loop body, built in order: a loop over work-items (`top`: its live-ins are
+// the kernel's, the same in every lane), or an inner loop it runs, given which of its live-ins are the
+// same in every lane and whether its call's predicate is.
 class LaneBuilder {
 public:
-  // `slice`: per memory, the bytes of each work-item's own copy (a private array: one slice per lane),
-  // 0 for memories the work-items share. `wideAccesses`: whether the lanes' accesses to consecutive
-  // addresses may become one wide access.
-  // `interleave`: per private array, the element size when lane j's element i is at (i * S + j) *
-  // size instead (0: slices).
-  // `zeros`: LowZeros of the loop's body as it is before run().
-  LaneBuilder(Loop& lp, const LowZeros& zeros, uint32_t lanes, std::vector<uint64_t> slice,
-              std::vector<uint32_t> interleave, bool wideAccesses)
-      : lp_(lp), zeros_(zeros), lanes_(lanes), b_(lp.ops, nullptr), slice_(std::move(slice)),
-        interleave_(std::move(interleave)), wideAccesses_(wideAccesses) {}
+  // `inStride`: per live-in, its stride from lane to lane when known (strideOf).
+  LaneBuilder(LaneSetup& s, uint32_t loop, std::vector<uint8_t> liveIn,
+              std::vector<std::optional<uint64_t>> inStride, bool predUniform, bool top)
+      : s_(s), lp_(s.k.loops[loop]), zeros_(s.zeros.at(loop)), lanes_(s.lanes), b_(lp_.ops, nullptr),
+        liveIn_(std::move(liveIn)), inStride_(std::move(inStride)), top_(top),
+        u_(uniformity(s.k, lp_, liveIn_, predUniform, s.slice)), masked_(u_.masked) {}
 
-  uint32_t joined = 0, perLane = 0; // accesses made once for the lanes, and once per lane
-  std::vector<LaneLogic> logic;     // what each shuffle, reduction and scan became
+  // The new live-ins, as the caller gives them: its old operand `index` in lane `lane`, lane `lane`'s
+  // call predicate (a masked loop's start), or a zero of `type` (where a lane's result is held).
+  struct Source {
+    enum class Kind { Operand, Predicate, Zero } kind = Kind::Operand;
+    uint32_t index = 0, lane = 0;
+    Type type;
+  };
+  std::vector<Source> sources;
+  std::vector<std::vector<uint32_t>> outIndex; // per old live-out: its new one, or one per lane
 
   void run() {
     old_ = std::move(lp_.ops);
     lp_.ops.clear();
+    const std::vector<LoopPhi> oldPhis = std::move(lp_.phis);
+    lp_.phis.clear();
+    const std::vector<ValueId> oldLiveIns = lp_.liveIns;
     map_.assign(old_.size(), std::vector<ValueId>(lanes_, kNone));
-    uniform_.assign(old_.size(), 0);
+    uniform_ = u_.value;
     stride_.assign(old_.size(), std::nullopt);
+    // Live-ins and carried values: one, or one per lane.
+    std::vector<std::vector<uint32_t>> in(liveIn_.size()), phi(oldPhis.size());
+    for (uint32_t i = 0; i < liveIn_.size(); ++i)
+      for (uint32_t j = 0; j < (liveIn_[i] ? 1 : lanes_); ++j)
+        in[i].push_back(source({Source::Kind::Operand, i, j, {}}));
+    for (size_t p = 0; p < oldPhis.size(); ++p)
+      for (uint32_t j = 0; j < (u_.phi[p] ? 1 : lanes_); ++j) {
+        LoopPhi c = oldPhis[p];
+        const auto& init = in.at(c.initLiveIn);
+        c.initLiveIn = init[std::min<size_t>(j, init.size() - 1)];
+        if (!u_.phi[p]) c.name += fmt::format(".lane{}", j);
+        phi[p].push_back(carried(std::move(c)));
+      }
+    // A masked loop: whether each lane still runs, from its call's predicate on.
+    for (uint32_t j = 0; masked_ && j < lanes_; ++j) {
+      const uint32_t p = carried(LoopPhi{fmt::format("running.lane{}", j),
+                                         source({Source::Kind::Predicate, 0, j, {}}), kNone, Type::bits(1)});
+      running_.push_back(p);
+      active_.push_back(phiOp(p, Type::bits(1)));
+    }
     for (ValueId v = 0; v < old_.size(); ++v) {
       const Op& op = old_[v];
       b_.loc = op.loc;
       switch (op.kind) {
+      case OpKind::LiveIn:
+      case OpKind::LoopPhi: {
+        const auto& to = op.kind == OpKind::LiveIn ? in.at(op.index) : phi.at(op.index);
+        for (uint32_t j = 0; j < lanes_; ++j) {
+          Op c = op;
+          c.index = to[std::min<size_t>(j, to.size() - 1)];
+          map_[v][j] = j < to.size() ? b_.emit(std::move(c)) : map_[v][0];
+        }
+        stride_[v] = to.size() == 1              ? std::optional<uint64_t>(0)
+                     : op.kind == OpKind::LiveIn ? inStride_.at(op.index)
+                                                 : std::nullopt;
+        continue;
+      }
+      case OpKind::LoopCall:
+        call(v);
+        continue;
+      case OpKind::LoopOut:
+        loopOut(v);
+        continue;
       case OpKind::Lane:
         for (uint32_t j = 0; j < lanes_; ++j)
           map_[v][j] = b_.constant(32, j);
@@ -74,29 +213,31 @@ public:
       default:
         break;
       }
-      // The same in every lane when its operands are: a load or store of one address too (lanes storing
-      // different values there would race, which OpenCL leaves undefined).
+      const bool access = op.kind == OpKind::Load || op.kind == OpKind::Store;
+      if (masked_ && hasSideEffect(op.kind) && op.kind != OpKind::Store)
+        throw DiagnosticError(op.loc, "subgroups",
+                              fmt::format("{} in loop '{}', which a subgroup's lanes may leave at different "
+                                          "iterations or run in some lanes only: not built yet",
+                                          describe(op), lp_.name));
+      // The same in every lane when its operands are (uniformity): a load or store of one address too
+      // (lanes storing different values there would race, which OpenCL leaves undefined). Under a
+      // mask, an access happens when some lane runs (share).
       // A private array is each work-item's own: every lane accesses its slice.
-      const bool own = (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory < slice_.size() &&
-                       slice_[op.memory] > 0;
-      bool uniform = (op.kind == OpKind::Store || !hasSideEffect(op.kind)) && !own;
-      for (ValueId o : op.operands)
-        uniform = uniform && (o == kNone || uniform_[o]);
-      if (uniform) {
-        uniform_[v] = 1;
+      const bool own = ownAccess(op, s_.slice);
+      if (uniform_[v] && !(masked_ && access)) {
         stride_[v] = 0;
         const ValueId one = b_.emit(copy(op, 0));
         std::fill(map_[v].begin(), map_[v].end(), one);
         continue;
       }
-      stride_[v] = strideOf(op);
-      const uint64_t interleave = own ? interleave_[op.memory] : 0;
-      if (op.kind == OpKind::Load || op.kind == OpKind::Store) {
-        if (wideAccesses_ && (interleave ? interleaved(v) : !own && (widen(v) || share(v)))) {
-          ++joined;
+      stride_[v] = uniform_[v] ? std::optional<uint64_t>(0) : strideOf(op);
+      const uint64_t interleave = own ? s_.interleave[op.memory] : 0;
+      if (access) {
+        if (s_.wideAccesses && (interleave ? interleaved(v) : !own && (widen(v) || share(v)))) {
+          ++s_.joined;
           continue;
         }
-        ++perLane;
+        ++s_.perLane;
       }
       for (uint32_t j = 0; j < lanes_; ++j) {
         Op c = copy(op, j);
@@ -105,10 +246,54 @@ public:
           c.operands[0] =
               b_.binary(OpKind::Add, b_.mulConst(c.operands[0], lanes_), b_.constant(64, j * interleave));
         else if (own && j > 0)
-          c.operands[0] = b_.binary(OpKind::Add, c.operands[0], b_.constant(64, j * slice_[op.memory]));
+          c.operands[0] = b_.binary(OpKind::Add, c.operands[0], b_.constant(64, j * s_.slice[op.memory]));
         map_[v][j] = b_.emit(std::move(c));
       }
     }
+    finish(oldPhis, phi);
+    lp_.laneMasked = masked_;
+    if (top_) lp_.liveIns = oldLiveIns; // the kernel's values: all the same in every lane
+  }
+
+private:
+  LaneSetup& s_;
+  Loop& lp_;
+  const LowZeros& zeros_;
+  const uint32_t lanes_;
+  Builder b_;
+  const std::vector<uint8_t> liveIn_;
+  const std::vector<std::optional<uint64_t>> inStride_;
+  const bool top_;
+  const Uniformity u_;
+  const bool masked_;
+  std::vector<Op> old_;
+  std::vector<std::vector<ValueId>> map_; // per old op: its value in each lane
+  std::vector<uint8_t> uniform_;          // the same in every lane (one copy)
+  // Per old op, when known: lane j's value is lane 0's + j * stride, exactly, in the op's width.
+  std::vector<std::optional<uint64_t>> stride_;
+  std::vector<uint32_t> running_; // a masked loop: per lane, its "still running" carried value
+  std::vector<ValueId> active_;   // and that value in this iteration
+  std::map<ValueId, std::vector<std::vector<uint32_t>>> callOuts_; // per old LoopCall: the callee's outIndex
+
+  uint32_t source(Source s) {
+    sources.push_back(s);
+    return static_cast<uint32_t>(sources.size() - 1);
+  }
+  uint32_t carried(LoopPhi p) {
+    lp_.phis.push_back(std::move(p));
+    return static_cast<uint32_t>(lp_.phis.size() - 1);
+  }
+  ValueId phiOp(uint32_t p, Type type) {
+    Op op;
+    op.kind = OpKind::LoopPhi;
+    op.type = type;
+    op.index = p;
+    op.name = lp_.phis[p].name;
+    return b_.emit(std::move(op));
+  }
+
+  // The carried values' next values, the exit condition and the live-outs.
+  void finish(const std::vector<LoopPhi>& oldPhis, const std::vector<std::vector<uint32_t>>& phi) {
     auto shared = [&](ValueId v, const char* what) {
       if (v == kNone) return v;
       if (!uniform_[v])
@@ -116,26 +301,122 @@ public:
                             fmt::format("{} differs between a subgroup's lanes", what));
       return map_[v][0];
     };
-    for (LoopPhi& phi : lp_.phis)
-      phi.next = shared(phi.next, "a carried value");
-    lp_.continueCond = shared(lp_.continueCond, "the exit condition");
-    for (ValueId& o : lp_.liveOuts)
-      o = shared(o, "a value read after the loop");
+    for (size_t p = 0; p < oldPhis.size(); ++p) {
+      if (top_ && phi[p].size() > 1) shared(oldPhis[p].next, "a carried value");
+      for (uint32_t j = 0; j < phi[p].size(); ++j)
+        lp_.phis[phi[p][j]].next = oldPhis[p].next == kNone ? kNone : map_[oldPhis[p].next][j];
+    }
+    const ValueId cond = lp_.continueCond;
+    std::vector<ValueId> outs = std::move(lp_.liveOuts);
+    lp_.liveOuts.clear();
+    outIndex.assign(outs.size(), {});
+    auto out = [&](size_t o, ValueId v) {
+      outIndex[o].push_back(static_cast<uint32_t>(lp_.liveOuts.size()));
+      lp_.liveOuts.push_back(v);
+    };
+    if (!masked_) {
+      lp_.continueCond = shared(cond, "the exit condition");
+      for (size_t o = 0; o < outs.size(); ++o)
+        if (top_ || uniform_[outs[o]])
+          out(o, shared(outs[o], "a value read after the loop"));
+        else
+          for (uint32_t j = 0; j < lanes_; ++j)
+            out(o, map_[outs[o]][j]);
+      return;
+    }
+    // Masked: lane j runs on while it ran and its condition holds; the loop while some lane does. A
+    // lane's results are those of the iteration it left in, held from then on.
+    std::vector<ValueId> left(lanes_), stay(lanes_);
+    for (uint32_t j = 0; j < lanes_; ++j) {
+      stay[j] = b_.predAnd(active_[j], map_[cond][j]);
+      lp_.phis[running_[j]].next = stay[j];
+      left[j] = b_.predAnd(active_[j], b_.predNot(map_[cond][j]));
+    }
+    lp_.continueCond = anyOf(stay);
+    for (size_t o = 0; o < outs.size(); ++o)
+      for (uint32_t j = 0; j < lanes_; ++j) {
+        const Type t = old_[outs[o]].type;
+        const uint32_t p = carried(LoopPhi{fmt::format("{}.held.lane{}", lp_.name, j),
+                                           source({Source::Kind::Zero, 0, j, t}), kNone, t});
+        const ValueId held = b_.select(left[j], map_[outs[o]][j], phiOp(p, t));
+        lp_.phis[p].next = held;
+        out(o, held);
+      }
   }
 
-private:
-  Loop& lp_;
-  const LowZeros& zeros_;
-  const uint32_t lanes_;
-  Builder b_;
-  std::vector<uint64_t> slice_;
-  std::vector<uint32_t> interleave_;
-  const bool wideAccesses_;
-  std::vector<Op> old_;
-  std::vector<std::vector<ValueId>> map_; // per old op: its value in each lane
-  std::vector<uint8_t> uniform_;          // the same in every lane (one copy)
-  // Per old op, when known: lane j's value is lane 0's + j * stride, exactly, in the op's width.
-  std::vector<std::optional<uint64_t>> stride_;
+  // Whether some of `preds` holds (none kNone), as a tree: a mask's depth grows with log2 S.
+  ValueId anyOf(std::vector<ValueId> preds) {
+    while (preds.size() > 1) {
+      std::vector<ValueId> next;
+      for (size_t i = 0; i + 1 < preds.size(); i += 2)
+        next.push_back(b_.binary(OpKind::Or, preds[i], preds[i + 1]));
+      if (preds.size() % 2) next.push_back(preds.back());
+      preds = std::move(next);
+    }
+    return preds[0];
+  }
+
+  // Lane j's predicate of access or call `op` (kNone: always): its own, under the lane's mask.
+  ValueId lanePred(const Op& op, uint32_t j) {
+    const ValueId p = op.kind == OpKind::LoopCall ? op.operands.back() : predicateOf(op);
+    return b_.predAnd(p == kNone ? kNone : map_[p][j], masked_ ? active_[j] : kNone);
+  }
+
+  // A LoopCall: the inner loop's lanes, then one call giving each its live-ins.
+  void call(ValueId v) {
+    const Op& op = old_[v];
+    std::vector<uint8_t> in;
+    std::vector<std::optional<uint64_t>> inStride;
+    for (size_t i = 0; i + 1 < op.operands.size(); ++i) {
+      in.push_back(uniform_[op.operands[i]]);
+      inStride.push_back(stride_[op.operands[i]]);
+    }
+    const ValueId pred = op.operands.back();
+    const bool predUniform = !masked_ && (pred == kNone || uniform_[pred]);
+    LaneBuilder inner(s_, op.index, std::move(in), std::move(inStride), predUniform, false);
+    inner.run();
+    std::vector<ValueId> preds;
+    for (uint32_t j = 0; j < lanes_; ++j)
+      preds.push_back(lanePred(op, j));
+    Op c = op;
+    c.operands.clear();
+    for (const Source& src : inner.sources)
+      switch (src.kind) {
+      case Source::Kind::Operand:
+        c.operands.push_back(map_[op.operands[src.index]][src.lane]);
+        break;
+      case Source::Kind::Predicate:
+        c.operands.push_back(preds[src.lane] == kNone ? b_.constant(1, 1) : preds[src.lane]);
+        break;
+      case Source::Kind::Zero: {
+        Op zero;
+        zero.kind = OpKind::Const;
+        zero.type = src.type;
+        c.operands.push_back(b_.emit(std::move(zero)));
+        break;
+      }
+      }
+    s_.k.loops[op.index].liveIns = c.operands;
+    if (predUniform) preds.resize(1);
+    const bool always = std::find(preds.begin(), preds.end(), kNone) != preds.end();
+    c.operands.push_back(pred == kNone && predUniform ? kNone : always ? b_.constant(1, 1) : anyOf(preds));
+    const ValueId made = b_.emit(std::move(c));
+    std::fill(map_[v].begin(), map_[v].end(), made);
+    callOuts_[v] = std::move(inner.outIndex);
+  }
+
+  void loopOut(ValueId v) {
+    const Op& op = old_[v];
+    const auto& to = callOuts_.at(op.operands[0]).at(op.index);
+    for (uint32_t j = 0; j < lanes_; ++j) {
+      Op c = op;
+      c.operands[0] = map_[op.operands[0]][0];
+      c.index = to[std::min<size_t>(j, to.size() - 1)];
+      map_[v][j] = j < to.size() ? b_.emit(std::move(c)) : map_[v][0];
+    }
+    uniform_[v] = to.size() == 1;
+    stride_[v] = to.size() == 1 ? std::optional<uint64_t>(0) : std::nullopt;
+  }
 
   std::optional<uint64_t> strideOf(const Op& op) const {
     const uint32_t w = op.width();
@@ -158,6 +439,11 @@ private:
         return std::nullopt;
       return st;
     };
+    // Equal operands in every lane: equal results.
+    if (!op.operands.empty() && !hasSideEffect(op.kind) && op.kind != OpKind::Load &&
+        std::all_of(op.operands.begin(), op.operands.end(),
+                    [&](ValueId o) { return o != kNone && stride_[o] == 0u; }))
+      return 0;
     switch (op.kind) {
     case OpKind::Lane:
       return 1;
@@ -233,7 +519,10 @@ private:
     const size_t p = op.kind == OpKind::Load ? 1 : 2;
     return p < op.operands.size() ? op.operands[p] : kNone;
   }
-  bool uniformPredicate(const Op& op) const { return predicateOf(op) == kNone || uniform_[predicateOf(op)]; }
+  // The same in every lane: a masked loop's lanes run apart.
+  bool uniformPredicate(const Op& op) const {
+    return !masked_ && (predicateOf(op) == kNone || uniform_[predicateOf(op)]);
+  }
 
   // Load or store `v` of consecutive lanes as accesses of up to kMaxAccessBytes, the one for lanes
   // from `first` on at address(first): a load's lanes are bit ranges of it, a store's data theirs.
@@ -265,15 +554,15 @@ private:
   bool share(ValueId v) {
     const Op& op = old_[v];
     const bool load = op.kind == OpKind::Load;
-    const ValueId pred = predicateOf(op);
-    if (pred == kNone || !uniform_[op.operands[0]]) return false;
+    if ((predicateOf(op) == kNone && !masked_) || !uniform_[op.operands[0]]) return false;
     Op one = copy(op, 0);
-    ValueId any = map_[pred][0], data = load ? kNone : map_[op.operands[1]][0];
+    std::vector<ValueId> preds{predicateOf(one)};
+    ValueId data = load ? kNone : map_[op.operands[1]][0];
     for (uint32_t j = 1; j < lanes_; ++j) {
-      any = b_.binary(OpKind::Or, any, map_[pred][j]);
-      if (!load) data = b_.select(map_[pred][j], map_[op.operands[1]][j], data);
+      preds.push_back(lanePred(op, j));
+      if (!load) data = b_.select(preds.back(), map_[op.operands[1]][j], data);
     }
-    one.operands[load ? 1 : 2] = any;
+    one.operands[load ? 1 : 2] = anyOf(preds);
     if (!load) one.operands[1] = data;
     const ValueId made = b_.emit(std::move(one));
     std::fill(map_[v].begin(), map_[v].end(), made);
@@ -286,9 +575,13 @@ private:
     return op.loc.known ? d + " at " + op.loc.str() : d;
   }
 
-  Op copy(Op op, uint32_t lane) const {
+  // Lane `lane`'s copy of `op`: its operands in that lane, an access under the lane's mask.
+  Op copy(Op op, uint32_t lane) {
+    const bool masked = masked_ && (op.kind == OpKind::Load || op.kind == OpKind::Store);
+    const ValueId pred = masked ? lanePred(op, lane) : kNone;
     for (ValueId& o : op.operands)
       if (o != kNone) o = map_[o][lane];
+    if (masked) op.operands[op.kind == OpKind::Load ? 1 : 2] = pred;
     return op;
   }
   std::optional<uint64_t> constant(ValueId oldOperand) const { return b_.constValue(map_[oldOperand][0]); }
@@ -317,7 +610,7 @@ private:
     const ValueId amount = op.operands.back();
     const auto known = constant(amount);
     const uint64_t n = from.size();
-    logic.push_back(LaneLogic{describe(op), op.width(), static_cast<uint32_t>(n), known.has_value(), ""});
+    s_.logic.push_back(LaneLogic{describe(op), op.width(), static_cast<uint32_t>(n), known.has_value(), ""});
     for (uint32_t j = 0; j < s; ++j) {
       // The index into `from`: a shuffle's lane; Down: lane + delta over current then next; Up: lane -
       // delta over previous then current (so lane + S - delta); Xor: lane ^ value. Out of range is
@@ -352,9 +645,9 @@ private:
     static constexpr const char* kCombine[] = {"add",  "mul",  "and",  "or",   "xor",  "smin", "umin",
                                                "smax", "umax", "fadd", "fmul", "fmin", "fmax"};
     static constexpr const char* kMode[] = {"reduce", "inclusive scan", "exclusive scan"};
-    logic.push_back(LaneLogic{describe(op), op.width(), lanes_, false,
-                              fmt::format("{} {}", kMode[std::min<uint64_t>(op.imm, 2)],
-                                          kCombine[std::min<uint32_t>(op.index, 12)])});
+    s_.logic.push_back(LaneLogic{describe(op), op.width(), lanes_, false,
+                                 fmt::format("{} {}", kMode[std::min<uint64_t>(op.imm, 2)],
+                                             kCombine[std::min<uint32_t>(op.index, 12)])});
     std::vector<ValueId> acc(lanes_);
     acc[0] = map_[op.operands[0]][0];
     for (uint32_t j = 1; j < lanes_; ++j)
@@ -370,28 +663,26 @@ private:
 } // namespace
 
 // The one size of every access to private array m, when each is at a multiple of it (and all are in
-// the loops over work-items, `at`); 0 otherwise.
-uint32_t elementSize(const Kernel& k, const std::vector<size_t>& at, const std::vector<LowZeros>& zeros,
-                     uint32_t m) {
+// the loops the lanes run, `zeros`' keys); 0 otherwise.
+uint32_t elementSize(const Kernel& k, const std::map<uint32_t, LowZeros>& zeros, uint32_t m) {
   auto accesses = [&](const Op& op) {
     return (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.memory == m;
   };
   if (std::any_of(k.ops.begin(), k.ops.end(), accesses)) return 0;
   uint32_t e = 0;
-  for (size_t l = 0; l < k.loops.size(); ++l) {
+  for (uint32_t l = 0; l < k.loops.size(); ++l) {
     const Loop& lp = k.loops[l];
-    const auto target = std::find(at.begin(), at.end(), l);
-    if (target == at.end()) {
+    const auto z = zeros.find(l);
+    if (z == zeros.end()) {
       if (std::any_of(lp.ops.begin(), lp.ops.end(), accesses)) return 0;
       continue;
     }
-    const LowZeros& z = zeros[target - at.begin()];
     for (ValueId v = 0; v < lp.ops.size(); ++v) {
       const Op& op = lp.ops[v];
       if (!accesses(op)) continue;
       e = e ? e : op.size;
       if (op.size != e || !std::has_single_bit(e) ||
-          z[op.operands[0]] < static_cast<uint32_t>(std::countr_zero(e)))
+          z->second[op.operands[0]] < static_cast<uint32_t>(std::countr_zero(e)))
         return 0;
     }
   }
@@ -404,60 +695,74 @@ bool hasSubgroups(const Kernel& k) {
   });
 }
 
+std::vector<std::string> workItemLoops(const Kernel& k) {
+  // One, or one per stretch between barriers (lower_barriers.cpp).
+  return k.barrierLoops.empty() ? std::vector<std::string>{k.workItemLoop} : k.barrierLoops;
+}
+
 void buildLanes(Kernel& k) {
-  // The loops over work-items: one, or one per stretch between barriers (lower_barriers.cpp).
-  const std::vector<std::string> targets =
-      k.barrierLoops.empty() ? std::vector<std::string>{k.workItemLoop} : k.barrierLoops;
-  auto isTarget = [&](const std::string& name) {
-    return std::find(targets.begin(), targets.end(), name) != targets.end();
-  };
-  std::vector<size_t> at;
-  for (size_t l = 0; l < k.loops.size(); ++l)
-    if (isTarget(k.loops[l].name)) at.push_back(l);
-  auto where = [&]() -> std::optional<SourceLoc> {
-    for (const Op& op : k.ops)
-      if (isLaneOp(op.kind)) return op.loc;
-    for (size_t l = 0; l < k.loops.size(); ++l)
-      if (!isTarget(k.loops[l].name))
-        for (const Op& op : k.loops[l].ops)
-          if (isLaneOp(op.kind)) return op.loc;
-    return std::nullopt;
-  };
-  if (at.size() != targets.size() || where()) {
-    std::string inner;
-    for (const Loop& lp : k.loops)
-      if (!isTarget(lp.name)) inner = lp.name;
+  const std::vector<std::string> targets = workItemLoops(k);
+  std::vector<uint32_t> at;
+  for (uint32_t l = 0; l < k.loops.size(); ++l)
+    if (std::find(targets.begin(), targets.end(), k.loops[l].name) != targets.end()) at.push_back(l);
+  if (at.size() != targets.size()) {
+    // A loop over work-items left in the kernel's FSM: why it is no pipeline.
+    std::string why = "it is not pipelined";
     for (const BasicBlock& bb : k.blocks)
-      if (!bb.notPipelinedReason.empty() && !isTarget(bb.name) && bb.name != k.workItemLoop &&
-          bb.name.rfind("stretch", 0) != 0)
-        inner = bb.name;
+      if (std::find(targets.begin(), targets.end(), bb.name) != targets.end() &&
+          !bb.notPipelinedReason.empty())
+        why = bb.notPipelinedReason;
     throw DiagnosticError(
-        where().value_or(k.loc), "subgroups",
-        fmt::format("a kernel that uses subgroups is built only when its body has no loop of its "
-                    "own (the loop over work-items is then one pipeline, a subgroup's lanes side "
-                    "by side){}; not yet otherwise",
-                    inner.empty() ? "" : fmt::format(": it has loop '{}'", inner)));
+        k.loc, "subgroups",
+        fmt::format("a kernel that uses subgroups is built as one pipeline over its work-items, a "
+                    "subgroup's lanes side by side and the kernel's own loops sub-pipelines of it; its "
+                    "loop over work-items is not built that way ({}): not yet",
+                    why));
   }
+  // The loops the lanes run: the loops over work-items and the loops they call, with the low zero bits
+  // of their values (an inner loop's live-ins are its caller's values).
+  const std::vector<uint32_t> kernelZeros = LowZeros::ofKernel(k.ops);
+  std::map<uint32_t, LowZeros> zeros;
+  std::vector<uint32_t> work = at;
+  for (uint32_t l : at)
+    zeros.emplace(l, LowZeros(kernelZeros, k.loops[l]));
+  while (!work.empty()) {
+    const uint32_t l = work.back();
+    work.pop_back();
+    for (const Op& op : k.loops[l].ops)
+      if (op.kind == OpKind::LoopCall && !zeros.count(op.index)) {
+        zeros.emplace(op.index, LowZeros(zeros.at(l).all(), k.loops[op.index]));
+        work.push_back(op.index);
+      }
+  }
+  for (uint32_t l = 0; l < k.loops.size(); ++l)
+    for (const Op& op : k.loops[l].ops)
+      if (isLaneOp(op.kind) && !zeros.count(l))
+        throw InternalError(op.loc, "subgroups", "a subgroup operation outside the loops over work-items");
   // Private arrays (one per work-item in the source, one RAM shared by the work-items in flight)
   // get a slice per lane; lowering puts no private array anywhere but in the loop over work-items.
   // Where every access is of one element size at a multiple of it, the lanes' arrays are interleaved
   // instead (lane j's element i at (i * S + j) * size): the lanes' accesses to one index are then
   // consecutive, one wide access (LaneBuilder::interleaved).
-  const uint32_t lanes = k.subgroupLanes;
-  const std::vector<uint32_t> kernelZeros = LowZeros::ofKernel(k.ops);
-  std::vector<LowZeros> zeros; // per loop of `at`, before its lanes are built
-  for (size_t l : at)
-    zeros.emplace_back(kernelZeros, k.loops[l]);
-  std::vector<uint64_t> slice(k.memories.size(), 0);
-  std::vector<uint32_t> interleave(k.memories.size(), 0);
+  // A volatile access stays as written: one per work-item.
+  LaneSetup s{k,
+              k.subgroupLanes,
+              std::vector<uint64_t>(k.memories.size(), 0),
+              std::vector<uint32_t>(k.memories.size(), 0),
+              !k.volatileAccess,
+              std::move(zeros),
+              0,
+              0,
+              {}};
+  const uint32_t lanes = s.lanes;
   for (uint32_t m = 0; m < k.memories.size(); ++m) {
     Memory& mem = k.memories[m];
     const bool privateArray = mem.kind == Memory::Kind::Private ||
                               (mem.kind == Memory::Kind::External && !mem.persistent && !mem.spirvVar);
     if (!privateArray || mem.perWorkItem || lanes < 2) continue;
-    slice[m] = mem.sizeBytes;
-    interleave[m] = elementSize(k, at, zeros, m);
-    const uint32_t e = interleave[m];
+    s.slice[m] = mem.sizeBytes;
+    s.interleave[m] = elementSize(k, s.zeros, m);
+    const uint32_t e = s.interleave[m];
     std::vector<uint8_t> init(mem.init.empty() ? 0 : mem.sizeBytes * lanes);
     for (uint64_t i = 0; i < mem.init.size(); ++i)
       for (uint32_t j = 0; j < lanes; ++j)
@@ -465,14 +770,15 @@ void buildLanes(Kernel& k) {
     mem.init = std::move(init);
     mem.sizeBytes *= lanes;
   }
-  for (size_t i = 0; i < at.size(); ++i) {
-    // A volatile access stays as written: one per work-item.
-    LaneBuilder builder(k.loops[at[i]], zeros[i], lanes, slice, interleave, !k.volatileAccess);
+  for (uint32_t l : at) {
+    const size_t n = k.loops[l].liveIns.size();
+    LaneBuilder builder(s, l, std::vector<uint8_t>(n, 1), std::vector<std::optional<uint64_t>>(n, 0), true,
+                        true);
     builder.run();
-    k.laneAccessesJoined += builder.joined;
-    k.laneAccessesPerLane += builder.perLane;
-    k.laneLogic.insert(k.laneLogic.end(), builder.logic.begin(), builder.logic.end());
   }
+  k.laneAccessesJoined += s.joined;
+  k.laneAccessesPerLane += s.perLane;
+  k.laneLogic.insert(k.laneLogic.end(), s.logic.begin(), s.logic.end());
 }
 
 } // namespace spvhls::ir::lower

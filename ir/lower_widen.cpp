@@ -231,8 +231,9 @@ struct Group {
 
 class Widener {
 public:
-  Widener(const Kernel& k, Loop& loop, const std::vector<uint32_t>& kernelZeros)
-      : k_(k), loop_(loop), zeros_(kernelZeros, loop), dec_(loop.ops, zeros_) {}
+  // `callerZeros`: LowZeros of the values of the loop's caller (ofKernel, or an outer pipeline's body).
+  Widener(const Kernel& k, Loop& loop, const std::vector<uint32_t>& callerZeros)
+      : k_(k), loop_(loop), zeros_(callerZeros, loop), dec_(loop.ops, zeros_) {}
 
   // The wide accesses made, and the accesses they replace.
   std::pair<uint32_t, uint32_t> run() {
@@ -433,13 +434,13 @@ private:
 
 bool widenAccesses(Kernel& k) {
   if (k.volatileAccess) return false; // every access must reach the memory as written
-  const std::vector<uint32_t> kernelZeros = LowZeros::ofKernel(k.ops);
   bool changed = false;
-  for (Loop& loop : k.loops) {
-    const auto [made, merged] = Widener(k, loop, kernelZeros).run();
+  for (uint32_t l = 0; l < k.loops.size(); ++l) {
+    const auto [made, merged] = Widener(k, k.loops[l], LowZeros::ofCaller(k, l)).run();
     k.datapath.wideAccesses += made;
     k.datapath.widenedAccesses += merged;
     changed = changed || made;
+    if (made) takeLiveInsFromCalls(k, k.loops[l]); // an outer pipeline's inner loops: from its new body
   }
   return changed;
 }

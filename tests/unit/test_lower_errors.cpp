@@ -223,10 +223,10 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     REQUIRE(stores.size() == 1);
     CHECK(lp.ops[stores[0]].operands[1] == loads[0]);
   }
-  SUBCASE("subgroups in a kernel with a loop of its own name the loop") {
-    const std::string e =
-        lowerError(loadText(subgroupKernel("", "%bool = OpTypeBool\n%uint_4 = OpConstant %uint 4\n",
-                                           R"(
+  // A loop of the kernel's own: the loop over work-items is one pipeline, the kernel's loop a
+  // sub-pipeline of it built once per lane.
+  auto ownLoop = [](const std::string& exitTest) {
+    return lower(loadText(subgroupKernel("", "%bool = OpTypeBool\n%uint_4 = OpConstant %uint 4\n", R"(
                OpBranch %head
        %head = OpLabel
           %n = OpPhi %uint %uint_1 %entry %n1 %head
@@ -234,15 +234,55 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
           %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
                OpStore %p %y
          %n1 = OpIAdd %uint %n %uint_1
-          %c = OpULessThan %bool %n1 %uint_4
+)" + exitTest + R"(
                OpBranchConditional %c %head %exit
        %exit = OpLabel
                OpReturn
 )")),
-                   "k");
-    CHECK(e.find("a kernel that uses subgroups is built only when its body has no loop of its own") !=
-          std::string::npos);
-    CHECK(e.find("it has loop 'head'") != std::string::npos);
+                 "k");
+  };
+  auto innerLoop = [](const ir::Kernel& k) -> const ir::Loop& {
+    REQUIRE(k.loops.size() == 2);
+    const ir::Loop& outer = k.loops[0].name == "workitem" ? k.loops[0] : k.loops[1];
+    const ir::Loop& inner = k.loops[0].name == "workitem" ? k.loops[1] : k.loops[0];
+    CHECK(inner.name == "head");
+    CHECK(std::count_if(outer.ops.begin(), outer.ops.end(),
+                        [](const ir::Op& op) { return op.kind == OpKind::LoopCall; }) == 1);
+    return inner;
+  };
+  auto running = [](const ir::Loop& lp) {
+    return std::count_if(lp.phis.begin(), lp.phis.end(),
+                         [](const ir::LoopPhi& p) { return p.name.rfind("running.lane", 0) == 0; });
+  };
+  SUBCASE("subgroups in a kernel with a loop of its own: the lanes run it side by side") {
+    // Its trip count is the same in every lane: no mask, the lanes' p[i] one load and one store (8
+    // lanes of 4 bytes: the subgroup size when the kernel sets none).
+    const ir::Kernel k = ownLoop("          %c = OpULessThan %bool %n1 %uint_4\n");
+    const ir::Loop& lp = innerLoop(k);
+    const auto [loads, stores] = laneAccesses(lp);
+    REQUIRE(loads.size() == 1);
+    REQUIRE(stores.size() == 1);
+    CHECK(lp.ops[loads[0]].size == 4 * k.subgroupLanes);
+    CHECK(lp.ops[stores[0]].size == 4 * k.subgroupLanes);
+    CHECK(running(lp) == 0);
+    CHECK(lp.ops[lp.continueCond].kind != OpKind::Or);
+    REQUIRE(k.laneLogic.size() == 1);
+    CHECK(k.laneLogic[0].wired);
+  }
+  SUBCASE("subgroups in a kernel with a loop whose trip count differs between lanes: masks") {
+    // n < i: lane j runs about i + j iterations. Each lane's "still running" is carried, its accesses
+    // happen under it (one per lane: their predicates differ), and the loop runs while some lane does.
+    const ir::Kernel k =
+        ownLoop("         %iu = OpUConvert %uint %i\n          %c = OpULessThan %bool %n1 %iu\n");
+    const ir::Loop& lp = innerLoop(k);
+    const auto [loads, stores] = laneAccesses(lp);
+    REQUIRE(k.subgroupLanes == 8);
+    CHECK(loads.size() == 8);
+    REQUIRE(stores.size() == 8);
+    for (ir::ValueId v : stores)
+      CHECK(lp.ops[v].operands[2] != ir::kNone);
+    CHECK(running(lp) == 8);
+    CHECK(lp.ops[lp.continueCond].kind == OpKind::Or);
   }
   SUBCASE("vectors are no error any more: one add per lane, int4 accessed whole") {
     ir::Kernel k = lower(l, "vectors");
