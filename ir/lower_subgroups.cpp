@@ -113,6 +113,9 @@ struct LaneSetup {
   Kernel& k;
   uint32_t lanes = 1;
   std::vector<uint64_t> slice; // per memory: the bytes of a work-item's own copy (0: shared)
+  // Per on-chip private array: lane j's own RAM (a bank: the lanes' accesses never share a port);
+  // empty for the others (an external one: a slice per lane in one memory).
+  std::vector<std::vector<uint32_t>> bank;
   // Per private array, the element size when lane j's element i is at (i * S + j) * size instead of
   // in lane j's slice (0: slices).
   std::vector<uint32_t> interleave;
@@ -241,8 +244,11 @@ public:
       }
       for (uint32_t j = 0; j < lanes_; ++j) {
         Op c = copy(op, j);
-        // A private array: lane j's element i at i * S + j (interleaved), or in lane j's slice.
-        if (interleave)
+        // A private array: in lane j's bank, at lane j's element i at i * S + j (interleaved), or in
+        // lane j's slice.
+        if (own && !s_.bank[op.memory].empty())
+          c.memory = s_.bank[op.memory][j];
+        else if (interleave)
           c.operands[0] =
               b_.binary(OpKind::Add, b_.mulConst(c.operands[0], lanes_), b_.constant(64, j * interleave));
         else if (own && j > 0)
@@ -739,28 +745,43 @@ void buildLanes(Kernel& k) {
     for (const Op& op : k.loops[l].ops)
       if (isLaneOp(op.kind) && !zeros.count(l))
         throw InternalError(op.loc, "subgroups", "a subgroup operation outside the loops over work-items");
-  // Private arrays (one per work-item in the source, one RAM shared by the work-items in flight)
-  // get a slice per lane; lowering puts no private array anywhere but in the loop over work-items.
-  // Where every access is of one element size at a multiple of it, the lanes' arrays are interleaved
-  // instead (lane j's element i at (i * S + j) * size): the lanes' accesses to one index are then
-  // consecutive, one wide access (LaneBuilder::interleaved).
+  // Private arrays (one per work-item in the source, one RAM shared by the work-items in flight):
+  // lowering puts none anywhere but in the loops the lanes run. An on-chip one becomes a RAM per lane
+  // (lane 0's is the array's own, the others copies named <name>.lane<j>), so that the lanes' accesses,
+  // whatever their indices, each have a RAM of their own. An external one (past the on-chip budget, one
+  // memory port) gets a slice per lane; where every access is of one element size at a multiple of it,
+  // the lanes' arrays are interleaved instead (lane j's element i at (i * S + j) * size): the lanes'
+  // accesses to one index are then consecutive, one wide access (LaneBuilder::interleaved).
   // A volatile access stays as written: one per work-item.
+  const size_t memories = k.memories.size();
   LaneSetup s{k,
               k.subgroupLanes,
-              std::vector<uint64_t>(k.memories.size(), 0),
-              std::vector<uint32_t>(k.memories.size(), 0),
+              std::vector<uint64_t>(memories, 0),
+              std::vector<std::vector<uint32_t>>(memories),
+              std::vector<uint32_t>(memories, 0),
               !k.volatileAccess,
               std::move(zeros),
               0,
               0,
               {}};
   const uint32_t lanes = s.lanes;
-  for (uint32_t m = 0; m < k.memories.size(); ++m) {
+  for (uint32_t m = 0; m < memories; ++m) {
+    const Memory& array = k.memories[m];
+    const bool privateArray = array.kind == Memory::Kind::Private ||
+                              (array.kind == Memory::Kind::External && !array.persistent && !array.spirvVar);
+    if (!privateArray || array.perWorkItem || lanes < 2) continue;
+    s.slice[m] = array.sizeBytes;
+    if (array.kind == Memory::Kind::Private) {
+      s.bank[m].push_back(m);
+      for (uint32_t j = 1; j < lanes; ++j) {
+        Memory copy = k.memories[m];
+        copy.name = fmt::format("{}.lane{}", copy.name, j);
+        s.bank[m].push_back(static_cast<uint32_t>(k.memories.size()));
+        k.memories.push_back(std::move(copy));
+      }
+      continue;
+    }
     Memory& mem = k.memories[m];
-    const bool privateArray = mem.kind == Memory::Kind::Private ||
-                              (mem.kind == Memory::Kind::External && !mem.persistent && !mem.spirvVar);
-    if (!privateArray || mem.perWorkItem || lanes < 2) continue;
-    s.slice[m] = mem.sizeBytes;
     s.interleave[m] = elementSize(k, s.zeros, m);
     const uint32_t e = s.interleave[m];
     std::vector<uint8_t> init(mem.init.empty() ? 0 : mem.sizeBytes * lanes);
