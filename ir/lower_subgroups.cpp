@@ -133,9 +133,11 @@ public:
       case OpKind::SgShuffleDown:
       case OpKind::SgShuffleUp:
       case OpKind::SgShuffleXor:
+        warnIfMasked(op);
         shuffle(v);
         continue;
       case OpKind::SgScan:
+        warnIfMasked(op);
         scan(v);
         continue;
       default:
@@ -273,6 +275,21 @@ private:
         lp_.phis[p].next = held;
         out(o, held);
       }
+  }
+
+  // A subgroup operation in a masked loop combines the lanes' values of one iteration, those of lanes
+  // that left included: right only where every lane reaches it together, as OpenCL requires (the
+  // interpreter stops where they do not).
+  void warnIfMasked(const Op& op) {
+    if (!masked_) return;
+    s_.k.diagnostics.push_back(Diagnostic{
+        Diagnostic::Severity::Warning, op.loc, "subgroups",
+        fmt::format(
+            "{} in loop '{}', whose lanes may leave at different iterations or skip it: it combines the "
+            "lanes' values of each iteration, those of lanes that left included; OpenCL requires every "
+            "lane of the subgroup to reach it together",
+            op.name.empty() ? opKindName(op.kind) : fmt::format("{} %{}", opKindName(op.kind), op.name),
+            lp_.name)});
   }
 
   // Whether some of `preds` holds (none kNone), as a tree: a mask's depth grows with log2 S.

@@ -268,6 +268,9 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
     CHECK(lp.ops[lp.continueCond].kind != OpKind::Or);
     REQUIRE(k.laneLogic.size() == 1);
     CHECK(k.laneLogic[0].wired);
+    CHECK(std::none_of(k.diagnostics.begin(), k.diagnostics.end(), [](const Diagnostic& d) {
+      return d.message.find("may leave at different iterations") != std::string::npos;
+    }));
   }
   SUBCASE("subgroups in a kernel with a loop whose trip count differs between lanes: masks") {
     // n < i: lane j runs about i + j iterations. Each lane's "still running" is carried, its accesses
@@ -283,6 +286,12 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
       CHECK(lp.ops[v].operands[2] != ir::kNone);
     CHECK(running(lp) == 8);
     CHECK(lp.ops[lp.continueCond].kind == OpKind::Or);
+    // The shuffle in it combines the lanes' values of one iteration: a warning says so.
+    CHECK(std::any_of(k.diagnostics.begin(), k.diagnostics.end(), [](const Diagnostic& d) {
+      return d.severity == Diagnostic::Severity::Warning &&
+             d.message.find("OpenCL requires every lane of the subgroup to reach it together") !=
+                 std::string::npos;
+    }));
   }
   SUBCASE("vectors are no error any more: one add per lane, int4 accessed whole") {
     ir::Kernel k = lower(l, "vectors");
