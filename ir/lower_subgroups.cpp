@@ -80,6 +80,7 @@ public:
     const std::vector<ValueId> oldLiveIns = lp_.liveIns;
     map_.assign(old_.size(), std::vector<ValueId>(lanes_, kNone));
     uniform_ = u_.value;
+    carriedStrides(oldPhis);
     stride_.assign(old_.size(), std::nullopt);
     // Live-ins and carried values: one, or one per lane.
     std::vector<std::vector<uint32_t>> in(liveIn_.size()), phi(oldPhis.size());
@@ -115,7 +116,7 @@ public:
         }
         stride_[v] = to.size() == 1              ? std::optional<uint64_t>(0)
                      : op.kind == OpKind::LiveIn ? inStride_.at(op.index)
-                                                 : std::nullopt;
+                                                 : phiStride_.at(op.index);
         continue;
       }
       case OpKind::LoopCall:
@@ -204,9 +205,37 @@ private:
   std::vector<uint8_t> uniform_;          // the same in every lane (one copy)
   // Per old op, when known: lane j's value is lane 0's + j * stride, exactly, in the op's width.
   std::vector<std::optional<uint64_t>> stride_;
+  // Per old carried value: lane j's is lane 0's + j * stride in every iteration (carriedStrides).
+  std::vector<std::optional<uint64_t>> phiStride_;
   std::vector<uint32_t> running_; // a masked loop: per lane, its "still running" carried value
   std::vector<ValueId> active_;   // and that value in this iteration
   std::map<ValueId, std::vector<std::vector<uint32_t>>> callOuts_; // per old LoopCall: the callee's outIndex
+
+  // The strides of the carried values that differ between lanes (a pointer walking a row, `p += n`,
+  // from each lane's own start): a fixed point from "the start's stride" down, where a carried value
+  // keeps its stride only while its next value has it too (then every iteration's does, by induction).
+  void carriedStrides(const std::vector<LoopPhi>& phis) {
+    phiStride_.assign(phis.size(), std::nullopt);
+    for (size_t p = 0; p < phis.size(); ++p)
+      phiStride_[p] = u_.phi[p] ? std::optional<uint64_t>(0) : inStride_.at(phis[p].initLiveIn);
+    for (bool changed = true; changed;) {
+      stride_.assign(old_.size(), std::nullopt);
+      for (ValueId v = 0; v < old_.size(); ++v) {
+        const Op& op = old_[v];
+        stride_[v] = uniform_[v]                  ? std::optional<uint64_t>(0)
+                     : op.kind == OpKind::LiveIn  ? inStride_.at(op.index)
+                     : op.kind == OpKind::LoopPhi ? phiStride_.at(op.index)
+                     : op.kind == OpKind::Lane    ? std::optional<uint64_t>(1)
+                     : isLaneOp(op.kind) || op.kind == OpKind::LoopOut || op.kind == OpKind::LoopCall
+                         ? std::nullopt
+                         : strideOf(op);
+      }
+      changed = false;
+      for (size_t p = 0; p < phis.size(); ++p)
+        if (phiStride_[p] && (phis[p].next == kNone || stride_[phis[p].next] != phiStride_[p]))
+          phiStride_[p] = std::nullopt, changed = true;
+    }
+  }
 
   uint32_t source(Source s) {
     sources.push_back(s);
@@ -532,7 +561,12 @@ private:
     if (masked) op.operands[op.kind == OpKind::Load ? 1 : 2] = pred;
     return op;
   }
-  std::optional<uint64_t> constant(ValueId oldOperand) const { return b_.constValue(map_[oldOperand][0]); }
+  // An old value's constant: its own, or its lane 0 copy's once built (carriedStrides runs before).
+  std::optional<uint64_t> constant(ValueId oldOperand) const {
+    const Op& c = old_[oldOperand];
+    if (c.kind == OpKind::Const && c.immHigh.empty()) return c.imm;
+    return map_[oldOperand][0] == kNone ? std::nullopt : b_.constValue(map_[oldOperand][0]);
+  }
 
   // values[index], index's low log2(values.size()) bits choosing (a tree of multiplexers).
   ValueId pick(std::vector<ValueId> values, ValueId index) {

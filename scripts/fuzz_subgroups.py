@@ -4,7 +4,7 @@
 
 Each kernel runs with subgroups of S = 4, 8 or 16 lanes and has one to three loops, some nested, inside
 the loop over work-items (a work-item writes only its own elements: no races). A loop's trip count is the same in every lane (the argument n, a constant)
-or the lane's own (from the work-item id or from data); some loops are entered by some lanes only
+or the lane's own (from the work-item id or from data); some walk a pointer carried per lane; some loops are entered by some lanes only
 (`if` on the work-item id or on data) and some leave by a `break` on a lane's value. Bodies accumulate
 per-lane loads, loads of an address the same in every lane, a private array's elements, and store to
 the lane's own elements. Shuffles and reductions appear only where every lane of the subgroup is
@@ -73,7 +73,15 @@ class Gen:
         lines = []
         if guarded:
             lines.append(f"if ({r.choice(['g & 1', 'b[g & 127] > 0', 'l < 3'])}) {{")
+        # A pointer carried per lane (each lane's own start, stepping by 1 or by S elements: its lanes'
+        # loads consecutive, aligned when it steps by S); at most 5 iterations keep it inside b. The
+        # loop's number (self.loops) names it.
+        walk = r.random() < 0.3
+        if walk:
+            lines.append(f"global const int* q{self.loops} = b + ((g + {r.choice([0, 0, 1])}) & 63);")
         lines.append(f"for (int {i} = 0; {i} < {bound}; ++{i}) {{")
+        if walk:
+            lines.append(f"acc += *q{self.loops}; q{self.loops} += {r.choice([1, self.lanes])};")
         lines.extend(self.body(depth, inner_uniform))
         if brk:
             lines.append(f"if (acc {r.choice(['>', '<'])} {r.randint(-300, 300)}) break;")

@@ -14,5 +14,12 @@ kernel void nd_sg_loop(global const int* m, global const int* x, global int* y, 
     int next = intel_sub_group_shuffle_down(v, v, 1);
     acc += (v - next) * x[c];
   }
+  // A pointer walking down the lane's column: a value carried per lane, lane j's lane 0's + 4j in
+  // every iteration, so the lanes' loads are again one 256-bit load.
+  global const int* p = m + r;
+  for (int c = 0; c < cols; ++c) {
+    acc ^= *p * (c + 1);
+    p += ROWS;
+  }
   y[r] = acc + sub_group_reduce_max(acc);
 }
