@@ -651,7 +651,9 @@ bool extractOuterLoops(Kernel& k, bool all, const std::vector<std::string>& with
   for (const LoopInfo& L : lf.loops) {
     std::string reason = k.blocks[L.header].notPipelinedReason;
     if (reason.empty()) continue;
-    if (asksForPipelining(k.blocks[L.header]) && !L.children.empty()) {
+    const bool asked = asksForPipelining(k.blocks[L.header]) ||
+                       std::find(within.begin(), within.end(), k.blocks[L.header].name) != within.end();
+    if (asked && !L.children.empty()) {
       const uint32_t inner = lf.loops[L.children[0]].header;
       reason = fmt::format("an outer pipeline needs every inner loop pipelined, and loop {} is not ({})",
                            k.blocks[inner].name, k.blocks[inner].notPipelinedReason);

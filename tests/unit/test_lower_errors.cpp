@@ -293,6 +293,45 @@ TEST_CASE("errors name the construct, its location, what was found and what was 
                  std::string::npos;
     }));
   }
+  SUBCASE(
+      "subgroups in a kernel whose loop cannot be a sub-pipeline: the error names the inner loop and why") {
+    // The loop calls a shared function (--inline never), so it stays in the FSM, and the loop over
+    // work-items cannot be one pipeline around it.
+    const Loaded sl = loadText(subgroupKernel(
+        "", "%bool = OpTypeBool\n%uint_4 = OpConstant %uint 4\n%fnu = OpTypeFunction %uint %uint\n", R"(
+               OpBranch %head
+       %head = OpLabel
+          %n = OpPhi %uint %uint_1 %entry %n1 %head
+          %x = OpLoad %uint %p
+          %y = OpSubgroupShuffleXorINTEL %uint %x %uint_1
+          %z = OpFunctionCall %uint %mix %y
+               OpStore %p %z
+         %n1 = OpIAdd %uint %n %uint_1
+          %c = OpULessThan %bool %n1 %uint_4
+               OpBranchConditional %c %head %exit
+       %exit = OpLabel
+               OpReturn
+               OpFunctionEnd
+        %mix = OpFunction %uint None %fnu
+          %v = OpFunctionParameter %uint
+         %mb = OpLabel
+          %w = OpIAdd %uint %v %uint_1
+               OpReturnValue %w
+)"));
+    ir::LowerOptions never;
+    never.inlinePolicy = ir::InlinePolicy::Never;
+    std::string e;
+    try {
+      ir::lowerKernel(*sl.view, "k", never);
+    } catch (const DiagnosticError& d) {
+      e = d.what();
+    }
+    CHECK(e.find("a kernel that uses subgroups is built as one pipeline over its work-items") !=
+          std::string::npos);
+    CHECK(e.find(
+              "an outer pipeline needs every inner loop pipelined, and loop head is not (the loop body calls "
+              "mix, a shared function") != std::string::npos);
+  }
   SUBCASE("vectors are no error any more: one add per lane, int4 accessed whole") {
     ir::Kernel k = lower(l, "vectors");
     std::vector<uint64_t> offsets;
