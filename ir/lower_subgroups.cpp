@@ -369,6 +369,7 @@ private:
         Op zero;
         zero.kind = OpKind::Const;
         zero.type = src.type;
+        zero.immHigh.assign((src.type.width() + 63) / 64 - 1, 0); // the words above 64 bits
         c.operands.push_back(b_.emit(std::move(zero)));
         break;
       }
