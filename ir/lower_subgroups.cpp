@@ -563,10 +563,15 @@ private:
     return op;
   }
   // An old value's constant: its own, or its lane 0 copy's once built (carriedStrides runs before).
+  // The same constant in every lane only: the lane index itself is a constant in each lane's copy, a
+  // different one (lane 0's alone would make a shuffle by the lane index read lane 0 in every lane).
   std::optional<uint64_t> constant(ValueId oldOperand) const {
     const Op& c = old_[oldOperand];
     if (c.kind == OpKind::Const && c.immHigh.empty()) return c.imm;
-    return map_[oldOperand][0] == kNone ? std::nullopt : b_.constValue(map_[oldOperand][0]);
+    const auto lane0 = map_[oldOperand][0] == kNone ? std::nullopt : b_.constValue(map_[oldOperand][0]);
+    for (uint32_t j = 1; lane0 && j < lanes_; ++j)
+      if (b_.constValue(map_[oldOperand][j]) != lane0) return std::nullopt;
+    return lane0;
   }
 
   // values[index], index's low log2(values.size()) bits choosing (a tree of multiplexers).

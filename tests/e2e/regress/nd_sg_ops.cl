@@ -11,5 +11,8 @@ kernel void nd_sg_ops(global const int* a, global int* b) {
   int z = intel_sub_group_shuffle_down(x, x, 1);
   int w = intel_sub_group_shuffle_xor(x, 3);
   int m = sub_group_scan_inclusive_max(x);
-  b[i] = s + y * 3 + z * 5 + w * 7 + m * 11 + (int)get_sub_group_id() * 100;
+  // By the lane index itself: each lane its own x (a constant index in each lane's copy, a different
+  // one per lane).
+  int own = intel_sub_group_shuffle(x, get_sub_group_local_id());
+  b[i] = s + y * 3 + z * 5 + w * 7 + m * 11 + (int)get_sub_group_id() * 100 + own * 13;
 }
