@@ -25,14 +25,15 @@ public:
     fixpoint(kernelOps, z, [](const Op&) -> std::optional<uint32_t> { return std::nullopt; });
     return z;
   }
-  // The counts of the values of loop l's caller: the kernel's, or those of the outer pipeline whose
-  // body calls it (computed from the outermost down).
-  static std::vector<uint32_t> ofCaller(const Kernel& k, uint32_t l) {
+  // The counts of the values of loop l's caller: the kernel's (`kernelZeros`, ofKernel's), or those of
+  // the outer pipeline whose body calls it (computed from the outermost down).
+  static std::vector<uint32_t> ofCaller(const Kernel& k, uint32_t l,
+                                        const std::vector<uint32_t>& kernelZeros) {
     const std::vector<int> callers = loopCallers(k.loops);
     std::vector<uint32_t> chain; // l's callers, innermost first
     for (int c = callers[l]; c >= 0 && chain.size() < k.loops.size() && c != int(l); c = callers[size_t(c)])
       chain.push_back(static_cast<uint32_t>(c));
-    std::vector<uint32_t> z = ofKernel(k.ops);
+    std::vector<uint32_t> z = kernelZeros;
     if (chain.size() == k.loops.size()) return z; // calls in a cycle (no valid IR): nothing known
     for (auto c = chain.rbegin(); c != chain.rend(); ++c)
       z = LowZeros(z, k.loops[*c]).all();

@@ -613,6 +613,9 @@ void takeLiveInsFromCalls(Kernel& k, const Loop& body) {
 }
 
 bool extractOuterLoops(Kernel& k, bool all, const std::vector<std::string>& within) {
+  auto asked = [&](const BasicBlock& header) {
+    return asksForPipelining(header) || std::find(within.begin(), within.end(), header.name) != within.end();
+  };
   bool any = false;
   for (bool again = true; again;) {
     again = false;
@@ -622,9 +625,7 @@ bool extractOuterLoops(Kernel& k, bool all, const std::vector<std::string>& with
     // A loop asking for a pipeline asks it for the loops inside it too: they become its sub-pipelines.
     auto wanted = [&](const LoopInfo& L) {
       for (const LoopInfo* x = &L;; x = &lf.loops[size_t(x->parent)]) {
-        const BasicBlock& h = k.blocks[x->header];
-        if (all || asksForPipelining(h) || std::find(within.begin(), within.end(), h.name) != within.end())
-          return true;
+        if (all || asked(k.blocks[x->header])) return true;
         if (x->parent < 0) return false;
       }
     };
@@ -651,9 +652,7 @@ bool extractOuterLoops(Kernel& k, bool all, const std::vector<std::string>& with
   for (const LoopInfo& L : lf.loops) {
     std::string reason = k.blocks[L.header].notPipelinedReason;
     if (reason.empty()) continue;
-    const bool asked = asksForPipelining(k.blocks[L.header]) ||
-                       std::find(within.begin(), within.end(), k.blocks[L.header].name) != within.end();
-    if (asked && !L.children.empty()) {
+    if (asked(k.blocks[L.header]) && !L.children.empty()) {
       const uint32_t inner = lf.loops[L.children[0]].header;
       reason = fmt::format("an outer pipeline needs every inner loop pipelined, and loop {} is not ({})",
                            k.blocks[inner].name, k.blocks[inner].notPipelinedReason);

@@ -434,9 +434,11 @@ private:
 
 bool widenAccesses(Kernel& k) {
   if (k.volatileAccess) return false; // every access must reach the memory as written
+  // Widening changes loop bodies only: the kernel's counts hold throughout.
+  const std::vector<uint32_t> kernelZeros = LowZeros::ofKernel(k.ops);
   bool changed = false;
   for (uint32_t l = 0; l < k.loops.size(); ++l) {
-    const auto [made, merged] = Widener(k, k.loops[l], LowZeros::ofCaller(k, l)).run();
+    const auto [made, merged] = Widener(k, k.loops[l], LowZeros::ofCaller(k, l, kernelZeros)).run();
     k.datapath.wideAccesses += made;
     k.datapath.widenedAccesses += merged;
     changed = changed || made;
