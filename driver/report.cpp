@@ -304,6 +304,7 @@ json reportJson(const Compiled& c) {
                                  {"hoisted_invariants", k.datapath.hoisted},
                                  {"induction_multiplications", k.datapath.inductions},
                                  {"reused_loads", k.datapath.reusedLoads},
+                                 {"dropped_stores", k.datapath.droppedStores},
                                  {"merged_values", k.datapath.mergedValues},
                                  {"forwarded_loads", k.datapath.forwardedLoads},
                                  {"known_bits", k.datapath.knownBits},
@@ -617,20 +618,22 @@ std::string reportBody(const Compiled& c) {
         k.barrierLoops.size(), loops, k.barrierBufferBits, k.maxWorkGroupItems);
   }
   if (const auto& d = k.datapath; d.shifts + d.multiplications + d.divisions + d.hoisted + d.inductions +
-                                  d.reusedLoads + d.mergedValues + d.forwardedLoads + d.knownBits +
-                                  d.wideAccesses + d.foldedAdds)
+                                  d.reusedLoads + d.droppedStores + d.mergedValues + d.forwardedLoads +
+                                  d.knownBits + d.wideAccesses + d.foldedAdds)
     s += fmt::format(
         "datapath optimisations (--datapath-opt): {} shifts by constants as wires, {} multiplications "
         "by constants as shifts and adds, {} divisions or remainders by constants without a divider, {} "
         "loop-invariant values computed before their loop, {} induction-variable multiplications as "
-        "additions, {} loads reusing the value an earlier access in their block read or wrote{}, {} "
+        "additions, {} loads reusing the value an earlier access in their block read or wrote{}, {}{} "
         "loop-body values merged with an equal one (carried values included), {} loads taking the "
         "value the previous iteration stored, {} logic operations, additions or multiplications as wires "
         "or narrower (known bits), {} consecutive loads or stores of a loop body merged into {} wide "
         "accesses, {} additions of a constant to a sum with a constant made one addition\n",
         d.shifts, d.multiplications, d.divisions, d.hoisted, d.inductions, d.reusedLoads,
-        k.volatileAccess ? " (none: the kernel has a volatile access)" : "", d.mergedValues, d.forwardedLoads,
-        d.knownBits, d.widenedAccesses, d.wideAccesses, d.foldedAdds);
+        k.volatileAccess ? " (none: the kernel has a volatile access)" : "",
+        d.droppedStores ? fmt::format("{} stores to private arrays nothing reads dropped, ", d.droppedStores)
+                        : "",
+        d.mergedValues, d.forwardedLoads, d.knownBits, d.widenedAccesses, d.wideAccesses, d.foldedAdds);
   uint64_t onChipBytes = 0;
   const std::vector<MemoryRow> rows = memoryRows(c, onChipBytes);
   if (!rows.empty()) {

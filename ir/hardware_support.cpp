@@ -15,12 +15,14 @@ bool buildable(Type t) {
 }
 
 // A wide value (a vector accessed whole) only travels from its Load or Concat (or an Undef, a load that
-// never runs) to Extracts and Stores: no operation computes on it.
+// never runs, or an Extract: a part of a wider access) to Extracts and Stores: no operation computes
+// on it.
 bool wideProducer(OpKind k) {
-  return k == OpKind::Load || k == OpKind::Concat || k == OpKind::Undef;
+  return k == OpKind::Load || k == OpKind::Concat || k == OpKind::Undef || k == OpKind::Extract;
 }
 bool wideConsumer(const Op& op, size_t operand) {
-  return op.kind == OpKind::Extract || (op.kind == OpKind::Store && operand == 1);
+  return op.kind == OpKind::Extract || op.kind == OpKind::Concat ||
+         (op.kind == OpKind::Store && operand == 1);
 }
 
 [[noreturn]] void unsupported(const SourceLoc& loc, const std::string& construct, const std::string& what) {

@@ -510,6 +510,7 @@ struct Kernel {
   struct DatapathRewrites {
     uint32_t shifts = 0, multiplications = 0, divisions = 0, hoisted = 0, inductions = 0;
     uint32_t reusedLoads = 0; // loads that took an earlier access's value (ir/lower_loads.cpp)
+    uint32_t droppedStores = 0; // stores to private arrays nothing reads (ir/lower_loads.cpp)
     uint32_t mergedValues =
         0; // loop-body values equal to an earlier one, carried values included (ir/lower_gvn.cpp)
     uint32_t forwardedLoads = 0; // loads given the previous iteration's stored value (ir/lower_forward.cpp)

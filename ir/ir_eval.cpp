@@ -354,8 +354,8 @@ private:
   }
 
   // Wide values (a vector loaded or stored whole) live as bytes in wide_, by op; only Load, Concat,
-  // Undef make them and only Extract and Store read them (ir::checkHardwareSupport), so the word
-  // computed for them is 0.
+  // Undef and Extract make them and only Extract, Concat and Store read them (ir::checkHardwareSupport), so
+  // the word computed for them is 0.
   uint64_t computeWide(const Op& op, const std::vector<Op>& list, const std::vector<uint64_t>& vals) {
     std::vector<uint8_t>& out = wide_[&op];
     out.assign((op.width() + 7) / 8, 0);
@@ -379,6 +379,14 @@ private:
           putBits(out, at + i, bitsAt(b, i, n), n);
         }
         at += w;
+      }
+      break;
+    }
+    case OpKind::Extract: { // a part of a wider access
+      const std::vector<uint8_t> b = bytesOf(list, op.operands[0], vals);
+      for (uint32_t i = 0; i < op.width(); i += 64) {
+        const uint32_t n = std::min(64u, op.width() - i);
+        putBits(out, i, bitsAt(b, static_cast<uint32_t>(op.imm) + i, n), n);
       }
       break;
     }

@@ -281,6 +281,11 @@ Kernel lowerFunction(const spirv::ModuleView& mv, const spirv::EntryPoint& ep, c
       lower::compactKernel(k);
       lower::checkAfter(k, "merging consecutive accesses into wide ones");
     }
+    // Last: the passes before may leave a private array's loads unused (compaction drops those).
+    if (lower::dropUnreadStores(k)) {
+      lower::compactKernel(k);
+      lower::checkAfter(k, "dropping stores to private arrays nothing reads");
+    }
   }
   if (lower::extractOuterLoops(k, options.pipelineOuterLoops)) {
     lower::compactKernel(k);

@@ -40,6 +40,25 @@ void Translator::storeIf(ValueId cond, const Ptr& at, ValueId data, uint32_t siz
   current_ = b_.block = join;
 }
 
+ValueId Translator::loadIf(ValueId cond, const Ptr& at, uint32_t size, const LInst& in,
+                           const std::string& what) {
+  const uint32_t from = current_;
+  const std::string base = k_.blocks[from].name;
+  const uint32_t read = newBlock(base + "." + what), join = newBlock(base + "." + what + ".done");
+  k_.blocks[from].term = Terminator{Terminator::Kind::CondBranch, cond, {read, join}, {}, b_.loc};
+  current_ = b_.block = read;
+  const ValueId v = emitLoad(at, size, in);
+  k_.blocks[read].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
+  current_ = b_.block = join;
+  Op phi;
+  phi.kind = OpKind::Phi;
+  phi.type = Type::bits(8 * size);
+  const ValueId r = b_.emit(std::move(phi));
+  addPhiEntry(k_, r, read, v);
+  addPhiEntry(k_, r, from, b_.constant(8 * size, 0));
+  return r;
+}
+
 bool Translator::translateBlock2D(const LInst& in) {
   using O = SpvOp;
   const bool load = in.op == O::OpSubgroup2DBlockLoadINTEL ||
@@ -97,9 +116,10 @@ bool Translator::translateBlock2D(const LInst& in) {
   auto k64 = [&](uint64_t v) { return b_.constant(64, v); };
   auto add = [&](ValueId a, ValueId b) { return b_.binary(OpKind::Add, a, b); };
 
-  // Element (r, c) of block b: whether it is inside the block and the surface, and its address.
-  auto inside = [&](uint64_t b, ValueId r, ValueId c, ValueId& addr) {
-    const ValueId y = add(cy, r), x = add(cx, add(k64(b * width), c));
+  // Element (r, c) of block b (bx = b * Block Width): whether it is inside the block and the surface,
+  // and its address.
+  auto inside = [&](ValueId bx, ValueId r, ValueId c, ValueId& addr) {
+    const ValueId y = add(cy, r), x = add(cx, add(bx, c));
     ValueId ok = b_.predAnd(b_.binary(OpKind::ULt, r, k64(height)), b_.binary(OpKind::ULt, c, k64(width)));
     ok = b_.predAnd(ok, b_.binary(OpKind::SGe, y, zero));
     ok = b_.predAnd(ok, b_.binary(OpKind::SLt, y, mh));
@@ -109,52 +129,204 @@ bool Translator::translateBlock2D(const LInst& in) {
     return ok;
   };
   // A load reads inside the surface only; outside it (and padding) the element is zero.
-  auto element = [&](uint64_t b, ValueId r, ValueId c) {
+  auto element = [&](ValueId bx, ValueId r, ValueId c) {
     ValueId addr = kNone;
-    const ValueId ok = inside(b, r, c, addr);
+    const ValueId ok = inside(bx, r, c, addr);
     const ValueId v =
         emitLoad(Ptr{base.memory, b_.select(ok, addr, base.offset), -1}, static_cast<uint32_t>(e), in);
     return b_.select(ok, v, b_.constant(8 * static_cast<uint32_t>(e), 0));
   };
+  auto shr = [&](ValueId a, uint64_t pow2) {
+    return b_.binary(OpKind::LShr, a, k64(std::countr_zero(pow2)));
+  };
+  auto low = [&](ValueId a, uint64_t pow2) { return b_.binary(OpKind::And, a, k64(pow2 - 1)); };
 
-  const ValueId lane = b_.resize(b_.emit(laneOp()), 64, false);
-  for (uint64_t b = 0; b < count; ++b)
-    for (uint64_t j = 0; j < perBlock; ++j) {
-      // Lane k's element j: its row and column of the processed block.
-      ValueId row, col, valid = kNone;
-      if (cols >= sg) {
-        const uint64_t each = cols / sg;
-        row = k64(j / each);
-        col = add(b_.mulConst(lane, each), k64(j % each));
-      } else {
-        row = add(k64(j * (sg / cols)), b_.binary(OpKind::LShr, lane, k64(std::countr_zero(cols))));
-        col = b_.binary(OpKind::And, lane, k64(cols - 1));
-        valid = b_.binary(OpKind::ULt, row, k64(rows));
+  // Lane `lane`'s element j of block b (values: constants when unrolled, counters in a loop), each
+  // element checked against the surface: a load's value (zero outside), or a store of `data`.
+  auto checkedElement = [&](ValueId lane, ValueId b, ValueId j, ValueId data) {
+    // Its row and column of the processed block.
+    ValueId row, col, valid = kNone;
+    if (cols >= sg) {
+      const uint64_t each = cols / sg;
+      row = shr(j, each);
+      col = add(b_.mulConst(lane, each), low(j, each));
+    } else {
+      row = add(b_.mulConst(j, sg / cols), shr(lane, cols));
+      col = low(lane, cols);
+      valid = b_.binary(OpKind::ULt, row, k64(rows));
+    }
+    const ValueId bx = b_.mulConst(b, width);
+    if (store) {
+      ValueId addr = kNone;
+      const ValueId ok = b_.predAnd(valid, inside(bx, row, col, addr));
+      storeIf(ok, Ptr{base.memory, addr, -1}, data, static_cast<uint32_t>(e), in, "block2d.store");
+      return kNone;
+    }
+    const uint32_t bits = 8 * static_cast<uint32_t>(dstBytes);
+    ValueId v = kNone;
+    if (transpose) {
+      v = element(bx, col, row);
+    } else if (transform) {
+      for (uint64_t q = 0; q < pack; ++q) {
+        const ValueId part = b_.resize(element(bx, add(b_.mulConst(row, pack), k64(q)), col), bits, false);
+        v = q == 0 ? part
+                   : b_.binary(OpKind::Or, v, b_.binary(OpKind::Shl, part, b_.constant(bits, 8 * e * q)));
       }
-      const Ptr slot{own.memory, add(own.offset, k64((b * perBlock + j) * dstBytes)), -1};
+    } else {
+      v = element(bx, row, col);
+    }
+    return valid != kNone ? b_.select(valid, v, b_.constant(bits, 0)) : v;
+  };
+  // Slot t of the lane's private storage.
+  const uint64_t n = count * perBlock;
+  auto slot = [&](uint64_t t) { return Ptr{own.memory, add(own.offset, k64(t * dstBytes)), -1}; };
+  const uint32_t slotBytes = static_cast<uint32_t>(dstBytes);
+
+  // A load or store whose rows are a whole number of lanes wide (each lane takes cols / S
+  // consecutive elements of every row), or a transposed load of rows a power of two wide (each lane
+  // takes whole rows of the surface), is built twice. A block whose columns are all inside the
+  // surface, at an address aligned to its row (up to 128 bytes) with an aligned pitch, takes the fast
+  // way: the rows checked, the elements not, so that the lanes' accesses to a row become one wide
+  // access (a transposed lane's row, one access of its own). Any other block (a column outside the
+  // surface, a misaligned coordinate or pitch) takes a loop over the lane's elements, each checked;
+  // as a loop of its own it runs only when needed, and its accesses take no slot of the enclosing
+  // pipeline's schedule. The loop carries the lane's elements as a shift register, so that the
+  // private storage is accessed at constant offsets only (and may become registers).
+  const bool rowWise = cols >= sg && (transpose ? std::has_single_bit(width) : cols == width);
+  if (!rowWise) {
+    const ValueId lane = b_.resize(b_.emit(laneOp()), 64, false);
+    for (uint64_t b = 0; b < count; ++b)
+      for (uint64_t j = 0; j < perBlock; ++j) {
+        const uint64_t t = b * perBlock + j;
+        if (store)
+          checkedElement(lane, k64(b), k64(j), emitLoad(slot(t), slotBytes, in));
+        else
+          emitStore(slot(t), checkedElement(lane, k64(b), k64(j), kNone), slotBytes, in);
+      }
+    return true;
+  }
+  std::vector<ValueId> data(n, kNone); // a store's elements
+  if (store)
+    for (uint64_t t = 0; t < n; ++t)
+      data[t] = emitLoad(slot(t), slotBytes, in);
+  const uint64_t rowBytes = width * e, align = std::min<uint64_t>(rowBytes, 128);
+  const ValueId origin = add(base.offset, add(b_.binary(OpKind::Mul, cy, mp), b_.mulConst(cx, e)));
+  auto aligned = [&](ValueId a) { return b_.binary(OpKind::Eq, low(a, align), zero); };
+  ValueId fast = b_.predAnd(aligned(origin), aligned(mp));
+  fast = b_.predAnd(fast, b_.binary(OpKind::SGe, cx, zero));
+  fast = b_.predAnd(fast, b_.binary(OpKind::SLe, b_.mulConst(add(cx, k64(count * width)), e), mw));
+  const std::string name = k_.blocks[current_].name;
+  const uint32_t fastBlock = newBlock(name + ".block2d.rows"), slowEntry = newBlock(name + ".block2d.edge"),
+                 slow = newBlock(name + ".block2d.elements"),
+                 slowExit = newBlock(name + ".block2d.elements.done"),
+                 join = newBlock(name + ".block2d.done");
+  k_.blocks[current_].term =
+      Terminator{Terminator::Kind::CondBranch, fast, {fastBlock, slowEntry}, {}, b_.loc};
+
+  // The fast way: the addresses with their known low zero bits (the condition checked them), each
+  // row under its own check (the same in every lane): rows above or below the surface are skipped.
+  current_ = b_.block = fastBlock;
+  std::vector<ValueId> fastValues(n, kNone);
+  {
+    const ValueId lane = b_.resize(b_.emit(laneOp()), 64, false);
+    const ValueId mask = k64(~(align - 1));
+    const ValueId rowOrigin = b_.binary(OpKind::And, origin, mask), pitch = b_.binary(OpKind::And, mp, mask);
+    const uint64_t each = cols / sg;
+    for (uint64_t t = 0; t < n; ++t) {
+      const uint64_t b = t / perBlock, j = t % perBlock;
+      // The lane's column of the processed block (a transposed block's is the surface's row).
+      const ValueId col = add(b_.mulConst(lane, each), k64(j % each));
+      // Row r (a value) and column c of the surface's block b: whether the row is inside, and the
+      // element's address.
+      auto at = [&](ValueId r, ValueId c, ValueId& addr) {
+        const ValueId y = add(cy, r);
+        const auto rc = b_.constValue(r);
+        const ValueId down = rc ? b_.mulConst(pitch, *rc) : b_.binary(OpKind::Mul, pitch, r);
+        addr = add(add(rowOrigin, down), b_.mulConst(add(k64(b * width), c), e));
+        return b_.predAnd(b_.binary(OpKind::SGe, y, zero), b_.binary(OpKind::SLt, y, mh));
+      };
+      ValueId addr = kNone;
       if (store) {
-        ValueId addr = kNone;
-        const ValueId ok = b_.predAnd(valid, inside(b, row, col, addr));
-        const ValueId data = emitLoad(slot, static_cast<uint32_t>(e), in);
-        storeIf(ok, Ptr{base.memory, addr, -1}, data, static_cast<uint32_t>(e), in, "block2d.store");
+        const ValueId ok = at(k64(j / each), col, addr);
+        storeIf(ok, Ptr{base.memory, addr, -1}, data[t], static_cast<uint32_t>(e), in, "block2d.row");
         continue;
       }
-      const uint32_t bits = 8 * static_cast<uint32_t>(dstBytes);
-      ValueId v = kNone;
-      if (transpose) {
-        v = element(b, col, row);
-      } else if (transform) {
-        for (uint64_t q = 0; q < pack; ++q) {
-          const ValueId part = b_.resize(element(b, add(b_.mulConst(row, pack), k64(q)), col), bits, false);
-          v = q == 0 ? part
-                     : b_.binary(OpKind::Or, v, b_.binary(OpKind::Shl, part, b_.constant(bits, 8 * e * q)));
-        }
-      } else {
-        v = element(b, row, col);
+      if (transpose) { // the lane's own rows of the surface (the padding rows past the height are zero)
+        const ValueId ok = b_.predAnd(b_.binary(OpKind::ULt, col, k64(height)), at(col, k64(j / each), addr));
+        fastValues[t] = loadIf(ok, Ptr{base.memory, addr, -1}, static_cast<uint32_t>(e), in, "block2d.row");
+        continue;
       }
-      if (valid != kNone) v = b_.select(valid, v, b_.constant(bits, 0));
-      emitStore(slot, v, static_cast<uint32_t>(dstBytes), in);
+      // A transformed element packs `pack` rows' elements (rows past the block's height are zero).
+      ValueId v = kNone;
+      for (uint64_t q = 0; q < pack && (j / each) * pack + q < height; ++q) {
+        const ValueId ok = at(k64((j / each) * pack + q), col, addr);
+        const ValueId part =
+            b_.resize(loadIf(ok, Ptr{base.memory, addr, -1}, static_cast<uint32_t>(e), in, "block2d.row"),
+                      8 * slotBytes, false);
+        v = q == 0 ? part
+                   : b_.binary(OpKind::Or, v,
+                               b_.binary(OpKind::Shl, part, b_.constant(8 * slotBytes, 8 * e * q)));
+      }
+      fastValues[t] = v;
     }
+  }
+  const uint32_t fastEnd = current_;
+  k_.blocks[fastEnd].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
+
+  // The checked way: a loop over t = b * perBlock + j, carrying the elements (shifted down by one
+  // each iteration: a store's next element, or a load's elements so far, is always at one end).
+  current_ = b_.block = slowEntry;
+  k_.blocks[slowEntry].term = Terminator{Terminator::Kind::Branch, kNone, {slow}, {}, b_.loc};
+  const ValueId zeroElement = b_.constant(8 * slotBytes, 0);
+  current_ = b_.block = slow;
+  auto phi = [&](Type type, const std::string& label, ValueId initial) {
+    Op op;
+    op.kind = OpKind::Phi;
+    op.type = type;
+    op.name = label;
+    const ValueId v = b_.emit(std::move(op));
+    addPhiEntry(k_, v, slowEntry, initial);
+    return v;
+  };
+  const ValueId t = phi(Type::bits(64), "block2d.t", zero), bb = phi(Type::bits(64), "block2d.b", zero),
+                j = phi(Type::bits(64), "block2d.j", zero);
+  std::vector<ValueId> carried(n);
+  for (uint64_t i = 0; i < n; ++i)
+    carried[i] = phi(Type::bits(8 * slotBytes), fmt::format("block2d.e{}", i), store ? data[i] : zeroElement);
+  const ValueId got =
+      checkedElement(b_.resize(b_.emit(laneOp()), 64, false), bb, j, store ? carried[0] : kNone);
+  const uint32_t latch = current_;
+  std::vector<ValueId> next(n);
+  for (uint64_t i = 0; i + 1 < n; ++i)
+    next[i] = carried[i + 1];
+  next[n - 1] = store ? zeroElement : got;
+  const ValueId nextJ = add(j, k64(1)), wrap = b_.binary(OpKind::Eq, nextJ, k64(perBlock));
+  const ValueId nextT = add(t, k64(1));
+  addPhiEntry(k_, t, latch, nextT);
+  addPhiEntry(k_, bb, latch, b_.select(wrap, add(bb, k64(1)), bb));
+  addPhiEntry(k_, j, latch, b_.select(wrap, zero, nextJ));
+  for (uint64_t i = 0; i < n; ++i)
+    addPhiEntry(k_, carried[i], latch, next[i]);
+  k_.blocks[latch].term = Terminator{
+      Terminator::Kind::CondBranch, b_.binary(OpKind::ULt, nextT, k64(n)), {slow, slowExit}, {}, b_.loc};
+  current_ = b_.block = slowExit;
+  k_.blocks[slowExit].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
+
+  // A load's elements, from either way, go to the private storage.
+  current_ = b_.block = join;
+  if (store) return true;
+  std::vector<ValueId> values(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    Op op;
+    op.kind = OpKind::Phi;
+    op.type = Type::bits(8 * slotBytes);
+    op.name = fmt::format("block2d.v{}", i);
+    values[i] = b_.emit(std::move(op));
+    addPhiEntry(k_, values[i], fastEnd, fastValues[i]);
+    addPhiEntry(k_, values[i], slowExit, next[i]);
+  }
+  for (uint64_t i = 0; i < n; ++i)
+    emitStore(slot(i), values[i], slotBytes, in);
   return true;
 }
 

@@ -314,6 +314,18 @@ std::optional<bool> foldUnsignedBound(OpKind k, uint32_t width, std::optional<ui
 
 ValueId Builder::extract(ValueId a, uint32_t lo, uint32_t w) {
   if (lo == 0 && w == width(a)) return a;
+  // Bits of a part: that part's (so that x + 4, made {x[63:5], 0b00100} by the known bits, has the
+  // same x[63:5] as x made {x[63:5], 0} does, and address analysis sees one base).
+  const Op& from = ops_[a];
+  if (from.kind == OpKind::Extract) return extract(from.operands[0], lo + static_cast<uint32_t>(from.imm), w);
+  if (from.kind == OpKind::Concat) {
+    uint32_t at = 0;
+    for (ValueId part : from.operands) {
+      const uint32_t pw = width(part);
+      if (lo >= at && lo + w <= at + pw) return extract(part, lo - at, w);
+      at += pw;
+    }
+  }
   Op op;
   op.kind = OpKind::Extract;
   op.type = Type::bits(w);

@@ -376,7 +376,7 @@ void detachUnreachable(Kernel& k) {
   }
 }
 
-std::optional<uint64_t> foldPure(const Kernel& k, const Op& op,
+std::optional<uint64_t> foldPure(const std::vector<Op>& ops, const Op& op,
                                  const std::function<std::optional<uint64_t>(ValueId)>& valueOf) {
   const OpClass cls = opInfo(op.kind).opClass;
   if (op.width() > 64 || op.operands.empty() ||
@@ -389,7 +389,7 @@ std::optional<uint64_t> foldPure(const Kernel& k, const Op& op,
     if (!x) return std::nullopt;
     vals.push_back(*x);
   }
-  const auto r = foldConstant(op.kind, op.width(), vals, k.ops[op.operands[0]].width(), op.rounding);
+  const auto r = foldConstant(op.kind, op.width(), vals, ops[op.operands[0]].width(), op.rounding);
   return r ? std::optional<uint64_t>(*r & widthMask(op.width())) : std::nullopt;
 }
 
@@ -424,7 +424,7 @@ void propagateConstants(Kernel& k) {
           replace[v] = op.operands[k.ops[op.operands[0]].imm & 1 ? 1 : 2];
           continue;
         }
-        const auto r = foldPure(k, op, [&](ValueId o) {
+        const auto r = foldPure(k.ops, op, [&](ValueId o) {
           return isConst(o) ? std::optional<uint64_t>(k.ops[o].imm) : std::nullopt;
         });
         if (!r) continue;

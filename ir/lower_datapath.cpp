@@ -275,6 +275,24 @@ bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
     for (ValueId& o : op.operands)
       if (o != kNone) o = map[o];
     b.loc = op.loc;
+    // An operation of constants (a lane's copy of lane-index arithmetic) is a constant, before the
+    // known bits make it a concatenation that address analysis no longer reads as one.
+    auto known = [&](ValueId o) -> std::optional<uint64_t> {
+      const Op& x = out[o];
+      if (x.kind != OpKind::Const || !x.immHigh.empty() || x.width() > 64) return std::nullopt;
+      return x.imm & widthMask(x.width());
+    };
+    if (const auto c = foldPure(out, op, known)) {
+      map[v] = b.constant(op.width(), *c);
+      changed = true;
+      continue;
+    }
+    if (op.kind == OpKind::Select)
+      if (const auto c = known(op.operands[0])) { // a lane's copy of `lane == 5 ? x : y`
+        map[v] = op.operands[*c & 1 ? 1 : 2];
+        changed = true;
+        continue;
+      }
     const auto firstNew = static_cast<ValueId>(out.size());
     if (ValueId r = reduceOrNarrow(b, bits, v, op, n); r != kNone) {
       inherit(out, r, firstNew, op);

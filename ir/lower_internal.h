@@ -349,7 +349,8 @@ void propagateConstants(Kernel& k);
 // The value of an integer operation (logic, arithmetic, shift, compare, extension, truncation) whose
 // operands all have values by `valueOf`; nullopt for other operations or unknown operands. The one
 // folding rule of propagateConstants and of the unroller's trip-count evaluation, which must agree.
-std::optional<uint64_t> foldPure(const Kernel& k, const Op& op,
+// `ops`: the list op's operands index.
+std::optional<uint64_t> foldPure(const std::vector<Op>& ops, const Op& op,
                                  const std::function<std::optional<uint64_t>(ValueId)>& valueOf);
 // Removes the phi entries of block `to` that come from block `from` (lower_compact.cpp).
 void dropPhiEntries(Kernel& k, uint32_t to, uint32_t from);
@@ -378,6 +379,9 @@ bool optimizeDatapath(Kernel& k);
 ValueId floatMinMax(Builder& b, bool isMax, ValueId x, ValueId y);
 // A load of the bytes an earlier access in its block read or wrote takes that value (ir/lower_loads.cpp).
 bool reuseLoads(Kernel& k);
+// Stores to a private array that nothing reads any more (every load of it reused an earlier value)
+// are dropped, and the array with them (ir/lower_loads.cpp).
+bool dropUnreadStores(Kernel& k);
 // Loop-body values equal to an earlier one, carried values (e.g. the induction variables of fused
 // loops) included, are replaced by it (ir/lower_gvn.cpp).
 bool mergeEqualValues(Kernel& k);

@@ -7,7 +7,7 @@
 // repeated address arithmetic one value) and the same size. The earlier access's predicate must
 // cover the later one's: none, the same, or one of the operands of the And chain the later predicate
 // is (an access under p & q runs only where one under p did). What may change the bytes: a store to
-// the memory at any other offset (offsets are not compared: two values may be equal), an inner loop,
+// the memory at an offset that may overlap (any but the same base plus constants apart), an inner loop,
 // a call, a task operation or a task queue access (another process may write in between, after the
 // synchronisation those are; without one, a write would race with the loads). No load of a kernel
 // with a volatile access is reused: each of those must reach the memory.
@@ -57,7 +57,9 @@ public:
         known_.push_back({op.memory, op.operands[0], op.size, pred, v});
         return;
       }
-      std::erase_if(known_, [&](const Known& e) { return e.memory == op.memory; });
+      std::erase_if(known_, [&](const Known& e) {
+        return e.memory == op.memory && !disjoint(e.offset, e.size, op.operands[0], op.size);
+      });
       known_.push_back({op.memory, op.operands[0], op.size, pred, op.operands[1]});
       return;
     }
@@ -77,6 +79,26 @@ public:
 private:
   bool plain(uint32_t m) const {
     return m < k_.memories.size() && k_.memories[m].kind != Memory::Kind::Queue;
+  }
+  // An offset as base + c (base kNone: the constant c).
+  std::pair<ValueId, uint64_t> split(ValueId v) const {
+    const Op& op = ops_[v];
+    auto constant = [&](ValueId x) -> std::optional<uint64_t> {
+      const Op& c = ops_[x];
+      return c.kind == OpKind::Const && c.immHigh.empty() ? std::optional(c.imm) : std::nullopt;
+    };
+    if (auto c = constant(v)) return {kNone, *c};
+    if (op.kind == OpKind::Add && op.operands.size() == 2)
+      for (int i = 0; i < 2; ++i)
+        if (auto c = constant(op.operands[i])) return {op.operands[1 - i], *c};
+    return {v, 0};
+  }
+  // Whether the bytes at offsets a and b (of sizes sa, sb) certainly do not overlap: one base, and
+  // constant parts apart.
+  bool disjoint(ValueId a, uint8_t sa, ValueId b, uint8_t sb) const {
+    const auto [baseA, ca] = split(a);
+    const auto [baseB, cb] = split(b);
+    return baseA == baseB && (ca + sa <= cb || cb + sb <= ca) && ca < (1ull << 62) && cb < (1ull << 62);
   }
   // Whether `later` (an i1, kNone: always) holds only where `earlier` does.
   bool covers(ValueId earlier, ValueId later) const {
@@ -129,6 +151,37 @@ bool reuseLoads(Kernel& k) {
       takeLiveInsFromCalls(k, loop); // an outer pipeline's inner loops: from its redirected calls
     }
   k.datapath.reusedLoads += n;
+  return n > 0;
+}
+
+bool dropUnreadStores(Kernel& k) {
+  if (k.volatileAccess) return false;
+  // A private array lives as long as its work-item: what no load reads is never seen.
+  std::vector<uint8_t> read(k.memories.size(), 0);
+  auto reads = [&](const std::vector<Op>& ops) {
+    for (const Op& op : ops)
+      if (op.kind == OpKind::Load) read[op.memory] = 1;
+  };
+  reads(k.ops);
+  for (const Loop& loop : k.loops)
+    reads(loop.ops);
+  uint32_t n = 0;
+  auto drop = [&](std::vector<Op>& ops) {
+    for (Op& op : ops)
+      if (op.kind == OpKind::Store && k.memories[op.memory].kind == Memory::Kind::Private &&
+          !read[op.memory]) {
+        op.kind = OpKind::Undef; // without a side effect and unused: compaction drops it
+        op.type = Type::bits(1);
+        op.operands.clear();
+        op.memory = 0;
+        op.size = 0;
+        ++n;
+      }
+  };
+  drop(k.ops);
+  for (Loop& loop : k.loops)
+    drop(loop.ops);
+  k.datapath.droppedStores += n;
   return n > 0;
 }
 

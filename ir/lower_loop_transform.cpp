@@ -173,7 +173,7 @@ std::optional<uint64_t> constantHeaderRuns(const Kernel& k, const LoopInfo& L, s
         } else if (op.kind == OpKind::Select) {
           if (auto c = known(op.operands[0])) r = known(op.operands[*c & 1 ? 1 : 2]);
         } else {
-          r = foldPure(k, op, known);
+          r = foldPure(k.ops, op, known);
         }
         if (r)
           val[v] = *r;

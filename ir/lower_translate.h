@@ -138,6 +138,8 @@ private:
   // after the current block and `what`; translation continues in the block after it.
   void storeIf(ValueId cond, const Ptr& at, ValueId data, uint32_t size, const LInst& in,
                const std::string& what);
+  // A load that happens when `cond` holds, the same way: its value, or zero where it did not run.
+  ValueId loadIf(ValueId cond, const Ptr& at, uint32_t size, const LInst& in, const std::string& what);
   bool translateWorkGroupCollective(const LInst& in); // OpGroup* at Workgroup scope (lower_collectives.cpp)
   void blockAccess(const LInst& in); // OpSubgroupBlockReadINTEL / WriteINTEL
 

@@ -186,6 +186,15 @@ private:
         }
       }
       if (at == o.size()) break;
+      // {x[w-1:s], C} where x's low s bits are zero (how the known bits write x + C): x + C.
+      if (const Op& part = ops_[o[at]]; s && part.kind == OpKind::Extract && part.imm == s &&
+                                        part.width() == w - s && ops_[part.operands[0]].width() == w &&
+                                        zeros_[part.operands[0]] >= s) {
+        Affine a = of(part.operands[0]);
+        a.c = (a.c + low) & mask;
+        r = a;
+        break;
+      }
       // x extended to w - s bits, then shifted: zext(x) * 2^s in w bits, whose c needs no room in x's
       // zeros (the shift drops the bits a carry would reach).
       std::optional<Affine> e = of(o[at]);
