@@ -9,11 +9,12 @@
 // elements of every row, otherwise a row spans `cols` lanes and S / cols rows share an element index.
 // Lane k's element j of block b lands at index b * perBlock + j of its private storage.
 //
-// A load reads each element the lane needs at an address clamped into the surface (its base) when
-// the element is outside it or padding, and keeps zero for those: the hardware never accesses
-// memory outside the surface. A store writes each element inside the surface in a block of its own
-// (CFG stores take no predicate). A prefetch has nothing to warm (there is no cache between the kernel
-// and its memory ports), so it builds nothing.
+// Checked element by element, a load reads each element the lane needs at an address clamped into
+// the surface (its base) when the element is outside it or padding, and keeps zero for those: the
+// hardware never accesses memory outside the surface. A store writes each element inside the surface
+// in a block of its own (CFG stores take no predicate). Where the block's shape allows, a fast way
+// next to that (see translateBlock2D) reads or writes whole rows, checking rows only. A prefetch has
+// nothing to warm (there is no cache between the kernel and its memory ports), so it builds nothing.
 #include <fmt/format.h>
 
 #include <bit>
@@ -28,28 +29,30 @@ namespace {
 constexpr uint64_t kMaxBlockElements = 256;
 } // namespace
 
+void Translator::runIf(ValueId cond, const std::string& what, const std::function<void()>& body) {
+  const std::string base = k_.blocks[current_].name;
+  const uint32_t then = newBlock(base + "." + what), join = newBlock(base + "." + what + ".done");
+  k_.blocks[current_].term = Terminator{Terminator::Kind::CondBranch, cond, {then, join}, {}, b_.loc};
+  current_ = b_.block = then;
+  body();
+  k_.blocks[current_].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
+  current_ = b_.block = join;
+}
+
 void Translator::storeIf(ValueId cond, const Ptr& at, ValueId data, uint32_t size, const LInst& in,
                          const std::string& what) {
-  const uint32_t from = current_;
-  const std::string base = k_.blocks[from].name;
-  const uint32_t write = newBlock(base + "." + what), join = newBlock(base + "." + what + ".done");
-  k_.blocks[from].term = Terminator{Terminator::Kind::CondBranch, cond, {write, join}, {}, b_.loc};
-  current_ = b_.block = write;
-  emitStore(at, data, size, in);
-  k_.blocks[write].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
-  current_ = b_.block = join;
+  runIf(cond, what, [&] { emitStore(at, data, size, in); });
 }
 
 ValueId Translator::loadIf(ValueId cond, const Ptr& at, uint32_t size, const LInst& in,
                            const std::string& what) {
   const uint32_t from = current_;
-  const std::string base = k_.blocks[from].name;
-  const uint32_t read = newBlock(base + "." + what), join = newBlock(base + "." + what + ".done");
-  k_.blocks[from].term = Terminator{Terminator::Kind::CondBranch, cond, {read, join}, {}, b_.loc};
-  current_ = b_.block = read;
-  const ValueId v = emitLoad(at, size, in);
-  k_.blocks[read].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
-  current_ = b_.block = join;
+  uint32_t read = 0;
+  ValueId v = kNone;
+  runIf(cond, what, [&] {
+    read = current_;
+    v = emitLoad(at, size, in);
+  });
   Op phi;
   phi.kind = OpKind::Phi;
   phi.type = Type::bits(8 * size);

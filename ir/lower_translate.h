@@ -134,8 +134,10 @@ private:
   bool translateSubgroup(const LInst& in);
   bool translateBarrier(const LInst& in); // OpControlBarrier, OpMemoryBarrier (lower_barriers.cpp)
   bool translateBlock2D(const LInst& in); // SPV_INTEL_2d_block_io (lower_block2d.cpp)
-  // A store that happens when `cond` holds: in a block of its own (CFG stores take no predicate), named
-  // after the current block and `what`; translation continues in the block after it.
+  // Runs `body` in a block of its own, entered when `cond` holds (named after the current block and
+  // `what`); translation goes on in the block after it.
+  void runIf(ValueId cond, const std::string& what, const std::function<void()>& body);
+  // A store that happens when `cond` holds (CFG stores take no predicate), in such a block.
   void storeIf(ValueId cond, const Ptr& at, ValueId data, uint32_t size, const LInst& in,
                const std::string& what);
   // A load that happens when `cond` holds, the same way: its value, or zero where it did not run.
