@@ -522,11 +522,7 @@ void WorkGroups::wireStretch(uint32_t r) {
   // Where it stopped, and the next work-item.
   b.block = next_[r];
   if (stop.size() > 1) {
-    Op phi;
-    phi.kind = OpKind::Phi;
-    phi.type = Type::bits(32);
-    phi.name = "stopped_at";
-    which_[r] = b.emit(std::move(phi));
+    which_[r] = b.phi(Type::bits(32), "stopped_at");
     for (uint32_t i = 0; i < stop.size(); ++i) {
       b.block = 0;
       const ValueId c = b.constant(32, i);

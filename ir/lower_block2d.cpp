@@ -53,10 +53,7 @@ ValueId Translator::loadIf(ValueId cond, const Ptr& at, uint32_t size, const LIn
     read = current_;
     v = emitLoad(at, size, in);
   });
-  Op phi;
-  phi.kind = OpKind::Phi;
-  phi.type = Type::bits(8 * size);
-  const ValueId r = b_.emit(std::move(phi));
+  const ValueId r = b_.phi(Type::bits(8 * size));
   addPhiEntry(k_, r, read, v);
   addPhiEntry(k_, r, from, b_.constant(8 * size, 0));
   return r;
@@ -283,11 +280,7 @@ bool Translator::translateBlock2D(const LInst& in) {
   const ValueId zeroElement = b_.constant(8 * slotBytes, 0);
   current_ = b_.block = slow;
   auto phi = [&](Type type, const std::string& label, ValueId initial) {
-    Op op;
-    op.kind = OpKind::Phi;
-    op.type = type;
-    op.name = label;
-    const ValueId v = b_.emit(std::move(op));
+    const ValueId v = b_.phi(type, label);
     addPhiEntry(k_, v, slowEntry, initial);
     return v;
   };
@@ -320,11 +313,7 @@ bool Translator::translateBlock2D(const LInst& in) {
   if (store) return true;
   std::vector<ValueId> values(n);
   for (uint64_t i = 0; i < n; ++i) {
-    Op op;
-    op.kind = OpKind::Phi;
-    op.type = Type::bits(8 * slotBytes);
-    op.name = fmt::format("block2d.v{}", i);
-    values[i] = b_.emit(std::move(op));
+    values[i] = b_.phi(Type::bits(8 * slotBytes), fmt::format("block2d.v{}", i));
     addPhiEntry(k_, values[i], fastEnd, fastValues[i]);
     addPhiEntry(k_, values[i], slowExit, next[i]);
   }

@@ -312,6 +312,31 @@ std::optional<bool> foldUnsignedBound(OpKind k, uint32_t width, std::optional<ui
   return std::nullopt;
 }
 
+bool splitConstantAdd(const std::vector<Op>& ops, const Op& a, ValueId& x, uint64_t& c) {
+  if ((a.kind != OpKind::Add && a.kind != OpKind::Sub) || a.operands.size() != 2) return false;
+  auto constant = [&](ValueId v) -> std::optional<uint64_t> {
+    const Op& k = ops[v];
+    return k.kind == OpKind::Const && k.immHigh.empty() ? std::optional(k.imm) : std::nullopt;
+  };
+  if (const auto k = constant(a.operands[1])) {
+    x = a.operands[0], c = a.kind == OpKind::Add ? *k : 0 - *k;
+    return !constant(x);
+  }
+  if (const auto k = constant(a.operands[0]); k && a.kind == OpKind::Add) {
+    x = a.operands[1], c = *k;
+    return !constant(x);
+  }
+  return false;
+}
+
+ValueId Builder::phi(Type type, std::string name) {
+  Op op;
+  op.kind = OpKind::Phi;
+  op.type = type;
+  op.name = std::move(name);
+  return emit(std::move(op));
+}
+
 ValueId Builder::extract(ValueId a, uint32_t lo, uint32_t w) {
   if (lo == 0 && w == width(a)) return a;
   // Bits of a part: that part's (so that x + 4, made {x[63:5], 0b00100} by the known bits, has the

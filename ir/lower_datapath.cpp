@@ -229,18 +229,8 @@ void count(Kernel::DatapathRewrites& n, OpKind k) {
 ValueId foldConstantAdds(Builder& b, const Op& op) {
   const uint32_t w = op.width();
   if (!op.type.isBits() || w == 0 || w > 64) return kNone;
-  auto split = [&](const Op& a, ValueId& x, uint64_t& c) { // a = x + c, x not a constant
-    if ((a.kind != OpKind::Add && a.kind != OpKind::Sub) || a.operands.size() != 2 || a.width() != w)
-      return false;
-    if (const auto k = b.constValue(a.operands[1])) {
-      x = a.operands[0], c = a.kind == OpKind::Add ? *k : 0 - *k;
-      return !b.constValue(x);
-    }
-    if (const auto k = b.constValue(a.operands[0]); k && a.kind == OpKind::Add) {
-      x = a.operands[1], c = *k;
-      return !b.constValue(x);
-    }
-    return false;
+  auto split = [&](const Op& a, ValueId& x, uint64_t& c) { // a = x + c in w bits
+    return a.width() == w && splitConstantAdd(b.ops(), a, x, c);
   };
   ValueId x = kNone, y = kNone;
   uint64_t c = 0, d = 0;
@@ -269,6 +259,11 @@ bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
   Builder b(out, nullptr);
   BitRewriter bits(out, loop.ops);
   std::vector<ValueId> map(loop.ops.size(), kNone);
+  auto known = [&](ValueId o) -> std::optional<uint64_t> { // a constant of the rewritten list
+    const Op& x = out[o];
+    if (x.kind != OpKind::Const || !x.immHigh.empty() || x.width() > 64) return std::nullopt;
+    return x.imm & widthMask(x.width());
+  };
   bool changed = false;
   for (ValueId v = 0; v < loop.ops.size(); ++v) {
     Op op = loop.ops[v];
@@ -277,11 +272,6 @@ bool reduceLoop(Loop& loop, Kernel::DatapathRewrites& n) {
     b.loc = op.loc;
     // An operation of constants (a lane's copy of lane-index arithmetic) is a constant, before the
     // known bits make it a concatenation that address analysis no longer reads as one.
-    auto known = [&](ValueId o) -> std::optional<uint64_t> {
-      const Op& x = out[o];
-      if (x.kind != OpKind::Const || !x.immHigh.empty() || x.width() > 64) return std::nullopt;
-      return x.imm & widthMask(x.width());
-    };
     if (const auto c = foldPure(out, op, known)) {
       map[v] = b.constant(op.width(), *c);
       changed = true;

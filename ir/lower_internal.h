@@ -446,11 +446,13 @@ public:
 
   ValueId emit(Op op);
   const Op& op(ValueId v) const { return ops_[v]; }
+  const std::vector<Op>& ops() const { return ops_; }
   uint32_t width(ValueId v) const { return ops_[v].width(); }
   std::optional<uint64_t> constValue(ValueId v) const;
 
   ValueId constant(uint32_t width, uint64_t value);
   ValueId undef(uint32_t width);
+  ValueId phi(Type type, std::string name = {});  // without entries yet (addPhiEntry)
   ValueId binary(OpKind k, ValueId a, ValueId b); // result width: 1 for compares, else a's
   ValueId unary(OpKind k, ValueId a);             // Neg, Not
   ValueId select(ValueId c, ValueId a, ValueId b);
@@ -514,6 +516,9 @@ private:
 };
 
 uint64_t widthMask(uint32_t width);
+// Whether `a` (an op of `ops`) is x + c or x - c with c a constant and x not one: x, and c (negated
+// for a subtraction, modulo 2^64).
+bool splitConstantAdd(const std::vector<Op>& ops, const Op& a, ValueId& x, uint64_t& c);
 int64_t signExtend(uint64_t v, uint32_t width);
 // Folds an operation over constant operands; nullopt when it does not fold (e.g. division by zero).
 // `rounding`: a conversion's Op::rounding.

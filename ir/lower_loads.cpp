@@ -83,15 +83,10 @@ private:
   // An offset as base + c (base kNone: the constant c).
   std::pair<ValueId, uint64_t> split(ValueId v) const {
     const Op& op = ops_[v];
-    auto constant = [&](ValueId x) -> std::optional<uint64_t> {
-      const Op& c = ops_[x];
-      return c.kind == OpKind::Const && c.immHigh.empty() ? std::optional(c.imm) : std::nullopt;
-    };
-    if (auto c = constant(v)) return {kNone, *c};
-    if (op.kind == OpKind::Add && op.operands.size() == 2)
-      for (int i = 0; i < 2; ++i)
-        if (auto c = constant(op.operands[i])) return {op.operands[1 - i], *c};
-    return {v, 0};
+    if (op.kind == OpKind::Const && op.immHigh.empty()) return {kNone, op.imm};
+    ValueId x = kNone;
+    uint64_t c = 0;
+    return splitConstantAdd(ops_, op, x, c) ? std::pair(x, c) : std::pair(v, uint64_t(0));
   }
   // Whether the bytes at offsets a and b (of sizes sa, sb) certainly do not overlap: one base, and
   // constant parts apart.

@@ -220,13 +220,8 @@ NdRange beginNdRange(Kernel& k, Builder& b, uint32_t lanes) {
 std::array<ValueId, 3> counterPhis(Builder& b, uint32_t header, const std::string& name) {
   std::array<ValueId, 3> phis{};
   b.block = header;
-  for (int d = 0; d < 3; ++d) {
-    Op op;
-    op.kind = OpKind::Phi;
-    op.type = Type::bits(32);
-    op.name = fmt::format("{}{}", name, d);
-    phis[d] = b.emit(std::move(op));
-  }
+  for (int d = 0; d < 3; ++d)
+    phis[d] = b.phi(Type::bits(32), fmt::format("{}{}", name, d));
   return phis;
 }
 
