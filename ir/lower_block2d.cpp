@@ -187,8 +187,9 @@ bool Translator::translateBlock2D(const LInst& in) {
   // takes whole rows of the surface), is built twice. A block whose columns are all inside the
   // surface, at an address aligned to its row (up to 128 bytes) with an aligned pitch, takes the fast
   // way: the rows checked, the elements not, so that the lanes' accesses to a row become one wide
-  // access (a transposed lane's row, one access of its own). Any other block (a column outside the
-  // surface, a misaligned coordinate or pitch) takes a loop over the lane's elements, each checked;
+  // access (a transposed lane's row, one access of its own); aligned to 16 bytes only, the same rows
+  // in 16-byte accesses (below). Any other block (a column outside the surface, a coordinate not
+  // aligned to 16 bytes) takes a loop over the lane's elements, each checked;
   // as a loop of its own it runs only when needed, and its accesses take no slot of the enclosing
   // pipeline's schedule. The loop carries the lane's elements as a shift register, so that the
   // private storage is accessed at constant offsets only (and may become registers).
@@ -211,25 +212,20 @@ bool Translator::translateBlock2D(const LInst& in) {
       data[t] = emitLoad(slot(t), slotBytes, in);
   const uint64_t rowBytes = width * e, align = std::min<uint64_t>(rowBytes, 128);
   const ValueId origin = add(base.offset, add(b_.binary(OpKind::Mul, cy, mp), b_.mulConst(cx, e)));
-  auto aligned = [&](ValueId a) { return b_.binary(OpKind::Eq, low(a, align), zero); };
-  ValueId fast = b_.predAnd(aligned(origin), aligned(mp));
-  fast = b_.predAnd(fast, b_.binary(OpKind::SGe, cx, zero));
-  fast = b_.predAnd(fast, b_.binary(OpKind::SLe, b_.mulConst(add(cx, k64(count * width)), e), mw));
-  const std::string name = k_.blocks[current_].name;
-  const uint32_t fastBlock = newBlock(name + ".block2d.rows"), slowEntry = newBlock(name + ".block2d.edge"),
-                 slow = newBlock(name + ".block2d.elements"),
-                 slowExit = newBlock(name + ".block2d.elements.done"),
-                 join = newBlock(name + ".block2d.done");
-  k_.blocks[current_].term =
-      Terminator{Terminator::Kind::CondBranch, fast, {fastBlock, slowEntry}, {}, b_.loc};
+  auto aligned = [&](ValueId a, uint64_t to) { return b_.binary(OpKind::Eq, low(a, to), zero); };
+  ValueId columns = b_.binary(OpKind::SGe, cx, zero);
+  columns = b_.predAnd(columns, b_.binary(OpKind::SLe, b_.mulConst(add(cx, k64(count * width)), e), mw));
+  auto alignedRows = [&](uint64_t to) {
+    return b_.predAnd(columns, b_.predAnd(aligned(origin, to), aligned(mp, to)));
+  };
 
-  // The fast way: the addresses with their known low zero bits (the condition checked them), each
-  // row under its own check (the same in every lane): rows above or below the surface are skipped.
-  current_ = b_.block = fastBlock;
-  std::vector<ValueId> fastValues(n, kNone);
-  {
+  // The rows at once, at addresses aligned to `to` bytes (the branch into here checked it): the
+  // addresses with their known low zero bits, each row under its own check (the same in every lane):
+  // rows above or below the surface are skipped. A load's elements, in the lane's order.
+  auto rowsAt = [&](uint64_t to) {
+    std::vector<ValueId> values(n, kNone);
     const ValueId lane = b_.resize(b_.emit(laneOp()), 64, false);
-    const ValueId mask = k64(~(align - 1));
+    const ValueId mask = k64(~(to - 1));
     const ValueId rowOrigin = b_.binary(OpKind::And, origin, mask), pitch = b_.binary(OpKind::And, mp, mask);
     const uint64_t each = cols / sg;
     for (uint64_t t = 0; t < n; ++t) {
@@ -253,7 +249,7 @@ bool Translator::translateBlock2D(const LInst& in) {
       }
       if (transpose) { // the lane's own rows of the surface (the padding rows past the height are zero)
         const ValueId ok = b_.predAnd(b_.binary(OpKind::ULt, col, k64(height)), at(col, k64(j / each), addr));
-        fastValues[t] = loadIf(ok, Ptr{base.memory, addr, -1}, static_cast<uint32_t>(e), in, "block2d.row");
+        values[t] = loadIf(ok, Ptr{base.memory, addr, -1}, static_cast<uint32_t>(e), in, "block2d.row");
         continue;
       }
       // A transformed element packs `pack` rows' elements (rows past the block's height are zero).
@@ -267,11 +263,53 @@ bool Translator::translateBlock2D(const LInst& in) {
                    : b_.binary(OpKind::Or, v,
                                b_.binary(OpKind::Shl, part, b_.constant(8 * slotBytes, 8 * e * q)));
       }
-      fastValues[t] = v;
+      values[t] = v;
     }
-  }
+    return values;
+  };
+  // Blocks whose rows are aligned to their size take the fast way; blocks whose rows are aligned to
+  // 16 bytes only (a Memory Pitch is a multiple of 16, so with an aligned Coordinate.x every other
+  // row misses a 32-byte alignment) take the same way in 16-byte accesses, as a loop of one
+  // iteration: in the pipeline its accesses would take slots that the fast way needs.
+  constexpr uint64_t kPitchAlign = 16;
+  const bool chunked = align > kPitchAlign;
+  const std::string name = k_.blocks[current_].name;
+  const uint32_t fastBlock = newBlock(name + ".block2d.rows"), slowEntry = newBlock(name + ".block2d.edge"),
+                 slow = newBlock(name + ".block2d.elements"),
+                 slowExit = newBlock(name + ".block2d.elements.done"),
+                 join = newBlock(name + ".block2d.done");
+  const uint32_t notFast = chunked ? newBlock(name + ".block2d.misaligned") : slowEntry;
+  k_.blocks[current_].term =
+      Terminator{Terminator::Kind::CondBranch, alignedRows(align), {fastBlock, notFast}, {}, b_.loc};
+  current_ = b_.block = fastBlock;
+  const std::vector<ValueId> fastValues = rowsAt(align);
   const uint32_t fastEnd = current_;
   k_.blocks[fastEnd].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
+
+  std::vector<ValueId> chunkValues;
+  uint32_t chunkExit = 0;
+  if (chunked) {
+    const uint32_t chunkEntry = newBlock(name + ".block2d.chunks.entry"),
+                   chunkLoop = newBlock(name + ".block2d.chunks");
+    chunkExit = newBlock(name + ".block2d.chunks.done");
+    current_ = b_.block = notFast;
+    k_.blocks[notFast].term = Terminator{
+        Terminator::Kind::CondBranch, alignedRows(kPitchAlign), {chunkEntry, slowEntry}, {}, b_.loc};
+    k_.blocks[chunkEntry].term = Terminator{Terminator::Kind::Branch, kNone, {chunkLoop}, {}, b_.loc};
+    current_ = b_.block = chunkLoop;
+    const ValueId once = b_.phi(Type::bits(1), "block2d.once");
+    addPhiEntry(k_, once, chunkEntry, b_.constant(1, 0));
+    chunkValues = rowsAt(kPitchAlign);
+    const uint32_t latch = current_;
+    addPhiEntry(k_, once, latch, b_.constant(1, 1));
+    k_.blocks[latch].term = Terminator{Terminator::Kind::CondBranch,
+                                       b_.binary(OpKind::Eq, once, b_.constant(1, 0)),
+                                       {chunkExit, chunkLoop},
+                                       {},
+                                       b_.loc};
+    current_ = b_.block = chunkExit;
+    k_.blocks[chunkExit].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
+  }
 
   // The checked way: a loop over t = b * perBlock + j, carrying the elements (shifted down by one
   // each iteration: a store's next element, or a load's elements so far, is always at one end).
@@ -316,6 +354,7 @@ bool Translator::translateBlock2D(const LInst& in) {
     values[i] = b_.phi(Type::bits(8 * slotBytes), fmt::format("block2d.v{}", i));
     addPhiEntry(k_, values[i], fastEnd, fastValues[i]);
     addPhiEntry(k_, values[i], slowExit, next[i]);
+    if (chunked) addPhiEntry(k_, values[i], chunkExit, chunkValues[i]);
   }
   for (uint64_t i = 0; i < n; ++i)
     emitStore(slot(i), values[i], slotBytes, in);

@@ -8,8 +8,9 @@ For each surface (64 elements wide, the given numbers of rows, pitch 256 bytes; 
 the kernel is simulated at a fixed memory latency without back-pressure (the report's prediction
 conditions, `--check-cycles`), in both cluster kinds. The steady state is measured, not assumed:
 between two surfaces, the extra cycles per extra tile; one beat per cycle on each port is 8 cycles per
-tile. The last rows do the same with the pitch 272 (a multiple of 16 but not of 32, so no row is
-aligned to its 32 bytes: every tile takes the checked loop, element by element). The same again with
+tile. The last rows do the same with the pitch 272 (a multiple of 16 but not of 32, so the pitch is
+not aligned to a row's 32 bytes: every tile takes the rows in 16-byte accesses, a loop of one
+iteration for the load and one for the store). The same again with
 the load transposed (OpSubgroup2DBlockLoadTransposeINTEL: each lane's row of the tile one 32-byte
 access of its own, still 8 reads per tile).
 
