@@ -39,6 +39,19 @@ void Translator::runIf(ValueId cond, const std::string& what, const std::functio
   current_ = b_.block = join;
 }
 
+void Translator::runOnce(const std::string& name, const std::function<void()>& body) {
+  const uint32_t entry = current_, loop = newBlock(name), exit = newBlock(name + ".done");
+  k_.blocks[entry].term = Terminator{Terminator::Kind::Branch, kNone, {loop}, {}, b_.loc};
+  current_ = b_.block = loop;
+  const ValueId first = b_.phi(Type::bits(1), "first");
+  addPhiEntry(k_, first, entry, b_.constant(1, 1));
+  body();
+  const uint32_t latch = current_;
+  addPhiEntry(k_, first, latch, b_.constant(1, 0));
+  k_.blocks[latch].term = Terminator{Terminator::Kind::CondBranch, first, {exit, loop}, {}, b_.loc};
+  current_ = b_.block = exit;
+}
+
 void Translator::storeIf(ValueId cond, const Ptr& at, ValueId data, uint32_t size, const LInst& in,
                          const std::string& what) {
   runIf(cond, what, [&] { emitStore(at, data, size, in); });
@@ -289,25 +302,13 @@ bool Translator::translateBlock2D(const LInst& in) {
   std::vector<ValueId> chunkValues;
   uint32_t chunkExit = 0;
   if (chunked) {
-    const uint32_t chunkEntry = newBlock(name + ".block2d.chunks.entry"),
-                   chunkLoop = newBlock(name + ".block2d.chunks");
-    chunkExit = newBlock(name + ".block2d.chunks.done");
+    const uint32_t chunkEntry = newBlock(name + ".block2d.chunks.entry");
     current_ = b_.block = notFast;
     k_.blocks[notFast].term = Terminator{
         Terminator::Kind::CondBranch, alignedRows(kPitchAlign), {chunkEntry, slowEntry}, {}, b_.loc};
-    k_.blocks[chunkEntry].term = Terminator{Terminator::Kind::Branch, kNone, {chunkLoop}, {}, b_.loc};
-    current_ = b_.block = chunkLoop;
-    const ValueId once = b_.phi(Type::bits(1), "block2d.once");
-    addPhiEntry(k_, once, chunkEntry, b_.constant(1, 0));
-    chunkValues = rowsAt(kPitchAlign);
-    const uint32_t latch = current_;
-    addPhiEntry(k_, once, latch, b_.constant(1, 1));
-    k_.blocks[latch].term = Terminator{Terminator::Kind::CondBranch,
-                                       b_.binary(OpKind::Eq, once, b_.constant(1, 0)),
-                                       {chunkExit, chunkLoop},
-                                       {},
-                                       b_.loc};
-    current_ = b_.block = chunkExit;
+    current_ = b_.block = chunkEntry;
+    runOnce(name + ".block2d.chunks", [&] { chunkValues = rowsAt(kPitchAlign); });
+    chunkExit = current_;
     k_.blocks[chunkExit].term = Terminator{Terminator::Kind::Branch, kNone, {join}, {}, b_.loc};
   }
 

@@ -142,6 +142,10 @@ private:
                const std::string& what);
   // A load that happens when `cond` holds, the same way: its value, or zero where it did not run.
   ValueId loadIf(ValueId cond, const Ptr& at, uint32_t size, const LInst& in, const std::string& what);
+  // Runs `body` inside a loop of one iteration (`name`) entered from the current block: a
+  // sub-pipeline of its own, so that its accesses take no slot of the enclosing pipeline's schedule.
+  // Translation goes on in the block after it.
+  void runOnce(const std::string& name, const std::function<void()>& body);
   bool translateWorkGroupCollective(const LInst& in); // OpGroup* at Workgroup scope (lower_collectives.cpp)
   void blockAccess(const LInst& in); // OpSubgroupBlockReadINTEL / WriteINTEL
 
